@@ -1,0 +1,24 @@
+import { type DescMethod, getOption, hasOption } from "@bufbuild/protobuf";
+import { access, type Permission } from "./gen/palisade/auth/v1/auth_pb";
+
+export type MethodAccessRule = {
+  // Callable without sign-in.
+  public: boolean;
+  // All of these are required. An empty list on a non-public method means "any signed-in
+  // member of the tenant, no particular permission" (e.g. TenantService.GetCurrent).
+  permissions: Permission[];
+};
+
+// The access rule a method declares in the contract with `option (palisade.auth.v1.access)`.
+// A method without the option, or one claiming to be public while listing permissions, is a
+// contract error: the server refuses to start rather than guess.
+export function methodAccess(method: DescMethod): MethodAccessRule {
+  if (!hasOption(method, access)) {
+    throw new Error(`${method.parent.typeName}.${method.name} does not declare (palisade.auth.v1.access)`);
+  }
+  const declared = getOption(method, access);
+  if (declared.public && declared.permissions.length > 0) {
+    throw new Error(`${method.parent.typeName}.${method.name} is public and also lists permissions`);
+  }
+  return { public: declared.public, permissions: [...declared.permissions] };
+}
