@@ -1,0 +1,28 @@
+import { z } from "zod";
+
+export const defaultLandingPath = "/dashboard";
+
+const knownPaths = [
+  /^$/,
+  /^\/policies\/create$/,
+  /^\/recommendations\/archive$/,
+  /^\/req$/,
+  /^\/initiatives\/[^/?#]+$/,
+  /^\/policies\/[^/?#]+$/,
+];
+
+// Unreserved and reserved URL characters plus percent escapes. A leading "//" is refused because the
+// browser would read it as another host, which would make the sign-in page an open redirect.
+const urlSafePath = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@%/?#[\]]*$/;
+
+export function isValidRedirectPath(path: string): boolean {
+  return knownPaths.some((known) => known.test(path)) || urlSafePath.test(path);
+}
+
+export const redirectPathSchema = z.string().refine(isValidRedirectPath, { message: "Invalid path format" });
+
+/** Where a visitor goes once signed in: the requested path when it is usable, else the dashboard. */
+export function postSignInPath(path: string | undefined): string {
+  if (path && path !== "/" && isValidRedirectPath(path)) return path;
+  return defaultLandingPath;
+}

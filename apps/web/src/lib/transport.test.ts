@@ -1,0 +1,68 @@
+import { Code, ConnectError, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
+import { describe, expect, it } from "vitest";
+import { errorInterceptor, toConnectError } from "./transport";
+
+type Next = (req: UnaryRequest) => Promise<UnaryResponse>;
+
+function call(next: Next, timeoutMs: number, signal = new AbortController().signal) {
+  const intercepted = errorInterceptor(timeoutMs)(next as never) as unknown as Next;
+  return intercepted({ signal } as UnaryRequest);
+}
+
+const waitForAbort: Next = (req) =>
+  new Promise((_resolve, reject) => {
+    req.signal.addEventListener("abort", () => reject(req.signal.reason));
+  });
+
+describe("errorInterceptor", () => {
+  it("fails a call that outlives the timeout with 'Request timeout'", async () => {
+    const error = await call(waitForAbort, 20).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectError);
+    expect((error as ConnectError).rawMessage).toBe("Request timeout");
+    expect((error as ConnectError).code).toBe(Code.DeadlineExceeded);
+  });
+
+  it("lets a call that answers in time through untouched", async () => {
+    const response = { stream: false, message: { ok: true } } as unknown as UnaryResponse;
+    await expect(call(async () => response, 1000)).resolves.toBe(response);
+  });
+
+  it("keeps the caller's cancellation as cancellation, not a timeout", async () => {
+    const controller = new AbortController();
+    const pending = call(waitForAbort, 1000, controller.signal).catch((e: unknown) => e);
+    controller.abort(new ConnectError("stopped", Code.Canceled));
+    const error = (await pending) as ConnectError;
+    expect(error.code).toBe(Code.Canceled);
+    expect(error.rawMessage).toBe("stopped");
+  });
+
+  it("maps a deadline error from the transport to 'Request timeout'", async () => {
+    const error = (await call(async () => {
+      throw new ConnectError("deadline", Code.DeadlineExceeded);
+    }, 1000).catch((e: unknown) => e)) as ConnectError;
+    expect(error.rawMessage).toBe("Request timeout");
+  });
+});
+
+describe("toConnectError", () => {
+  it.each([
+    [
+      "a server error keeps its code and message",
+      new ConnectError("No tenant", Code.PermissionDenied),
+      Code.PermissionDenied,
+      "No tenant",
+    ],
+    [
+      "a failed fetch is a transport error",
+      new TypeError("Failed to fetch"),
+      Code.Unavailable,
+      "Failed to fetch",
+    ],
+    ["an unknown error is internal", new RangeError("boom"), Code.Internal, "An unexpected error occurred"],
+    ["a thrown string is internal", "oops", Code.Internal, "An unexpected error occurred"],
+  ])("%s", (_name, input, code, message) => {
+    const error = toConnectError(input);
+    expect(error.code).toBe(code);
+    expect(error.rawMessage).toBe(message);
+  });
+});

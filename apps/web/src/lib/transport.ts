@@ -1,0 +1,53 @@
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-web";
+
+export const requestTimeoutMs = 30_000;
+export const requestTimeoutMessage = "Request timeout";
+export const unexpectedErrorMessage = "An unexpected error occurred";
+
+function isTimeout(error: unknown, signal: AbortSignal): boolean {
+  if (error instanceof ConnectError && error.code === Code.DeadlineExceeded) return true;
+  return signal.aborted && signal.reason instanceof DOMException && signal.reason.name === "TimeoutError";
+}
+
+function isNetworkFailure(error: unknown): error is TypeError {
+  return error instanceof TypeError && /fetch|network|load failed/i.test(error.message);
+}
+
+/**
+ * Turns whatever a call throws into a ConnectError a screen can show: a call that runs longer than
+ * `timeoutMs` fails with 'Request timeout', a failed fetch stays a transport error, and anything else
+ * that is not a ConnectError becomes an internal 'An unexpected error occurred'.
+ */
+export function errorInterceptor(timeoutMs = requestTimeoutMs): Interceptor {
+  return (next) => async (req) => {
+    const signal = AbortSignal.any([req.signal, AbortSignal.timeout(timeoutMs)]);
+    try {
+      return await next({ ...req, signal });
+    } catch (error) {
+      throw toConnectError(error, signal);
+    }
+  };
+}
+
+export function toConnectError(error: unknown, signal?: AbortSignal): ConnectError {
+  if (signal && isTimeout(error, signal)) {
+    return new ConnectError(requestTimeoutMessage, Code.DeadlineExceeded, undefined, undefined, error);
+  }
+  if (error instanceof ConnectError) return error;
+  if (isNetworkFailure(error)) {
+    return new ConnectError(error.message, Code.Unavailable, undefined, undefined, error);
+  }
+  return new ConnectError(unexpectedErrorMessage, Code.Internal, undefined, undefined, error);
+}
+
+export function createAppTransport(fetchImpl: typeof fetch = (input, init) => fetch(input, init)) {
+  return createConnectTransport({
+    baseUrl: "/",
+    useBinaryFormat: false,
+    interceptors: [errorInterceptor()],
+    fetch: (input, init) => fetchImpl(input, { ...init, credentials: "same-origin" }),
+  });
+}
+
+export const appTransport = createAppTransport();

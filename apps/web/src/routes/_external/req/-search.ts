@@ -1,0 +1,13 @@
+import { z } from "zod";
+import { stringish } from "@/lib/search-params";
+
+export const policyKeyLength = 7;
+
+export const waiverRequestSearchSchema = z.object({
+  k: stringish.optional().catch(undefined),
+});
+
+/** The key a link carries, cut to the length of a policy key. */
+export function prefilledPolicyKey(k: string | undefined): string {
+  return (k ?? "").trim().slice(0, policyKeyLength);
+}
