@@ -1,0 +1,78 @@
+import { rolePermissions } from "@palisade/api/roles";
+import { asc, eq } from "drizzle-orm";
+import type { Database } from "../db/database";
+import { member } from "../db/schema/auth";
+import type { Caller } from "../rpc/call-context";
+import { API_KEY_PREFIX, type Auth } from "./auth";
+import { parseRoleName } from "./roles";
+
+export type Authentication =
+  | { status: "anonymous" }
+  | { status: "invalid"; reason: string }
+  | { status: "no_tenant"; userId: string }
+  | { status: "ok"; caller: Caller };
+
+/**
+ * Works out who sent a request: an API key (`Authorization: Bearer pal_...`), a session
+ * token (`Authorization: Bearer <token>`) or a session cookie, then the tenant they act in
+ * and the permissions their role grants there.
+ */
+export async function authenticate(
+  headers: Headers,
+  deps: { auth: Auth; db: Database },
+): Promise<Authentication> {
+  const bearer = headers
+    .get("authorization")
+    ?.match(/^Bearer\s+(.+)$/i)?.[1]
+    ?.trim();
+  if (bearer?.startsWith(API_KEY_PREFIX)) return authenticateApiKey(bearer, deps);
+
+  const session = await deps.auth.api.getSession({ headers });
+  if (!session) {
+    return bearer || headers.get("cookie")?.includes("session_token")
+      ? { status: "invalid", reason: "Your session has expired or is not valid. Sign in again." }
+      : { status: "anonymous" };
+  }
+  const memberships = await deps.db
+    .select({ tenantId: member.organizationId, role: member.role })
+    .from(member)
+    .where(eq(member.userId, session.user.id))
+    .orderBy(asc(member.createdAt));
+  const active = session.session.activeOrganizationId;
+  const membership = memberships.find((m) => m.tenantId === active) ?? memberships[0];
+  const role = parseRoleName(membership?.role);
+  if (!membership || role === undefined) return { status: "no_tenant", userId: session.user.id };
+  return {
+    status: "ok",
+    caller: {
+      kind: "user",
+      id: session.user.id,
+      name: session.user.name,
+      email: session.user.email,
+      tenantId: membership.tenantId,
+      role,
+      permissions: new Set(rolePermissions[role]),
+    },
+  };
+}
+
+async function authenticateApiKey(key: string, deps: { auth: Auth; db: Database }): Promise<Authentication> {
+  const result = await deps.auth.api.verifyApiKey({ body: { key } });
+  if (!result.valid || !result.key)
+    return { status: "invalid", reason: "The API key is not valid or has expired." };
+  const metadata = (result.key.metadata ?? {}) as { role?: string; createdBy?: string };
+  const role = parseRoleName(metadata.role);
+  if (role === undefined) return { status: "invalid", reason: "The API key has no role." };
+  return {
+    status: "ok",
+    caller: {
+      kind: "api_key",
+      id: result.key.id,
+      name: result.key.name ?? `API key ${result.key.start ?? ""}`.trim(),
+      email: undefined,
+      tenantId: result.key.referenceId,
+      role,
+      permissions: new Set(rolePermissions[role]),
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { resolve } from "node:path";
+
+/** Server settings, read once from the environment. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Where the embedded database, generated secrets and sandbox state live. */
+  dataDir: string;
+  /** PostgreSQL connection string; the embedded database is used when absent. */
+  databaseUrl: string | undefined;
+  /** Public origin of the app, used in links (waiver links, auth callbacks). */
+  publicUrl: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  webDist: string;
+  logLevel: string;
+  /** Starts the built-in sandbox cloud and connects the default tenant to it. */
+  sandbox: boolean;
+  /** Trust X-Forwarded-For from a reverse proxy in front of the server. */
+  trustProxy: boolean;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be a port number, got "${env.PORT}"`);
+  }
+  const host = env.HOST ?? "0.0.0.0";
+  return {
+    port,
+    host,
+    dataDir: resolve(env.DATA_DIR ?? ".palisade"),
+    databaseUrl: env.DATABASE_URL || undefined,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ""),
+    adminEmail: env.PALISADE_ADMIN_EMAIL || undefined,
+    adminPassword: env.PALISADE_ADMIN_PASSWORD || undefined,
+    webDist: resolve(env.WEB_DIST ?? new URL("../../web/dist", import.meta.url).pathname),
+    logLevel: env.LOG_LEVEL ?? "info",
+    sandbox: env.PALISADE_SANDBOX !== "false",
+    trustProxy: env.TRUST_PROXY === "true",
+  };
+}

@@ -1,0 +1,65 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+
+export type Database = PgDatabase<PgQueryResultHKT>;
+
+/** The open database: PostgreSQL when a URL is given, otherwise embedded PGlite. */
+export interface DatabaseHandle {
+  db: Database;
+  engine: "postgres" | "pglite";
+  /** For pg-boss: the embedded instance, or the connection string. */
+  pglite?: PGlite;
+  connectionString?: string;
+  migrate(): Promise<void>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = new URL("./migrations", import.meta.url).pathname;
+
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string;
+}): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = drizzlePg(pool) as unknown as Database;
+    return {
+      db,
+      engine: "postgres",
+      connectionString: options.databaseUrl,
+      migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+      ping: () => ping(db),
+      close: () => pool.end(),
+    };
+  }
+  const dir = join(options.dataDir, "db");
+  mkdirSync(dir, { recursive: true });
+  const pglite = await PGlite.create(dir);
+  const db = drizzlePglite(pglite) as unknown as Database;
+  return {
+    db,
+    engine: "pglite",
+    pglite,
+    migrate: () => migratePglite(drizzlePglite(pglite), { migrationsFolder }),
+    ping: () => ping(db),
+    close: () => pglite.close(),
+  };
+}
+
+async function ping(db: Database): Promise<boolean> {
+  try {
+    await db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}

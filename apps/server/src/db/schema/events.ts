@@ -1,0 +1,63 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { id, tenantId, timestamps } from "./columns";
+
+/** What a policy prevented, alerted on, waived or found drifting, as read from the cloud. */
+export const policyEvents = pgTable(
+  "policy_events",
+  {
+    id: id(),
+    tenantId: tenantId(),
+    /** The provider's own event id: ingest is idempotent on it. */
+    providerEventId: text("provider_event_id").notNull(),
+    type: text("type").notNull(),
+    cloudProvider: text("cloud_provider").notNull(),
+    deploymentId: text("deployment_id"),
+    bundleId: text("bundle_id"),
+    deploymentName: text("deployment_name"),
+    namespace: text("namespace"),
+    resourceExternalId: text("resource_external_id"),
+    resourceNativeType: text("resource_native_type"),
+    resourceScope: text("resource_scope"),
+    resourceName: text("resource_name"),
+    resourceCreatedAt: timestamp("resource_created_at", { withTimezone: true }),
+    resourceLink: text("resource_link"),
+    userIdentifier: text("user_identifier"),
+    userName: text("user_name"),
+    sourceAppIdentifier: text("source_app_identifier"),
+    sourceAppName: text("source_app_name"),
+    userType: text("user_type"),
+    archived: boolean("archived").notNull().default(false),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
+    audits: jsonb("audits").notNull().default(sql`'[]'::jsonb`),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("policy_events_provider_event_idx").on(t.tenantId, t.providerEventId),
+    index("policy_events_tenant_occurred_idx").on(t.tenantId, t.occurredAt),
+    index("policy_events_tenant_type_occurred_idx").on(t.tenantId, t.type, t.occurredAt),
+    index("policy_events_bundle_idx").on(t.bundleId),
+  ],
+);
+
+/** Events aggregated per resource and deployment. */
+export const resourceEvents = pgTable(
+  "resource_events",
+  {
+    id: id(),
+    tenantId: tenantId(),
+    deploymentId: text("deployment_id"),
+    bundleId: text("bundle_id"),
+    resourceExternalId: text("resource_external_id").notNull(),
+    resourceName: text("resource_name"),
+    resourceNativeType: text("resource_native_type"),
+    type: text("type").notNull(),
+    lastOccurredAt: timestamp("last_occurred_at", { withTimezone: true }).notNull(),
+    isDismissed: boolean("is_dismissed").notNull().default(false),
+    ...timestamps(),
+  },
+  (t) => [
+    index("resource_events_tenant_idx").on(t.tenantId),
+    uniqueIndex("resource_events_resource_idx").on(t.tenantId, t.deploymentId, t.resourceExternalId),
+  ],
+);

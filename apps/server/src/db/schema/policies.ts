@@ -1,0 +1,66 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { organization } from "./auth";
+import { id, tenantId, timestamps } from "./columns";
+
+/**
+ * Policy definitions a tenant wrote or upgraded. The built-in catalogue lives in
+ * packages/policy-engine and is not copied here; a row with a catalogue slug overrides it
+ * for that tenant.
+ */
+export const policyDefinitions = pgTable(
+  "policy_definitions",
+  {
+    id: id(),
+    tenantId: tenantId(),
+    slug: text("slug").notNull(),
+    enforcer: text("enforcer").notNull(),
+    displayName: text("display_name").notNull(),
+    /** The whole definition in the catalogue's format. */
+    definition: jsonb("definition").notNull(),
+    isVisible: boolean("is_visible").notNull().default(true),
+    deprecatedAt: timestamp("deprecated_at", { withTimezone: true }),
+    createdBy: text("created_by"),
+    ...timestamps(),
+  },
+  (t) => [
+    index("policy_definitions_tenant_idx").on(t.tenantId),
+    uniqueIndex("policy_definitions_tenant_slug_idx").on(t.tenantId, t.slug),
+  ],
+);
+
+/** Initiatives are derived from the catalogue's frameworks; tenants may add their own. */
+export const initiatives = pgTable(
+  "initiatives",
+  {
+    id: id(),
+    tenantId: text("tenant_id").references(() => organization.id, { onDelete: "cascade" }),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    clauses: jsonb("clauses").notNull().default(sql`'[]'::jsonb`),
+    ...timestamps(),
+  },
+  (t) => [
+    index("initiatives_tenant_idx").on(t.tenantId),
+    uniqueIndex("initiatives_tenant_slug_idx").on(t.tenantId, t.slug),
+  ],
+);
+
+export const recommendations = pgTable(
+  "recommendations",
+  {
+    id: id(),
+    tenantId: tenantId(),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    provider: text("provider").notNull(),
+    policySlugs: text("policy_slugs").array().notNull().default(sql`'{}'::text[]`),
+    /** system | manual */
+    source: text("source").notNull(),
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
+    createdBy: text("created_by"),
+    ...timestamps(),
+  },
+  (t) => [index("recommendations_tenant_idx").on(t.tenantId)],
+);

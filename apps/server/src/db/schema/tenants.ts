@@ -1,0 +1,11 @@
+import { integer, pgTable, text } from "drizzle-orm/pg-core";
+import { tenantId, timestamps } from "./columns";
+
+/** Per-tenant settings (the tenant itself is Better Auth's `organization`). */
+export const tenantSettings = pgTable("tenant_settings", {
+  tenantId: tenantId().primaryKey(),
+  defaultWaiverApprovalMode: text("default_waiver_approval_mode").notNull().default("AUTO"),
+  maxWaiverDurationHours: integer("max_waiver_duration_hours").notNull().default(72),
+  waiverLinkBaseUrl: text("waiver_link_base_url").notNull().default(""),
+  ...timestamps(),
+});

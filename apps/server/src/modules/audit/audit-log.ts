@@ -1,0 +1,27 @@
+import type { Database } from "../../db/database";
+import { auditLog } from "../../db/schema/operations";
+import type { CallContext } from "../../rpc/call-context";
+
+export interface AuditEntry {
+  action: string;
+  targetType?: string;
+  targetId?: string;
+  details?: Record<string, unknown>;
+}
+
+/** Records a change made through an RPC. Never put secrets in `details`. */
+export async function writeAudit(db: Database, context: CallContext, entry: AuditEntry): Promise<void> {
+  const { caller } = context;
+  if (!caller) throw new Error("An audited change needs a caller");
+  await db.insert(auditLog).values({
+    tenantId: caller.tenantId,
+    actorType: caller.kind,
+    actorId: caller.id,
+    actorName: caller.name,
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    details: entry.details ?? {},
+    ipAddress: context.ip || null,
+  });
+}

@@ -1,0 +1,61 @@
+import { asc, eq } from "drizzle-orm";
+import type { Database } from "../../db/database";
+import { member, organization, user } from "../../db/schema/auth";
+import { tenantSettings } from "../../db/schema/tenants";
+
+export type TenantRow = typeof organization.$inferSelect;
+export type TenantSettingsRow = typeof tenantSettings.$inferSelect;
+
+export async function findTenant(db: Database, tenantId: string): Promise<TenantRow | undefined> {
+  const [row] = await db.select().from(organization).where(eq(organization.id, tenantId)).limit(1);
+  return row;
+}
+
+/** The tenant's settings; a tenant that never saved any has the defaults. */
+export async function findTenantSettings(db: Database, tenantId: string): Promise<TenantSettingsRow> {
+  const [row] = await db.select().from(tenantSettings).where(eq(tenantSettings.tenantId, tenantId)).limit(1);
+  return (
+    row ?? {
+      tenantId,
+      defaultWaiverApprovalMode: "AUTO",
+      maxWaiverDurationHours: 72,
+      waiverLinkBaseUrl: "",
+      createdAt: new Date(0),
+      updatedAt: new Date(0),
+    }
+  );
+}
+
+export async function saveTenantSettings(
+  db: Database,
+  tenantId: string,
+  values: Pick<
+    TenantSettingsRow,
+    "defaultWaiverApprovalMode" | "maxWaiverDurationHours" | "waiverLinkBaseUrl"
+  >,
+): Promise<void> {
+  await db
+    .insert(tenantSettings)
+    .values({ tenantId, ...values })
+    .onConflictDoUpdate({ target: tenantSettings.tenantId, set: { ...values, updatedAt: new Date() } });
+}
+
+export async function renameTenant(db: Database, tenantId: string, name: string): Promise<void> {
+  await db.update(organization).set({ name }).where(eq(organization.id, tenantId));
+}
+
+export async function findUserById(db: Database, userId: string) {
+  const [row] = await db.select().from(user).where(eq(user.id, userId)).limit(1);
+  return row;
+}
+
+/** Every tenant the user belongs to, oldest membership first. */
+export async function listUserTenants(db: Database, userId: string): Promise<TenantRow[]> {
+  const rows = await db
+    .select({ tenant: organization })
+    .from(member)
+    .innerJoin(organization, eq(member.organizationId, organization.id))
+    .where(eq(member.userId, userId))
+    .orderBy(asc(member.createdAt));
+  return rows.map((r) => r.tenant);
+}

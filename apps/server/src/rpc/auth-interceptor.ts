@@ -1,0 +1,66 @@
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { Permission } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
+import { methodAccess } from "@palisade/api/method-access";
+import type { Authentication } from "../auth/authenticate";
+import { callContextKey } from "./call-context";
+import type { RateLimiter } from "./rate-limiter";
+
+export interface AuthInterceptorDeps {
+  authenticate(headers: Headers): Promise<Authentication>;
+  /** Applied to public methods, per client address. */
+  publicRateLimiter: RateLimiter;
+}
+
+/**
+ * Every RPC passes here before its handler: public methods are rate limited; all others need
+ * credentials, a tenant and every permission the contract declares for the method.
+ */
+export function createAuthInterceptor(deps: AuthInterceptorDeps): Interceptor {
+  return (next) => async (req) => {
+    const access = methodAccess(req.method);
+    const context = req.contextValues.get(callContextKey);
+
+    if (access.public) {
+      const verdict = deps.publicRateLimiter.take(context.ip);
+      if (!verdict.allowed) {
+        throw new ConnectError(
+          `Too many requests. Try again in ${verdict.retryAfterSeconds} seconds.`,
+          Code.ResourceExhausted,
+          { "Retry-After": String(verdict.retryAfterSeconds) },
+        );
+      }
+      // A signed-in visitor of a public page is still known (the waiver page greets them).
+      const authentication = await deps.authenticate(req.header).catch(() => undefined);
+      if (authentication?.status === "ok") {
+        req.contextValues.set(callContextKey, { ...context, caller: authentication.caller });
+      }
+      return next(req);
+    }
+
+    const authentication = await deps.authenticate(req.header);
+    switch (authentication.status) {
+      case "anonymous":
+        throw new ConnectError("Sign in or send an API key to call this method.", Code.Unauthenticated);
+      case "invalid":
+        throw new ConnectError(authentication.reason, Code.Unauthenticated);
+      case "no_tenant":
+        throw new ConnectError(
+          "You are not a member of any tenant. Ask an administrator of your organisation to invite you.",
+          Code.PermissionDenied,
+        );
+      case "ok":
+        break;
+    }
+    const { caller } = authentication;
+    const missing = access.permissions.filter((p) => !caller.permissions.has(p));
+    if (missing.length > 0) {
+      const names = missing.map((p) => Permission[p]).join(", ");
+      throw new ConnectError(
+        `Your role does not grant ${names}, which ${req.method.parent.name}.${req.method.name} requires.`,
+        Code.PermissionDenied,
+      );
+    }
+    req.contextValues.set(callContextKey, { ...context, caller });
+    return next(req);
+  };
+}

@@ -1,0 +1,103 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { createContextValues } from "@connectrpc/connect";
+import { fastifyConnectPlugin } from "@connectrpc/connect-fastify";
+import fastifyStatic from "@fastify/static";
+import Fastify from "fastify";
+import type { Auth } from "./auth/auth";
+import { authenticate } from "./auth/authenticate";
+import type { DatabaseHandle } from "./db/database";
+import type { Logger } from "./logger";
+import { createTenantService } from "./modules/tenant/tenant-service";
+import { createAuthInterceptor } from "./rpc/auth-interceptor";
+import { callContextKey } from "./rpc/call-context";
+import { createRateLimiter } from "./rpc/rate-limiter";
+import { type AnyServiceImpl, registerServices } from "./rpc/register-services";
+
+export interface ServerDeps {
+  database: DatabaseHandle;
+  auth: Auth;
+  logger: Logger;
+  webDist: string;
+  trustProxy: boolean;
+  /** Public (no sign-in) methods: calls allowed at once per client, and per second after. */
+  publicRateLimit: { burst: number; perSecond: number };
+}
+
+/** Builds the HTTP server: RPCs, Better Auth, health, and the web app. */
+export async function buildServer(deps: ServerDeps) {
+  const { database, auth } = deps;
+  const db = database.db;
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    trustProxy: deps.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+
+  app.get("/healthz", async (_req, reply) => {
+    const ok = await database.ping();
+    return reply
+      .code(ok ? 200 : 503)
+      .send({ status: ok ? "ok" : "unavailable", database: { engine: database.engine, ok } });
+  });
+
+  app.route({
+    method: ["GET", "POST"],
+    url: "/api/auth/*",
+    handler: async (request, reply) => {
+      const url = new URL(request.url, `http://${request.headers.host ?? "localhost"}`);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+      }
+      // Better Auth rate limits by client address; give it the one Fastify resolved.
+      headers.set("x-forwarded-for", request.ip);
+      const response = await auth.handler(
+        new Request(url, {
+          method: request.method,
+          headers,
+          body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        }),
+      );
+      reply.status(response.status);
+      response.headers.forEach((value, name) => {
+        if (name !== "set-cookie") reply.header(name, value);
+      });
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length > 0) reply.header("set-cookie", cookies);
+      return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
+    },
+  });
+
+  const implementations = new Map<string, AnyServiceImpl>([
+    ["palisade.tenant.v1.TenantService", createTenantService({ db })],
+  ]);
+  const publicRateLimiter = createRateLimiter(deps.publicRateLimit);
+  await app.register(fastifyConnectPlugin, {
+    routes: (router) => registerServices(router, implementations),
+    interceptors: [
+      createAuthInterceptor({
+        authenticate: (headers) => authenticate(headers, { auth, db }),
+        publicRateLimiter,
+      }),
+    ],
+    contextValues: (request) =>
+      createContextValues().set(callContextKey, { caller: undefined, ip: request.ip }),
+    jsonOptions: { ignoreUnknownFields: false },
+  });
+
+  if (existsSync(join(deps.webDist, "index.html"))) {
+    await app.register(fastifyStatic, { root: deps.webDist, wildcard: false, index: ["index.html"] });
+    // Routes of the single-page app are resolved in the browser.
+    app.setNotFoundHandler((request, reply) => {
+      const isPage =
+        request.method === "GET" && !request.url.startsWith("/api/") && !request.url.startsWith("/palisade.");
+      if (isPage && request.headers.accept?.includes("text/html")) return reply.sendFile("index.html");
+      return reply.code(404).send({ error: "Not Found" });
+    });
+  } else {
+    deps.logger.warn({ webDist: deps.webDist }, "web app not built; run `npm run build` to serve it");
+  }
+
+  return app;
+}
