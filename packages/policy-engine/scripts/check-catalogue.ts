@@ -1,0 +1,24 @@
+import { CatalogueError, parseCatalogue } from "../src/catalogue/parse-catalogue";
+import { readCatalogueFiles } from "../src/catalogue/read-catalogue-files";
+
+try {
+  const catalogue = parseCatalogue(readCatalogueFiles());
+  const counts = new Map<string, number>();
+  for (const definition of catalogue.definitions) {
+    const provider = definition.enforcer === "aws_scp" ? "aws" : "azure";
+    const key = `${provider}\t${definition.category}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  console.log("provider\tcategory\tdefinitions");
+  for (const [key, count] of [...counts].sort(([a], [b]) => a.localeCompare(b)))
+    console.log(`${key}\t${count}`);
+  console.log(`total\t\t${catalogue.definitions.length}`);
+  console.log(`frameworks\t\t${catalogue.frameworks.length}`);
+  console.log(
+    `azure aliases\t\t${Object.values(catalogue.aliases).reduce((n, a) => n + Object.keys(a).length, 0)}`,
+  );
+} catch (error) {
+  if (!(error instanceof CatalogueError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
