@@ -9,14 +9,120 @@ const allMethods: DescMethod[] = allServices.flatMap((service) => service.method
 const methodName = (method: DescMethod) => `${method.parent.typeName}/${method.name}`;
 
 // Methods callable without sign-in: the lookups of the public waiver-request page.
-const expectedPublic: string[] = [];
+const expectedPublic = [
+  "palisade.policy.v1.PolicyService/GetBundleByKey",
+  "palisade.policy.v1.PolicyService/GetDefinitionBySlug",
+];
 
-// Permission table: specification section 6 and the design's decisions for the rest.
+type PermissionName = keyof typeof Permission;
+const policiesWrite: PermissionName[] = ["POLICIES_WRITE_ALERT", "POLICIES_WRITE_PREVENT"];
+
+const table = (service: string, rows: Record<string, PermissionName[]>) =>
+  Object.entries(rows).map(([method, permissions]) => [`${service}/${method}`, permissions] as const);
+
+// Permission table: specification section 6, and the design's choices where it is silent.
 // "[]" means any signed-in member of the tenant.
-const expectedPermissions: Record<string, (keyof typeof Permission)[]> = {
-  "palisade.tenant.v1.TenantService/GetCurrent": [],
-  "palisade.tenant.v1.TenantService/UpdateSettings": ["TENANT_SETTINGS_WRITE"],
-};
+const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries([
+  ...table("palisade.tenant.v1.TenantService", {
+    GetCurrent: [],
+    UpdateSettings: ["TENANT_SETTINGS_WRITE"],
+  }),
+  ...table("palisade.waiver.v1.WaiverService", {
+    Create: ["WAIVERS_REQUEST"],
+    List: ["WAIVERS_READ"],
+    ListCreators: ["WAIVERS_READ"],
+    Summary: ["WAIVERS_READ"],
+    Cancel: ["WAIVERS_WRITE"],
+    Update: ["WAIVERS_UPDATE"],
+  }),
+  ...table("palisade.deployment.v1.DeploymentManagerService", {
+    ListNamespaces: ["POLICIES_READ"],
+    TriggerFetch: ["POLICIES_WRITE_ALERT"],
+    Sync: ["POLICIES_WRITE_ALERT"],
+    Update: policiesWrite,
+    UpdateAsync: policiesWrite,
+    Get: ["POLICIES_READ"],
+    CreateWaiver: ["WAIVERS_WRITE"],
+    DeleteWaiver: ["WAIVERS_WRITE"],
+    CreateBundle: policiesWrite,
+    GetBundle: ["POLICIES_READ"],
+    UpdateBundle: policiesWrite,
+    DeleteBundle: policiesWrite,
+    ListBundle: ["POLICIES_READ"],
+    SummaryBundle: ["POLICIES_READ"],
+    SummaryNamespace: ["POLICIES_READ"],
+    ListDeployments: ["POLICIES_READ"],
+    Export: ["POLICIES_READ"],
+    ExportAsync: ["POLICIES_READ"],
+    ListValidDeploymentsByBundleIds: ["POLICIES_READ"],
+  }),
+  ...table("palisade.policydefinition.v1.PolicyDefinitionService", {
+    Create: ["POLICY_DEFINITION_WRITE"],
+    Update: ["POLICY_DEFINITION_WRITE"],
+    Upgrade: ["POLICY_DEFINITION_WRITE"],
+    Get: ["POLICIES_READ"],
+    List: ["POLICIES_READ"],
+    ListAffectedResources: ["POLICIES_READ"],
+    ListMainResources: ["POLICIES_READ"],
+    ListFrameworks: ["POLICIES_READ"],
+  }),
+  ...table("palisade.policy.v1.PolicyService", {
+    GetPolicies: ["POLICIES_READ"],
+  }),
+  ...table("palisade.event.v1.PolicyEventStoreService", {
+    Get: ["EVENTS_READ"],
+    List: ["EVENTS_READ"],
+    ListEvents: ["EVENTS_READ"],
+    Export: ["EVENTS_READ"],
+    ExportAsync: ["EVENTS_READ"],
+    ListHierarchyEvents: ["EVENTS_READ"],
+    Update: ["EVENTS_DISMISS"],
+    UpdateResources: ["EVENTS_DISMISS"],
+    Summary: ["EVENTS_READ"],
+    SummaryEvents: ["EVENTS_READ"],
+    SummaryResources: ["EVENTS_READ"],
+    ListResourceTypes: ["EVENTS_READ"],
+    ListUserNames: ["EVENTS_READ"],
+    GetCompliantTrend: ["EVENTS_READ"],
+    GetComplianceRequestLastFetchedAt: ["EVENTS_READ"],
+    TriggerFetch: ["POLICIES_WRITE_ALERT"],
+    TriggerBundleFetch: ["POLICIES_WRITE_ALERT"],
+    Sync: ["POLICIES_WRITE_ALERT"],
+  }),
+  ...table("palisade.connector.v1.ConnectorService", {
+    CreateConnector: ["CONNECTORS_WRITE"],
+    TestConnector: ["CONNECTORS_WRITE"],
+    ListConnectors: ["CONNECTORS_READ"],
+    GetConnector: ["CONNECTORS_READ"],
+    UpdateConnector: ["CONNECTORS_WRITE"],
+    DeleteConnector: ["CONNECTORS_WRITE"],
+    SyncHierarchy: ["CONNECTORS_WRITE"],
+    ListHierarchy: ["CONNECTORS_READ"],
+    GetSetupInstructions: ["CONNECTORS_READ"],
+  }),
+  ...table("palisade.team.v1.TeamService", {
+    ListMembers: ["USERS_READ"],
+    InviteMember: ["USERS_WRITE"],
+    ListInvitations: ["USERS_READ"],
+    RevokeInvitation: ["USERS_WRITE"],
+    ChangeRole: ["USERS_WRITE"],
+    RemoveMember: ["USERS_WRITE"],
+  }),
+  ...table("palisade.initiative.v1.InitiativeService", {
+    ListInitiatives: ["INITIATIVES_READ"],
+    GetInitiative: ["INITIATIVES_READ"],
+    ListInitiativePolicies: ["INITIATIVES_READ"],
+    InstallInitiative: ["INITIATIVES_INSTANCE_WRITE"],
+  }),
+  ...table("palisade.recommendation.v1.RecommendationService", {
+    ListRecommendations: ["RECOMMENDATIONS_READ"],
+    GetRecommendation: ["RECOMMENDATIONS_READ"],
+    ArchiveRecommendation: ["RECOMMENDATIONS_WRITE"],
+    UnarchiveRecommendation: ["RECOMMENDATIONS_WRITE"],
+    AddRecommendation: ["RECOMMENDATIONS_WRITE"],
+    InstallRecommendation: ["RECOMMENDATIONS_INSTALL"],
+  }),
+]);
 
 function fakeMethod(options?: ReturnType<typeof create<typeof MethodOptionsSchema>>): DescMethod {
   const registry = createFileRegistry(

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file palisade/common/v1/common.proto.
  */
 export const file_palisade_common_v1_common: GenFile = /*@__PURE__*/
-  fileDesc("Ch9wYWxpc2FkZS9jb21tb24vdjEvY29tbW9uLnByb3RvEhJwYWxpc2FkZS5jb21tb24udjEigAEKBkVudGl0eRIPCgJpZBgBIAEoCUgAiAEBEi4KCmNyZWF0ZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgUKA19pZCJTChJDbG91ZEVudGl0eURldGFpbHMSEwoLZXh0ZXJuYWxfaWQYASABKAkSGAoLbmF0aXZlX3R5cGUYAiABKAlIAIgBAUIOCgxfbmF0aXZlX3R5cGUipwEKC0Nsb3VkRW50aXR5EioKBmVudGl0eRgBIAEoCzIaLnBhbGlzYWRlLmNvbW1vbi52MS5FbnRpdHkSNwoHZGV0YWlscxgCIAEoCzImLnBhbGlzYWRlLmNvbW1vbi52MS5DbG91ZEVudGl0eURldGFpbHMSMwoIcHJvdmlkZXIYAyABKA4yIS5wYWxpc2FkZS5jb21tb24udjEuQ2xvdWRQcm92aWRlciJKChBQYWdpbmF0aW9uQ3Vyc29yEhIKBXN0YXJ0GAEgASgJSACIAQESEAoDZW5kGAIgASgJSAGIAQFCCAoGX3N0YXJ0QgYKBF9lbmQirwEKEVBhZ2luYXRpb25SZXF1ZXN0EjYKBmN1cnNvchgBIAEoCzIkLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uQ3Vyc29ySAASDgoEcGFnZRgCIAEoDUgAEhIKBWxpbWl0GAMgASgNSAGIAQESKAoFb3JkZXIYBCABKA4yGS5wYWxpc2FkZS5jb21tb24udjEuT3JkZXJCCgoIcG9zaXRpb25CCAoGX2xpbWl0IoQBChJQYWdpbmF0aW9uUmVzcG9uc2USNgoGY3Vyc29yGAEgASgLMiQucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25DdXJzb3JIABIVCgt0b3RhbF9wYWdlcxgCIAEoDUgAEhMKC3RvdGFsX2l0ZW1zGAMgASgNQgoKCHBvc2l0aW9uIlIKC0Vycm9yRGV0YWlsEjIKBGNvZGUYASABKA4yJC5wYWxpc2FkZS5jb21tb24udjEuUHJvZHVjdEVycm9yQ29kZRIPCgdtZXNzYWdlGAIgASgJKmEKDUNsb3VkUHJvdmlkZXISHgoaQ0xPVURfUFJPVklERVJfVU5TUEVDSUZJRUQQABIYChRDTE9VRF9QUk9WSURFUl9BWlVSRRABEhYKEkNMT1VEX1BST1ZJREVSX0FXUxACKkkKBU9yZGVyEhUKEU9SREVSX1VOU1BFQ0lGSUVEEAASEwoPT1JERVJfQVNDRU5ESU5HEAESFAoQT1JERVJfREVTQ0VORElORxACKrQGChBQcm9kdWN0RXJyb3JDb2RlEiIKHlBST0RVQ1RfRVJST1JfQ09ERV9VTlNQRUNJRklFRBAAEi0KKVBST0RVQ1RfRVJST1JfQ09ERV9ERVBMT1lNRU5UX1NZTkNfRkFJTEVEEAESLQopUFJPRFVDVF9FUlJPUl9DT0RFX1dBSVZFUl9DUkVBVElPTl9GQUlMRUQQAhItCilQUk9EVUNUX0VSUk9SX0NPREVfV0FJVkVSX0RFTEVUSU9OX0ZBSUxFRBADEiwKKFBST0RVQ1RfRVJST1JfQ09ERV9XQUlWRVJfTElNSVRfRVhDRUVERUQQBBJGCkJQUk9EVUNUX0VSUk9SX0NPREVfV0FJVkVSX0NSRUFUSU9OX0ZBSUxFRF9PTl9OT05fRVhJU1RJTkdfUkVTT1VSQ0UQBRI9CjlQUk9EVUNUX0VSUk9SX0NPREVfV0FJVkVSX0NSRUFUSU9OX0ZBSUxFRF9GT1JCSURERU5fU0NPUEUQBhIsCihQUk9EVUNUX0VSUk9SX0NPREVfUE9MSUNZX0xJTUlUX0VYQ0VFREVEEAcSMgouUFJPRFVDVF9FUlJPUl9DT0RFX0NMT1VEX1NVQlNDUklQVElPTl9ESVNBQkxFRBAIEjAKLFBST0RVQ1RfRVJST1JfQ09ERV9FWEVNUFRJT05TX0xJTUlUX0VYQ0VFREVEEAkSLQopUFJPRFVDVF9FUlJPUl9DT0RFX0NSRUFURV9SRVNPVVJDRV9GQUlMRUQQChItCilQUk9EVUNUX0VSUk9SX0NPREVfREVMRVRFX1JFU09VUkNFX0ZBSUxFRBALEioKJlBST0RVQ1RfRVJST1JfQ09ERV9DTE9VRF9JTlZBTElEX1NDT1BFEAwSMAosUFJPRFVDVF9FUlJPUl9DT0RFX1BBUlNFX1dBSVZFUl9TQ09QRV9GQUlMRUQQDRI0CjBQUk9EVUNUX0VSUk9SX0NPREVfQ1JFQVRFX1BPTElDWV9QUk9WSURFUl9GQUlMRUQQDhI0CjBQUk9EVUNUX0VSUk9SX0NPREVfV0FJVkVSU19SRUNPTkNJTElBVElPTl9GQUlMRUQQD2IGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Ch9wYWxpc2FkZS9jb21tb24vdjEvY29tbW9uLnByb3RvEhJwYWxpc2FkZS5jb21tb24udjEigAEKBkVudGl0eRIPCgJpZBgBIAEoCUgAiAEBEi4KCmNyZWF0ZWRfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgUKA19pZCJTChJDbG91ZEVudGl0eURldGFpbHMSEwoLZXh0ZXJuYWxfaWQYASABKAkSGAoLbmF0aXZlX3R5cGUYAiABKAlIAIgBAUIOCgxfbmF0aXZlX3R5cGUipwEKC0Nsb3VkRW50aXR5EioKBmVudGl0eRgBIAEoCzIaLnBhbGlzYWRlLmNvbW1vbi52MS5FbnRpdHkSNwoHZGV0YWlscxgCIAEoCzImLnBhbGlzYWRlLmNvbW1vbi52MS5DbG91ZEVudGl0eURldGFpbHMSMwoIcHJvdmlkZXIYAyABKA4yIS5wYWxpc2FkZS5jb21tb24udjEuQ2xvdWRQcm92aWRlciJKChBQYWdpbmF0aW9uQ3Vyc29yEhIKBXN0YXJ0GAEgASgJSACIAQESEAoDZW5kGAIgASgJSAGIAQFCCAoGX3N0YXJ0QgYKBF9lbmQirwEKEVBhZ2luYXRpb25SZXF1ZXN0EjYKBmN1cnNvchgBIAEoCzIkLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uQ3Vyc29ySAASDgoEcGFnZRgCIAEoDUgAEhIKBWxpbWl0GAMgASgNSAGIAQESKAoFb3JkZXIYBCABKA4yGS5wYWxpc2FkZS5jb21tb24udjEuT3JkZXJCCgoIcG9zaXRpb25CCAoGX2xpbWl0IoQBChJQYWdpbmF0aW9uUmVzcG9uc2USNgoGY3Vyc29yGAEgASgLMiQucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25DdXJzb3JIABIVCgt0b3RhbF9wYWdlcxgCIAEoDUgAEhMKC3RvdGFsX2l0ZW1zGAMgASgNQgoKCHBvc2l0aW9uIlIKC0Vycm9yRGV0YWlsEjIKBGNvZGUYASABKA4yJC5wYWxpc2FkZS5jb21tb24udjEuUHJvZHVjdEVycm9yQ29kZRIPCgdtZXNzYWdlGAIgASgJIqIBCgVTY29wZRIzCghwcm92aWRlchgBIAEoDjIhLnBhbGlzYWRlLmNvbW1vbi52MS5DbG91ZFByb3ZpZGVyEhMKC2V4dGVybmFsX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSKwoEdHlwZRgEIAEoDjIdLnBhbGlzYWRlLmNvbW1vbi52MS5TY29wZVR5cGUSFAoMY29ubmVjdG9yX2lkGAUgASgJIl8KCVRpbWVSYW5nZRIpCgVzdGFydBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJwoDZW5kGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCphCg1DbG91ZFByb3ZpZGVyEh4KGkNMT1VEX1BST1ZJREVSX1VOU1BFQ0lGSUVEEAASGAoUQ0xPVURfUFJPVklERVJfQVpVUkUQARIWChJDTE9VRF9QUk9WSURFUl9BV1MQAipJCgVPcmRlchIVChFPUkRFUl9VTlNQRUNJRklFRBAAEhMKD09SREVSX0FTQ0VORElORxABEhQKEE9SREVSX0RFU0NFTkRJTkcQAiq0BgoQUHJvZHVjdEVycm9yQ29kZRIiCh5QUk9EVUNUX0VSUk9SX0NPREVfVU5TUEVDSUZJRUQQABItCilQUk9EVUNUX0VSUk9SX0NPREVfREVQTE9ZTUVOVF9TWU5DX0ZBSUxFRBABEi0KKVBST0RVQ1RfRVJST1JfQ09ERV9XQUlWRVJfQ1JFQVRJT05fRkFJTEVEEAISLQopUFJPRFVDVF9FUlJPUl9DT0RFX1dBSVZFUl9ERUxFVElPTl9GQUlMRUQQAxIsCihQUk9EVUNUX0VSUk9SX0NPREVfV0FJVkVSX0xJTUlUX0VYQ0VFREVEEAQSRgpCUFJPRFVDVF9FUlJPUl9DT0RFX1dBSVZFUl9DUkVBVElPTl9GQUlMRURfT05fTk9OX0VYSVNUSU5HX1JFU09VUkNFEAUSPQo5UFJPRFVDVF9FUlJPUl9DT0RFX1dBSVZFUl9DUkVBVElPTl9GQUlMRURfRk9SQklEREVOX1NDT1BFEAYSLAooUFJPRFVDVF9FUlJPUl9DT0RFX1BPTElDWV9MSU1JVF9FWENFRURFRBAHEjIKLlBST0RVQ1RfRVJST1JfQ09ERV9DTE9VRF9TVUJTQ1JJUFRJT05fRElTQUJMRUQQCBIwCixQUk9EVUNUX0VSUk9SX0NPREVfRVhFTVBUSU9OU19MSU1JVF9FWENFRURFRBAJEi0KKVBST0RVQ1RfRVJST1JfQ09ERV9DUkVBVEVfUkVTT1VSQ0VfRkFJTEVEEAoSLQopUFJPRFVDVF9FUlJPUl9DT0RFX0RFTEVURV9SRVNPVVJDRV9GQUlMRUQQCxIqCiZQUk9EVUNUX0VSUk9SX0NPREVfQ0xPVURfSU5WQUxJRF9TQ09QRRAMEjAKLFBST0RVQ1RfRVJST1JfQ09ERV9QQVJTRV9XQUlWRVJfU0NPUEVfRkFJTEVEEA0SNAowUFJPRFVDVF9FUlJPUl9DT0RFX0NSRUFURV9QT0xJQ1lfUFJPVklERVJfRkFJTEVEEA4SNAowUFJPRFVDVF9FUlJPUl9DT0RFX1dBSVZFUlNfUkVDT05DSUxJQVRJT05fRkFJTEVEEA8q7wEKCVNjb3BlVHlwZRIaChZTQ09QRV9UWVBFX1VOU1BFQ0lGSUVEEAASJAogU0NPUEVfVFlQRV9BV1NfT1JHQU5JWkFUSU9OX1JPT1QQARIVChFTQ09QRV9UWVBFX0FXU19PVRACEhoKFlNDT1BFX1RZUEVfQVdTX0FDQ09VTlQQAxIlCiFTQ09QRV9UWVBFX0FaVVJFX01BTkFHRU1FTlRfR1JPVVAQBBIhCh1TQ09QRV9UWVBFX0FaVVJFX1NVQlNDUklQVElPThAFEiMKH1NDT1BFX1RZUEVfQVpVUkVfUkVTT1VSQ0VfR1JPVVAQBipcCgxFeHBvcnRGb3JtYXQSHQoZRVhQT1JUX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhUKEUVYUE9SVF9GT1JNQVRfQ1NWEAESFgoSRVhQT1JUX0ZPUk1BVF9KU09OEAJiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * Fields every stored record carries. The id is absent only on records not yet created.
@@ -227,6 +227,77 @@ export const ErrorDetailSchema: GenMessage<ErrorDetail> = /*@__PURE__*/
   messageDesc(file_palisade_common_v1_common, 6);
 
 /**
+ * A place in a cloud hierarchy that policies are deployed to.
+ *
+ * @generated from message palisade.common.v1.Scope
+ */
+export type Scope = Message<"palisade.common.v1.Scope"> & {
+  /**
+   * @generated from field: palisade.common.v1.CloudProvider provider = 1;
+   */
+  provider: CloudProvider;
+
+  /**
+   * AWS root id (r-xxxx), OU id (ou-xxxx-xxxxxxxx) or 12-digit account id; Azure resource id
+   * ("/providers/Microsoft.Management/managementGroups/<id>", "/subscriptions/<id>",
+   * "/subscriptions/<id>/resourceGroups/<name>").
+   *
+   * @generated from field: string external_id = 2;
+   */
+  externalId: string;
+
+  /**
+   * Display name as the cloud reports it.
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: palisade.common.v1.ScopeType type = 4;
+   */
+  type: ScopeType;
+
+  /**
+   * Connector through which the scope is reached.
+   *
+   * @generated from field: string connector_id = 5;
+   */
+  connectorId: string;
+};
+
+/**
+ * Describes the message palisade.common.v1.Scope.
+ * Use `create(ScopeSchema)` to create a new message.
+ */
+export const ScopeSchema: GenMessage<Scope> = /*@__PURE__*/
+  messageDesc(file_palisade_common_v1_common, 7);
+
+/**
+ * Half-open time interval [start, end). A missing bound is unbounded.
+ *
+ * @generated from message palisade.common.v1.TimeRange
+ */
+export type TimeRange = Message<"palisade.common.v1.TimeRange"> & {
+  /**
+   * @generated from field: google.protobuf.Timestamp start = 1;
+   */
+  start?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp end = 2;
+   */
+  end?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message palisade.common.v1.TimeRange.
+ * Use `create(TimeRangeSchema)` to create a new message.
+ */
+export const TimeRangeSchema: GenMessage<TimeRange> = /*@__PURE__*/
+  messageDesc(file_palisade_common_v1_common, 8);
+
+/**
  * Cloud a resource, scope or policy belongs to. UNSPECIFIED appears only where the
  * provider is genuinely unknown (for example an event whose source was not recognised).
  *
@@ -374,4 +445,80 @@ export enum ProductErrorCode {
  */
 export const ProductErrorCodeSchema: GenEnum<ProductErrorCode> = /*@__PURE__*/
   enumDesc(file_palisade_common_v1_common, 2);
+
+/**
+ * Level of the cloud hierarchy a scope sits at.
+ *
+ * @generated from enum palisade.common.v1.ScopeType
+ */
+export enum ScopeType {
+  /**
+   * @generated from enum value: SCOPE_TYPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: SCOPE_TYPE_AWS_ORGANIZATION_ROOT = 1;
+   */
+  AWS_ORGANIZATION_ROOT = 1,
+
+  /**
+   * @generated from enum value: SCOPE_TYPE_AWS_OU = 2;
+   */
+  AWS_OU = 2,
+
+  /**
+   * @generated from enum value: SCOPE_TYPE_AWS_ACCOUNT = 3;
+   */
+  AWS_ACCOUNT = 3,
+
+  /**
+   * @generated from enum value: SCOPE_TYPE_AZURE_MANAGEMENT_GROUP = 4;
+   */
+  AZURE_MANAGEMENT_GROUP = 4,
+
+  /**
+   * @generated from enum value: SCOPE_TYPE_AZURE_SUBSCRIPTION = 5;
+   */
+  AZURE_SUBSCRIPTION = 5,
+
+  /**
+   * @generated from enum value: SCOPE_TYPE_AZURE_RESOURCE_GROUP = 6;
+   */
+  AZURE_RESOURCE_GROUP = 6,
+}
+
+/**
+ * Describes the enum palisade.common.v1.ScopeType.
+ */
+export const ScopeTypeSchema: GenEnum<ScopeType> = /*@__PURE__*/
+  enumDesc(file_palisade_common_v1_common, 3);
+
+/**
+ * @generated from enum palisade.common.v1.ExportFormat
+ */
+export enum ExportFormat {
+  /**
+   * Server default: CSV.
+   *
+   * @generated from enum value: EXPORT_FORMAT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: EXPORT_FORMAT_CSV = 1;
+   */
+  CSV = 1,
+
+  /**
+   * @generated from enum value: EXPORT_FORMAT_JSON = 2;
+   */
+  JSON = 2,
+}
+
+/**
+ * Describes the enum palisade.common.v1.ExportFormat.
+ */
+export const ExportFormatSchema: GenEnum<ExportFormat> = /*@__PURE__*/
+  enumDesc(file_palisade_common_v1_common, 4);
 

@@ -2,14 +2,224 @@
 // @generated from file palisade/waiver/v1/waiver.proto (package palisade.waiver.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenEnum, GenFile } from "@bufbuild/protobuf/codegenv2";
-import { enumDesc, fileDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { CloudEntityDetails, Entity, ProductErrorCode, Scope } from "../../common/v1/common_pb";
+import { file_palisade_common_v1_common } from "../../common/v1/common_pb";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file palisade/waiver/v1/waiver.proto.
  */
 export const file_palisade_waiver_v1_waiver: GenFile = /*@__PURE__*/
-  fileDesc("Ch9wYWxpc2FkZS93YWl2ZXIvdjEvd2FpdmVyLnByb3RvEhJwYWxpc2FkZS53YWl2ZXIudjEqegoSV2FpdmVyQXBwcm92YWxNb2RlEiQKIFdBSVZFUl9BUFBST1ZBTF9NT0RFX1VOU1BFQ0lGSUVEEAASHQoZV0FJVkVSX0FQUFJPVkFMX01PREVfQVVUTxABEh8KG1dBSVZFUl9BUFBST1ZBTF9NT0RFX01BTlVBTBACYgZwcm90bzM");
+  fileDesc("Ch9wYWxpc2FkZS93YWl2ZXIvdjEvd2FpdmVyLnByb3RvEhJwYWxpc2FkZS53YWl2ZXIudjEiLgoKV2FpdmVyVXNlchIMCgRuYW1lGAEgASgJEhIKCmlkZW50aWZpZXIYAiABKAkiRAoPV2FpdmVyUmVxdWVzdGVyEgwKBG5hbWUYASABKAkSEgoKaWRlbnRpZmllchgCIAEoCRIPCgdjb21tZW50GAMgASgJIkcKFldhaXZlclBvbGljeURlcGxveW1lbnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRITCgtwb2xpY3lfc2x1ZxgDIAEoCSK+BgoGV2FpdmVyEioKBmVudGl0eRgBIAEoCzIaLnBhbGlzYWRlLmNvbW1vbi52MS5FbnRpdHkSRQoRcG9saWN5X2RlcGxveW1lbnQYAiABKAsyKi5wYWxpc2FkZS53YWl2ZXIudjEuV2FpdmVyUG9saWN5RGVwbG95bWVudBIxCgx0YXJnZXRfc2NvcGUYAyABKAsyGS5wYWxpc2FkZS5jb21tb24udjEuU2NvcGVIABI6CghyZXNvdXJjZRgEIAEoCzImLnBhbGlzYWRlLmNvbW1vbi52MS5DbG91ZEVudGl0eURldGFpbHNIABIXCg1wcmluY2lwYWxfYXJuGAUgASgJSAASEgoKcG9saWN5X2tleRgGIAEoCRI9Cg1jcmVhdGVfc291cmNlGAcgASgOMiYucGFsaXNhZGUud2FpdmVyLnYxLldhaXZlckNyZWF0ZVNvdXJjZRI2CglyZXF1ZXN0ZXIYCCABKAsyIy5wYWxpc2FkZS53YWl2ZXIudjEuV2FpdmVyUmVxdWVzdGVyEi4KCmV4cGlyZXNfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhAKCGR1cmF0aW9uGAogASgDEg0KBXNjb3BlGAsgASgJEjAKBnN0YXR1cxgMIAEoDjIgLnBhbGlzYWRlLndhaXZlci52MS5XYWl2ZXJTdGF0dXMSMAoIcmV2aWV3ZXIYDSABKAsyHi5wYWxpc2FkZS53YWl2ZXIudjEuV2FpdmVyVXNlchIvCgtyZXZpZXdlZF9hdBgOIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASPQoNYXBwcm92YWxfdHlwZRgPIAEoDjImLnBhbGlzYWRlLndhaXZlci52MS5XYWl2ZXJBcHByb3ZhbFR5cGUSRQoRZGVwbG95bWVudF9zdGF0dXMYECABKA4yKi5wYWxpc2FkZS53YWl2ZXIudjEuV2FpdmVyRGVwbG95bWVudFN0YXR1cxI4CgplcnJvcl9jb2RlGBEgASgOMiQucGFsaXNhZGUuY29tbW9uLnYxLlByb2R1Y3RFcnJvckNvZGVCCAoGdGFyZ2V0KnoKEldhaXZlckFwcHJvdmFsTW9kZRIkCiBXQUlWRVJfQVBQUk9WQUxfTU9ERV9VTlNQRUNJRklFRBAAEh0KGVdBSVZFUl9BUFBST1ZBTF9NT0RFX0FVVE8QARIfChtXQUlWRVJfQVBQUk9WQUxfTU9ERV9NQU5VQUwQAip6ChJXYWl2ZXJBcHByb3ZhbFR5cGUSJAogV0FJVkVSX0FQUFJPVkFMX1RZUEVfVU5TUEVDSUZJRUQQABIdChlXQUlWRVJfQVBQUk9WQUxfVFlQRV9BVVRPEAESHwobV0FJVkVSX0FQUFJPVkFMX1RZUEVfTUFOVUFMEAIqtgEKDFdhaXZlclN0YXR1cxIdChlXQUlWRVJfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGQoVV0FJVkVSX1NUQVRVU19QRU5ESU5HEAESGAoUV0FJVkVSX1NUQVRVU19BQ1RJVkUQAhIZChVXQUlWRVJfU1RBVFVTX0VYUElSRUQQAxIbChdXQUlWRVJfU1RBVFVTX0NBTkNFTExFRBAEEhoKFldBSVZFUl9TVEFUVVNfUkVKRUNURUQQBSqaAQoSV2FpdmVyQ3JlYXRlU291cmNlEiQKIFdBSVZFUl9DUkVBVEVfU09VUkNFX1VOU1BFQ0lGSUVEEAASHwobV0FJVkVSX0NSRUFURV9TT1VSQ0VfU1lTVEVNEAESHQoZV0FJVkVSX0NSRUFURV9TT1VSQ0VfRk9STRACEh4KGldBSVZFUl9DUkVBVEVfU09VUkNFX1RFQU1TEAMqsgEKFldhaXZlckRlcGxveW1lbnRTdGF0dXMSKAokV0FJVkVSX0RFUExPWU1FTlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASJAogV0FJVkVSX0RFUExPWU1FTlRfU1RBVFVTX1BFTkRJTkcQARIjCh9XQUlWRVJfREVQTE9ZTUVOVF9TVEFUVVNfQUNUSVZFEAISIwofV0FJVkVSX0RFUExPWU1FTlRfU1RBVFVTX0ZBSUxFRBADKm0KD1dhaXZlck9wZXJhdGlvbhIgChxXQUlWRVJfT1BFUkFUSU9OX1VOU1BFQ0lGSUVEEAASGwoXV0FJVkVSX09QRVJBVElPTl9DUkVBVEUQARIbChdXQUlWRVJfT1BFUkFUSU9OX0RFTEVURRACYgZwcm90bzM", [file_google_protobuf_timestamp, file_palisade_common_v1_common]);
+
+/**
+ * @generated from message palisade.waiver.v1.WaiverUser
+ */
+export type WaiverUser = Message<"palisade.waiver.v1.WaiverUser"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * E-mail address, or the API key / application id for integrations.
+   *
+   * @generated from field: string identifier = 2;
+   */
+  identifier: string;
+};
+
+/**
+ * Describes the message palisade.waiver.v1.WaiverUser.
+ * Use `create(WaiverUserSchema)` to create a new message.
+ */
+export const WaiverUserSchema: GenMessage<WaiverUser> = /*@__PURE__*/
+  messageDesc(file_palisade_waiver_v1_waiver, 0);
+
+/**
+ * @generated from message palisade.waiver.v1.WaiverRequester
+ */
+export type WaiverRequester = Message<"palisade.waiver.v1.WaiverRequester"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string identifier = 2;
+   */
+  identifier: string;
+
+  /**
+   * Reason given by the requester, at most 220 characters.
+   *
+   * @generated from field: string comment = 3;
+   */
+  comment: string;
+};
+
+/**
+ * Describes the message palisade.waiver.v1.WaiverRequester.
+ * Use `create(WaiverRequesterSchema)` to create a new message.
+ */
+export const WaiverRequesterSchema: GenMessage<WaiverRequester> = /*@__PURE__*/
+  messageDesc(file_palisade_waiver_v1_waiver, 1);
+
+/**
+ * The deployment (bundle) the waiver exempts from.
+ *
+ * @generated from message palisade.waiver.v1.WaiverPolicyDeployment
+ */
+export type WaiverPolicyDeployment = Message<"palisade.waiver.v1.WaiverPolicyDeployment"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string policy_slug = 3;
+   */
+  policySlug: string;
+};
+
+/**
+ * Describes the message palisade.waiver.v1.WaiverPolicyDeployment.
+ * Use `create(WaiverPolicyDeploymentSchema)` to create a new message.
+ */
+export const WaiverPolicyDeploymentSchema: GenMessage<WaiverPolicyDeployment> = /*@__PURE__*/
+  messageDesc(file_palisade_waiver_v1_waiver, 2);
+
+/**
+ * @generated from message palisade.waiver.v1.Waiver
+ */
+export type Waiver = Message<"palisade.waiver.v1.Waiver"> & {
+  /**
+   * @generated from field: palisade.common.v1.Entity entity = 1;
+   */
+  entity?: Entity | undefined;
+
+  /**
+   * @generated from field: palisade.waiver.v1.WaiverPolicyDeployment policy_deployment = 2;
+   */
+  policyDeployment?: WaiverPolicyDeployment | undefined;
+
+  /**
+   * What is exempted. Absent: every scope of the deployment.
+   *
+   * @generated from oneof palisade.waiver.v1.Waiver.target
+   */
+  target: {
+    /**
+     * An AWS account/OU or Azure subscription/resource group/management group.
+     *
+     * @generated from field: palisade.common.v1.Scope target_scope = 3;
+     */
+    value: Scope;
+    case: "targetScope";
+  } | {
+    /**
+     * A single resource (ARN or Azure resource id).
+     *
+     * @generated from field: palisade.common.v1.CloudEntityDetails resource = 4;
+     */
+    value: CloudEntityDetails;
+    case: "resource";
+  } | {
+    /**
+     * An AWS principal ARN the deny no longer applies to.
+     *
+     * @generated from field: string principal_arn = 5;
+     */
+    value: string;
+    case: "principalArn";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * @generated from field: string policy_key = 6;
+   */
+  policyKey: string;
+
+  /**
+   * @generated from field: palisade.waiver.v1.WaiverCreateSource create_source = 7;
+   */
+  createSource: WaiverCreateSource;
+
+  /**
+   * @generated from field: palisade.waiver.v1.WaiverRequester requester = 8;
+   */
+  requester?: WaiverRequester | undefined;
+
+  /**
+   * Set once active: activation time plus duration.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 9;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * Requested length in seconds (3,600 to 259,200, i.e. 1 to 72 hours).
+   *
+   * @generated from field: int64 duration = 10;
+   */
+  duration: bigint;
+
+  /**
+   * Human-readable description of where the waiver applies, e.g. "Account 111122223333".
+   *
+   * @generated from field: string scope = 11;
+   */
+  scope: string;
+
+  /**
+   * @generated from field: palisade.waiver.v1.WaiverStatus status = 12;
+   */
+  status: WaiverStatus;
+
+  /**
+   * Absent until someone approves or rejects a MANUAL waiver.
+   *
+   * @generated from field: palisade.waiver.v1.WaiverUser reviewer = 13;
+   */
+  reviewer?: WaiverUser | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp reviewed_at = 14;
+   */
+  reviewedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: palisade.waiver.v1.WaiverApprovalType approval_type = 15;
+   */
+  approvalType: WaiverApprovalType;
+
+  /**
+   * @generated from field: palisade.waiver.v1.WaiverDeploymentStatus deployment_status = 16;
+   */
+  deploymentStatus: WaiverDeploymentStatus;
+
+  /**
+   * Why the cloud side failed, when deployment_status is FAILED.
+   *
+   * @generated from field: palisade.common.v1.ProductErrorCode error_code = 17;
+   */
+  errorCode: ProductErrorCode;
+};
+
+/**
+ * Describes the message palisade.waiver.v1.Waiver.
+ * Use `create(WaiverSchema)` to create a new message.
+ */
+export const WaiverSchema: GenMessage<Waiver> = /*@__PURE__*/
+  messageDesc(file_palisade_waiver_v1_waiver, 3);
 
 /**
  * How a new waiver request is approved: AUTO activates it at once, MANUAL leaves it
@@ -39,4 +249,170 @@ export enum WaiverApprovalMode {
  */
 export const WaiverApprovalModeSchema: GenEnum<WaiverApprovalMode> = /*@__PURE__*/
   enumDesc(file_palisade_waiver_v1_waiver, 0);
+
+/**
+ * How a particular waiver was approved.
+ *
+ * @generated from enum palisade.waiver.v1.WaiverApprovalType
+ */
+export enum WaiverApprovalType {
+  /**
+   * @generated from enum value: WAIVER_APPROVAL_TYPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: WAIVER_APPROVAL_TYPE_AUTO = 1;
+   */
+  AUTO = 1,
+
+  /**
+   * @generated from enum value: WAIVER_APPROVAL_TYPE_MANUAL = 2;
+   */
+  MANUAL = 2,
+}
+
+/**
+ * Describes the enum palisade.waiver.v1.WaiverApprovalType.
+ */
+export const WaiverApprovalTypeSchema: GenEnum<WaiverApprovalType> = /*@__PURE__*/
+  enumDesc(file_palisade_waiver_v1_waiver, 1);
+
+/**
+ * PENDING -> ACTIVE (approved, or AUTO) -> EXPIRED (at expires_at) or CANCELLED;
+ * PENDING -> REJECTED or CANCELLED.
+ *
+ * @generated from enum palisade.waiver.v1.WaiverStatus
+ */
+export enum WaiverStatus {
+  /**
+   * @generated from enum value: WAIVER_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: WAIVER_STATUS_PENDING = 1;
+   */
+  PENDING = 1,
+
+  /**
+   * @generated from enum value: WAIVER_STATUS_ACTIVE = 2;
+   */
+  ACTIVE = 2,
+
+  /**
+   * @generated from enum value: WAIVER_STATUS_EXPIRED = 3;
+   */
+  EXPIRED = 3,
+
+  /**
+   * @generated from enum value: WAIVER_STATUS_CANCELLED = 4;
+   */
+  CANCELLED = 4,
+
+  /**
+   * @generated from enum value: WAIVER_STATUS_REJECTED = 5;
+   */
+  REJECTED = 5,
+}
+
+/**
+ * Describes the enum palisade.waiver.v1.WaiverStatus.
+ */
+export const WaiverStatusSchema: GenEnum<WaiverStatus> = /*@__PURE__*/
+  enumDesc(file_palisade_waiver_v1_waiver, 2);
+
+/**
+ * @generated from enum palisade.waiver.v1.WaiverCreateSource
+ */
+export enum WaiverCreateSource {
+  /**
+   * @generated from enum value: WAIVER_CREATE_SOURCE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: WAIVER_CREATE_SOURCE_SYSTEM = 1;
+   */
+  SYSTEM = 1,
+
+  /**
+   * The public request page (/req).
+   *
+   * @generated from enum value: WAIVER_CREATE_SOURCE_FORM = 2;
+   */
+  FORM = 2,
+
+  /**
+   * @generated from enum value: WAIVER_CREATE_SOURCE_TEAMS = 3;
+   */
+  TEAMS = 3,
+}
+
+/**
+ * Describes the enum palisade.waiver.v1.WaiverCreateSource.
+ */
+export const WaiverCreateSourceSchema: GenEnum<WaiverCreateSource> = /*@__PURE__*/
+  enumDesc(file_palisade_waiver_v1_waiver, 3);
+
+/**
+ * Whether the waiver has reached the cloud (Azure exemption, SCP exception condition).
+ *
+ * @generated from enum palisade.waiver.v1.WaiverDeploymentStatus
+ */
+export enum WaiverDeploymentStatus {
+  /**
+   * @generated from enum value: WAIVER_DEPLOYMENT_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: WAIVER_DEPLOYMENT_STATUS_PENDING = 1;
+   */
+  PENDING = 1,
+
+  /**
+   * @generated from enum value: WAIVER_DEPLOYMENT_STATUS_ACTIVE = 2;
+   */
+  ACTIVE = 2,
+
+  /**
+   * @generated from enum value: WAIVER_DEPLOYMENT_STATUS_FAILED = 3;
+   */
+  FAILED = 3,
+}
+
+/**
+ * Describes the enum palisade.waiver.v1.WaiverDeploymentStatus.
+ */
+export const WaiverDeploymentStatusSchema: GenEnum<WaiverDeploymentStatus> = /*@__PURE__*/
+  enumDesc(file_palisade_waiver_v1_waiver, 4);
+
+/**
+ * Cloud-side change a waiver job performs.
+ *
+ * @generated from enum palisade.waiver.v1.WaiverOperation
+ */
+export enum WaiverOperation {
+  /**
+   * @generated from enum value: WAIVER_OPERATION_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: WAIVER_OPERATION_CREATE = 1;
+   */
+  CREATE = 1,
+
+  /**
+   * @generated from enum value: WAIVER_OPERATION_DELETE = 2;
+   */
+  DELETE = 2,
+}
+
+/**
+ * Describes the enum palisade.waiver.v1.WaiverOperation.
+ */
+export const WaiverOperationSchema: GenEnum<WaiverOperation> = /*@__PURE__*/
+  enumDesc(file_palisade_waiver_v1_waiver, 5);
 
