@@ -1,0 +1,51 @@
+import type { DescMessage, DescMethod } from "@bufbuild/protobuf";
+import { describe, expect, it } from "vitest";
+import { PaginationRequestSchema, PaginationResponseSchema } from "./gen/palisade/common/v1/common_pb";
+import { methodAccess } from "./method-access";
+import { allServices } from "./services";
+
+const allMethods: DescMethod[] = allServices.flatMap((service) => service.methods);
+const methodName = (method: DescMethod) => `${method.parent.typeName}/${method.name}`;
+const fieldNames = (message: DescMessage) => message.fields.map((f) => f.name).sort();
+
+// What the waiver page's policy card shows; anything more would leak tenant data to anyone
+// holding a key.
+const publicResponseFields: Record<string, string[]> = {
+  "palisade.policy.v1.PolicyService/GetBundleByKey": ["feedback_message", "key", "policy_slug"],
+  "palisade.policy.v1.PolicyService/GetDefinitionBySlug": ["further_reading_urls", "slug"],
+};
+
+describe("contract shape", () => {
+  it.each(allMethods.filter((m) => methodAccess(m).public).map((m) => [methodName(m), m] as const))(
+    "public %s answers only what the waiver page shows",
+    (name, method) => {
+      expect(fieldNames(method.output)).toEqual(publicResponseFields[name]);
+    },
+  );
+
+  const pagedMethods = allMethods.filter((m) => m.output.fields.some((f) => f.name === "pagination"));
+
+  it("has paged list methods", () => {
+    expect(pagedMethods.length).toBeGreaterThan(10);
+  });
+
+  it.each(pagedMethods.map((m) => [methodName(m), m] as const))(
+    "paged %s takes a PaginationRequest and answers items with a PaginationResponse",
+    (_, method) => {
+      const request = method.input.fields.find((f) => f.name === "pagination");
+      const response = method.output.fields.find((f) => f.name === "pagination");
+      const items = method.output.fields.find((f) => f.name === "items");
+      expect(request?.message?.typeName).toBe(PaginationRequestSchema.typeName);
+      expect(response?.message?.typeName).toBe(PaginationResponseSchema.typeName);
+      expect(items?.fieldKind).toBe("list");
+    },
+  );
+
+  it.each(allMethods.map((m) => [methodName(m), m] as const))(
+    "%s has its own request and response",
+    (_, method) => {
+      expect(method.input.name).toBe(`${method.name}Request`);
+      expect(method.output.name).toBe(`${method.name}Response`);
+    },
+  );
+});
