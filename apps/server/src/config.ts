@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 export interface Config {
   port: number;
   host: string;
-  /** Where the embedded database, generated secrets and sandbox state live. */
+  /** Where the embedded database and generated secrets live. */
   dataDir: string;
   /** PostgreSQL connection string; the embedded database is used when absent. */
   databaseUrl: string | undefined;
@@ -14,10 +14,10 @@ export interface Config {
   adminPassword: string | undefined;
   webDist: string;
   logLevel: string;
-  /** Starts the built-in sandbox cloud and connects the default tenant to it. */
-  sandbox: boolean;
   /** Trust X-Forwarded-For from a reverse proxy in front of the server. */
   trustProxy: boolean;
+  /** Public (no sign-in) methods: calls allowed at once per client address, and per second after. */
+  publicRateLimit: { burst: number; perSecond: number };
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -36,7 +36,19 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.PALISADE_ADMIN_PASSWORD || undefined,
     webDist: resolve(env.WEB_DIST ?? new URL("../../web/dist", import.meta.url).pathname),
     logLevel: env.LOG_LEVEL ?? "info",
-    sandbox: env.PALISADE_SANDBOX !== "false",
     trustProxy: env.TRUST_PROXY === "true",
+    publicRateLimit: {
+      burst: positiveNumber(env, "PUBLIC_RATE_LIMIT_BURST", 60),
+      perSecond: positiveNumber(env, "PUBLIC_RATE_LIMIT_PER_SECOND", 10),
+    },
   };
+}
+
+function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
 }

@@ -20,7 +20,7 @@ export interface ServerDeps {
   logger: Logger;
   webDist: string;
   trustProxy: boolean;
-  /** Public (no sign-in) methods: calls allowed at once per client, and per second after. */
+  /** Public (no sign-in) methods: calls allowed at once per client address, and per second after. */
   publicRateLimit: { burst: number; perSecond: number };
 }
 

@@ -6,32 +6,39 @@ import { createAccessControl } from "better-auth/plugins/access";
 import { defaultStatements } from "better-auth/plugins/organization/access";
 import type { Database } from "../db/database";
 import * as authSchema from "../db/schema/auth";
+import type { Logger } from "../logger";
 
 /** Prefix of Palisade API keys; a bearer credential with it is an API key, not a session. */
 export const API_KEY_PREFIX = "pal_";
 
 // Better Auth checks its own organisation endpoints (invite, change role) with these
 // statements; Palisade's RPCs use the permission table of the contract instead.
-const ac = createAccessControl(defaultStatements);
+const ac = createAccessControl({ ...defaultStatements, apiKey: ["create", "read", "update", "delete"] });
 const administrator = ac.newRole({
   organization: ["update", "delete"],
   member: ["create", "update", "delete"],
   invitation: ["create", "cancel"],
   team: ["create", "update", "delete"],
   ac: ["create", "read", "update", "delete"],
+  apiKey: ["create", "read", "update", "delete"],
 });
-const noOrganizationRights = ac.newRole({ organization: [], member: [], invitation: [] });
+const noOrganizationRights = ac.newRole({ organization: [], member: [], invitation: [], apiKey: [] });
 
 export interface AuthOptions {
   db: Database;
   secret: string;
   publicUrl: string;
   trustedOrigins: string[];
+  logger: Logger;
 }
 
 export function createAuth(options: AuthOptions) {
   return betterAuth({
     appName: "Palisade",
+    logger: {
+      level: "warn",
+      log: (level, message) => options.logger[level]({ component: "auth" }, message),
+    },
     baseURL: options.publicUrl,
     basePath: "/api/auth",
     secret: options.secret,

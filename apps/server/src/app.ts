@@ -1,0 +1,60 @@
+import { createAuth } from "./auth/auth";
+import { bootstrapFirstTenant } from "./auth/bootstrap";
+import type { Config } from "./config";
+import { openDatabase } from "./db/database";
+import type { Logger } from "./logger";
+import { loadSecretKey } from "./secrets";
+import { buildServer } from "./server";
+
+/**
+ * Everything Palisade needs before it listens: the migrated database, the identity
+ * provider, the first tenant on an empty database, and the HTTP server.
+ */
+export async function createPalisade(config: Config, logger: Logger) {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await database.migrate();
+  logger.info({ engine: database.engine }, "database migrated");
+
+  const port = config.port;
+  const trustedOrigins = [config.publicUrl, `http://localhost:${port}`, `http://127.0.0.1:${port}`];
+  const auth = createAuth({
+    db: database.db,
+    secret: loadSecretKey(config.dataDir),
+    publicUrl: config.publicUrl,
+    trustedOrigins,
+    logger,
+  });
+
+  const bootstrap = await bootstrapFirstTenant(
+    { db: database.db, auth },
+    { email: config.adminEmail, password: config.adminPassword },
+  );
+  if (bootstrap) {
+    logger.info(
+      { tenantId: bootstrap.tenantId, adminEmail: bootstrap.adminEmail },
+      "created tenant Default and its administrator",
+    );
+  }
+
+  const app = await buildServer({
+    database,
+    auth,
+    logger,
+    webDist: config.webDist,
+    trustProxy: config.trustProxy,
+    publicRateLimit: config.publicRateLimit,
+  });
+
+  return {
+    app,
+    auth,
+    database,
+    bootstrap,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export type Palisade = Awaited<ReturnType<typeof createPalisade>>;
