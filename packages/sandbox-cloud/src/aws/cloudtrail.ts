@@ -1,0 +1,120 @@
+import type { CloudTrailRecord } from "../state/model";
+import type { StateStore } from "../state/store";
+import { AwsError } from "./common";
+
+const ATTRIBUTE_KEYS = new Set([
+  "EventId",
+  "EventName",
+  "ReadOnly",
+  "Username",
+  "ResourceType",
+  "ResourceName",
+  "EventSource",
+  "AccessKeyId",
+]);
+
+function username(r: CloudTrailRecord): string {
+  const id = r.userIdentity as { userName?: string; arn?: string; type?: string };
+  if (id.type === "AssumedRole")
+    return (
+      String(id.arn ?? "")
+        .split("/")
+        .pop() ?? ""
+    );
+  return (
+    id.userName ??
+    String(id.arn ?? "")
+      .split("/")
+      .pop() ??
+    ""
+  );
+}
+
+function matches(r: CloudTrailRecord, key: string, value: string): boolean {
+  switch (key) {
+    case "EventId":
+      return r.eventID === value;
+    case "EventName":
+      return r.eventName === value;
+    case "ReadOnly":
+      return String(r.readOnly) === value;
+    case "Username":
+      return username(r) === value;
+    case "ResourceType":
+      return r.resources.some((x) => x.type === value);
+    case "ResourceName":
+      return r.resources.some((x) => x.ARN === value || x.ARN.split(/[:/]/).pop() === value);
+    case "EventSource":
+      return r.eventSource === value;
+    case "AccessKeyId":
+      return (r.userIdentity as { accessKeyId?: string }).accessKeyId === value;
+  }
+  return false;
+}
+
+export function handleCloudTrail(store: StateStore, action: string, input: Record<string, unknown>): unknown {
+  if (action !== "LookupEvents")
+    throw new AwsError("UnknownOperationException", `Operation ${action} is not supported by the sandbox.`);
+  const attributes =
+    (input.LookupAttributes as { AttributeKey?: string; AttributeValue?: string }[] | undefined) ?? [];
+  if (attributes.length > 1) {
+    throw new AwsError("InvalidLookupAttributesException", "You can specify only one lookup attribute.");
+  }
+  const attr = attributes[0];
+  if (
+    attr &&
+    (!attr.AttributeKey || !ATTRIBUTE_KEYS.has(attr.AttributeKey) || attr.AttributeValue === undefined)
+  ) {
+    throw new AwsError("InvalidLookupAttributesException", "The lookup attribute key is not valid.");
+  }
+  const now = store.now().getTime();
+  const start = typeof input.StartTime === "number" ? input.StartTime * 1000 : now - 90 * 86_400_000;
+  const end = typeof input.EndTime === "number" ? input.EndTime * 1000 : now;
+  if (start > end)
+    throw new AwsError("InvalidTimeRangeException", "The start time must be before the end time.");
+  if (
+    input.MaxResults !== undefined &&
+    (typeof input.MaxResults !== "number" || input.MaxResults < 1 || input.MaxResults > 50)
+  ) {
+    throw new AwsError("InvalidMaxResultsException", "MaxResults must be between 1 and 50.");
+  }
+  const records = store.state.aws.trail
+    .filter((r) => {
+      const t = Date.parse(r.eventTime);
+      return t >= start && t <= end && (!attr || matches(r, attr.AttributeKey!, attr.AttributeValue!));
+    })
+    .reverse();
+  // The cursor is the last event returned, so events arriving between pages don't shift the listing.
+  let from = 0;
+  if (input.NextToken !== undefined) {
+    const cursor = decodeCursor(input.NextToken);
+    from = records.findIndex((r) => r.eventID === cursor) + 1;
+    if (from === 0) throw new AwsError("InvalidNextTokenException", "The provided NextToken is not valid.");
+  }
+  const size = (input.MaxResults as number | undefined) ?? 50;
+  const items = records.slice(from, from + size);
+  const last = items[items.length - 1];
+  const p = {
+    items,
+    nextToken:
+      from + size < records.length && last ? Buffer.from(last.eventID).toString("base64url") : undefined,
+  };
+  const events = p.items.map((r) => ({
+    EventId: r.eventID,
+    EventName: r.eventName,
+    ReadOnly: String(r.readOnly),
+    AccessKeyId: (r.userIdentity as { accessKeyId?: string }).accessKeyId,
+    EventTime: Date.parse(r.eventTime) / 1000,
+    EventSource: r.eventSource,
+    Username: username(r),
+    Resources: r.resources.map((x) => ({ ResourceType: x.type, ResourceName: x.ARN })),
+    CloudTrailEvent: JSON.stringify(r),
+  }));
+  return p.nextToken ? { Events: events, NextToken: p.nextToken } : { Events: events };
+}
+
+function decodeCursor(token: unknown): string {
+  if (typeof token !== "string")
+    throw new AwsError("InvalidNextTokenException", "The provided NextToken is not valid.");
+  return Buffer.from(token, "base64url").toString();
+}

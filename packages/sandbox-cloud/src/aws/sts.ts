@@ -1,0 +1,157 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { SandboxResponse } from "../http/types";
+import type { StateStore } from "../state/store";
+import { type AwsCaller, AwsError } from "./common";
+import { recordCloudTrail } from "./trail";
+
+const XMLNS = "https://sts.amazonaws.com/doc/2011-06-15/";
+
+const esc = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+function xml(action: string, result: string): SandboxResponse {
+  return {
+    status: 200,
+    headers: { "content-type": "text/xml", "x-amzn-requestid": randomUUID() },
+    body: `<${action}Response xmlns="${XMLNS}"><${action}Result>${result}</${action}Result><ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></${action}Response>`,
+  };
+}
+
+export function stsError(err: AwsError): SandboxResponse {
+  const type = err.status >= 500 ? "Receiver" : "Sender";
+  return {
+    status: err.status,
+    headers: { "content-type": "text/xml", "x-amzn-requestid": randomUUID() },
+    body: `<ErrorResponse xmlns="${XMLNS}"><Error><Type>${type}</Type><Code>${esc(err.code)}</Code><Message>${esc(err.message)}</Message></Error><RequestId>${randomUUID()}</RequestId></ErrorResponse>`,
+  };
+}
+
+interface Statement {
+  Effect?: string;
+  Principal?: { AWS?: string | string[] } | string;
+  Action?: string | string[];
+  Condition?: Record<string, Record<string, string | string[]>>;
+}
+
+const list = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+/** Trust policy check for the subset IAM role trust policies use here: principal match and StringEquals. */
+export function trustAllows(
+  trustPolicy: string,
+  callerArn: string,
+  context: Record<string, string | undefined>,
+): boolean {
+  const doc = JSON.parse(trustPolicy) as { Statement?: Statement | Statement[] };
+  const callerAccount = callerArn.split(":")[4];
+  return list(doc.Statement).some((s) => {
+    if (
+      s.Effect !== "Allow" ||
+      !list(s.Action).some((a) => a === "sts:AssumeRole" || a === "sts:*" || a === "*")
+    ) {
+      return false;
+    }
+    const principals =
+      s.Principal === "*" ? ["*"] : list(typeof s.Principal === "object" ? s.Principal.AWS : undefined);
+    const principalOk = principals.some(
+      (p) =>
+        p === "*" || p === callerArn || p === `arn:aws:iam::${callerAccount}:root` || p === callerAccount,
+    );
+    if (!principalOk) return false;
+    return Object.entries(s.Condition ?? {}).every(([operator, entries]) =>
+      Object.entries(entries).every(([key, expected]) => {
+        const actual = context[key.toLowerCase()];
+        if (operator === "StringEquals") return actual !== undefined && list(expected).includes(actual);
+        if (operator === "StringLike") {
+          return actual !== undefined && list(expected).some((e) => globMatch(e, actual));
+        }
+        return false;
+      }),
+    );
+  });
+}
+
+function globMatch(pattern: string, value: string): boolean {
+  const re = pattern
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, ".*")
+    .replace(/\?/g, ".");
+  return new RegExp(`^${re}$`).test(value);
+}
+
+export function handleSts(store: StateStore, caller: AwsCaller, params: URLSearchParams): SandboxResponse {
+  const aws = store.state.aws;
+  const action = params.get("Action") ?? "";
+  if (action === "GetCallerIdentity") {
+    const principal = caller.arn.split(":")[5] ?? "";
+    return xml(
+      action,
+      `<Arn>${esc(caller.arn)}</Arn><UserId>${esc(principal.startsWith("assumed-role/") ? `AROA${caller.accountId.slice(0, 8)}:${principal.split("/")[2]}` : `AIDA${caller.accountId}`)}</UserId><Account>${caller.accountId}</Account>`,
+    );
+  }
+  if (action !== "AssumeRole")
+    throw new AwsError("InvalidAction", `Could not find operation ${action} for version 2011-06-15`);
+
+  const roleArn = params.get("RoleArn") ?? "";
+  const sessionName = params.get("RoleSessionName") ?? "";
+  const duration = Number(params.get("DurationSeconds") ?? 3600);
+  if (!/^[\w+=,.@-]{2,64}$/.test(sessionName)) {
+    throw new AwsError(
+      "ValidationError",
+      "1 validation error detected: Value at 'roleSessionName' failed to satisfy constraint",
+    );
+  }
+  if (!Number.isInteger(duration) || duration < 900 || duration > 43200) {
+    throw new AwsError(
+      "ValidationError",
+      "The requested DurationSeconds exceeds the MaxSessionDuration set for this role.",
+    );
+  }
+  const role = aws.principals.find((p) => p.kind === "role" && p.arn === roleArn);
+  const externalId = params.get("ExternalId") ?? undefined;
+  const allowed =
+    role?.trustPolicy !== undefined &&
+    trustAllows(role.trustPolicy, caller.arn, {
+      "sts:externalid": externalId,
+      "aws:principalarn": caller.arn,
+    });
+  const denied = `User: ${caller.arn} is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`;
+  const roleName = roleArn.split("/").pop() ?? "";
+  const roleAccount = roleArn.split(":")[4] ?? "";
+  const assumedArn = `arn:aws:sts::${roleAccount}:assumed-role/${roleName}/${sessionName}`;
+  recordCloudTrail(store, {
+    eventName: "AssumeRole",
+    eventSource: "sts.amazonaws.com",
+    region: "us-east-1",
+    principalArn: caller.arn,
+    accessKeyId: caller.accessKeyId,
+    requestParameters: {
+      roleArn,
+      roleSessionName: sessionName,
+      durationSeconds: duration,
+      ...(externalId ? { externalId } : {}),
+    },
+    responseElements: allowed ? { assumedRoleUser: { arn: assumedArn } } : null,
+    resources: [{ ARN: roleArn, accountId: roleAccount, type: "AWS::IAM::Role" }],
+    readOnly: true,
+    userAgent: "aws-sdk-js",
+    ...(allowed ? {} : { errorCode: "AccessDenied", errorMessage: denied }),
+  });
+  if (!allowed) throw new AwsError("AccessDenied", denied, 403);
+
+  // Credential lifetime follows the host clock: SDK credential caches compare against real time.
+  const expiresAt = new Date(Date.now() + duration * 1000).toISOString();
+  const key = {
+    accessKeyId: `ASIA${randomBytes(10).toString("hex").toUpperCase().slice(0, 16)}`,
+    secretAccessKey: randomBytes(30).toString("base64"),
+    sessionToken: randomBytes(96).toString("base64"),
+    principalArn: assumedArn,
+    expiresAt,
+  };
+  aws.accessKeys = aws.accessKeys.filter((k) => !k.expiresAt || new Date(k.expiresAt).getTime() > Date.now());
+  aws.accessKeys.push(key);
+  store.changed();
+  return xml(
+    action,
+    `<Credentials><AccessKeyId>${key.accessKeyId}</AccessKeyId><SecretAccessKey>${esc(key.secretAccessKey)}</SecretAccessKey><SessionToken>${esc(key.sessionToken)}</SessionToken><Expiration>${expiresAt}</Expiration></Credentials><AssumedRoleUser><AssumedRoleId>AROA${roleAccount.slice(0, 8)}:${esc(sessionName)}</AssumedRoleId><Arn>${esc(assumedArn)}</Arn></AssumedRoleUser><PackedPolicySize>0</PackedPolicySize>`,
+  );
+}

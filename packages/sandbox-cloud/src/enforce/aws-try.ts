@@ -1,0 +1,316 @@
+import { randomBytes } from "node:crypto";
+import {
+  type ContextValue,
+  evaluateScpHierarchy,
+  type ScpPolicy,
+} from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
+import { policiesForTarget, policyArn, targetPath } from "../aws/organizations";
+import { recordCloudTrail } from "../aws/trail";
+import type { AwsAccount, AwsPrincipal, AwsResource, AwsState } from "../state/model";
+import type { StateStore } from "../state/store";
+import { TryInputError, type TryOutcome } from "./try-types";
+
+export interface AwsTryInput {
+  principal: string;
+  action: string;
+  resource: string;
+  account?: string;
+  region?: string;
+  context?: Record<string, ContextValue>;
+  userAgent?: string;
+}
+
+function findAccount(aws: AwsState, ref: string | undefined): AwsAccount | undefined {
+  if (!ref) return undefined;
+  return aws.accounts.find((a) => a.id === ref || a.name === ref);
+}
+
+function resolvePrincipal(
+  aws: AwsState,
+  ref: string,
+  account: AwsAccount | undefined,
+): AwsPrincipal | undefined {
+  if (ref.startsWith("arn:")) {
+    const known = aws.principals.find((p) => p.arn === ref);
+    if (known) return known;
+    const assumed = /^arn:aws:sts::(\d{12}):assumed-role\/([^/]+)\//.exec(ref);
+    const role =
+      assumed && aws.principals.find((p) => p.arn === `arn:aws:iam::${assumed[1]}:role/${assumed[2]}`);
+    return role ? { ...role, arn: ref } : undefined;
+  }
+  const accountId = account?.id;
+  const [kind, name] = ref.includes("/") ? ref.split("/", 2) : [undefined, ref];
+  return aws.principals.find(
+    (p) => p.accountId === accountId && p.name === name && (kind === undefined || p.kind === kind),
+  );
+}
+
+/** Context keys a real request carries even when the caller names none. */
+function baseContext(store: StateStore, principal: AwsPrincipal, account: AwsAccount, region: string) {
+  const now = store.now();
+  return {
+    "aws:PrincipalArn": principal.arn,
+    "aws:PrincipalAccount": account.id,
+    "aws:PrincipalOrgID": store.state.aws.organizationId,
+    "aws:PrincipalType": principal.kind === "user" ? "User" : "AssumedRole",
+    "aws:RequestedRegion": region,
+    "aws:CurrentTime": now.toISOString().replace(/\.\d{3}Z$/, "Z"),
+    "aws:EpochTime": String(Math.floor(now.getTime() / 1000)),
+    "aws:SecureTransport": "true",
+    "aws:ViaAWSService": "false",
+  } satisfies Record<string, ContextValue>;
+}
+
+const ctxGet = (context: Record<string, ContextValue>, key: string): ContextValue | undefined => {
+  const hit = Object.entries(context).find(([k]) => k.toLowerCase() === key.toLowerCase());
+  return hit?.[1];
+};
+
+/** The resource change a successful call makes; calls not listed change nothing (reads, tagging...). */
+function applyAction(
+  aws: AwsState,
+  input: {
+    action: string;
+    resource: string;
+    account: AwsAccount;
+    region: string;
+    context: Record<string, ContextValue>;
+  },
+): AwsResource | undefined {
+  const { action, account, region, context } = input;
+  const hex = (n: number) => randomBytes(n).toString("hex").slice(0, n);
+  const existing = aws.resources.find(
+    (r) => r.arn === input.resource || (r.accountId === account.id && r.name === input.resource),
+  );
+  const add = (r: Omit<AwsResource, "accountId" | "region">) => {
+    const resource = { ...r, accountId: account.id, region };
+    aws.resources.push(resource);
+    return resource;
+  };
+  const name = input.resource.startsWith("arn:") ? input.resource.split(/[:/]/).pop()! : input.resource;
+  switch (action.toLowerCase()) {
+    case "ec2:runinstances": {
+      const id = `i-${hex(17)}`;
+      return add({
+        arn: `arn:aws:ec2:${region}:${account.id}:instance/${id}`,
+        type: "AWS::EC2::Instance",
+        name: id,
+        properties: {
+          instanceType: String(ctxGet(context, "ec2:InstanceType") ?? "t3.micro"),
+          metadataHttpTokens: String(ctxGet(context, "ec2:MetadataHttpTokens") ?? "optional"),
+          state: "running",
+        },
+      });
+    }
+    case "ec2:createvolume": {
+      const id = `vol-${hex(17)}`;
+      return add({
+        arn: `arn:aws:ec2:${region}:${account.id}:volume/${id}`,
+        type: "AWS::EC2::Volume",
+        name: id,
+        properties: { encrypted: String(ctxGet(context, "ec2:Encrypted") ?? "false") === "true" },
+      });
+    }
+    case "ec2:createvpc": {
+      const id = `vpc-${hex(17)}`;
+      return add({
+        arn: `arn:aws:ec2:${region}:${account.id}:vpc/${id}`,
+        type: "AWS::EC2::VPC",
+        name: id,
+        properties: {},
+      });
+    }
+    case "s3:createbucket":
+      return add({
+        arn: `arn:aws:s3:::${name}`,
+        type: "AWS::S3::Bucket",
+        name,
+        properties: { acl: String(ctxGet(context, "s3:x-amz-acl") ?? "private") },
+      });
+    case "s3:putbucketacl":
+    case "s3:putbucketpublicaccessblock":
+      if (existing)
+        existing.properties.acl = String(
+          ctxGet(context, "s3:x-amz-acl") ?? existing.properties.acl ?? "private",
+        );
+      return existing;
+    case "rds:createdbinstance":
+      return add({
+        arn: `arn:aws:rds:${region}:${account.id}:db:${name}`,
+        type: "AWS::RDS::DBInstance",
+        name,
+        properties: {
+          storageEncrypted: String(ctxGet(context, "rds:StorageEncrypted") ?? "false") === "true",
+        },
+      });
+    case "kms:createkey": {
+      const id = randomBytes(16)
+        .toString("hex")
+        .replace(/(.{8})(.{4})(.{4})(.{4})(.{12})/, "$1-$2-$3-$4-$5");
+      return add({
+        arn: `arn:aws:kms:${region}:${account.id}:key/${id}`,
+        type: "AWS::KMS::Key",
+        name: id,
+        properties: { keyState: "Enabled" },
+      });
+    }
+    case "kms:schedulekeydeletion":
+      if (existing) existing.properties.keyState = "PendingDeletion";
+      return existing;
+    case "iam:createrole":
+    case "iam:createuser": {
+      const kind = action.toLowerCase() === "iam:createrole" ? "role" : "user";
+      return add({
+        arn: `arn:aws:iam::${account.id}:${kind}/${name}`,
+        type: kind === "role" ? "AWS::IAM::Role" : "AWS::IAM::User",
+        name,
+        properties: {},
+      });
+    }
+    case "cloudtrail:stoplogging":
+      if (existing) existing.properties.isLogging = false;
+      return existing;
+    case "cloudtrail:startlogging":
+      if (existing) existing.properties.isLogging = true;
+      return existing;
+    case "ec2:terminateinstances":
+    case "cloudtrail:deletetrail":
+    case "s3:deletebucket":
+    case "rds:deletedbinstance":
+    case "ec2:deletevolume":
+      if (existing) aws.resources = aws.resources.filter((r) => r !== existing);
+      return existing;
+  }
+  return existing;
+}
+
+const RESOURCE_TYPES: [RegExp, string][] = [
+  [/^arn:aws:s3:::/, "AWS::S3::Bucket"],
+  [/:instance\//, "AWS::EC2::Instance"],
+  [/:volume\//, "AWS::EC2::Volume"],
+  [/:vpc\//, "AWS::EC2::VPC"],
+  [/^arn:aws:rds:/, "AWS::RDS::DBInstance"],
+  [/^arn:aws:kms:/, "AWS::KMS::Key"],
+  [/^arn:aws:cloudtrail:/, "AWS::CloudTrail::Trail"],
+  [/:role\//, "AWS::IAM::Role"],
+  [/:user\//, "AWS::IAM::User"],
+];
+
+export function tryAws(store: StateStore, input: AwsTryInput): TryOutcome {
+  const aws = store.state.aws;
+  const resourceArnAccount = /^arn:aws:[^:]+:[^:]*:(\d{12}):/.exec(input.resource)?.[1];
+  const principalArnAccount = /^arn:aws:(?:iam|sts)::(\d{12}):/.exec(input.principal)?.[1];
+  const account = findAccount(aws, input.account ?? principalArnAccount ?? resourceArnAccount);
+  if (!account)
+    throw new TryInputError(
+      `Unknown account '${input.account ?? ""}'. Pass --account with an account id or name.`,
+    );
+  const principal = resolvePrincipal(aws, input.principal, account);
+  if (!principal)
+    throw new TryInputError(
+      `Unknown principal '${input.principal}' in account ${account.id} (${account.name}).`,
+    );
+  if (!/^[a-z0-9-]+:[A-Za-z0-9*]+$/.test(input.action))
+    throw new TryInputError(`Action '${input.action}' must look like service:Operation.`);
+  const known = aws.resources.find(
+    (r) => r.accountId === account.id && (r.arn === input.resource || r.name === input.resource),
+  );
+  const resource = known?.arn ?? input.resource;
+  const region = String(
+    (input.context && ctxGet(input.context, "aws:RequestedRegion")) ??
+      input.region ??
+      known?.region ??
+      (resource.split(":")[3] || "us-east-1"),
+  );
+  const context = { ...baseContext(store, principal, account, region), ...(input.context ?? {}) };
+
+  const levels: ScpPolicy[][] =
+    account.id === aws.managementAccountId
+      ? []
+      : targetPath(aws, account.id).map((target) =>
+          policiesForTarget(aws, target).map((p) => ({
+            id: p.id,
+            arn: policyArn(aws, p),
+            name: p.name,
+            document: p.content,
+          })),
+        );
+  // SCPs never restrict the management account.
+  const decision =
+    levels.length === 0
+      ? { decision: "allow" as const }
+      : evaluateScpHierarchy(
+          { action: input.action, resource, principalArn: principal.arn, context },
+          levels,
+        );
+
+  const [service = "", operation = ""] = input.action.split(":");
+  const requestParameters = Object.fromEntries(
+    Object.entries(input.context ?? {}).filter(([k]) => !k.toLowerCase().startsWith("aws:")),
+  );
+  const type = RESOURCE_TYPES.find(([re]) => re.test(resource))?.[1] ?? "AWS::Unknown";
+  const resources = resource === "*" ? [] : [{ ARN: resource, accountId: account.id, type }];
+  const eventSource = `${service}.amazonaws.com`;
+
+  if (decision.decision !== "allow") {
+    const message =
+      decision.decision === "explicit_deny" && decision.policy
+        ? `User: ${principal.arn} is not authorized to perform: ${input.action} on resource: ${resource} with an explicit deny in a service control policy: ${decision.policy.arn}`
+        : `User: ${principal.arn} is not authorized to perform: ${input.action} on resource: ${resource} because no service control policy allows the ${input.action} action`;
+    const record = recordCloudTrail(store, {
+      eventName: operation,
+      eventSource,
+      region,
+      principalArn: principal.arn,
+      requestParameters,
+      resources,
+      errorCode: "AccessDenied",
+      errorMessage: message,
+      userAgent: input.userAgent,
+    });
+    return {
+      httpStatus: 403,
+      allowed: false,
+      body: {
+        provider: "aws",
+        allowed: false,
+        error: { __type: "AccessDeniedException", Code: "AccessDeniedException", Message: message },
+        policy: decision.policy
+          ? {
+              id: decision.policy.id,
+              arn: decision.policy.arn,
+              name: decision.policy.name,
+              sid: decision.sid,
+            }
+          : undefined,
+        eventId: record.eventID,
+      },
+    };
+  }
+  const changed = applyAction(aws, { action: input.action, resource, account, region, context });
+  const record = recordCloudTrail(store, {
+    eventName: operation,
+    eventSource,
+    region,
+    principalArn: principal.arn,
+    requestParameters,
+    responseElements: changed ? { resource: changed.arn } : null,
+    resources:
+      changed && resource !== changed.arn
+        ? [{ ARN: changed.arn, accountId: account.id, type: changed.type }]
+        : resources,
+    userAgent: input.userAgent,
+  });
+  return {
+    httpStatus: 200,
+    allowed: true,
+    body: {
+      provider: "aws",
+      allowed: true,
+      principal: principal.arn,
+      action: input.action,
+      resource: changed?.arn ?? resource,
+      eventId: record.eventID,
+    },
+  };
+}

@@ -1,0 +1,318 @@
+import { randomUUID } from "node:crypto";
+import type { AliasTable } from "@palisade/policy-engine/evaluators/azure/alias-table";
+import {
+  type AzureAssignment,
+  type AzureExemption,
+  evaluateAzureRequest,
+} from "@palisade/policy-engine/evaluators/azure/evaluate-assignments";
+import { recordActivity } from "../azure/activity-log";
+import { props } from "../azure/arm";
+import { parseScope, resolveScope, sameScope, scopeChain } from "../azure/scopes";
+import type {
+  ArmObject,
+  AzureArmResource,
+  AzurePrincipal,
+  AzureState,
+  PolicyStateRecord,
+} from "../state/model";
+import type { StateStore } from "../state/store";
+import { TryInputError, type TryOutcome } from "./try-types";
+
+export interface AzureTryInput {
+  principal: string;
+  action: string;
+  resource: string;
+  subscription?: string;
+  resourceGroup?: string;
+  /** Request body fields as dotted paths (`location`, `properties.supportsHttpsTrafficOnly`, `tags.env`). */
+  context?: Record<string, unknown>;
+}
+
+function resolvePrincipal(azure: AzureState, ref: string): AzurePrincipal | undefined {
+  const r = ref.toLowerCase();
+  return azure.principals.find(
+    (p) =>
+      p.objectId === r ||
+      p.clientId === r ||
+      p.upn?.toLowerCase() === r ||
+      p.upn?.split("@")[0] === r ||
+      p.displayName.toLowerCase() === r,
+  );
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown) {
+  const keys = path.split(".");
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    if (typeof node[key] !== "object" || node[key] === null) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys[keys.length - 1]!] = value;
+}
+
+function coerce(value: unknown): unknown {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  if (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
+  return value;
+}
+
+function resourceId(azure: AzureState, input: AzureTryInput): string {
+  if (input.resource.startsWith("/")) return input.resource.replace(/\/+$/, "");
+  const sub = azure.subscriptions.find(
+    (s) => s.subscriptionId === input.subscription || s.displayName === input.subscription,
+  );
+  if (!sub)
+    throw new TryInputError(
+      `Unknown subscription '${input.subscription ?? ""}'. Pass a full resource id or --subscription.`,
+    );
+  const existing = azure.resources.find(
+    (r) => r.name === input.resource && parseScope(r.id)?.subscriptionId === sub.subscriptionId,
+  );
+  if (existing) return existing.id;
+  throw new TryInputError(
+    `Resource '${input.resource}' not found in ${sub.displayName}; pass a full resource id to create one.`,
+  );
+}
+
+const OPERATION = /^(Microsoft\.[A-Za-z]+\/[A-Za-z/]+)\/(write|delete|action|read)$/i;
+
+function toAssignment(azure: AzureState, a: ArmObject): AzureAssignment | undefined {
+  const p = props(a);
+  const definition = azure.policyDefinitions.find((d) => sameScope(d.id, String(p.policyDefinitionId)));
+  if (!definition) return undefined;
+  const dp = props(definition);
+  return {
+    id: a.id,
+    scope: String(p.scope),
+    notScopes: (p.notScopes ?? []) as string[],
+    policyDefinition: {
+      id: definition.id,
+      policyRule: dp.policyRule,
+      parameters: (dp.parameters ?? {}) as Record<string, { defaultValue?: unknown }>,
+    },
+    parameters: (p.parameters ?? {}) as Record<string, { value: unknown }>,
+    nonComplianceMessages: (p.nonComplianceMessages ?? []) as { message: string }[],
+  };
+}
+
+export function tryAzure(store: StateStore, input: AzureTryInput, aliases: AliasTable): TryOutcome {
+  const azure = store.state.azure;
+  const principal = resolvePrincipal(azure, input.principal);
+  if (!principal) throw new TryInputError(`Unknown principal '${input.principal}'.`);
+  const rid = resourceId(azure, input);
+  const parsed = parseScope(rid);
+  if (parsed?.kind !== "resource") throw new TryInputError(`'${rid}' is not a resource id.`);
+  const rgScope = resolveScope(
+    azure,
+    `/subscriptions/${parsed.subscriptionId}/resourceGroups/${parsed.resourceGroup}`,
+  );
+  if (!rgScope) throw new TryInputError(`Resource group '${parsed.resourceGroup}' does not exist.`);
+  const typeMatch = /\/providers\/([^/]+\/[^/]+)\/([^/]+)$/.exec(rid);
+  if (!typeMatch) throw new TryInputError(`'${rid}' is not a top-level resource id.`);
+  const type = typeMatch[1]!;
+  const name = typeMatch[2]!;
+  const op = input.action.includes("/") ? input.action : `${type}/${input.action}`;
+  const opMatch = OPERATION.exec(op);
+  if (!opMatch)
+    throw new TryInputError(
+      `Action '${input.action}' must be write, delete or a full operation such as ${type}/write.`,
+    );
+  const verb = opMatch[2]!.toLowerCase();
+
+  const existing = azure.resources.find((r) => sameScope(r.id, rid));
+  if (verb === "delete" && !existing) throw new TryInputError(`Resource '${rid}' does not exist.`);
+  const proposed: AzureArmResource = structuredClone(
+    existing ?? {
+      id: rid,
+      type,
+      name,
+      location: azure.resourceGroups.find((g) =>
+        sameScope(`/subscriptions/${g.subscriptionId}/resourceGroups/${g.name}`, rgScope),
+      )?.location,
+      properties: {},
+    },
+  );
+  proposed.id = rid;
+  for (const [key, value] of Object.entries(input.context ?? {}))
+    setPath(proposed as unknown as Record<string, unknown>, key, coerce(value));
+
+  const chain = scopeChain(azure, rid);
+  // Management-group scopes are not prefixes of resource ids: the evaluator asks for them.
+  const ancestors = () => chain;
+  const now = store.now();
+  const enforced = azure.policyAssignments.filter((a) => props(a).enforcementMode !== "DoNotEnforce");
+  const notEnforced = azure.policyAssignments.filter((a) => props(a).enforcementMode === "DoNotEnforce");
+  const toEvaluate = (list: ArmObject[]) =>
+    list.map((a) => toAssignment(azure, a)).filter((a): a is AzureAssignment => a !== undefined);
+  const exemptions: AzureExemption[] = azure.policyExemptions.map((e) => {
+    const p = props(e);
+    return {
+      id: e.id,
+      scope: e.id.slice(0, e.id.indexOf("/providers/Microsoft.Authorization/policyExemptions/")),
+      policyAssignmentId: String(p.policyAssignmentId),
+      exemptionCategory: p.exemptionCategory as "Waiver" | "Mitigated",
+      ...(p.expiresOn ? { expiresOn: String(p.expiresOn) } : {}),
+    };
+  });
+
+  // Deletes are not evaluated against deny rules, as in ARM.
+  const decision =
+    verb === "delete"
+      ? { decision: "allow" as const, audits: [] }
+      : evaluateAzureRequest(proposed, toEvaluate(enforced), exemptions, now, aliases, ancestors);
+  // Assignments in DoNotEnforce mode still report what they would deny.
+  const reportOnly =
+    verb === "delete" || notEnforced.length === 0
+      ? []
+      : (() => {
+          const d = evaluateAzureRequest(
+            proposed,
+            toEvaluate(notEnforced),
+            exemptions,
+            now,
+            aliases,
+            ancestors,
+          );
+          return [...(d.denyingAssignment ? [d.denyingAssignment] : []), ...d.audits];
+        })();
+
+  const correlationId = randomUUID();
+  const caller = principal.upn ?? principal.clientId ?? principal.objectId;
+  const policyInfo = (a: AzureAssignment, effect: string) => {
+    const armAssignment = azure.policyAssignments.find((x) => x.id === a.id)!;
+    const definition = azure.policyDefinitions.find((d) => d.id === a.policyDefinition.id)!;
+    return {
+      policyDefinitionId: definition.id,
+      policyDefinitionName: definition.name,
+      policyDefinitionDisplayName: String(props(definition).displayName ?? definition.name),
+      policyDefinitionEffect: effect,
+      policyAssignmentId: armAssignment.id,
+      policyAssignmentName: armAssignment.name,
+      policyAssignmentDisplayName: String(props(armAssignment).displayName ?? armAssignment.name),
+      policyAssignmentScope: String(props(armAssignment).scope),
+      policyAssignmentParameters: props(armAssignment).parameters ?? {},
+      policyExemptionIds: [],
+    };
+  };
+  const recordStates = (list: AzureAssignment[], effect: string) => {
+    for (const a of list) {
+      const info = policyInfo(a, effect);
+      const state: PolicyStateRecord = {
+        timestamp: now.toISOString(),
+        resourceId: rid,
+        policyAssignmentId: info.policyAssignmentId,
+        policyDefinitionId: info.policyDefinitionId,
+        effectiveParameters: JSON.stringify(info.policyAssignmentParameters),
+        isCompliant: false,
+        complianceState: "NonCompliant",
+        subscriptionId: parsed.subscriptionId!,
+        resourceType: type,
+        resourceLocation: proposed.location ?? "",
+        resourceGroup: parsed.resourceGroup!,
+        policyAssignmentName: info.policyAssignmentName,
+        policyAssignmentScope: info.policyAssignmentScope,
+        policyDefinitionName: info.policyDefinitionName,
+        policyDefinitionAction: effect,
+        managementGroupIds: chain
+          .filter((s) => parseScope(s)?.kind === "managementGroup")
+          .map((s) => s.split("/").pop())
+          .join(","),
+        policyDefinitionReferenceId: "",
+      };
+      azure.policyStates.push(state);
+      recordActivity(store, {
+        resourceId: rid,
+        operationName: `Microsoft.Authorization/policies/${effect}/action`,
+        caller,
+        callerObjectId: principal.objectId,
+        status: "Succeeded",
+        category: "Policy",
+        level: "Warning",
+        correlationId,
+        properties: {
+          isComplianceCheck: "False",
+          resourceLocation: proposed.location ?? "",
+          ancestors: chain
+            .filter((s) => parseScope(s)?.kind === "managementGroup")
+            .map((s) => s.split("/").pop())
+            .join(","),
+          policies: JSON.stringify([info]),
+        },
+      });
+    }
+  };
+
+  if (decision.decision === "deny" && decision.denyingAssignment) {
+    const info = policyInfo(decision.denyingAssignment, "deny");
+    const reason = decision.message ?? decision.denyingAssignment.nonComplianceMessages?.[0]?.message;
+    const identifiers = JSON.stringify([
+      {
+        policyAssignment: { name: info.policyAssignmentDisplayName, id: info.policyAssignmentId },
+        policyDefinition: { name: info.policyDefinitionDisplayName, id: info.policyDefinitionId },
+      },
+    ]);
+    const message = reason
+      ? `Resource '${name}' was disallowed by policy. Reasons: '${reason}'. See error details for policy resource IDs.`
+      : `Resource '${name}' was disallowed by policy. Policy identifiers: '${identifiers}'.`;
+    const error = {
+      code: "RequestDisallowedByPolicy",
+      target: name,
+      message,
+      additionalInfo: [
+        { type: "PolicyViolation", info: { evaluationDetails: { evaluatedExpressions: [] }, ...info } },
+      ],
+    };
+    recordStates([decision.denyingAssignment], "deny");
+    const event = recordActivity(store, {
+      resourceId: rid,
+      operationName: op,
+      caller,
+      callerObjectId: principal.objectId,
+      status: "Failed",
+      subStatus: "Forbidden",
+      correlationId,
+      properties: {
+        statusCode: "Forbidden",
+        statusMessage: JSON.stringify({ error }),
+        eventCategory: "Administrative",
+      },
+    });
+    store.changed();
+    return {
+      httpStatus: 403,
+      allowed: false,
+      body: { provider: "azure", allowed: false, error, correlationId, eventDataId: event?.eventDataId },
+    };
+  }
+
+  recordStates([...decision.audits, ...reportOnly], "audit");
+  if (verb === "delete") azure.resources = azure.resources.filter((r) => !sameScope(r.id, rid));
+  else if (verb === "write") {
+    if (existing) Object.assign(existing, proposed);
+    else azure.resources.push(proposed);
+  }
+  const event = recordActivity(store, {
+    resourceId: rid,
+    operationName: op,
+    caller,
+    callerObjectId: principal.objectId,
+    status: "Succeeded",
+    correlationId,
+    method: verb === "delete" ? "DELETE" : verb === "write" ? "PUT" : "POST",
+    properties: { statusCode: verb === "write" ? (existing ? "OK" : "Created") : "OK" },
+  });
+  store.changed();
+  return {
+    httpStatus: 200,
+    allowed: true,
+    body: {
+      provider: "azure",
+      allowed: true,
+      resource: verb === "delete" ? { id: rid } : proposed,
+      audits: [...decision.audits, ...reportOnly].map((a) => a.id),
+      correlationId,
+      eventDataId: event?.eventDataId,
+    },
+  };
+}

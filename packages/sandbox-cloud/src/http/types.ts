@@ -1,0 +1,29 @@
+import type { IncomingHttpHeaders } from "node:http";
+
+export interface SandboxRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  secure: boolean;
+}
+
+export interface SandboxResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): SandboxResponse {
+  return {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+export function header(req: SandboxRequest, name: string): string | undefined {
+  const v = req.headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}

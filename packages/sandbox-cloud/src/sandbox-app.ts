@@ -1,0 +1,155 @@
+import { handleCloudTrail } from "./aws/cloudtrail";
+import { AwsError, awsCaller, awsJson, awsJsonError } from "./aws/common";
+import { handleOrganizations } from "./aws/organizations";
+import { handleSts, stsError } from "./aws/sts";
+import { armError, handleArm } from "./azure/arm";
+import { handleIdentity, verifyToken } from "./azure/token";
+import { tryAction } from "./enforce/try-action";
+import { header, json, type SandboxRequest, type SandboxResponse } from "./http/types";
+import type { StateStore } from "./state/store";
+
+export type ThrottledService = "organizations" | "sts" | "cloudtrail" | "arm";
+const SERVICES: ThrottledService[] = ["organizations", "sts", "cloudtrail", "arm"];
+
+export interface SandboxApp {
+  handle(req: SandboxRequest): Promise<SandboxResponse>;
+  throttle: Map<ThrottledService, number>;
+}
+
+function takeThrottle(throttle: Map<ThrottledService, number>, service: ThrottledService): boolean {
+  const left = throttle.get(service) ?? 0;
+  if (left <= 0) return false;
+  throttle.set(service, left - 1);
+  return true;
+}
+
+export function createSandboxApp(store: StateStore, info: () => Record<string, unknown>): SandboxApp {
+  const throttle = new Map<ThrottledService, number>();
+
+  const handleAws = (req: SandboxRequest): SandboxResponse => {
+    const target = header(req, "x-amz-target") ?? "";
+    const isSts = !target && (header(req, "content-type") ?? "").includes("x-www-form-urlencoded");
+    const service: ThrottledService = isSts
+      ? "sts"
+      : target.startsWith("AWSOrganizationsV20161128.")
+        ? "organizations"
+        : "cloudtrail";
+    const fail = (err: AwsError) => (isSts ? stsError(err) : awsJsonError(err));
+    try {
+      if (takeThrottle(throttle, service)) {
+        throw service === "organizations"
+          ? new AwsError(
+              "TooManyRequestsException",
+              "You have sent too many requests in too short a period of time. The quota helps protect against denial-of-service attacks. Try again later.",
+              400,
+              { Type: "AWSOrganizations" },
+            )
+          : service === "sts"
+            ? new AwsError("Throttling", "Rate exceeded", 400)
+            : new AwsError("ThrottlingException", "Rate exceeded", 400);
+      }
+      const caller = awsCaller(store.state.aws, req, new Date());
+      if (!caller) {
+        throw isSts
+          ? new AwsError(
+              "InvalidClientTokenId",
+              "The security token included in the request is invalid.",
+              403,
+            )
+          : new AwsError(
+              "UnrecognizedClientException",
+              "The security token included in the request is invalid.",
+              400,
+            );
+      }
+      if (isSts) return handleSts(store, caller, new URLSearchParams(req.body.toString()));
+      const action = target.slice(target.lastIndexOf(".") + 1);
+      let input: Record<string, unknown>;
+      try {
+        input = JSON.parse(req.body.toString() || "{}") as Record<string, unknown>;
+      } catch {
+        throw new AwsError("SerializationException", "The request body is not valid JSON.");
+      }
+      if (service === "organizations") return awsJson(handleOrganizations(store, caller, action, input));
+      if (!/CloudTrail_20131101\./.test(target))
+        throw new AwsError("UnknownOperationException", `Unknown target ${target}.`);
+      return awsJson(handleCloudTrail(store, action, input));
+    } catch (err) {
+      if (err instanceof AwsError) return fail(err);
+      throw err;
+    }
+  };
+
+  const handleControl = async (req: SandboxRequest): Promise<SandboxResponse> => {
+    let input: Record<string, unknown> = {};
+    try {
+      input = JSON.parse(req.body.toString() || "{}") as Record<string, unknown>;
+    } catch {
+      return json(400, { error: { code: "InvalidJson", message: "The body is not valid JSON." } });
+    }
+    if (req.path === "/sandbox/info" && req.method === "GET") return json(200, info());
+    if (req.path === "/sandbox/try" && req.method === "POST") {
+      const out = await tryAction(store, input);
+      return json(out.httpStatus, out.body);
+    }
+    if (req.path === "/sandbox/control/clock") {
+      if (req.method === "POST") {
+        const advance = Number(input.advanceSeconds ?? 0);
+        if (!Number.isFinite(advance) || advance < 0) {
+          return json(400, {
+            error: { code: "InvalidClock", message: "advanceSeconds must be a non-negative number." },
+          });
+        }
+        store.state.clockOffsetMs += advance * 1000;
+        store.changed();
+      }
+      return json(200, { now: store.now().toISOString(), offsetSeconds: store.state.clockOffsetMs / 1000 });
+    }
+    if (req.path === "/sandbox/control/throttle" && req.method === "POST") {
+      const service = input.service as ThrottledService;
+      const count = Number(input.count ?? 1);
+      if (!SERVICES.includes(service) || !Number.isInteger(count) || count < 0) {
+        return json(400, {
+          error: {
+            code: "InvalidThrottle",
+            message: `service must be one of ${SERVICES.join(", ")} and count a non-negative integer.`,
+          },
+        });
+      }
+      throttle.set(service, count);
+      return json(200, Object.fromEntries(throttle));
+    }
+    return json(404, { error: { code: "NotFound", message: `No sandbox route ${req.method} ${req.path}.` } });
+  };
+
+  return {
+    throttle,
+    async handle(req) {
+      if (req.path.startsWith("/sandbox/")) return handleControl(req);
+      if (
+        req.method === "POST" &&
+        (req.path === "/" || req.path === "") &&
+        !header(req, "authorization")?.startsWith("Bearer ")
+      ) {
+        return handleAws(req);
+      }
+      const host = header(req, "host") ?? "127.0.0.1";
+      const baseUrl = `${req.secure ? "https" : "http"}://${host}`;
+      const identity = handleIdentity(store.state.azure, req, baseUrl);
+      if (identity) return identity;
+      if (takeThrottle(throttle, "arm")) {
+        const busy = armError(
+          429,
+          "TooManyRequests",
+          "The request is being throttled as the limit has been reached for operation type. Please retry after 1 second.",
+        );
+        return { ...busy, headers: { ...busy.headers, "retry-after": "1" } };
+      }
+      const claims = verifyToken(store.state.azure, req);
+      if (!claims) {
+        return armError(401, "InvalidAuthenticationToken", "The access token is invalid or has expired.");
+      }
+      return handleArm({ store, claims, baseUrl }, req);
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { resolve } from "node:path";
+import { startActivity } from "./activity/generator";
+import { listen } from "./http/listener";
+import { loadOrCreateTls } from "./http/self-signed";
+import { createSandboxApp } from "./sandbox-app";
+import { openStateStore } from "./state/store";
+
+export interface SandboxLogger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface StartSandboxOptions {
+  dataDir: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  seed?: number;
+  activity?: { enabled: boolean; actionsPerMinute?: number };
+  logger?: SandboxLogger;
+}
+
+export interface SandboxCloud {
+  url: string;
+  aws: {
+    endpoint: string;
+    region: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+    managementAccountId: string;
+    connectorRoleArn: string;
+    externalId: string;
+  };
+  azure: {
+    armEndpoint: string;
+    authorityHost: string;
+    tenantId: string;
+    clientId: string;
+    clientSecret: string;
+    caCertPem?: string;
+    rootManagementGroupId: string;
+  };
+  close(): Promise<void>;
+}
+
+export const DEFAULT_SEED = 20240611;
+
+export async function startSandboxCloud(options: StartSandboxOptions): Promise<SandboxCloud> {
+  const host = options.host ?? "127.0.0.1";
+  const dataDir = resolve(options.dataDir);
+  const store = await openStateStore(dataDir, options.seed ?? DEFAULT_SEED);
+  const tls = await loadOrCreateTls(dataDir, [host]);
+  let cloud: SandboxCloud | undefined;
+  const app = createSandboxApp(store, () => {
+    const { close: _close, ...rest } = cloud!;
+    return { ...rest, now: store.now().toISOString() };
+  });
+  const listener = await listen((req) => app.handle(req), tls, host, options.port ?? 4510);
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  const url = `http://${urlHost}:${listener.port}`;
+  const secureUrl = `https://${urlHost}:${listener.port}`;
+  const { aws, azure } = store.state;
+  const activity =
+    options.activity?.enabled === true
+      ? startActivity(store, {
+          actionsPerMinute: options.activity.actionsPerMinute ?? 12,
+          seed: store.state.seed,
+          logger: options.logger,
+        })
+      : undefined;
+  cloud = {
+    url,
+    aws: {
+      endpoint: url,
+      region: "us-east-1",
+      accessKeyId: aws.connector.accessKeyId,
+      secretAccessKey: aws.connector.secretAccessKey,
+      managementAccountId: aws.managementAccountId,
+      connectorRoleArn: aws.connector.roleArn,
+      externalId: aws.connector.externalId,
+    },
+    azure: {
+      armEndpoint: secureUrl,
+      authorityHost: secureUrl,
+      tenantId: azure.tenantId,
+      clientId: azure.connector.clientId,
+      clientSecret: azure.connector.clientSecret,
+      caCertPem: tls.caCertPem,
+      rootManagementGroupId: azure.tenantId,
+    },
+    async close() {
+      activity?.stop();
+      await listener.close();
+      await store.flush();
+    },
+  };
+  options.logger?.info(`sandbox cloud listening on ${url} (ARM and token endpoint on ${secureUrl})`);
+  return cloud;
+}

@@ -1,0 +1,206 @@
+export interface AwsOu {
+  id: string;
+  name: string;
+  parentId: string;
+}
+
+export interface AwsAccount {
+  id: string;
+  name: string;
+  email: string;
+  parentId: string;
+  joinedMethod: "CREATED" | "INVITED";
+  joinedAt: string;
+}
+
+export interface AwsScp {
+  id: string;
+  name: string;
+  description: string;
+  content: string;
+  awsManaged: boolean;
+}
+
+export interface AwsAttachment {
+  policyId: string;
+  targetId: string;
+}
+
+export interface AwsPrincipal {
+  arn: string;
+  accountId: string;
+  kind: "user" | "role";
+  name: string;
+  human: boolean;
+  /** Trust policy as stored by IAM; only roles have one. */
+  trustPolicy?: string;
+}
+
+export interface AwsResource {
+  arn: string;
+  type: string;
+  accountId: string;
+  region: string;
+  name: string;
+  properties: Record<string, unknown>;
+}
+
+export interface AwsAccessKey {
+  accessKeyId: string;
+  secretAccessKey: string;
+  principalArn: string;
+  sessionToken?: string;
+  expiresAt?: string;
+}
+
+export interface CloudTrailRecord {
+  eventVersion: string;
+  eventID: string;
+  eventTime: string;
+  eventName: string;
+  eventSource: string;
+  awsRegion: string;
+  sourceIPAddress: string;
+  userAgent: string;
+  userIdentity: Record<string, unknown>;
+  requestParameters: Record<string, unknown> | null;
+  responseElements: Record<string, unknown> | null;
+  resources: { ARN: string; accountId: string; type: string }[];
+  readOnly: boolean;
+  recipientAccountId: string;
+  errorCode?: string;
+  errorMessage?: string;
+  eventType: string;
+  managementEvent: boolean;
+}
+
+export interface AwsState {
+  organizationId: string;
+  managementAccountId: string;
+  managementAccountEmail: string;
+  rootId: string;
+  ous: AwsOu[];
+  accounts: AwsAccount[];
+  policies: AwsScp[];
+  attachments: AwsAttachment[];
+  principals: AwsPrincipal[];
+  resources: AwsResource[];
+  accessKeys: AwsAccessKey[];
+  connector: {
+    userArn: string;
+    roleArn: string;
+    externalId: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+  };
+  trail: CloudTrailRecord[];
+}
+
+export interface AzureManagementGroup {
+  name: string;
+  displayName: string;
+  parentName: string | null;
+}
+
+export interface AzureSubscription {
+  subscriptionId: string;
+  displayName: string;
+  managementGroupName: string;
+}
+
+export interface AzureResourceGroup {
+  subscriptionId: string;
+  name: string;
+  location: string;
+}
+
+export interface AzureArmResource {
+  id: string;
+  type: string;
+  name: string;
+  location?: string;
+  kind?: string;
+  tags?: Record<string, string>;
+  sku?: Record<string, unknown>;
+  properties?: Record<string, unknown>;
+}
+
+export interface AzurePrincipal {
+  objectId: string;
+  displayName: string;
+  type: "User" | "ServicePrincipal";
+  upn?: string;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+/** ARM objects are kept exactly as ARM returns them so GET answers what PUT stored. */
+export type ArmObject = Record<string, unknown> & { id: string; name: string; type: string };
+
+export interface ActivityLogEvent {
+  eventDataId: string;
+  correlationId: string;
+  operationId: string;
+  operationName: { value: string; localizedValue: string };
+  category: { value: string; localizedValue: string };
+  level: string;
+  resourceId: string;
+  resourceGroupName?: string;
+  resourceProviderName: { value: string; localizedValue: string };
+  resourceType: { value: string; localizedValue: string };
+  status: { value: string; localizedValue: string };
+  subStatus: { value: string; localizedValue: string };
+  caller: string;
+  claims: Record<string, string>;
+  eventTimestamp: string;
+  submissionTimestamp: string;
+  subscriptionId: string;
+  tenantId: string;
+  properties: Record<string, string>;
+  httpRequest?: { clientRequestId: string; clientIpAddress: string; method: string };
+}
+
+export interface PolicyStateRecord {
+  timestamp: string;
+  resourceId: string;
+  policyAssignmentId: string;
+  policyDefinitionId: string;
+  effectiveParameters: string;
+  isCompliant: boolean;
+  complianceState: "Compliant" | "NonCompliant";
+  subscriptionId: string;
+  resourceType: string;
+  resourceLocation: string;
+  resourceGroup: string;
+  policyAssignmentName: string;
+  policyAssignmentScope: string;
+  policyDefinitionName: string;
+  policyDefinitionAction: string;
+  managementGroupIds: string;
+  policyDefinitionReferenceId: string;
+}
+
+export interface AzureState {
+  tenantId: string;
+  managementGroups: AzureManagementGroup[];
+  subscriptions: AzureSubscription[];
+  resourceGroups: AzureResourceGroup[];
+  resources: AzureArmResource[];
+  principals: AzurePrincipal[];
+  connector: { clientId: string; clientSecret: string; objectId: string };
+  policyDefinitions: ArmObject[];
+  policyAssignments: ArmObject[];
+  policyExemptions: ArmObject[];
+  activityLog: ActivityLogEvent[];
+  policyStates: PolicyStateRecord[];
+  tokenSigningKey: string;
+}
+
+export interface SandboxState {
+  version: 1;
+  seed: number;
+  /** Milliseconds the simulated clock runs ahead of the host clock. */
+  clockOffsetMs: number;
+  aws: AwsState;
+  azure: AzureState;
+}

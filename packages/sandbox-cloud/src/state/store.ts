@@ -1,0 +1,70 @@
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { SandboxState } from "./model";
+import { createSeedState } from "./seed";
+
+const STATE_FILE = "sandbox-state.json";
+/** Audit streams are capped so a sandbox left running for weeks keeps a bounded state file. */
+export const MAX_AUDIT_RECORDS = 20_000;
+
+export interface StateStore {
+  state: SandboxState;
+  /** Simulated time: host time plus the offset tests and demos move forward. */
+  now(): Date;
+  changed(): void;
+  flush(): Promise<void>;
+}
+
+export async function openStateStore(dataDir: string, seed: number, debounceMs = 250): Promise<StateStore> {
+  await mkdir(dataDir, { recursive: true });
+  const file = join(dataDir, STATE_FILE);
+  const state: SandboxState = existsSync(file)
+    ? (JSON.parse(await readFile(file, "utf8")) as SandboxState)
+    : createSeedState(seed);
+  let timer: NodeJS.Timeout | undefined;
+  let writing: Promise<void> = Promise.resolve();
+  let dirty = !existsSync(file);
+
+  const write = async () => {
+    dirty = false;
+    trim(state);
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify(state));
+    await rename(tmp, file);
+  };
+  const schedule = () => {
+    writing = writing.then(write, write);
+    return writing;
+  };
+
+  const store: StateStore = {
+    state,
+    now: () => new Date(Date.now() + state.clockOffsetMs),
+    changed() {
+      dirty = true;
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        void schedule();
+      }, debounceMs);
+      timer.unref();
+    },
+    async flush() {
+      if (timer) {
+        clearTimeout(timer);
+        timer = undefined;
+      }
+      if (dirty) await schedule();
+      else await writing;
+    },
+  };
+  if (dirty) await store.flush();
+  return store;
+}
+
+function trim(state: SandboxState) {
+  for (const list of [state.aws.trail, state.azure.activityLog, state.azure.policyStates]) {
+    if (list.length > MAX_AUDIT_RECORDS) list.splice(0, list.length - MAX_AUDIT_RECORDS);
+  }
+}
