@@ -107,6 +107,9 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
     RevokeInvitation: ["USERS_WRITE"],
     ChangeRole: ["USERS_WRITE"],
     RemoveMember: ["USERS_WRITE"],
+    ListApiKeys: ["USERS_READ"],
+    CreateApiKey: ["USERS_WRITE"],
+    RevokeApiKey: ["USERS_WRITE"],
   }),
   ...table("palisade.initiative.v1.InitiativeService", {
     ListInitiatives: ["INITIATIVES_READ"],

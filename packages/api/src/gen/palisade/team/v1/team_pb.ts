@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file palisade/team/v1/team.proto.
  */
 export const file_palisade_team_v1_team: GenFile = /*@__PURE__*/
-  fileDesc("ChtwYWxpc2FkZS90ZWFtL3YxL3RlYW0ucHJvdG8SEHBhbGlzYWRlLnRlYW0udjEilwEKBk1lbWJlchIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFZW1haWwYBCABKAkSJAoEcm9sZRgFIAEoDjIWLnBhbGlzYWRlLmF1dGgudjEuUm9sZRItCglqb2luZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIvUBCgpJbnZpdGF0aW9uEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEiQKBHJvbGUYAyABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUSEgoKaW52aXRlZF9ieRgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCgZzdGF0dXMYByABKA4yIi5wYWxpc2FkZS50ZWFtLnYxLkludml0YXRpb25TdGF0dXMibwoSTGlzdE1lbWJlcnNSZXF1ZXN0EjkKCnBhZ2luYXRpb24YASABKAsyJS5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlcXVlc3QSEwoGc2VhcmNoGAIgASgJSACIAQFCCQoHX3NlYXJjaCJ6ChNMaXN0TWVtYmVyc1Jlc3BvbnNlEicKBWl0ZW1zGAEgAygLMhgucGFsaXNhZGUudGVhbS52MS5NZW1iZXISOgoKcGFnaW5hdGlvbhgCIAEoCzImLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uUmVzcG9uc2UiSgoTSW52aXRlTWVtYmVyUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIkCgRyb2xlGAIgASgOMhYucGFsaXNhZGUuYXV0aC52MS5Sb2xlIkgKFEludml0ZU1lbWJlclJlc3BvbnNlEjAKCmludml0YXRpb24YASABKAsyHC5wYWxpc2FkZS50ZWFtLnYxLkludml0YXRpb24iGAoWTGlzdEludml0YXRpb25zUmVxdWVzdCJMChdMaXN0SW52aXRhdGlvbnNSZXNwb25zZRIxCgtpbnZpdGF0aW9ucxgBIAMoCzIcLnBhbGlzYWRlLnRlYW0udjEuSW52aXRhdGlvbiIlChdSZXZva2VJbnZpdGF0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSIaChhSZXZva2VJbnZpdGF0aW9uUmVzcG9uc2UiTAoRQ2hhbmdlUm9sZVJlcXVlc3QSEQoJbWVtYmVyX2lkGAEgASgJEiQKBHJvbGUYAiABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUiPgoSQ2hhbmdlUm9sZVJlc3BvbnNlEigKBm1lbWJlchgBIAEoCzIYLnBhbGlzYWRlLnRlYW0udjEuTWVtYmVyIigKE1JlbW92ZU1lbWJlclJlcXVlc3QSEQoJbWVtYmVyX2lkGAEgASgJIhYKFFJlbW92ZU1lbWJlclJlc3BvbnNlKrIBChBJbnZpdGF0aW9uU3RhdHVzEiEKHUlOVklUQVRJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZSU5WSVRBVElPTl9TVEFUVVNfUEVORElORxABEh4KGklOVklUQVRJT05fU1RBVFVTX0FDQ0VQVEVEEAISHQoZSU5WSVRBVElPTl9TVEFUVVNfUkVWT0tFRBADEh0KGUlOVklUQVRJT05fU1RBVFVTX0VYUElSRUQQBDKJBQoLVGVhbVNlcnZpY2USYwoLTGlzdE1lbWJlcnMSJC5wYWxpc2FkZS50ZWFtLnYxLkxpc3RNZW1iZXJzUmVxdWVzdBolLnBhbGlzYWRlLnRlYW0udjEuTGlzdE1lbWJlcnNSZXNwb25zZSIHkoIZAwoBEBJmCgxJbnZpdGVNZW1iZXISJS5wYWxpc2FkZS50ZWFtLnYxLkludml0ZU1lbWJlclJlcXVlc3QaJi5wYWxpc2FkZS50ZWFtLnYxLkludml0ZU1lbWJlclJlc3BvbnNlIgeSghkDCgEREm8KD0xpc3RJbnZpdGF0aW9ucxIoLnBhbGlzYWRlLnRlYW0udjEuTGlzdEludml0YXRpb25zUmVxdWVzdBopLnBhbGlzYWRlLnRlYW0udjEuTGlzdEludml0YXRpb25zUmVzcG9uc2UiB5KCGQMKARAScgoQUmV2b2tlSW52aXRhdGlvbhIpLnBhbGlzYWRlLnRlYW0udjEuUmV2b2tlSW52aXRhdGlvblJlcXVlc3QaKi5wYWxpc2FkZS50ZWFtLnYxLlJldm9rZUludml0YXRpb25SZXNwb25zZSIHkoIZAwoBERJgCgpDaGFuZ2VSb2xlEiMucGFsaXNhZGUudGVhbS52MS5DaGFuZ2VSb2xlUmVxdWVzdBokLnBhbGlzYWRlLnRlYW0udjEuQ2hhbmdlUm9sZVJlc3BvbnNlIgeSghkDCgEREmYKDFJlbW92ZU1lbWJlchIlLnBhbGlzYWRlLnRlYW0udjEuUmVtb3ZlTWVtYmVyUmVxdWVzdBomLnBhbGlzYWRlLnRlYW0udjEuUmVtb3ZlTWVtYmVyUmVzcG9uc2UiB5KCGQMKARFiBnByb3RvMw", [file_google_protobuf_timestamp, file_palisade_auth_v1_auth, file_palisade_common_v1_common]);
+  fileDesc("ChtwYWxpc2FkZS90ZWFtL3YxL3RlYW0ucHJvdG8SEHBhbGlzYWRlLnRlYW0udjEilwEKBk1lbWJlchIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFZW1haWwYBCABKAkSJAoEcm9sZRgFIAEoDjIWLnBhbGlzYWRlLmF1dGgudjEuUm9sZRItCglqb2luZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIvUBCgpJbnZpdGF0aW9uEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEiQKBHJvbGUYAyABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUSEgoKaW52aXRlZF9ieRgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCgZzdGF0dXMYByABKA4yIi5wYWxpc2FkZS50ZWFtLnYxLkludml0YXRpb25TdGF0dXMibwoSTGlzdE1lbWJlcnNSZXF1ZXN0EjkKCnBhZ2luYXRpb24YASABKAsyJS5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlcXVlc3QSEwoGc2VhcmNoGAIgASgJSACIAQFCCQoHX3NlYXJjaCJ6ChNMaXN0TWVtYmVyc1Jlc3BvbnNlEicKBWl0ZW1zGAEgAygLMhgucGFsaXNhZGUudGVhbS52MS5NZW1iZXISOgoKcGFnaW5hdGlvbhgCIAEoCzImLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uUmVzcG9uc2UiSgoTSW52aXRlTWVtYmVyUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIkCgRyb2xlGAIgASgOMhYucGFsaXNhZGUuYXV0aC52MS5Sb2xlIkgKFEludml0ZU1lbWJlclJlc3BvbnNlEjAKCmludml0YXRpb24YASABKAsyHC5wYWxpc2FkZS50ZWFtLnYxLkludml0YXRpb24iGAoWTGlzdEludml0YXRpb25zUmVxdWVzdCJMChdMaXN0SW52aXRhdGlvbnNSZXNwb25zZRIxCgtpbnZpdGF0aW9ucxgBIAMoCzIcLnBhbGlzYWRlLnRlYW0udjEuSW52aXRhdGlvbiIlChdSZXZva2VJbnZpdGF0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSIaChhSZXZva2VJbnZpdGF0aW9uUmVzcG9uc2UiTAoRQ2hhbmdlUm9sZVJlcXVlc3QSEQoJbWVtYmVyX2lkGAEgASgJEiQKBHJvbGUYAiABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUiPgoSQ2hhbmdlUm9sZVJlc3BvbnNlEigKBm1lbWJlchgBIAEoCzIYLnBhbGlzYWRlLnRlYW0udjEuTWVtYmVyIigKE1JlbW92ZU1lbWJlclJlcXVlc3QSEQoJbWVtYmVyX2lkGAEgASgJIhYKFFJlbW92ZU1lbWJlclJlc3BvbnNlIpMCCgZBcGlLZXkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVzdGFydBgDIAEoCRIkCgRyb2xlGAQgASgOMhYucGFsaXNhZGUuYXV0aC52MS5Sb2xlEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKCmV4cGlyZXNfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESNQoMbGFzdF91c2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBQg0KC19leHBpcmVzX2F0Qg8KDV9sYXN0X3VzZWRfYXQiFAoSTGlzdEFwaUtleXNSZXF1ZXN0Ij4KE0xpc3RBcGlLZXlzUmVzcG9uc2USJwoFaXRlbXMYASADKAsyGC5wYWxpc2FkZS50ZWFtLnYxLkFwaUtleSJ7ChNDcmVhdGVBcGlLZXlSZXF1ZXN0EgwKBG5hbWUYASABKAkSJAoEcm9sZRgCIAEoDjIWLnBhbGlzYWRlLmF1dGgudjEuUm9sZRIcCg9leHBpcmVzX2luX2RheXMYAyABKA1IAIgBAUISChBfZXhwaXJlc19pbl9kYXlzIk4KFENyZWF0ZUFwaUtleVJlc3BvbnNlEikKB2FwaV9rZXkYASABKAsyGC5wYWxpc2FkZS50ZWFtLnYxLkFwaUtleRILCgNrZXkYAiABKAkiIQoTUmV2b2tlQXBpS2V5UmVxdWVzdBIKCgJpZBgBIAEoCSIWChRSZXZva2VBcGlLZXlSZXNwb25zZSqyAQoQSW52aXRhdGlvblN0YXR1cxIhCh1JTlZJVEFUSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGUlOVklUQVRJT05fU1RBVFVTX1BFTkRJTkcQARIeChpJTlZJVEFUSU9OX1NUQVRVU19BQ0NFUFRFRBACEh0KGUlOVklUQVRJT05fU1RBVFVTX1JFVk9LRUQQAxIdChlJTlZJVEFUSU9OX1NUQVRVU19FWFBJUkVEEAQyvgcKC1RlYW1TZXJ2aWNlEmMKC0xpc3RNZW1iZXJzEiQucGFsaXNhZGUudGVhbS52MS5MaXN0TWVtYmVyc1JlcXVlc3QaJS5wYWxpc2FkZS50ZWFtLnYxLkxpc3RNZW1iZXJzUmVzcG9uc2UiB5KCGQMKARASZgoMSW52aXRlTWVtYmVyEiUucGFsaXNhZGUudGVhbS52MS5JbnZpdGVNZW1iZXJSZXF1ZXN0GiYucGFsaXNhZGUudGVhbS52MS5JbnZpdGVNZW1iZXJSZXNwb25zZSIHkoIZAwoBERJvCg9MaXN0SW52aXRhdGlvbnMSKC5wYWxpc2FkZS50ZWFtLnYxLkxpc3RJbnZpdGF0aW9uc1JlcXVlc3QaKS5wYWxpc2FkZS50ZWFtLnYxLkxpc3RJbnZpdGF0aW9uc1Jlc3BvbnNlIgeSghkDCgEQEnIKEFJldm9rZUludml0YXRpb24SKS5wYWxpc2FkZS50ZWFtLnYxLlJldm9rZUludml0YXRpb25SZXF1ZXN0GioucGFsaXNhZGUudGVhbS52MS5SZXZva2VJbnZpdGF0aW9uUmVzcG9uc2UiB5KCGQMKARESYAoKQ2hhbmdlUm9sZRIjLnBhbGlzYWRlLnRlYW0udjEuQ2hhbmdlUm9sZVJlcXVlc3QaJC5wYWxpc2FkZS50ZWFtLnYxLkNoYW5nZVJvbGVSZXNwb25zZSIHkoIZAwoBERJmCgxSZW1vdmVNZW1iZXISJS5wYWxpc2FkZS50ZWFtLnYxLlJlbW92ZU1lbWJlclJlcXVlc3QaJi5wYWxpc2FkZS50ZWFtLnYxLlJlbW92ZU1lbWJlclJlc3BvbnNlIgeSghkDCgEREmMKC0xpc3RBcGlLZXlzEiQucGFsaXNhZGUudGVhbS52MS5MaXN0QXBpS2V5c1JlcXVlc3QaJS5wYWxpc2FkZS50ZWFtLnYxLkxpc3RBcGlLZXlzUmVzcG9uc2UiB5KCGQMKARASZgoMQ3JlYXRlQXBpS2V5EiUucGFsaXNhZGUudGVhbS52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0GiYucGFsaXNhZGUudGVhbS52MS5DcmVhdGVBcGlLZXlSZXNwb25zZSIHkoIZAwoBERJmCgxSZXZva2VBcGlLZXkSJS5wYWxpc2FkZS50ZWFtLnYxLlJldm9rZUFwaUtleVJlcXVlc3QaJi5wYWxpc2FkZS50ZWFtLnYxLlJldm9rZUFwaUtleVJlc3BvbnNlIgeSghkDCgERYgZwcm90bzM", [file_google_protobuf_timestamp, file_palisade_auth_v1_auth, file_palisade_common_v1_common]);
 
 /**
  * @generated from message palisade.team.v1.Member
@@ -326,6 +326,170 @@ export const RemoveMemberResponseSchema: GenMessage<RemoveMemberResponse> = /*@_
   messageDesc(file_palisade_team_v1_team, 13);
 
 /**
+ * @generated from message palisade.team.v1.ApiKey
+ */
+export type ApiKey = Message<"palisade.team.v1.ApiKey"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * 1 to 64 characters.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * The first characters of the key, to recognise it.
+   *
+   * @generated from field: string start = 3;
+   */
+  start: string;
+
+  /**
+   * @generated from field: palisade.auth.v1.Role role = 4;
+   */
+  role: Role;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 5;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp expires_at = 6;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: optional google.protobuf.Timestamp last_used_at = 7;
+   */
+  lastUsedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message palisade.team.v1.ApiKey.
+ * Use `create(ApiKeySchema)` to create a new message.
+ */
+export const ApiKeySchema: GenMessage<ApiKey> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 14);
+
+/**
+ * @generated from message palisade.team.v1.ListApiKeysRequest
+ */
+export type ListApiKeysRequest = Message<"palisade.team.v1.ListApiKeysRequest"> & {
+};
+
+/**
+ * Describes the message palisade.team.v1.ListApiKeysRequest.
+ * Use `create(ListApiKeysRequestSchema)` to create a new message.
+ */
+export const ListApiKeysRequestSchema: GenMessage<ListApiKeysRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 15);
+
+/**
+ * @generated from message palisade.team.v1.ListApiKeysResponse
+ */
+export type ListApiKeysResponse = Message<"palisade.team.v1.ListApiKeysResponse"> & {
+  /**
+   * @generated from field: repeated palisade.team.v1.ApiKey items = 1;
+   */
+  items: ApiKey[];
+};
+
+/**
+ * Describes the message palisade.team.v1.ListApiKeysResponse.
+ * Use `create(ListApiKeysResponseSchema)` to create a new message.
+ */
+export const ListApiKeysResponseSchema: GenMessage<ListApiKeysResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 16);
+
+/**
+ * @generated from message palisade.team.v1.CreateApiKeyRequest
+ */
+export type CreateApiKeyRequest = Message<"palisade.team.v1.CreateApiKeyRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: palisade.auth.v1.Role role = 2;
+   */
+  role: Role;
+
+  /**
+   * 1 to 365 days; the key never expires when absent.
+   *
+   * @generated from field: optional uint32 expires_in_days = 3;
+   */
+  expiresInDays?: number | undefined;
+};
+
+/**
+ * Describes the message palisade.team.v1.CreateApiKeyRequest.
+ * Use `create(CreateApiKeyRequestSchema)` to create a new message.
+ */
+export const CreateApiKeyRequestSchema: GenMessage<CreateApiKeyRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 17);
+
+/**
+ * @generated from message palisade.team.v1.CreateApiKeyResponse
+ */
+export type CreateApiKeyResponse = Message<"palisade.team.v1.CreateApiKeyResponse"> & {
+  /**
+   * @generated from field: palisade.team.v1.ApiKey api_key = 1;
+   */
+  apiKey?: ApiKey | undefined;
+
+  /**
+   * The secret to send as `Authorization: Bearer <key>`. Not retrievable later.
+   *
+   * @generated from field: string key = 2;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message palisade.team.v1.CreateApiKeyResponse.
+ * Use `create(CreateApiKeyResponseSchema)` to create a new message.
+ */
+export const CreateApiKeyResponseSchema: GenMessage<CreateApiKeyResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 18);
+
+/**
+ * @generated from message palisade.team.v1.RevokeApiKeyRequest
+ */
+export type RevokeApiKeyRequest = Message<"palisade.team.v1.RevokeApiKeyRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message palisade.team.v1.RevokeApiKeyRequest.
+ * Use `create(RevokeApiKeyRequestSchema)` to create a new message.
+ */
+export const RevokeApiKeyRequestSchema: GenMessage<RevokeApiKeyRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 19);
+
+/**
+ * @generated from message palisade.team.v1.RevokeApiKeyResponse
+ */
+export type RevokeApiKeyResponse = Message<"palisade.team.v1.RevokeApiKeyResponse"> & {
+};
+
+/**
+ * Describes the message palisade.team.v1.RevokeApiKeyResponse.
+ * Use `create(RevokeApiKeyResponseSchema)` to create a new message.
+ */
+export const RevokeApiKeyResponseSchema: GenMessage<RevokeApiKeyResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 20);
+
+/**
  * @generated from enum palisade.team.v1.InvitationStatus
  */
 export enum InvitationStatus {
@@ -420,6 +584,35 @@ export const TeamService: GenService<{
     methodKind: "unary";
     input: typeof RemoveMemberRequestSchema;
     output: typeof RemoveMemberResponseSchema;
+  },
+  /**
+   * API keys let integrations call Palisade as a member of the tenant with a role:
+   * `Authorization: Bearer <key>`.
+   *
+   * @generated from rpc palisade.team.v1.TeamService.ListApiKeys
+   */
+  listApiKeys: {
+    methodKind: "unary";
+    input: typeof ListApiKeysRequestSchema;
+    output: typeof ListApiKeysResponseSchema;
+  },
+  /**
+   * The key itself is returned once, in this response only.
+   *
+   * @generated from rpc palisade.team.v1.TeamService.CreateApiKey
+   */
+  createApiKey: {
+    methodKind: "unary";
+    input: typeof CreateApiKeyRequestSchema;
+    output: typeof CreateApiKeyResponseSchema;
+  },
+  /**
+   * @generated from rpc palisade.team.v1.TeamService.RevokeApiKey
+   */
+  revokeApiKey: {
+    methodKind: "unary";
+    input: typeof RevokeApiKeyRequestSchema;
+    output: typeof RevokeApiKeyResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_palisade_team_v1_team, 0);
