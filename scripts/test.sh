@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The whole test suite: lint, types, contract drift, catalogue validation, unit and
+# integration tests (PGlite, and PostgreSQL when reachable), then browser tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ -z "${TEST_DATABASE_URL:-}" ] && command -v pg_isready >/dev/null 2>&1 && pg_isready -h 127.0.0.1 -p 5432 -q; then
+  export TEST_DATABASE_URL="postgres://postgres:postgres@127.0.0.1:5432/postgres"
+fi
+if [ -z "${TEST_DATABASE_URL:-}" ]; then
+  echo "PostgreSQL is not reachable on 127.0.0.1:5432: integration tests run on the embedded database only."
+fi
+
+step() { printf '\n== %s\n' "$1"; }
+
+step "lint"
+npm run lint
+step "types"
+npm run typecheck
+step "contract is up to date with proto/"
+npm run -w @palisade/api check
+step "policy catalogue is valid"
+npm run -w @palisade/policy-engine check-catalogue
+step "build the web app"
+npm run build
+step "unit, integration and browser tests"
+npm run --workspaces --if-present test
