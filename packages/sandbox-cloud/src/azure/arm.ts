@@ -105,12 +105,32 @@ export function handleArm(ctx: ArmContext, req: SandboxRequest): SandboxResponse
   if (/^\/providers\/Microsoft\.Management\/managementGroups$/i.test(path)) {
     return ok({ value: azure.managementGroups.map((g) => managementGroupInfo(azure, g.name)) });
   }
-  const mg = /^\/providers\/Microsoft\.Management\/managementGroups\/([^/]+)(\/descendants)?$/i.exec(path);
+  const mg =
+    /^\/providers\/Microsoft\.Management\/managementGroups\/([^/]+)(\/descendants|\/subscriptions)?$/i.exec(
+      path,
+    );
   if (mg) {
     const scope = resolveScope(azure, mgId(mg[1]!));
     if (!scope) return armError(404, "NotFound", `Management group '${mg[1]}' not found.`);
     const name = scope.slice(MG_PREFIX.length);
-    if (mg[2]) return ok({ value: descendants(azure, name) });
+    if (mg[2]?.toLowerCase() === "/descendants") return ok({ value: descendants(azure, name) });
+    if (mg[2]) {
+      return ok({
+        value: azure.subscriptions
+          .filter((s) => s.managementGroupName === name)
+          .map((s) => ({
+            id: `${mgId(name)}/subscriptions/${s.subscriptionId}`,
+            type: "Microsoft.Management/managementGroups/subscriptions",
+            name: s.subscriptionId,
+            properties: {
+              tenant: azure.tenantId,
+              displayName: s.displayName,
+              parent: { id: mgId(name) },
+              state: "Active",
+            },
+          })),
+      });
+    }
     const expand = req.query.get("$expand")?.toLowerCase() === "children";
     const recurse = req.query.get("$recurse") === "true";
     return ok(managementGroupDetail(azure, name, expand, recurse));

@@ -19,6 +19,8 @@ export function parseScope(scope: string): ParsedScope | undefined {
   const s = scope.replace(/\/+$/, "");
   const mg = /^\/providers\/Microsoft\.Management\/managementGroups\/([^/]+)$/i.exec(s);
   if (mg) return { kind: "managementGroup", managementGroup: mg[1]! };
+  const subLevel = /^\/subscriptions\/([^/]+)\/providers\/.+$/i.exec(s);
+  if (subLevel) return { kind: "resource", subscriptionId: subLevel[1]! };
   const m = /^\/subscriptions\/([^/]+)(?:\/resourceGroups\/([^/]+)(\/providers\/.+)?)?$/i.exec(s);
   if (!m) return undefined;
   if (m[3]) return { kind: "resource", subscriptionId: m[1]!, resourceGroup: m[2]! };
@@ -37,6 +39,7 @@ export function resolveScope(azure: AzureState, scope: string): string | undefin
   const sub = azure.subscriptions.find((x) => norm(x.subscriptionId) === norm(parsed.subscriptionId!));
   if (!sub) return undefined;
   if (parsed.kind === "subscription") return `/subscriptions/${sub.subscriptionId}`;
+  if (!parsed.resourceGroup) return azure.resources.find((r) => norm(r.id) === norm(scope))?.id;
   const rg = azure.resourceGroups.find(
     (x) => x.subscriptionId === sub.subscriptionId && norm(x.name) === norm(parsed.resourceGroup!),
   );
@@ -70,6 +73,7 @@ export function scopeChain(azure: AzureState, scope: string): string[] {
     `/subscriptions/${sub.subscriptionId}`,
   ];
   if (parsed.kind === "subscription") return chain;
+  if (!parsed.resourceGroup) return [...chain, scope.replace(/\/+$/, "")];
   const rgId = `/subscriptions/${sub.subscriptionId}/resourceGroups/${parsed.resourceGroup}`;
   chain.push(rgId);
   if (parsed.kind === "resource") chain.push(scope.replace(/\/+$/, ""));

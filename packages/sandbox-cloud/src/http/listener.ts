@@ -32,7 +32,11 @@ export async function listen(
       else chunks.push(c);
     });
     req.on("end", () => {
-      const url = new URL(req.url ?? "/", "http://sandbox");
+      // ARM clients expand "/{+scope}" with a scope that starts with "/", so paths may hold "//".
+      const raw = req.url ?? "/";
+      const q = raw.indexOf("?");
+      const pathPart = (q < 0 ? raw : raw.slice(0, q)).replace(/\/{2,}/g, "/");
+      const url = new URL(pathPart + (q < 0 ? "" : raw.slice(q)), "http://sandbox");
       Promise.resolve()
         .then(() =>
           handler({

@@ -1,0 +1,195 @@
+// biome-ignore-all lint/suspicious/noThenProperty: Azure policy rules are { if, then } objects.
+import { ManagementGroupsAPI } from "@azure/arm-managementgroups";
+import { MonitorClient } from "@azure/arm-monitor";
+import { PolicyClient } from "@azure/arm-policy";
+import { ResourceManagementClient } from "@azure/arm-resources";
+import { ClientSecretCredential } from "@azure/identity";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness } from "./sandbox-harness";
+
+const EXEMPTION_API = "2022-07-01-preview";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.stop());
+
+async function subscriptions(): Promise<{ id: string; name: string }[]> {
+  const mg = new ManagementGroupsAPI(h.azureCredential, h.armOptions);
+  const out: { id: string; name: string }[] = [];
+  for await (const d of mg.managementGroups.listDescendants(h.cloud.azure.rootManagementGroupId)) {
+    if (d.type === "Microsoft.Management/managementGroups/subscriptions")
+      out.push({ id: d.name!, name: d.displayName! });
+  }
+  return out;
+}
+
+const denyHttpRule = {
+  if: {
+    allOf: [
+      { field: "type", equals: "Microsoft.Storage/storageAccounts" },
+      { field: "Microsoft.Storage/storageAccounts/supportsHttpsTrafficOnly", notEquals: true },
+    ],
+  },
+  then: { effect: "[parameters('effect')]" },
+};
+
+describe("Azure identity and hierarchy", () => {
+  it("issues tokens only to configured client secrets", async () => {
+    const token = await h.azureCredential.getToken("https://management.azure.com/.default");
+    expect(token.token.split(".")).toHaveLength(3);
+    const wrong = new ClientSecretCredential(
+      h.cloud.azure.tenantId,
+      h.cloud.azure.clientId,
+      "not-the-secret",
+      {
+        authorityHost: h.cloud.azure.authorityHost,
+        disableInstanceDiscovery: true,
+        agent: h.agent,
+      },
+    );
+    await expect(wrong.getToken("https://management.azure.com/.default")).rejects.toThrow(/AADSTS7000215/);
+  });
+
+  it("lists management groups, subscriptions and resource groups", async () => {
+    const mg = new ManagementGroupsAPI(h.azureCredential, h.armOptions);
+    const names: string[] = [];
+    for await (const g of mg.managementGroups.list()) names.push(g.name!);
+    expect(names).toEqual(
+      expect.arrayContaining([h.cloud.azure.rootManagementGroupId, "platform", "corp", "online"]),
+    );
+    const root = await mg.managementGroups.get(h.cloud.azure.rootManagementGroupId, {
+      expand: "children",
+      recurse: true,
+    });
+    expect(root.children?.map((c) => c.name)).toContain("contoso");
+
+    const subs = await subscriptions();
+    expect(subs.length).toBeGreaterThanOrEqual(6);
+    const rm = new ResourceManagementClient(h.azureCredential, subs[0]!.id, h.armOptions);
+    const groups: string[] = [];
+    for await (const g of rm.resourceGroups.list()) groups.push(g.name!);
+    expect(groups.length).toBeGreaterThan(0);
+  });
+
+  it("answers 401 to a request without a token it issued", async () => {
+    const res = await fetch(
+      `${h.cloud.url}/providers/Microsoft.Management/managementGroups?api-version=2021-04-01`,
+    );
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("InvalidAuthenticationToken");
+  });
+});
+
+describe("Azure Policy objects", () => {
+  it("puts, gets, lists and deletes definitions, assignments and exemptions", async () => {
+    const [sub] = await subscriptions();
+    const policy = new PolicyClient(h.azureCredential, sub!.id, h.armOptions);
+    const root = h.cloud.azure.rootManagementGroupId;
+
+    const definition = await policy.policyDefinitions.createOrUpdateAtManagementGroup(root, "pal-https", {
+      displayName: "Storage accounts require HTTPS",
+      mode: "Indexed",
+      policyRule: denyHttpRule,
+      parameters: {
+        effect: { type: "String", defaultValue: "Deny", allowedValues: ["Deny", "Audit", "Disabled"] },
+      },
+    });
+    expect(definition.id).toBe(
+      `/providers/Microsoft.Management/managementGroups/${root}/providers/Microsoft.Authorization/policyDefinitions/pal-https`,
+    );
+    expect((await policy.policyDefinitions.getAtManagementGroup(root, "pal-https")).displayName).toBe(
+      "Storage accounts require HTTPS",
+    );
+    const subDefinition = await policy.policyDefinitions.createOrUpdate("pal-sub-def", {
+      mode: "All",
+      policyRule: denyHttpRule,
+      parameters: { effect: { type: "String", defaultValue: "Audit" } },
+    });
+    const subDefinitions: string[] = [];
+    for await (const d of policy.policyDefinitions.list()) subDefinitions.push(d.name!);
+    expect(subDefinitions).toEqual(["pal-sub-def"]);
+
+    const scope = `/subscriptions/${sub!.id}`;
+    const assignment = await policy.policyAssignments.create(scope, "pal-https-assign", {
+      policyDefinitionId: definition.id!,
+      parameters: { effect: { value: "Deny" } },
+      nonComplianceMessages: [{ message: "HTTPS only [pal:ABC1234]" }],
+    });
+    expect(assignment.scope).toBe(scope);
+    expect(
+      (await policy.policyAssignments.get(scope, "pal-https-assign")).nonComplianceMessages?.[0]?.message,
+    ).toBe("HTTPS only [pal:ABC1234]");
+    const listed: string[] = [];
+    for await (const a of policy.policyAssignments.list()) listed.push(a.name!);
+    expect(listed).toContain("pal-https-assign");
+
+    const missing = await policy.policyAssignments
+      .get(scope, "nope")
+      .catch((e: { code?: string; statusCode?: number }) => e);
+    expect(missing).toMatchObject({ code: "PolicyAssignmentNotFound", statusCode: 404 });
+
+    const rm = new ResourceManagementClient(h.azureCredential, sub!.id, h.armOptions);
+    const exemptionId = `${scope}/providers/Microsoft.Authorization/policyExemptions/pal-waiver`;
+    await rm.resources.createOrUpdateById(exemptionId, EXEMPTION_API, {
+      properties: {
+        policyAssignmentId: assignment.id,
+        exemptionCategory: "Waiver",
+        expiresOn: "2999-01-01T00:00:00Z",
+      },
+    });
+    const exemption = await rm.resources.getById(exemptionId, EXEMPTION_API);
+    expect(exemption.properties).toMatchObject({
+      policyAssignmentId: assignment.id,
+      exemptionCategory: "Waiver",
+    });
+    const badCategory = await rm.resources
+      .createOrUpdateById(`${scope}/providers/Microsoft.Authorization/policyExemptions/bad`, EXEMPTION_API, {
+        properties: { policyAssignmentId: assignment.id, exemptionCategory: "Forever" },
+      })
+      .catch((e: { code?: string }) => e);
+    expect(badCategory).toMatchObject({ code: "InvalidPolicyExemptionCategory" });
+    await rm.resources.deleteById(exemptionId, EXEMPTION_API);
+    await expect(rm.resources.getById(exemptionId, EXEMPTION_API)).rejects.toMatchObject({ statusCode: 404 });
+
+    await policy.policyAssignments.delete(scope, "pal-https-assign");
+    await expect(policy.policyAssignments.get(scope, "pal-https-assign")).rejects.toMatchObject({
+      statusCode: 404,
+    });
+    await policy.policyDefinitions.deleteAtManagementGroup(root, "pal-https");
+    await policy.policyDefinitions.delete(subDefinition.name!);
+  });
+
+  it("retries a 429 with Retry-After", async () => {
+    const mg = new ManagementGroupsAPI(h.azureCredential, h.armOptions);
+    await h.post("/sandbox/control/throttle", { service: "arm", count: 1 });
+    const started = Date.now();
+    const g = await mg.managementGroups.get(h.cloud.azure.rootManagementGroupId);
+    expect(g.displayName).toBe("Tenant Root Group");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+});
+
+describe("Activity Log", () => {
+  it("lists management events of a subscription within the time filter", async () => {
+    const [sub] = await subscriptions();
+    const policy = new PolicyClient(h.azureCredential, sub!.id, h.armOptions);
+    await policy.policyDefinitions.createOrUpdate("pal-activity", { policyRule: denyHttpRule });
+    const monitor = new MonitorClient(h.azureCredential, sub!.id, {
+      ...h.armOptions,
+      baseUri: h.cloud.azure.armEndpoint,
+    });
+    const from = new Date(Date.now() - 3_600_000).toISOString();
+    const events = [];
+    for await (const e of monitor.activityLogs.list(`eventTimestamp ge '${from}'`)) events.push(e);
+    const write = events.find((e) => e.resourceId?.endsWith("/policyDefinitions/pal-activity"));
+    expect(write?.operationName?.value).toBe("Microsoft.Authorization/policyDefinitions/write");
+    expect(write?.status?.value).toBe("Succeeded");
+
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const none = [];
+    for await (const e of monitor.activityLogs.list(`eventTimestamp ge '${later}'`)) none.push(e);
+    expect(none).toEqual([]);
+  });
+});

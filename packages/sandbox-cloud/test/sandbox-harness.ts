@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { Agent } from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { OrganizationsClient } from "@aws-sdk/client-organizations";
+import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
+import { ClientSecretCredential } from "@azure/identity";
+import { type SandboxCloud, startSandboxCloud } from "../src/start-sandbox-cloud";
+
+export interface Harness {
+  cloud: SandboxCloud;
+  dataDir: string;
+  agent: Agent;
+  azureCredential: ClientSecretCredential;
+  /** Options every ARM client needs: the sandbox endpoint and an agent trusting its CA. */
+  armOptions: { endpoint: string; agent: Agent };
+  connectorOrganizations(): Promise<OrganizationsClient>;
+  post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(): Promise<Harness> {
+  const dataDir = mkdtempSync(join(tmpdir(), "palisade-sandbox-"));
+  let cloud = await startSandboxCloud({ dataDir, port: 0, activity: { enabled: false } });
+  const agent = new Agent({ ca: cloud.azure.caCertPem, keepAlive: true });
+  const makeCredential = () =>
+    new ClientSecretCredential(cloud.azure.tenantId, cloud.azure.clientId, cloud.azure.clientSecret, {
+      authorityHost: cloud.azure.authorityHost,
+      disableInstanceDiscovery: true,
+      agent,
+    });
+  const harness: Harness = {
+    cloud,
+    dataDir,
+    agent,
+    azureCredential: makeCredential(),
+    armOptions: { endpoint: cloud.azure.armEndpoint, agent },
+    async connectorOrganizations() {
+      const sts = new STSClient({
+        endpoint: cloud.aws.endpoint,
+        region: cloud.aws.region,
+        credentials: { accessKeyId: cloud.aws.accessKeyId, secretAccessKey: cloud.aws.secretAccessKey },
+      });
+      const { Credentials } = await sts.send(
+        new AssumeRoleCommand({
+          RoleArn: cloud.aws.connectorRoleArn,
+          RoleSessionName: "palisade",
+          ExternalId: cloud.aws.externalId,
+        }),
+      );
+      return new OrganizationsClient({
+        endpoint: cloud.aws.endpoint,
+        region: cloud.aws.region,
+        credentials: {
+          accessKeyId: Credentials!.AccessKeyId!,
+          secretAccessKey: Credentials!.SecretAccessKey!,
+          sessionToken: Credentials!.SessionToken!,
+        },
+      });
+    },
+    async post(path, body) {
+      const res = await fetch(`${cloud.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    },
+    async restart() {
+      const port = Number(new URL(cloud.url).port);
+      await cloud.close();
+      cloud = await startSandboxCloud({ dataDir, port, activity: { enabled: false } });
+      harness.cloud = cloud;
+    },
+    async stop() {
+      agent.destroy();
+      await cloud.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
