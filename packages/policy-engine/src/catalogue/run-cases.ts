@@ -1,0 +1,170 @@
+import { compileScp } from "../compilers/aws/compile-scp";
+import { type CompiledAzureBundle, compileAzureBundle } from "../compilers/azure/compile-azure";
+import type { CompileBundleInput, DeploymentMode } from "../compilers/compile-input";
+import type { AzureAssignment } from "../evaluators/azure/evaluate-assignments";
+import { evaluateAzureRequest } from "../evaluators/azure/evaluate-assignments";
+import { evaluateScpHierarchy, type ScpPolicy } from "../evaluators/scp/evaluate-scp";
+import type { AwsDefinition, AzureDefinition, Definition } from "./definition-schema";
+import type { Catalogue } from "./parse-catalogue";
+
+export interface CaseOutcome {
+  slug: string;
+  caseName: string;
+  mode: DeploymentMode;
+  expect: "deny" | "allow";
+  passed: boolean;
+  /** What happened, in the words a reviewer would use. */
+  actual: string;
+}
+
+/** A valid key (the alphabet has no I, L, O, U) that is obviously not a real deployment's. */
+export const CASE_KEY = "CASE000";
+const NOW = new Date("2026-01-15T12:00:00Z");
+
+/** The AWS-managed policy every level of an organization starts with. */
+export const FULL_AWS_ACCESS: ScpPolicy = {
+  id: "p-FullAWSAccess",
+  arn: "arn:aws:organizations::aws:policy/service_control_policy/p-FullAWSAccess",
+  name: "FullAWSAccess",
+  document: { Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: "*", Resource: "*" }] },
+};
+
+/** The shape the Azure evaluator takes, from the ARM resources the compiler produces. */
+export function toEvaluatorAssignments(bundle: CompiledAzureBundle): AzureAssignment[] {
+  return bundle.assignments.map((assignment) => ({
+    id: assignment.id,
+    scope: assignment.properties.scope,
+    notScopes: assignment.properties.notScopes,
+    policyDefinition: {
+      id: bundle.definition.id,
+      policyRule: bundle.definition.properties.policyRule,
+      parameters: bundle.definition.properties.parameters,
+    },
+    parameters: assignment.properties.parameters,
+    nonComplianceMessages: assignment.properties.nonComplianceMessages,
+  }));
+}
+
+function baseInput(
+  definition: Definition,
+  catalogue: Catalogue,
+  mode: DeploymentMode,
+  scope: string,
+  parameters: Record<string, unknown>,
+): CompileBundleInput {
+  return {
+    definition,
+    parameters,
+    mode,
+    key: CASE_KEY,
+    name: `${definition.display_name} (cases)`,
+    scopes: [{ id: scope }],
+    excludedScopes: [],
+    waivers: [],
+    waiverLinkBaseUrl: "https://palisade.invalid",
+    now: NOW,
+    definitions: catalogue.bySlug,
+  };
+}
+
+function modesOf(mode: "prevent" | "alert" | "both"): DeploymentMode[] {
+  return mode === "both" ? ["PREVENT", "ALERT"] : mode === "prevent" ? ["PREVENT"] : ["ALERT"];
+}
+
+function runAwsCases(definition: AwsDefinition, catalogue: Catalogue): CaseOutcome[] {
+  const outcomes: CaseOutcome[] = [];
+  for (const testCase of definition.cases) {
+    for (const mode of modesOf(testCase.mode)) {
+      const compiled = compileScp(
+        baseInput(definition, catalogue, mode, "r-case", testCase.parameters ?? {}),
+      );
+      const scp: ScpPolicy = {
+        id: "p-case0000",
+        arn: "arn:aws:organizations::111111111111:policy/o-case000000/service_control_policy/p-case0000",
+        name: compiled.name,
+        document: compiled.content,
+      };
+      const request = {
+        action: testCase.request.action,
+        resource: testCase.request.resource,
+        principalArn: testCase.request.principal_arn,
+        context: testCase.request.context,
+      };
+      const enforced = evaluateScpHierarchy(request, [
+        compiled.attach ? [FULL_AWS_ACCESS, scp] : [FULL_AWS_ACCESS],
+      ]);
+      const wouldDeny = evaluateScpHierarchy(request, [[FULL_AWS_ACCESS, scp]]).decision === "explicit_deny";
+      const denied = enforced.decision !== "allow";
+      const deniedByKey = enforced.decision === "explicit_deny" && (enforced.sid ?? "").includes(CASE_KEY);
+      let passed: boolean;
+      if (testCase.expect === "allow") passed = !denied && !wouldDeny;
+      else if (mode === "PREVENT") passed = deniedByKey;
+      else passed = !denied && wouldDeny;
+      const actual = denied
+        ? `${enforced.decision}${enforced.sid ? ` by ${enforced.sid}` : ""}`
+        : wouldDeny
+          ? "allowed, reported as would-deny"
+          : "allowed";
+      outcomes.push({
+        slug: definition.slug,
+        caseName: testCase.name,
+        mode,
+        expect: testCase.expect,
+        passed,
+        actual,
+      });
+    }
+  }
+  return outcomes;
+}
+
+function runAzureCases(definition: AzureDefinition, catalogue: Catalogue): CaseOutcome[] {
+  const outcomes: CaseOutcome[] = [];
+  for (const testCase of definition.cases) {
+    const resource = testCase.request.resource;
+    const subscription = /^\/subscriptions\/[^/]+/i.exec(resource.id)![0];
+    for (const mode of modesOf(testCase.mode)) {
+      const bundle = compileAzureBundle(
+        baseInput(definition, catalogue, mode, subscription, testCase.parameters ?? {}),
+      );
+      const assignments = toEvaluatorAssignments(bundle);
+      const decision = evaluateAzureRequest(resource, assignments, [], NOW, catalogue.aliases);
+      const audited = decision.audits.length > 0;
+      let passed: boolean;
+      if (testCase.expect === "allow") passed = decision.decision === "allow" && !audited;
+      else if (mode === "PREVENT")
+        passed = decision.decision === "deny" && (decision.message ?? "").includes(CASE_KEY);
+      else passed = decision.decision === "allow" && audited;
+      const actual =
+        decision.decision === "deny"
+          ? `denied: ${decision.message ?? ""}`
+          : audited
+            ? "allowed, audited"
+            : "allowed";
+      outcomes.push({
+        slug: definition.slug,
+        caseName: testCase.name,
+        mode,
+        expect: testCase.expect,
+        passed,
+        actual,
+      });
+    }
+  }
+  return outcomes;
+}
+
+/**
+ * Runs a definition's cases the way a deployment would behave: compile the bundle with the
+ * parameter defaults (plus the case's overrides) in each mode, then evaluate the request with the
+ * same evaluators the sandbox cloud enforces with.
+ */
+export function runDefinitionCases(definition: Definition, catalogue: Catalogue): CaseOutcome[] {
+  return definition.enforcer === "aws_scp"
+    ? runAwsCases(definition, catalogue)
+    : runAzureCases(definition, catalogue);
+}
+
+export function runCatalogueCases(catalogue: Catalogue): CaseOutcome[] {
+  return catalogue.definitions.flatMap((definition) => runDefinitionCases(definition, catalogue));
+}
