@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { Agent } from "node:https";
+import { Agent, request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OrganizationsClient } from "@aws-sdk/client-organizations";
@@ -16,6 +16,12 @@ export interface Harness {
   armOptions: { endpoint: string; agent: Agent };
   connectorOrganizations(): Promise<OrganizationsClient>;
   post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** A raw ARM call with the connector's token, for operations no installed SDK client covers. */
+  arm(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -66,6 +72,28 @@ export async function startHarness(): Promise<Harness> {
         body: JSON.stringify(body),
       });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    },
+    async arm(method, path, body) {
+      const token = await harness.azureCredential.getToken("https://management.azure.com/.default");
+      return new Promise((resolve, reject) => {
+        const req = request(
+          `${cloud.azure.armEndpoint}${path}`,
+          {
+            method,
+            agent,
+            headers: { authorization: `Bearer ${token.token}`, "content-type": "application/json" },
+          },
+          (res) => {
+            let text = "";
+            res.on("data", (c: Buffer) => {
+              text += c.toString();
+            });
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : {} }));
+          },
+        );
+        req.on("error", reject);
+        req.end(body === undefined ? undefined : JSON.stringify(body));
+      });
     },
     async restart() {
       const port = Number(new URL(cloud.url).port);

@@ -1,0 +1,366 @@
+// biome-ignore-all lint/suspicious/noThenProperty: Azure policy rules are { if, then } objects.
+import { CloudTrailClient, LookupEventsCommand } from "@aws-sdk/client-cloudtrail";
+import {
+  AttachPolicyCommand,
+  CreatePolicyCommand,
+  DescribeOrganizationCommand,
+  ListOrganizationalUnitsForParentCommand,
+  ListRootsCommand,
+  type OrganizationsClient,
+} from "@aws-sdk/client-organizations";
+import { ManagementGroupsAPI } from "@azure/arm-managementgroups";
+import { MonitorClient } from "@azure/arm-monitor";
+import { PolicyClient } from "@azure/arm-policy";
+import { ResourceManagementClient } from "@azure/arm-resources";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness } from "./sandbox-harness";
+
+let h: Harness;
+let org: OrganizationsClient;
+beforeAll(async () => {
+  h = await startHarness();
+  org = await h.connectorOrganizations();
+});
+afterAll(() => h.stop());
+
+async function ouId(name: string): Promise<string> {
+  const { Roots } = await org.send(new ListRootsCommand({}));
+  const queue = [Roots![0]!.Id!];
+  while (queue.length) {
+    const { OrganizationalUnits } = await org.send(
+      new ListOrganizationalUnitsForParentCommand({ ParentId: queue.shift()! }),
+    );
+    for (const ou of OrganizationalUnits ?? []) {
+      if (ou.Name === name) return ou.Id!;
+      queue.push(ou.Id!);
+    }
+  }
+  throw new Error(`no OU ${name}`);
+}
+
+async function createScp(name: string, statements: unknown[], targetId: string): Promise<string> {
+  const out = await org.send(
+    new CreatePolicyCommand({
+      Name: name,
+      Description: name,
+      Type: "SERVICE_CONTROL_POLICY",
+      Content: JSON.stringify({ Version: "2012-10-17", Statement: statements }),
+    }),
+  );
+  await org.send(new AttachPolicyCommand({ PolicyId: out.Policy!.PolicySummary!.Id!, TargetId: targetId }));
+  return out.Policy!.PolicySummary!.Id!;
+}
+
+const tryAws = (body: Record<string, unknown>) => h.post("/sandbox/try", { provider: "aws", ...body });
+const tryAzure = (body: Record<string, unknown>) => h.post("/sandbox/try", { provider: "azure", ...body });
+
+describe("AWS enforcement", () => {
+  it("denies a launch without IMDSv2 with the provider's message, only below the OU the SCP is attached to", async () => {
+    const policyId = await createScp(
+      "pal-require-imdsv2",
+      [
+        {
+          Sid: "PalK7QX2MA",
+          Effect: "Deny",
+          Action: "ec2:RunInstances",
+          Resource: "arn:aws:ec2:*:*:instance/*",
+          Condition: { StringNotEquals: { "ec2:MetadataHttpTokens": "required" } },
+        },
+      ],
+      await ouId("Workloads-Dev"),
+    );
+    const orgId = (await org.send(new DescribeOrganizationCommand({}))).Organization!.Id!;
+    const denied = await tryAws({
+      account: "payments-dev",
+      principal: "user/alice",
+      action: "ec2:RunInstances",
+      resource: "arn:aws:ec2:us-east-1:*:instance/*",
+      context: { "ec2:MetadataHttpTokens": "optional" },
+    });
+    expect(denied.status).toBe(403);
+    const error = denied.body.error as { Code: string; Message: string };
+    expect(error.Code).toBe("AccessDeniedException");
+    expect(error.Message).toMatch(
+      new RegExp(
+        `^User: arn:aws:iam::\\d{12}:user/alice is not authorized to perform: ec2:RunInstances on resource: arn:aws:ec2:us-east-1:\\*:instance/\\* with an explicit deny in a service control policy: arn:aws:organizations::${h.cloud.aws.managementAccountId}:policy/${orgId}/service_control_policy/${policyId}$`,
+      ),
+    );
+
+    const compliant = await tryAws({
+      account: "payments-dev",
+      principal: "user/alice",
+      action: "ec2:RunInstances",
+      resource: "arn:aws:ec2:us-east-1:*:instance/*",
+      context: { "ec2:MetadataHttpTokens": "required" },
+    });
+    expect(compliant.status).toBe(200);
+    for (const account of ["payments-prod", "management"]) {
+      const elsewhere = await tryAws({
+        account,
+        principal: "role/Admin",
+        action: "ec2:RunInstances",
+        resource: "*",
+        context: { "ec2:MetadataHttpTokens": "optional" },
+      });
+      expect(elsewhere.body.allowed).toBe(true);
+    }
+
+    const ct = new CloudTrailClient({
+      endpoint: h.cloud.aws.endpoint,
+      region: "us-east-1",
+      credentials: { accessKeyId: h.cloud.aws.accessKeyId, secretAccessKey: h.cloud.aws.secretAccessKey },
+    });
+    const { Events } = await ct.send(
+      new LookupEventsCommand({
+        LookupAttributes: [{ AttributeKey: "EventId", AttributeValue: String(denied.body.eventId) }],
+      }),
+    );
+    const record = JSON.parse(Events![0]!.CloudTrailEvent!);
+    expect(record).toMatchObject({
+      eventName: "RunInstances",
+      eventSource: "ec2.amazonaws.com",
+      errorCode: "AccessDenied",
+      errorMessage: error.Message,
+      requestParameters: { "ec2:MetadataHttpTokens": "optional" },
+    });
+    expect(record.userIdentity.arn).toMatch(/user\/alice$/);
+  });
+
+  it("lets a time-bounded SCP exception through until aws:CurrentTime passes its end", async () => {
+    const accountOf = async (name: string) => {
+      const out = await tryAws({
+        account: name,
+        principal: "user/alice",
+        action: "s3:ListBucket",
+        resource: "*",
+      });
+      return String(out.body.principal).split(":")[4]!;
+    };
+    const sandboxAccount = await accountOf("sandbox-alice");
+    const now = (await h.post("/sandbox/control/clock", {})).body.now as string;
+    const until = new Date(Date.parse(now) + 3_600_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+    await createScp(
+      "pal-no-public-acl",
+      [
+        {
+          Sid: "PalP9ACL01",
+          Effect: "Deny",
+          Action: "s3:PutBucketAcl",
+          Resource: "*",
+          Condition: { StringNotEquals: { "aws:PrincipalArn": `arn:aws:iam::${sandboxAccount}:user/alice` } },
+        },
+        {
+          Sid: "PalP9ACL01Expiry",
+          Effect: "Deny",
+          Action: "s3:PutBucketAcl",
+          Resource: "*",
+          Condition: { DateGreaterThan: { "aws:CurrentTime": until } },
+        },
+      ],
+      await ouId("Sandbox"),
+    );
+    const put = (principal: string) =>
+      tryAws({
+        account: "sandbox-alice",
+        principal,
+        action: "s3:PutBucketAcl",
+        resource: "*",
+        context: { "s3:x-amz-acl": "public-read" },
+      });
+    expect((await put("user/alice")).status).toBe(200);
+    expect((await put("user/bob")).status).toBe(403);
+    await h.post("/sandbox/control/clock", { advanceSeconds: 7200 });
+    const expired = await put("user/alice");
+    expect(expired.status).toBe(403);
+    expect((expired.body.policy as { sid: string }).sid).toBe("PalP9ACL01Expiry");
+  });
+});
+
+async function subscriptionsByName(): Promise<Map<string, string>> {
+  const mg = new ManagementGroupsAPI(h.azureCredential, h.armOptions);
+  const out = new Map<string, string>();
+  for await (const d of mg.managementGroups.listDescendants(h.cloud.azure.rootManagementGroupId)) {
+    if (d.type === "Microsoft.Management/managementGroups/subscriptions") out.set(d.displayName!, d.name!);
+  }
+  return out;
+}
+
+const storageRule = {
+  if: {
+    allOf: [
+      { field: "type", equals: "Microsoft.Storage/storageAccounts" },
+      { field: "Microsoft.Storage/storageAccounts/supportsHttpsTrafficOnly", notEquals: true },
+    ],
+  },
+  then: { effect: "[parameters('effect')]" },
+};
+
+describe("Azure enforcement", () => {
+  it("denies with RequestDisallowedByPolicy below the assignment, honours notScopes and exemptions until expiresOn", async () => {
+    const subs = await subscriptionsByName();
+    const corpProd = subs.get("corp-prod")!;
+    const policy = new PolicyClient(h.azureCredential, corpProd, h.armOptions);
+    const definition = await policy.policyDefinitions.createOrUpdateAtManagementGroup(
+      h.cloud.azure.rootManagementGroupId,
+      "pal-https",
+      {
+        displayName: "Storage accounts require HTTPS",
+        mode: "Indexed",
+        policyRule: storageRule,
+        parameters: { effect: { type: "String", defaultValue: "Deny" } },
+      },
+    );
+    const corp = "/providers/Microsoft.Management/managementGroups/corp";
+    const assignment = await policy.policyAssignments.create(corp, "pal-https-corp", {
+      displayName: "HTTPS storage (corp)",
+      policyDefinitionId: definition.id!,
+      parameters: { effect: { value: "Deny" } },
+      notScopes: [`/subscriptions/${subs.get("corp-dev")}`],
+      nonComplianceMessages: [
+        { message: "Storage must use HTTPS only. Policy key K7QX2MA: request a waiver at /req?k=K7QX2MA" },
+      ],
+    });
+    const storage = (sub: string, name: string) =>
+      `/subscriptions/${sub}/resourceGroups/rg-${[...subs].find(([, id]) => id === sub)![0]}-data/providers/Microsoft.Storage/storageAccounts/${name}`;
+    const insecure = { "properties.supportsHttpsTrafficOnly": "false", kind: "StorageV2" };
+
+    const denied = await tryAzure({
+      principal: "alice",
+      action: "write",
+      resource: storage(corpProd, "stinsecure1"),
+      context: insecure,
+    });
+    expect(denied.status).toBe(403);
+    const error = denied.body.error as {
+      code: string;
+      message: string;
+      additionalInfo: { type: string; info: Record<string, unknown> }[];
+    };
+    expect(error.code).toBe("RequestDisallowedByPolicy");
+    expect(error.message).toBe(
+      "Resource 'stinsecure1' was disallowed by policy. Reasons: 'Storage must use HTTPS only. Policy key K7QX2MA: request a waiver at /req?k=K7QX2MA'. See error details for policy resource IDs.",
+    );
+    expect(error.additionalInfo[0]).toMatchObject({
+      type: "PolicyViolation",
+      info: {
+        policyAssignmentId: assignment.id,
+        policyDefinitionId: definition.id,
+        policyDefinitionEffect: "deny",
+      },
+    });
+
+    const secure = await tryAzure({
+      principal: "alice",
+      action: "write",
+      resource: storage(corpProd, "stsecure1"),
+      context: { "properties.supportsHttpsTrafficOnly": "true" },
+    });
+    expect(secure.status).toBe(200);
+    const outside = await tryAzure({
+      principal: "alice",
+      action: "write",
+      resource: storage(subs.get("online-prod")!, "stonline1"),
+      context: insecure,
+    });
+    expect(outside.status).toBe(200);
+    const excluded = await tryAzure({
+      principal: "alice",
+      action: "write",
+      resource: storage(subs.get("corp-dev")!, "stcorpdev1"),
+      context: insecure,
+    });
+    expect(excluded.status).toBe(200);
+
+    const rgScope = storage(corpProd, "x").split("/providers/")[0]!;
+    const now = Date.parse((await h.post("/sandbox/control/clock", {})).body.now as string);
+    const rm = new ResourceManagementClient(h.azureCredential, corpProd, h.armOptions);
+    await rm.resources.createOrUpdateById(
+      `${rgScope}/providers/Microsoft.Authorization/policyExemptions/pal-waiver-1`,
+      "2022-07-01-preview",
+      {
+        properties: {
+          policyAssignmentId: assignment.id,
+          exemptionCategory: "Waiver",
+          expiresOn: new Date(now + 3_600_000).toISOString(),
+        },
+      },
+    );
+    const waived = await tryAzure({
+      principal: "alice",
+      action: "write",
+      resource: storage(corpProd, "stinsecure1"),
+      context: insecure,
+    });
+    expect(waived.status).toBe(200);
+    await h.post("/sandbox/control/clock", { advanceSeconds: 2 * 3600 });
+    const again = await tryAzure({
+      principal: "alice",
+      action: "write",
+      resource: storage(corpProd, "stinsecure2"),
+      context: insecure,
+    });
+    expect(again.status).toBe(403);
+
+    const monitor = new MonitorClient(h.azureCredential, corpProd, {
+      ...h.armOptions,
+      baseUri: h.cloud.azure.armEndpoint,
+    });
+    const events = [];
+    const from = new Date(now - 3_600_000).toISOString();
+    for await (const e of monitor.activityLogs.list(`eventTimestamp ge '${from}' and status eq 'Failed'`))
+      events.push(e);
+    const failed = events.find((e) => e.correlationId === again.body.correlationId);
+    expect(failed).toMatchObject({
+      operationName: { value: "Microsoft.Storage/storageAccounts/write" },
+      status: { value: "Failed" },
+      caller: "alice@contoso.example",
+    });
+    expect(JSON.parse(failed!.properties!.statusMessage!).error.code).toBe("RequestDisallowedByPolicy");
+  });
+
+  it("records audit policy states and lets the change through for an Audit assignment", async () => {
+    const subs = await subscriptionsByName();
+    const sandboxSub = subs.get("sandbox-01")!;
+    const policy = new PolicyClient(h.azureCredential, sandboxSub, h.armOptions);
+    const definition = await policy.policyDefinitions.createOrUpdate("pal-https-audit", {
+      mode: "Indexed",
+      policyRule: storageRule,
+      parameters: { effect: { type: "String", defaultValue: "Audit" } },
+    });
+    const assignment = await policy.policyAssignments.create(
+      `/subscriptions/${sandboxSub}`,
+      "pal-https-audit",
+      {
+        policyDefinitionId: definition.id!,
+        parameters: { effect: { value: "Audit" } },
+      },
+    );
+    const resource = `/subscriptions/${sandboxSub}/resourceGroups/rg-sandbox-01-data/providers/Microsoft.Storage/storageAccounts/staudited1`;
+    const out = await tryAzure({
+      principal: "ci-pipeline",
+      action: "write",
+      resource,
+      context: { "properties.supportsHttpsTrafficOnly": false },
+    });
+    expect(out.status).toBe(200);
+    expect(out.body.audits).toEqual([assignment.id]);
+
+    const states = await h.arm(
+      "POST",
+      `/subscriptions/${sandboxSub}/providers/Microsoft.PolicyInsights/policyStates/latest/queryResults?api-version=2019-10-01&$filter=${encodeURIComponent("complianceState eq 'NonCompliant'")}`,
+    );
+    expect(states.status).toBe(200);
+    const value = states.body.value as {
+      resourceId: string;
+      policyAssignmentId: string;
+      policyDefinitionAction: string;
+    }[];
+    expect(value).toContainEqual(
+      expect.objectContaining({
+        resourceId: resource,
+        policyAssignmentId: assignment.id,
+        policyDefinitionAction: "audit",
+      }),
+    );
+  });
+});
