@@ -16,6 +16,8 @@ export interface PropertyPath {
   segments: PathSegment[];
   /** Lower-case canonical text, used to tell whether one path lies inside another. */
   key: string;
+  /** The path selects a collection of values (it goes through at least one `[*]`). */
+  collection: boolean;
 }
 
 export function parsePropertyPath(path: string): PropertyPath {
@@ -25,7 +27,11 @@ export function parsePropertyPath(path: string): PropertyPath {
     const each = piece.endsWith("[*]");
     segments.push({ name: each ? piece.slice(0, -3) : piece, each });
   }
-  return { segments, key: segments.map((s) => `${s.name.toLowerCase()}${s.each ? "[*]" : ""}`).join(".") };
+  return {
+    segments,
+    key: segments.map((s) => `${s.name.toLowerCase()}${s.each ? "[*]" : ""}`).join("."),
+    collection: segments.some((s) => s.each),
+  };
 }
 
 export type AliasIndex = ReadonlyMap<string, ReadonlyMap<string, PropertyPath>>;

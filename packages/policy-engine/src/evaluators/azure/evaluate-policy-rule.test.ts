@@ -346,6 +346,45 @@ describe("[*] aliases and count", () => {
       applies: true,
     },
     {
+      rule: "field() of the counted alias is a one-member array",
+      if: {
+        count: {
+          field: ipRules,
+          where: { field: `${ipRules}.value`, equals: `[field('${ipRules}.value')]` },
+        },
+        equals: 0,
+      },
+      applies: true,
+    },
+    {
+      rule: "first(field()) of the counted alias is the member's value",
+      if: {
+        count: {
+          field: ipRules,
+          where: { field: `${ipRules}.value`, equals: `[first(field('${ipRules}.value'))]` },
+        },
+        equals: 2,
+      },
+      applies: true,
+    },
+    {
+      rule: "field() of a missing [*] alias is an empty array",
+      resource: storageAccount({ properties: {} }),
+      if: { value: `[length(field('${ipRules}.value'))]`, equals: 0 },
+      applies: true,
+    },
+    {
+      rule: "field() of a missing property is an empty string",
+      resource: storageAccount({ properties: {} }),
+      if: { value: `[field('${STORAGE}/minimumTlsVersion')]`, equals: "" },
+      applies: true,
+    },
+    {
+      rule: "where may refer to fields outside the array",
+      if: { count: { field: ipRules, where: { field: "tags.Environment", equals: "prod" } }, equals: 2 },
+      applies: true,
+    },
+    {
       rule: "value count with name and current()",
       parameters: { blocked: ["10.*", "198.51.*"] },
       if: {

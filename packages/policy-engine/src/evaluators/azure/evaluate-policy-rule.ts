@@ -78,9 +78,12 @@ function property(target: unknown, name: string): unknown {
   return undefined;
 }
 
+/**
+ * A `[*]` alias always selects a collection, even when read from the one member a count is
+ * visiting: there it is a collection of one value.
+ */
 function walk(start: unknown, path: PropertyPath, from: number): FieldValue {
   let current: unknown[] = [start];
-  let multi = false;
   for (let i = from; i < path.segments.length; i++) {
     const segment = path.segments[i]!;
     const next: unknown[] = [];
@@ -89,10 +92,9 @@ function walk(start: unknown, path: PropertyPath, from: number): FieldValue {
       if (!segment.each) next.push(child);
       else if (Array.isArray(child)) next.push(...child);
     }
-    if (segment.each) multi = true;
     current = next;
   }
-  return multi ? { multi: true, values: current } : { multi: false, value: current[0] };
+  return path.collection ? { multi: true, values: current } : { multi: false, value: current[0] };
 }
 
 function insidePath(inner: PropertyPath, outer: PropertyPath): boolean {
@@ -342,8 +344,10 @@ function createContext(
         return context.parameters.get(lowered);
       },
       field(name) {
+        // Per "Author policies for array properties": field() of a [*] alias is an array of the
+        // selected values, and of a missing property an empty string.
         const value = fieldResolver(name)(context);
-        return value.multi ? value.values : value.value;
+        return value.multi ? value.values : (value.value ?? "");
       },
       current(name) {
         return currentMember(context, name);
@@ -361,8 +365,12 @@ function currentMember(context: Context, name: string | undefined): unknown {
     if (lowered === undefined) return scope.member;
     if (scope.kind === "value" && scope.name === lowered) return scope.member;
     if (scope.kind === "field" && aliasPath && insidePath(aliasPath, scope.path)) {
+      // current() gives the member's own value, unlike field(); only a further [*] below the
+      // counted array makes it a list.
+      const rest = aliasPath.segments.slice(scope.path.segments.length);
       const value = walk(scope.member, aliasPath, scope.path.segments.length);
-      return value.multi ? value.values : value.value;
+      const values = value.multi ? value.values : [value.value];
+      return rest.some((segment) => segment.each) ? values : values[0];
     }
   }
   throw new PolicyEvaluationError(
