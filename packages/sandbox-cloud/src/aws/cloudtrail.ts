@@ -78,27 +78,34 @@ export function handleCloudTrail(store: StateStore, action: string, input: Recor
   ) {
     throw new AwsError("InvalidMaxResultsException", "MaxResults must be between 1 and 50.");
   }
-  const records = store.state.aws.trail
-    .filter((r) => {
-      const t = Date.parse(r.eventTime);
-      return t >= start && t <= end && (!attr || matches(r, attr.AttributeKey!, attr.AttributeValue!));
-    })
-    .reverse();
+  const matchesAll = (r: CloudTrailRecord) => {
+    const t = Date.parse(r.eventTime);
+    return t >= start && t <= end && (!attr || matches(r, attr.AttributeKey!, attr.AttributeValue!));
+  };
+  // Newest first, walking back from the end so a page costs what it skips, not the whole trail.
   // The cursor is the last event returned, so events arriving between pages don't shift the listing.
-  let from = 0;
+  const trail = store.state.aws.trail;
+  let i = trail.length - 1;
   if (input.NextToken !== undefined) {
     const cursor = decodeCursor(input.NextToken);
-    from = records.findIndex((r) => r.eventID === cursor) + 1;
-    if (from === 0) throw new AwsError("InvalidNextTokenException", "The provided NextToken is not valid.");
+    while (i >= 0 && trail[i]!.eventID !== cursor) i--;
+    if (i < 0) throw new AwsError("InvalidNextTokenException", "The provided NextToken is not valid.");
+    i--;
   }
   const size = (input.MaxResults as number | undefined) ?? 50;
-  const items = records.slice(from, from + size);
+  const items: CloudTrailRecord[] = [];
+  let more = false;
+  for (; i >= 0; i--) {
+    const r = trail[i]!;
+    if (!matchesAll(r)) continue;
+    if (items.length === size) {
+      more = true;
+      break;
+    }
+    items.push(r);
+  }
   const last = items[items.length - 1];
-  const p = {
-    items,
-    nextToken:
-      from + size < records.length && last ? Buffer.from(last.eventID).toString("base64url") : undefined,
-  };
+  const p = { items, nextToken: more && last ? Buffer.from(last.eventID).toString("base64url") : undefined };
   const events = p.items.map((r) => ({
     EventId: r.eventID,
     EventName: r.eventName,
