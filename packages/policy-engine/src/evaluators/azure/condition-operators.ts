@@ -155,8 +155,12 @@ function order(actual: unknown, expected: unknown): number | undefined {
 }
 
 function compare(actual: unknown, expected: unknown, accept: (difference: number) => boolean): boolean {
+  if (isMissing(actual)) return false;
   const difference = order(actual, expected);
-  return difference !== undefined && accept(difference);
+  // Azure throws when the property's type does not match the condition's, failing the evaluation.
+  if (difference === undefined)
+    throw new PolicyEvaluationError("less/greater compare values of different types");
+  return accept(difference);
 }
 
 function existsExpected(expected: unknown): boolean {

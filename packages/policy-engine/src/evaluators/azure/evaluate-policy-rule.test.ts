@@ -33,6 +33,18 @@ describe("fields", () => {
     { rule: "type", if: { field: "type", equals: "microsoft.storage/storageaccounts" }, applies: true },
     { rule: "name", if: { field: "name", equals: "stapp" }, applies: true },
     { rule: "location", if: { field: "location", in: ["westeurope", "northeurope"] }, applies: true },
+    {
+      rule: "location is normalized",
+      resource: storageAccount({ location: "West Europe" }),
+      if: { field: "location", in: ["westeurope"] },
+      applies: true,
+    },
+    {
+      rule: "tags with doubled apostrophes",
+      resource: storageAccount({ tags: { "'quoted'": "yes" } }),
+      if: { field: "tags['''quoted''']", equals: "yes" },
+      applies: true,
+    },
     { rule: "kind", if: { field: "kind", equals: "BlobStorage" }, applies: false },
     { rule: "id", if: { field: "id", like: `${SUBSCRIPTION}/resourceGroups/rg-app/*` }, applies: true },
     { rule: "tags object", if: { field: "tags", containsKey: "environment" }, applies: true },
@@ -150,6 +162,17 @@ describe("conditions", () => {
     {
       rule: "greaterOrEquals on dates",
       if: { value: "2026-03-01T00:00:00Z", greaterOrEquals: "2026-02-28" },
+      applies: true,
+    },
+    {
+      rule: "less on a missing property is false",
+      resource: storageAccount({ properties: {} }),
+      if: { field: `${STORAGE}/minimumTlsVersion`, less: "TLS1_2" },
+      applies: false,
+    },
+    {
+      rule: "less between a string and a number fails the evaluation (implicit deny)",
+      if: { field: `${STORAGE}/minimumTlsVersion`, less: 5 },
       applies: true,
     },
     { rule: "exists: true", if: { field: `${STORAGE}/minimumTlsVersion`, exists: "true" }, applies: true },

@@ -140,7 +140,8 @@ function compileFieldName(name: string): FieldResolver {
     case "fullname":
       return (context) => single(fullNameOf(context.resource));
     case "location":
-      return (context) => single(context.resource.location);
+      // Azure normalizes locations, so "East US 2" is the same as "eastus2".
+      return (context) => single(context.resource.location?.replace(/\s+/g, ""));
     case "kind":
       return (context) => single(context.resource.kind);
     case "id":

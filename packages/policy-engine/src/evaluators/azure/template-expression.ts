@@ -177,6 +177,12 @@ function property(target: unknown, name: string): unknown {
   return record[key];
 }
 
+function compareValues(name: string, a: unknown, b: unknown): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
+  throw new PolicyEvaluationError(`${name}() compares two numbers or two strings`);
+}
+
 type Builtin = (args: unknown[], scope: ExpressionScope) => unknown;
 
 const FUNCTIONS: Record<string, Builtin> = {
@@ -238,6 +244,24 @@ const FUNCTIONS: Record<string, Builtin> = {
       .startsWith(expectString("startsWith", prefix).toLowerCase()),
   endswith: ([text, suffix]) =>
     expectString("endsWith", text).toLowerCase().endsWith(expectString("endsWith", suffix).toLowerCase()),
+  less: ([a, b]) => compareValues("less", a, b) < 0,
+  lessorequals: ([a, b]) => compareValues("lessOrEquals", a, b) <= 0,
+  greater: ([a, b]) => compareValues("greater", a, b) > 0,
+  greaterorequals: ([a, b]) => compareValues("greaterOrEquals", a, b) >= 0,
+  substring: ([text, start, length]) => {
+    const source = expectString("substring", text);
+    const from = Number(start ?? 0);
+    const count = length === undefined ? source.length - from : Number(length);
+    if (from < 0 || count < 0 || from + count > source.length) {
+      throw new PolicyEvaluationError(`substring() range ${from}+${count} is outside '${source}'`);
+    }
+    return source.slice(from, from + count);
+  },
+  take: ([value, count]) => {
+    if (typeof value !== "string" && !Array.isArray(value))
+      throw new PolicyEvaluationError("take() expects a string or array");
+    return value.slice(0, Math.max(0, Number(count)));
+  },
   string: ([value]) => (typeof value === "object" && value !== null ? JSON.stringify(value) : String(value)),
   int: ([value]) => {
     const number = Number.parseInt(String(value), 10);
