@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { catalogue } from "../../test/bundles";
 import { deriveInitiatives } from "./initiatives";
-import { type Catalogue, parseCatalogue } from "./parse-catalogue";
-import { readCatalogueFiles } from "./read-catalogue-files";
-
-const catalogue = parseCatalogue(readCatalogueFiles());
+import type { Catalogue } from "./parse-catalogue";
 
 function withDefinitions(definitions: Catalogue["definitions"]): Catalogue {
   return { ...catalogue, definitions, bySlug: new Map(definitions.map((d) => [d.slug, d])) };

@@ -153,9 +153,12 @@ function toCondition(node: InlinedAzureNode): unknown {
 function summary(markdown: string): string {
   const paragraph =
     markdown
+      .split("\n")
+      .map((line) => (line.trimStart().startsWith("#") ? "" : line))
+      .join("\n")
       .split(/\n\s*\n/)
       .map((block) => block.trim())
-      .find((block) => block !== "" && !block.startsWith("#")) ?? markdown;
+      .find((block) => block !== "") ?? markdown;
   return paragraph.replace(/`/g, "").replace(/\s+/g, " ").trim();
 }
 
