@@ -242,7 +242,8 @@ function compileEntry(
 
   const entry: CompiledCondition = (context, lookup) => {
     const rawValue = context.get(keyLower);
-    if (!isPresent(rawValue)) {
+    // For the set operators an empty string is an empty (null) data set, like a missing key.
+    if (!isPresent(rawValue) || (set !== undefined && rawValue === "")) {
       // ForAllValues holds vacuously on an empty set; ForAnyValue has nothing to match. A negated
       // operator on a missing key finds no matching value and so holds; IfExists skips the check.
       if (set === "all") return true;

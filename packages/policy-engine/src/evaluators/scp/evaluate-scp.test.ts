@@ -478,7 +478,7 @@ describe("missing keys, IfExists and set operators", () => {
   // IAM docs, "Condition operators": a key missing from the request makes a positive operator false
   // and a negated one (StringNotLike, ArnNotLike, ...) true; ...IfExists makes it true when the key
   // is missing. "Set operators for multivalued context keys": ForAllValues is true when the key is
-  // missing or empty, ForAnyValue is false when it is missing.
+  // missing or its value is a null data set such as an empty string, ForAnyValue is false then.
   const ctx = (context: Record<string, ContextValue>) => request("ec2:RunInstances", "*", context);
   check([
     {
@@ -570,6 +570,26 @@ describe("missing keys, IfExists and set operators", () => {
       },
       request: ctx({ "aws:TagKeys": [] }),
       denied: true,
+    },
+    {
+      rule: "ForAllValues on an empty string is true",
+      statement: {
+        Action: "*",
+        Resource: "*",
+        Condition: { "ForAllValues:StringEquals": { "aws:TagKeys": ["owner", "env"] } },
+      },
+      request: ctx({ "aws:TagKeys": "" }),
+      denied: true,
+    },
+    {
+      rule: "ForAnyValue on an empty string is false",
+      statement: {
+        Action: "*",
+        Resource: "*",
+        Condition: { "ForAnyValue:StringNotEquals": { "aws:TagKeys": ["owner"] } },
+      },
+      request: ctx({ "aws:TagKeys": "" }),
+      denied: false,
     },
     {
       rule: "ForAllValues: every request value must match",
