@@ -46,7 +46,10 @@ export async function openStateStore(dataDir: string, seed: number, debounceMs =
       if (timer) return;
       timer = setTimeout(() => {
         timer = undefined;
-        void schedule();
+        // A failed write (disk full, directory removed) is retried on the next change or flush.
+        schedule().catch(() => {
+          dirty = true;
+        });
       }, debounceMs);
       timer.unref();
     },
