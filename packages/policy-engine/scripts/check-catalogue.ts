@@ -1,5 +1,7 @@
 import { CatalogueError, parseCatalogue } from "../src/catalogue/parse-catalogue";
 import { readCatalogueFiles } from "../src/catalogue/read-catalogue-files";
+import { runCatalogueCases } from "../src/catalogue/run-cases";
+import { CompileError } from "../src/compilers/compile-input";
 
 try {
   const catalogue = parseCatalogue(readCatalogueFiles());
@@ -17,8 +19,18 @@ try {
   console.log(
     `azure aliases\t\t${Object.values(catalogue.aliases).reduce((n, a) => n + Object.keys(a).length, 0)}`,
   );
+
+  const outcomes = runCatalogueCases(catalogue);
+  const failed = outcomes.filter((outcome) => !outcome.passed);
+  console.log(`cases\t\t${outcomes.length - failed.length}/${outcomes.length} passed`);
+  for (const outcome of failed) {
+    console.error(
+      `catalogue/definitions/${catalogue.bySlug.get(outcome.slug)?.enforcer === "aws_scp" ? "aws" : "azure"}/${outcome.slug}.yaml: case "${outcome.caseName}" (${outcome.mode}) expected ${outcome.expect}, got ${outcome.actual}`,
+    );
+  }
+  if (failed.length > 0) process.exit(1);
 } catch (error) {
-  if (!(error instanceof CatalogueError)) throw error;
+  if (!(error instanceof CatalogueError) && !(error instanceof CompileError)) throw error;
   console.error(error.message);
   process.exit(1);
 }

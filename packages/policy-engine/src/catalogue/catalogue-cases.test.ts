@@ -34,4 +34,28 @@ describe("catalogue cases", () => {
     const results = runDefinitionCases(flipped, catalogue);
     expect(results.every((r) => !r.passed)).toBe(true);
   });
+
+  it("fails the cases of a definition that does not compile, naming the reason", () => {
+    const definition = catalogue.bySlug.get("deny-leave-organization") as AwsDefinition;
+    const broken: AwsDefinition = {
+      ...definition,
+      tree: {
+        junction: {
+          operator: "and",
+          nodes: [
+            definition.tree,
+            { atomic: { Effect: "Deny", Action: "account:CloseAccount", Resource: "*" } },
+          ],
+        },
+      },
+    };
+    const results = runDefinitionCases(broken, catalogue);
+    expect(results.length).toBeGreaterThan(0);
+    for (const result of results) {
+      expect(result.passed).toBe(false);
+      expect(result.actual).toMatch(
+        /^does not compile: children of an and junction must name the same Action/,
+      );
+    }
+  });
 });

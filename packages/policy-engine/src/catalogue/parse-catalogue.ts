@@ -230,9 +230,16 @@ function checkAzureExpression(
   }
 }
 
-function checkAwsJunctions(node: TreeNode, path: PathPart[], issues: Issue[]): void {
-  if ("junction" in node && node.junction.operator === "not" && node.junction.nodes.length !== 1) {
+function checkJunctions(enforcer: Enforcer, node: TreeNode, path: PathPart[], issues: Issue[]): void {
+  if (!("junction" in node) || node.junction.operator !== "not") return;
+  if (node.junction.nodes.length !== 1) {
     issues.push({ path: [...path, "junction", "nodes"], message: "a not junction takes exactly one node" });
+  } else if (enforcer === "aws_scp" && !("atomic" in node.junction.nodes[0]!)) {
+    // Negating a whole IAM statement set has no single-policy form; only conditions can be negated.
+    issues.push({
+      path: [...path, "junction", "nodes", 0],
+      message: "for aws_scp a not junction must wrap an atomic statement",
+    });
   }
 }
 
@@ -272,7 +279,7 @@ function definitionIssues(
   });
 
   walkTree(definition.tree, ["tree"], (node, path) => {
-    checkAwsJunctions(node, path, issues);
+    checkJunctions(definition.enforcer, node, path, issues);
     if (!("atomic" in node)) return;
     for (const name of referencedParameters(definition.enforcer, node.atomic)) {
       if (!parameters.has(name)) {

@@ -1,10 +1,10 @@
 import { compileScp } from "../compilers/aws/compile-scp";
 import { type CompiledAzureBundle, compileAzureBundle } from "../compilers/azure/compile-azure";
-import type { CompileBundleInput, DeploymentMode } from "../compilers/compile-input";
+import { type CompileBundleInput, CompileError, type DeploymentMode } from "../compilers/compile-input";
 import type { AzureAssignment } from "../evaluators/azure/evaluate-assignments";
 import { evaluateAzureRequest } from "../evaluators/azure/evaluate-assignments";
 import { evaluateScpHierarchy, type ScpPolicy } from "../evaluators/scp/evaluate-scp";
-import type { AwsDefinition, AzureDefinition, Definition } from "./definition-schema";
+import type { AwsCase, AwsDefinition, AzureCase, AzureDefinition, Definition } from "./definition-schema";
 import type { Catalogue } from "./parse-catalogue";
 
 export interface CaseOutcome {
@@ -67,91 +67,94 @@ function baseInput(
   };
 }
 
+/** A definition that does not compile fails each of its cases instead of stopping the whole run. */
+function guarded(
+  definition: Definition,
+  testCase: { name: string; expect: "deny" | "allow" },
+  mode: DeploymentMode,
+  run: () => CaseOutcome,
+): CaseOutcome {
+  try {
+    return run();
+  } catch (error) {
+    if (!(error instanceof CompileError)) throw error;
+    return {
+      slug: definition.slug,
+      caseName: testCase.name,
+      mode,
+      expect: testCase.expect,
+      passed: false,
+      actual: `does not compile: ${error.message}`,
+    };
+  }
+}
+
 function modesOf(mode: "prevent" | "alert" | "both"): DeploymentMode[] {
   return mode === "both" ? ["PREVENT", "ALERT"] : mode === "prevent" ? ["PREVENT"] : ["ALERT"];
 }
 
-function runAwsCases(definition: AwsDefinition, catalogue: Catalogue): CaseOutcome[] {
-  const outcomes: CaseOutcome[] = [];
-  for (const testCase of definition.cases) {
-    for (const mode of modesOf(testCase.mode)) {
-      const compiled = compileScp(
-        baseInput(definition, catalogue, mode, "r-case", testCase.parameters ?? {}),
-      );
-      const scp: ScpPolicy = {
-        id: "p-case0000",
-        arn: "arn:aws:organizations::111111111111:policy/o-case000000/service_control_policy/p-case0000",
-        name: compiled.name,
-        document: compiled.content,
-      };
-      const request = {
-        action: testCase.request.action,
-        resource: testCase.request.resource,
-        principalArn: testCase.request.principal_arn,
-        context: testCase.request.context,
-      };
-      const enforced = evaluateScpHierarchy(request, [
-        compiled.attach ? [FULL_AWS_ACCESS, scp] : [FULL_AWS_ACCESS],
-      ]);
-      const wouldDeny = evaluateScpHierarchy(request, [[FULL_AWS_ACCESS, scp]]).decision === "explicit_deny";
-      const denied = enforced.decision !== "allow";
-      const deniedByKey = enforced.decision === "explicit_deny" && (enforced.sid ?? "").includes(CASE_KEY);
-      let passed: boolean;
-      if (testCase.expect === "allow") passed = !denied && !wouldDeny;
-      else if (mode === "PREVENT") passed = deniedByKey;
-      else passed = !denied && wouldDeny;
-      const actual = denied
-        ? `${enforced.decision}${enforced.sid ? ` by ${enforced.sid}` : ""}`
-        : wouldDeny
-          ? "allowed, reported as would-deny"
-          : "allowed";
-      outcomes.push({
-        slug: definition.slug,
-        caseName: testCase.name,
-        mode,
-        expect: testCase.expect,
-        passed,
-        actual,
-      });
-    }
-  }
-  return outcomes;
+function runAwsCase(
+  definition: AwsDefinition,
+  testCase: AwsCase,
+  mode: DeploymentMode,
+  catalogue: Catalogue,
+): CaseOutcome {
+  const compiled = compileScp(baseInput(definition, catalogue, mode, "r-case", testCase.parameters ?? {}));
+  const scp: ScpPolicy = {
+    id: "p-case0000",
+    arn: "arn:aws:organizations::111111111111:policy/o-case000000/service_control_policy/p-case0000",
+    name: compiled.name,
+    document: compiled.content,
+  };
+  const request = {
+    action: testCase.request.action,
+    resource: testCase.request.resource,
+    principalArn: testCase.request.principal_arn,
+    context: testCase.request.context,
+  };
+  const enforced = evaluateScpHierarchy(request, [
+    compiled.attach ? [FULL_AWS_ACCESS, scp] : [FULL_AWS_ACCESS],
+  ]);
+  const wouldDeny = evaluateScpHierarchy(request, [[FULL_AWS_ACCESS, scp]]).decision === "explicit_deny";
+  const denied = enforced.decision !== "allow";
+  const deniedByKey = enforced.decision === "explicit_deny" && (enforced.sid ?? "").includes(CASE_KEY);
+  let passed: boolean;
+  if (testCase.expect === "allow") passed = !denied && !wouldDeny;
+  else if (mode === "PREVENT") passed = deniedByKey;
+  else passed = !denied && wouldDeny;
+  const actual = denied
+    ? `${enforced.decision}${enforced.sid ? ` by ${enforced.sid}` : ""}`
+    : wouldDeny
+      ? "allowed, reported as would-deny"
+      : "allowed";
+  return { slug: definition.slug, caseName: testCase.name, mode, expect: testCase.expect, passed, actual };
 }
 
-function runAzureCases(definition: AzureDefinition, catalogue: Catalogue): CaseOutcome[] {
-  const outcomes: CaseOutcome[] = [];
-  for (const testCase of definition.cases) {
-    const resource = testCase.request.resource;
-    const subscription = /^\/subscriptions\/[^/]+/i.exec(resource.id)![0];
-    for (const mode of modesOf(testCase.mode)) {
-      const bundle = compileAzureBundle(
-        baseInput(definition, catalogue, mode, subscription, testCase.parameters ?? {}),
-      );
-      const assignments = toEvaluatorAssignments(bundle);
-      const decision = evaluateAzureRequest(resource, assignments, [], NOW, catalogue.aliases);
-      const audited = decision.audits.length > 0;
-      let passed: boolean;
-      if (testCase.expect === "allow") passed = decision.decision === "allow" && !audited;
-      else if (mode === "PREVENT")
-        passed = decision.decision === "deny" && (decision.message ?? "").includes(CASE_KEY);
-      else passed = decision.decision === "allow" && audited;
-      const actual =
-        decision.decision === "deny"
-          ? `denied: ${decision.message ?? ""}`
-          : audited
-            ? "allowed, audited"
-            : "allowed";
-      outcomes.push({
-        slug: definition.slug,
-        caseName: testCase.name,
-        mode,
-        expect: testCase.expect,
-        passed,
-        actual,
-      });
-    }
-  }
-  return outcomes;
+function runAzureCase(
+  definition: AzureDefinition,
+  testCase: AzureCase,
+  mode: DeploymentMode,
+  catalogue: Catalogue,
+): CaseOutcome {
+  const resource = testCase.request.resource;
+  const subscription = /^\/subscriptions\/[^/]+/i.exec(resource.id)![0];
+  const bundle = compileAzureBundle(
+    baseInput(definition, catalogue, mode, subscription, testCase.parameters ?? {}),
+  );
+  const decision = evaluateAzureRequest(resource, toEvaluatorAssignments(bundle), [], NOW, catalogue.aliases);
+  const audited = decision.audits.length > 0;
+  let passed: boolean;
+  if (testCase.expect === "allow") passed = decision.decision === "allow" && !audited;
+  else if (mode === "PREVENT")
+    passed = decision.decision === "deny" && (decision.message ?? "").includes(CASE_KEY);
+  else passed = decision.decision === "allow" && audited;
+  const actual =
+    decision.decision === "deny"
+      ? `denied: ${decision.message ?? ""}`
+      : audited
+        ? "allowed, audited"
+        : "allowed";
+  return { slug: definition.slug, caseName: testCase.name, mode, expect: testCase.expect, passed, actual };
 }
 
 /**
@@ -160,9 +163,25 @@ function runAzureCases(definition: AzureDefinition, catalogue: Catalogue): CaseO
  * same evaluators the sandbox cloud enforces with.
  */
 export function runDefinitionCases(definition: Definition, catalogue: Catalogue): CaseOutcome[] {
-  return definition.enforcer === "aws_scp"
-    ? runAwsCases(definition, catalogue)
-    : runAzureCases(definition, catalogue);
+  const outcomes: CaseOutcome[] = [];
+  if (definition.enforcer === "aws_scp") {
+    for (const testCase of definition.cases) {
+      for (const mode of modesOf(testCase.mode)) {
+        outcomes.push(
+          guarded(definition, testCase, mode, () => runAwsCase(definition, testCase, mode, catalogue)),
+        );
+      }
+    }
+  } else {
+    for (const testCase of definition.cases) {
+      for (const mode of modesOf(testCase.mode)) {
+        outcomes.push(
+          guarded(definition, testCase, mode, () => runAzureCase(definition, testCase, mode, catalogue)),
+        );
+      }
+    }
+  }
+  return outcomes;
 }
 
 export function runCatalogueCases(catalogue: Catalogue): CaseOutcome[] {
