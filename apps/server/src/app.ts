@@ -11,7 +11,11 @@ import { buildServer } from "./server";
  * provider, the first tenant on an empty database, and the HTTP server.
  */
 export async function createPalisade(config: Config, logger: Logger) {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onConnectionError: (error) => logger.warn({ err: error.message }, "idle database connection failed"),
+  });
   await database.migrate();
   logger.info({ engine: database.engine }, "database migrated");
 

@@ -8,6 +8,7 @@ import type { Auth } from "./auth/auth";
 import { authenticate } from "./auth/authenticate";
 import type { DatabaseHandle } from "./db/database";
 import type { Logger } from "./logger";
+import { createTeamService } from "./modules/team/team-service";
 import { createTenantService } from "./modules/tenant/tenant-service";
 import { createAuthInterceptor } from "./rpc/auth-interceptor";
 import { callContextKey } from "./rpc/call-context";
@@ -71,6 +72,7 @@ export async function buildServer(deps: ServerDeps) {
 
   const implementations = new Map<string, AnyServiceImpl>([
     ["palisade.tenant.v1.TenantService", createTenantService({ db })],
+    ["palisade.team.v1.TeamService", createTeamService({ db, auth })],
   ]);
   const publicRateLimiter = createRateLimiter(deps.publicRateLimit);
   await app.register(fastifyConnectPlugin, {

@@ -7,6 +7,7 @@ import { defaultStatements } from "better-auth/plugins/organization/access";
 import type { Database } from "../db/database";
 import * as authSchema from "../db/schema/auth";
 import type { Logger } from "../logger";
+import { acceptPendingInvitations } from "./invitations";
 
 /** Prefix of Palisade API keys; a bearer credential with it is an API key, not a session. */
 export const API_KEY_PREFIX = "pal_";
@@ -44,6 +45,15 @@ export function createAuth(options: AuthOptions) {
     secret: options.secret,
     trustedOrigins: options.trustedOrigins,
     database: drizzleAdapter(options.db, { provider: "pg", schema: authSchema }),
+    databaseHooks: {
+      session: {
+        create: {
+          after: async (session) => {
+            await acceptPendingInvitations(options.db, session.userId);
+          },
+        },
+      },
+    },
     emailAndPassword: { enabled: true, minPasswordLength: 10, maxPasswordLength: 128 },
     session: {
       // Sessions last a week and are extended once a day while in use.

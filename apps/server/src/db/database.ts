@@ -28,9 +28,13 @@ const migrationsFolder = new URL("./migrations", import.meta.url).pathname;
 export async function openDatabase(options: {
   databaseUrl?: string;
   dataDir: string;
+  /** Errors of idle pooled connections (server restart, terminated backend). */
+  onConnectionError?: (error: Error) => void;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection that dies must not crash the process; the pool replaces it.
+    pool.on("error", (error) => options.onConnectionError?.(error));
     const db = drizzlePg(pool) as unknown as Database;
     return {
       db,

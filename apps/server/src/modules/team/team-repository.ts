@@ -1,0 +1,164 @@
+import { and, asc, count, desc, eq, gt, ilike, or, type SQL } from "drizzle-orm";
+import type { Database } from "../../db/database";
+import { apikey, invitation, member, user } from "../../db/schema/auth";
+import type { PageWindow } from "../../rpc/pagination";
+
+export type MemberRow = {
+  id: string;
+  userId: string;
+  role: string;
+  joinedAt: Date;
+  name: string;
+  email: string;
+};
+
+const memberColumns = {
+  id: member.id,
+  userId: member.userId,
+  role: member.role,
+  joinedAt: member.createdAt,
+  name: user.name,
+  email: user.email,
+};
+
+export async function listMembers(
+  db: Database,
+  tenantId: string,
+  window: PageWindow,
+  search: string | undefined,
+): Promise<{ rows: MemberRow[]; total: number }> {
+  const conditions: SQL[] = [eq(member.organizationId, tenantId)];
+  if (search) {
+    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const matches = or(ilike(user.name, pattern), ilike(user.email, pattern));
+    if (matches) conditions.push(matches);
+  }
+  const where = and(...conditions);
+  const rows = await db
+    .select(memberColumns)
+    .from(member)
+    .innerJoin(user, eq(member.userId, user.id))
+    .where(where)
+    .orderBy(window.descending ? desc(member.createdAt) : asc(member.createdAt), asc(member.id))
+    .limit(window.limit)
+    .offset(window.offset);
+  const [total] = await db
+    .select({ n: count() })
+    .from(member)
+    .innerJoin(user, eq(member.userId, user.id))
+    .where(where);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** A member of this tenant; another tenant's member id finds nothing. */
+export async function findMember(
+  db: Database,
+  tenantId: string,
+  memberId: string,
+): Promise<MemberRow | undefined> {
+  const [row] = await db
+    .select(memberColumns)
+    .from(member)
+    .innerJoin(user, eq(member.userId, user.id))
+    .where(and(eq(member.organizationId, tenantId), eq(member.id, memberId)))
+    .limit(1);
+  return row;
+}
+
+export async function countAdministrators(db: Database, tenantId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(member)
+    .where(and(eq(member.organizationId, tenantId), eq(member.role, "ADMINISTRATOR")));
+  return row?.n ?? 0;
+}
+
+export async function updateMemberRole(db: Database, tenantId: string, memberId: string, role: string) {
+  await db
+    .update(member)
+    .set({ role })
+    .where(and(eq(member.organizationId, tenantId), eq(member.id, memberId)));
+}
+
+export async function deleteMember(db: Database, tenantId: string, memberId: string) {
+  await db.delete(member).where(and(eq(member.organizationId, tenantId), eq(member.id, memberId)));
+}
+
+export async function findMemberByEmail(db: Database, tenantId: string, email: string) {
+  const [row] = await db
+    .select({ id: member.id })
+    .from(member)
+    .innerJoin(user, eq(member.userId, user.id))
+    .where(and(eq(member.organizationId, tenantId), eq(user.email, email)))
+    .limit(1);
+  return row;
+}
+
+export type InvitationRow = typeof invitation.$inferSelect & { inviterName: string };
+
+export async function listPendingInvitations(
+  db: Database,
+  tenantId: string,
+  now: Date,
+): Promise<InvitationRow[]> {
+  return db
+    .select({
+      id: invitation.id,
+      organizationId: invitation.organizationId,
+      email: invitation.email,
+      role: invitation.role,
+      status: invitation.status,
+      expiresAt: invitation.expiresAt,
+      createdAt: invitation.createdAt,
+      inviterId: invitation.inviterId,
+      inviterName: user.name,
+    })
+    .from(invitation)
+    .innerJoin(user, eq(invitation.inviterId, user.id))
+    .where(
+      and(
+        eq(invitation.organizationId, tenantId),
+        eq(invitation.status, "pending"),
+        gt(invitation.expiresAt, now),
+      ),
+    )
+    .orderBy(desc(invitation.createdAt));
+}
+
+export async function insertInvitation(db: Database, values: typeof invitation.$inferInsert) {
+  await db.insert(invitation).values(values);
+}
+
+/** Marks a pending invitation of this tenant canceled; false when there is none. */
+export async function cancelInvitation(
+  db: Database,
+  tenantId: string,
+  invitationId: string,
+): Promise<boolean> {
+  const rows = await db
+    .update(invitation)
+    .set({ status: "canceled" })
+    .where(
+      and(
+        eq(invitation.organizationId, tenantId),
+        eq(invitation.id, invitationId),
+        eq(invitation.status, "pending"),
+      ),
+    )
+    .returning({ id: invitation.id });
+  return rows.length > 0;
+}
+
+export type ApiKeyRow = typeof apikey.$inferSelect;
+
+export async function listApiKeys(db: Database, tenantId: string): Promise<ApiKeyRow[]> {
+  return db.select().from(apikey).where(eq(apikey.referenceId, tenantId)).orderBy(desc(apikey.createdAt));
+}
+
+export async function deleteApiKey(db: Database, tenantId: string, keyId: string): Promise<boolean> {
+  const rows = await db
+    .delete(apikey)
+    .where(and(eq(apikey.referenceId, tenantId), eq(apikey.id, keyId)))
+    .returning({ id: apikey.id });
+  return rows.length > 0;
+}

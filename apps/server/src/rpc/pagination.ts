@@ -1,0 +1,45 @@
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import {
+  Order,
+  type PaginationRequest,
+  type PaginationResponse,
+  PaginationResponseSchema,
+} from "@palisade/api/gen/palisade/common/v1/common_pb";
+
+export const DEFAULT_PAGE_SIZE = 30;
+export const MAX_PAGE_SIZE = 200;
+
+export interface PageWindow {
+  /** 1-based page number. */
+  page: number;
+  limit: number;
+  offset: number;
+  /** Lists default to newest first. */
+  descending: boolean;
+}
+
+/** Reads a page-number pagination request: pages start at 1, 30 items by default, at most 200. */
+export function pageWindow(pagination: PaginationRequest | undefined): PageWindow {
+  if (pagination?.position.case === "cursor") {
+    throw new ConnectError("This list is paged by page number, not by cursor.", Code.InvalidArgument);
+  }
+  const page = pagination?.position.case === "page" ? Math.max(1, pagination.position.value) : 1;
+  const requested = pagination?.limit ?? DEFAULT_PAGE_SIZE;
+  if (requested < 1 || requested > MAX_PAGE_SIZE) {
+    throw new ConnectError(`Page size must be 1 to ${MAX_PAGE_SIZE}.`, Code.InvalidArgument);
+  }
+  return {
+    page,
+    limit: requested,
+    offset: (page - 1) * requested,
+    descending: pagination?.order !== Order.ASCENDING,
+  };
+}
+
+export function pageResponse(totalItems: number, window: PageWindow): PaginationResponse {
+  return create(PaginationResponseSchema, {
+    position: { case: "totalPages", value: Math.ceil(totalItems / window.limit) },
+    totalItems,
+  });
+}
