@@ -212,6 +212,20 @@ describe("service control policies", () => {
       ),
     );
     expect(malformed.name).toBe("MalformedPolicyDocumentException");
+    const withPrincipal = await errorOf(
+      org.send(
+        new CreatePolicyCommand({
+          Name: "principal",
+          Description: "",
+          Type: "SERVICE_CONTROL_POLICY",
+          Content: JSON.stringify({
+            Version: "2012-10-17",
+            Statement: [{ Effect: "Deny", Principal: "*", Action: "s3:*", Resource: "*" }],
+          }),
+        }),
+      ),
+    );
+    expect(withPrincipal.name).toBe("MalformedPolicyDocumentException");
 
     const missingTarget = await errorOf(
       org.send(

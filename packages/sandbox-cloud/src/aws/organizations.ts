@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { validateScpDocument } from "@palisade/policy-engine/evaluators/scp/validate-scp-document";
 import type { AwsScp, AwsState } from "../state/model";
 import type { StateStore } from "../state/store";
 import { type AwsCaller, AwsError, page } from "./common";
@@ -94,33 +95,13 @@ function validateContent(content: string) {
   } catch {
     throw new AwsError("MalformedPolicyDocumentException", "The provided policy document is not valid JSON.");
   }
-  const statements = (doc as { Statement?: unknown })?.Statement;
-  const list = Array.isArray(statements) ? statements : statements ? [statements] : [];
-  if (list.length === 0) {
+  const result = validateScpDocument(doc);
+  if (!result.valid) {
+    const first = result.errors[0];
     throw new AwsError(
       "MalformedPolicyDocumentException",
-      "The provided policy document does not contain a Statement.",
+      `The provided policy document does not meet the requirements of the specified policy type. ${first ? `${first.path}: ${first.message}` : ""}`.trim(),
     );
-  }
-  for (const s of list as Record<string, unknown>[]) {
-    if (s?.Effect !== "Allow" && s?.Effect !== "Deny") {
-      throw new AwsError(
-        "MalformedPolicyDocumentException",
-        "Each statement must have an Effect of Allow or Deny.",
-      );
-    }
-    if (!s.Action && !s.NotAction) {
-      throw new AwsError(
-        "MalformedPolicyDocumentException",
-        "Each statement must have an Action or NotAction.",
-      );
-    }
-    if (s.Principal || s.NotPrincipal) {
-      throw new AwsError(
-        "MalformedPolicyDocumentException",
-        "Service control policies do not support Principal.",
-      );
-    }
   }
 }
 
