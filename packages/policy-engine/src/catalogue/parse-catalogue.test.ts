@@ -171,6 +171,21 @@ describe("parseCatalogue", () => {
       `${NIC}: parameter_definitions[0].name: effect is declared by the compiler`,
     ],
     [
+      "a parameter the tree never uses",
+      withEdit(NIC, (d) => {
+        d.parameter_definitions = [
+          {
+            name: "allowedSubnets",
+            display_name: "Subnets",
+            description: "x",
+            type: "array",
+            default_value: [],
+          },
+        ];
+      }),
+      `${NIC}: parameter_definitions[0].name: allowedSubnets is declared but the tree never uses it`,
+    ],
+    [
       "YAML syntax error",
       [...real, { path: "catalogue/definitions/aws/broken.yaml", text: "slug: [unclosed\n" }],
       "catalogue/definitions/aws/broken.yaml: line",

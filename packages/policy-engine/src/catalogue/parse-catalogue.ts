@@ -393,6 +393,40 @@ function referenceIssues(definition: Definition, bySlug: Map<string, Definition>
   return issues;
 }
 
+/** Parameters used anywhere in the tree, following references (each definition visited once). */
+function usedParameters(definition: Definition, bySlug: Map<string, Definition>): Set<string> {
+  const used = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (current: Definition) => {
+    if (seen.has(current.slug)) return;
+    seen.add(current.slug);
+    walkTree(current.tree, [], (node) => {
+      if ("atomic" in node)
+        for (const name of referencedParameters(current.enforcer, node.atomic)) used.add(name);
+      else if ("policy_reference" in node) {
+        const target = bySlug.get(node.policy_reference);
+        if (target) visit(target);
+      }
+    });
+  };
+  visit(definition);
+  return used;
+}
+
+function unusedParameterIssues(definition: Definition, bySlug: Map<string, Definition>): Issue[] {
+  const used = usedParameters(definition, bySlug);
+  return definition.parameter_definitions.flatMap((parameter, index) =>
+    used.has(parameter.name)
+      ? []
+      : [
+          {
+            path: ["parameter_definitions", index, "name"],
+            message: `${parameter.name} is declared but the tree never uses it`,
+          },
+        ],
+  );
+}
+
 function findCycle(start: Definition, bySlug: Map<string, Definition>): string[] | undefined {
   const stack: string[] = [];
   const visit = (definition: Definition): string[] | undefined => {
@@ -494,7 +528,7 @@ export function parseCatalogue(files: CatalogueFile[]): Catalogue {
 
   for (const definition of bySlug.values()) {
     const path = pathOf.get(definition.slug)!;
-    const issues = referenceIssues(definition, bySlug);
+    const issues = [...referenceIssues(definition, bySlug), ...unusedParameterIssues(definition, bySlug)];
     if (issues.length > 0) fail(path, issues);
     const cycle = findCycle(definition, bySlug);
     if (cycle) throw new CatalogueError(path, "tree", `policy_reference cycle: ${cycle.join(" -> ")}`);
