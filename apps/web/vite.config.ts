@@ -24,5 +24,22 @@ export default defineConfig({
       "^/palisade\\.": apiTarget,
     },
   },
-  build: { outDir: "dist", emptyOutDir: true },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // One framework chunk compresses far better than a dozen small ones, which keeps every
+            // page's first load (and the public waiver page's budget) small.
+            {
+              name: "framework",
+              test: /node_modules[\\/](react|react-dom|scheduler|@tanstack[\\/](react-router|router-core|history|store|react-store|query-core|react-query)|zod[\\/]v4[\\/](core|mini)|tailwind-merge|clsx|class-variance-authority)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
+  },
 });

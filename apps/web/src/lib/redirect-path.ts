@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
 export const defaultLandingPath = "/dashboard";
 
@@ -19,7 +19,7 @@ export function isValidRedirectPath(path: string): boolean {
   return knownPaths.some((known) => known.test(path)) || urlSafePath.test(path);
 }
 
-export const redirectPathSchema = z.string().refine(isValidRedirectPath, { message: "Invalid path format" });
+export const redirectPathSchema = z.string().check(z.refine(isValidRedirectPath, "Invalid path format"));
 
 /** Where a visitor goes once signed in: the requested path when it is usable, else the dashboard. */
 export function postSignInPath(path: string | undefined): string {

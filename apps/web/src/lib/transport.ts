@@ -1,9 +1,7 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 
-export const requestTimeoutMs = 30_000;
-export const requestTimeoutMessage = "Request timeout";
-export const unexpectedErrorMessage = "An unexpected error occurred";
+import { requestTimeoutMessage, requestTimeoutMs, unexpectedErrorMessage } from "./request-limits";
 
 function isTimeout(error: unknown, signal: AbortSignal): boolean {
   if (error instanceof ConnectError && error.code === Code.DeadlineExceeded) return true;

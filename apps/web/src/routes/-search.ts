@@ -1,14 +1,12 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { redirectPathSchema } from "@/lib/redirect-path";
 
 export const signInSearchSchema = z.object({
-  redirect: z
-    .object({
-      path: redirectPathSchema.optional(),
-      recommendationId: z.string().optional(),
-      genericUrl: z.string().optional(),
-    })
-    .optional(),
+  redirect: z.optional(
+    z.object({
+      path: z.optional(redirectPathSchema),
+      recommendationId: z.optional(z.string()),
+      genericUrl: z.optional(z.string()),
+    }),
+  ),
 });
-
-export type SignInSearch = z.infer<typeof signInSearchSchema>;

@@ -1,7 +1,7 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { stringish } from "@/lib/search-params";
 
 export const externalSearchSchema = z.object({
-  k: stringish.optional().catch(undefined),
-  path: z.string().optional().catch(""),
+  k: z.catch(z.optional(stringish), undefined),
+  path: z.catch(z.optional(z.string()), ""),
 });

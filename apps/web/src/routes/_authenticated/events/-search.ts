@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { listOf, optionalString } from "@/lib/search-params";
 
 export const eventTypes = [
@@ -13,10 +13,7 @@ export const eventTypeSchema = z.enum(eventTypes);
 export type EventTypeFilter = z.infer<typeof eventTypeSchema>;
 
 export const eventsSearchSchema = z.object({
-  type: z
-    .union([eventTypeSchema, z.array(eventTypeSchema)])
-    .optional()
-    .catch(undefined),
+  type: z.catch(z.optional(z.union([eventTypeSchema, z.array(eventTypeSchema)])), undefined),
   resourceName: optionalString,
   resourceType: listOf(z.string()),
   policyName: listOf(z.string()),

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { optionalString } from "@/lib/search-params";
 
 export const recommendationsSearchSchema = z.object({

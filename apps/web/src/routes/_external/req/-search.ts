@@ -1,10 +1,10 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { stringish } from "@/lib/search-params";
 
 export const policyKeyLength = 7;
 
 export const waiverRequestSearchSchema = z.object({
-  k: stringish.optional().catch(undefined),
+  k: z.catch(z.optional(stringish), undefined),
 });
 
 /** The key a link carries, cut to the length of a policy key. */

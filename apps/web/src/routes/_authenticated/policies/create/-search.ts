@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { listOf, optionalString } from "@/lib/search-params";
 
 export const policyCreateSearchSchema = z.object({
@@ -6,7 +6,7 @@ export const policyCreateSearchSchema = z.object({
   recommendationTitle: optionalString,
   initiativeSlug: optionalString,
   initiativeTitle: optionalString,
-  provider: z.enum(["Azure", "AWS"]).optional().catch(undefined),
+  provider: z.catch(z.optional(z.enum(["Azure", "AWS"])), undefined),
   defaultSelectedPolicies: listOf(z.string()),
   policyKey: optionalString,
 });

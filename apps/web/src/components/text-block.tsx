@@ -1,0 +1,80 @@
+import { useLayoutEffect, useRef, useState } from "react";
+import Markdown, { type Components } from "react-markdown";
+import { safeUrl } from "@/lib/safe-url";
+import { cn } from "@/lib/utils";
+import { clampLines } from "./text-block-lines";
+
+const lineHeightRem = 1.5;
+
+const markdownComponents: Components = {
+  a: ({ node: _node, ...props }) => (
+    <a
+      {...props}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="font-medium text-primary underline underline-offset-2 hover:text-primary/80"
+    />
+  ),
+};
+
+/** Markdown or plain text, clamped to a number of lines with a toggle when it overflows. */
+export function TextBlock({
+  children,
+  format = "markdown",
+  lines,
+  className,
+}: {
+  children: string;
+  format?: "markdown" | "plain";
+  lines?: number;
+  className?: string;
+}) {
+  const clamp = clampLines(lines);
+  const contentRef = useRef<HTMLDivElement>(null);
+  const [expanded, setExpanded] = useState(false);
+  const [overflows, setOverflows] = useState(false);
+
+  useLayoutEffect(() => {
+    const element = contentRef.current;
+    if (!element) return;
+    const measure = () => setOverflows(element.scrollHeight > element.clientHeight + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  return (
+    <div className={cn("text-sm", className)}>
+      <div
+        ref={contentRef}
+        className={cn(
+          "overflow-hidden break-words [&_code]:rounded [&_code]:bg-muted [&_code]:px-1 [&_code]:font-mono [&_code]:text-[0.85em] [&_h1]:font-semibold [&_h2]:font-semibold [&_h3]:font-semibold [&_li]:ml-5 [&_ol]:list-decimal [&_p+p]:mt-0 [&_ul]:list-disc",
+          format === "plain" && "whitespace-pre-line",
+        )}
+        style={{
+          lineHeight: `${lineHeightRem}rem`,
+          maxHeight: expanded ? undefined : `${clamp * lineHeightRem}rem`,
+        }}
+      >
+        {format === "markdown" ? (
+          <Markdown urlTransform={safeUrl} components={markdownComponents}>
+            {children}
+          </Markdown>
+        ) : (
+          children
+        )}
+      </div>
+      {(overflows || expanded) && (
+        <button
+          type="button"
+          className="mt-1 text-sm font-medium text-primary hover:underline focus-visible:outline-2 focus-visible:outline-ring"
+          aria-expanded={expanded}
+          onClick={() => setExpanded((value) => !value)}
+        >
+          {expanded ? "Show less" : "Read more..."}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useRouteContext, useRouter } from "@tanstack/react-router";
+import { AlertCircleIcon, LoaderIcon } from "lucide-react";
+import { useId, useState } from "react";
+import { useForm } from "react-hook-form";
+import * as z from "zod/mini";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { authClient } from "@/lib/auth-client";
+import { readLastLogin, rememberLastLogin } from "@/lib/last-login";
+import { postSignInPath } from "@/lib/redirect-path";
+import { signInErrorMessage } from "../sign-in-error";
+
+const signInSchema = z.object({
+  email: z.pipe(
+    z.string().check(z.trim(), z.minLength(1, "E-mail is required")),
+    z.email("Enter a valid e-mail address"),
+  ),
+  password: z.string().check(z.minLength(1, "Password is required")),
+});
+
+type SignInValues = z.infer<typeof signInSchema>;
+
+export function SignInCard({ redirectPath }: { redirectPath: string | undefined }) {
+  const router = useRouter();
+  const { auth } = useRouteContext({ from: "__root__" });
+  const [lastLogin] = useState(() => readLastLogin());
+  const [failure, setFailure] = useState<string | null>(null);
+  const id = useId();
+  const form = useForm<SignInValues>({
+    resolver: zodResolver(signInSchema),
+    defaultValues: { email: lastLogin?.loginId ?? "", password: "" },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ email, password }) => {
+    setFailure(null);
+    const { data, error } = await authClient.signIn.email({ email, password });
+    if (error || !data) {
+      setFailure(signInErrorMessage(error ?? {}));
+      return;
+    }
+    rememberLastLogin({ loginId: email, name: data.user.name });
+    auth.invalidate();
+    await router.navigate({ href: postSignInPath(redirectPath), replace: true });
+  });
+
+  return (
+    <Card className="w-full max-w-sm">
+      <CardHeader>
+        <CardTitle className="text-xl">
+          {lastLogin ? `Welcome back, ${lastLogin.name}` : "Sign in to Palisade"}
+        </CardTitle>
+        <CardDescription>Use the e-mail address and password of your Palisade account.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={onSubmit} noValidate className="space-y-4">
+          {failure && (
+            <Alert variant="destructive">
+              <AlertCircleIcon />
+              <AlertTitle>Sign-in failed</AlertTitle>
+              <AlertDescription>{failure}</AlertDescription>
+            </Alert>
+          )}
+          <div className="space-y-2">
+            <Label htmlFor={`${id}-email`}>E-mail</Label>
+            <Input
+              id={`${id}-email`}
+              type="email"
+              autoComplete="username"
+              autoFocus={!lastLogin}
+              aria-invalid={!!errors.email}
+              aria-describedby={errors.email ? `${id}-email-error` : undefined}
+              {...form.register("email")}
+            />
+            {errors.email && (
+              <p id={`${id}-email-error`} className="text-sm text-destructive">
+                {errors.email.message}
+              </p>
+            )}
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor={`${id}-password`}>Password</Label>
+            <Input
+              id={`${id}-password`}
+              type="password"
+              autoComplete="current-password"
+              autoFocus={!!lastLogin}
+              aria-invalid={!!errors.password}
+              aria-describedby={errors.password ? `${id}-password-error` : undefined}
+              {...form.register("password")}
+            />
+            {errors.password && (
+              <p id={`${id}-password-error`} className="text-sm text-destructive">
+                {errors.password.message}
+              </p>
+            )}
+          </div>
+          <Button type="submit" className="w-full" disabled={isSubmitting}>
+            {isSubmitting && <LoaderIcon className="animate-spin" />}
+            {isSubmitting ? "Signing in..." : "Sign in"}
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

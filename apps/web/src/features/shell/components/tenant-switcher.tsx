@@ -1,0 +1,65 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "@tanstack/react-router";
+import { Building2Icon, CheckIcon, ChevronsUpDownIcon, LoaderIcon } from "lucide-react";
+import { useState } from "react";
+import { ErrorDialog } from "@/components/error-dialog";
+import { Button } from "@/components/ui/button";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
+import { currentTenantQuery } from "@/features/tenant/api/current-tenant";
+import { authClient } from "@/lib/auth-client";
+
+export function TenantSwitcher() {
+  const { data } = useQuery(currentTenantQuery());
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const [switching, setSwitching] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const current = data?.tenant;
+  const tenants = data?.tenants ?? [];
+
+  async function switchTo(organizationId: string) {
+    if (organizationId === current?.id) return;
+    setSwitching(true);
+    try {
+      const result = await authClient.organization.setActive({ organizationId });
+      if (result.error) throw new Error(result.error.message ?? "Could not switch tenant");
+      // Every cached answer belongs to the previous tenant, so all of it is stale now.
+      await queryClient.invalidateQueries();
+      await router.invalidate();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setSwitching(false);
+    }
+  }
+
+  return (
+    <>
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild>
+          <Button variant="outline" className="max-w-64 justify-between gap-2" aria-label="Switch tenant">
+            {switching ? <LoaderIcon className="animate-spin" /> : <Building2Icon />}
+            <span className="truncate">{current?.name ?? "No tenant"}</span>
+            <ChevronsUpDownIcon className="opacity-60" />
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="start" className="w-64">
+          <DropdownMenuLabel>Tenants</DropdownMenuLabel>
+          {tenants.map((tenant) => (
+            <DropdownMenuItem key={tenant.id} onSelect={() => void switchTo(tenant.id)}>
+              <span className="flex-1 truncate">{tenant.name}</span>
+              {tenant.id === current?.id && <CheckIcon className="text-primary" aria-label="Active tenant" />}
+            </DropdownMenuItem>
+          ))}
+        </DropdownMenuContent>
+      </DropdownMenu>
+      <ErrorDialog error={error} onClose={() => setError(null)} />
+    </>
+  );
+}

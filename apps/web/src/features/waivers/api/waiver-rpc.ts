@@ -1,0 +1,44 @@
+import { callConnectJson } from "@/lib/connect-json";
+
+/** JSON forms of the public lookups and the waiver request (see palisade.policy.v1 and palisade.waiver.v1). */
+export interface BundleByKeyJson {
+  key?: string;
+  policySlug?: string;
+  feedbackMessage?: string;
+}
+
+export interface DefinitionBySlugJson {
+  slug?: string;
+  furtherReadingUrls?: { name?: string; href?: string }[];
+}
+
+export function getBundleByKey(key: string, signal?: AbortSignal) {
+  return callConnectJson<BundleByKeyJson>(
+    "palisade.policy.v1.PolicyService/GetBundleByKey",
+    { key },
+    { signal },
+  );
+}
+
+export function getDefinitionBySlug(slug: string, signal?: AbortSignal) {
+  return callConnectJson<DefinitionBySlugJson>(
+    "palisade.policy.v1.PolicyService/GetDefinitionBySlug",
+    { slug },
+    { signal },
+  );
+}
+
+export function createWaiver(request: { key: string; durationSeconds: bigint; comment: string }) {
+  return callConnectJson<unknown>("palisade.waiver.v1.WaiverService/Create", {
+    key: request.key,
+    // int64 travels as a decimal string in the JSON encoding.
+    duration: request.durationSeconds.toString(),
+    comment: request.comment,
+    createSource: "WAIVER_CREATE_SOURCE_FORM",
+  });
+}
+
+/** Query keys in the shape the signed-in pages' generated queries use, so they can be refreshed from here. */
+export function connectQueryKey(serviceName: string, methodName: string) {
+  return ["connect-query", { serviceName, methodName }] as const;
+}

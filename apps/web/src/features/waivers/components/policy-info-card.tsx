@@ -1,0 +1,164 @@
+import { ExternalLinkIcon, KeyRoundIcon, SearchXIcon, WifiOffIcon } from "lucide-react";
+import { lazy, type ReactNode, Suspense } from "react";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
+import { errorText } from "@/lib/error-text";
+import { useBundleByKey, useDefinitionBySlug } from "../api/policy-lookup";
+import { policyKeyLength } from "../forms/waiver-request-schema";
+import { policyCardState } from "../policy-card-state";
+
+// Markdown rendering is the heaviest part of this page and only needed once a key is found.
+const TextBlock = lazy(() => import("@/components/text-block").then((m) => ({ default: m.TextBlock })));
+
+function Message({ icon, title, hint }: { icon: ReactNode; title: string; hint: string }) {
+  return (
+    <Card className="h-full">
+      <CardContent className="flex flex-col items-center gap-3 px-6 py-12 text-center">
+        <div className="flex size-12 items-center justify-center rounded-full bg-accent text-accent-foreground [&_svg]:size-6">
+          {icon}
+        </div>
+        <h2 className="text-base font-semibold">{title}</h2>
+        <p className="max-w-xs text-sm text-muted-foreground">{hint}</p>
+      </CardContent>
+    </Card>
+  );
+}
+
+function LoadingCard() {
+  return (
+    <Card className="h-full" aria-busy="true" aria-label="Loading policy information">
+      <CardHeader>
+        <Skeleton className="h-5 w-2/3" />
+        <Skeleton className="h-4 w-1/3" />
+      </CardHeader>
+      <CardContent className="space-y-3">
+        <Skeleton className="h-4 w-full" />
+        <Skeleton className="h-4 w-full" />
+        <Skeleton className="h-4 w-4/5" />
+        <Skeleton className="mt-6 h-4 w-1/2" />
+        <Skeleton className="h-4 w-2/3" />
+      </CardContent>
+    </Card>
+  );
+}
+
+function FurtherReading({ slug }: { slug: string }) {
+  const definition = useDefinitionBySlug(slug);
+  if (definition.isPending) {
+    return (
+      <div className="space-y-2" aria-busy="true">
+        <Skeleton className="h-4 w-3/4" />
+        <Skeleton className="h-4 w-1/2" />
+      </div>
+    );
+  }
+  if (definition.isError)
+    return <p className="text-sm text-destructive">Failed to load further reading links</p>;
+  const links = (definition.data.furtherReadingUrls ?? []).filter((link) => link.href);
+  if (links.length === 0)
+    return <p className="text-sm text-muted-foreground">No further reading available</p>;
+  return (
+    <ul className="space-y-2">
+      {links.map((link) => (
+        <li key={link.href}>
+          <a
+            href={link.href}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="inline-flex items-start gap-1.5 text-sm font-medium text-primary hover:underline"
+          >
+            <ExternalLinkIcon className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
+            {link.name || link.href}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function PolicyInfoCard({ typedKey, debouncedKey }: { typedKey: string; debouncedKey: string }) {
+  const key = debouncedKey.trim();
+  const lookupKey = key.length === policyKeyLength ? key : "";
+  const bundle = useBundleByKey(lookupKey);
+  const state = policyCardState({
+    key: typedKey,
+    typing: typedKey.trim() !== key,
+    status: lookupKey === "" ? "idle" : bundle.isPending ? "pending" : bundle.isError ? "error" : "success",
+    found: !!bundle.data?.key,
+    errorMessage: bundle.isError ? errorText(bundle.error) : undefined,
+  });
+
+  switch (state.kind) {
+    case "empty":
+      return (
+        <Message
+          icon={<KeyRoundIcon />}
+          title="Enter Policy key..."
+          hint="Policy information will appear here once we validate the ID"
+        />
+      );
+    case "keep-typing":
+      return (
+        <Message
+          icon={<KeyRoundIcon />}
+          title="Keep typing..."
+          hint={`Policy keys are 7 characters long (${state.length}/7)`}
+        />
+      );
+    case "invalid-format":
+      return (
+        <Message
+          icon={<SearchXIcon />}
+          title="Invalid Policy Key Format"
+          hint={`Policy keys must be exactly 7 characters (currently ${state.length})`}
+        />
+      );
+    case "loading":
+      return <LoadingCard />;
+    case "connection-error":
+      return (
+        <Message
+          icon={<WifiOffIcon />}
+          title="Connection Error"
+          hint="Please check your internet connection and try again"
+        />
+      );
+    case "not-found":
+      return (
+        <Message
+          icon={<SearchXIcon />}
+          title="We Couldn't Find Your Policy"
+          hint="Please make sure you inserted a valid policy ID"
+        />
+      );
+    case "found":
+      break;
+  }
+
+  const data = bundle.data!;
+  const slug = data.policySlug ?? "";
+  return (
+    <Card className="h-full">
+      <CardHeader>
+        <CardDescription className="font-mono text-xs tracking-widest">{data.key}</CardDescription>
+        <CardTitle className="break-words">{slug}</CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-6">
+        <details open className="group space-y-2">
+          <summary className="cursor-pointer text-sm font-semibold">Feedback Message</summary>
+          {data.feedbackMessage ? (
+            <Suspense fallback={<Skeleton className="h-16 w-full" />}>
+              <TextBlock>{data.feedbackMessage}</TextBlock>
+            </Suspense>
+          ) : (
+            <p className="text-sm text-muted-foreground">No feedback message available</p>
+          )}
+        </details>
+        <section className="space-y-2">
+          <h3 className="text-sm font-semibold">Further Reading</h3>
+          <FurtherReading slug={slug} />
+        </section>
+      </CardContent>
+    </Card>
+  );
+}

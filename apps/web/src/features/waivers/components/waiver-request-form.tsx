@@ -1,0 +1,121 @@
+import { LoaderIcon } from "lucide-react";
+import { useId } from "react";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Slider } from "@/components/ui/slider";
+import { Textarea } from "@/components/ui/textarea";
+import { cn } from "@/lib/utils";
+import type { WaiverRequestForm as FormState } from "../forms/use-waiver-request-form";
+import {
+  commentMaxLength,
+  durationHours,
+  hoursLabel,
+  type WaiverRequestValues,
+} from "../forms/waiver-request-schema";
+
+export function WaiverRequestForm({
+  form,
+  onSubmit,
+}: {
+  form: FormState;
+  onSubmit: (values: WaiverRequestValues) => Promise<void>;
+}) {
+  const id = useId();
+  const { values, errors, touched, submitting, isValid } = form;
+  const keyError = touched.policyKey ? errors.policyKey : undefined;
+  const commentError = touched.comment ? errors.comment : undefined;
+
+  return (
+    <Card>
+      <CardContent className="pt-6">
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void form.submit(onSubmit);
+          }}
+          noValidate
+          className="space-y-6"
+        >
+          <div className="space-y-2">
+            <Label htmlFor={`${id}-key`}>Policy Key</Label>
+            <Input
+              id={`${id}-key`}
+              name="policyKey"
+              autoComplete="off"
+              spellCheck={false}
+              className="font-mono tracking-widest uppercase placeholder:normal-case placeholder:tracking-normal"
+              placeholder="e.g. K7QX2MD"
+              value={values.policyKey}
+              onChange={(event) => form.setValue("policyKey", event.target.value)}
+              onBlur={() => form.touch("policyKey")}
+              aria-invalid={!!keyError}
+              aria-describedby={`${id}-key-help ${id}-key-error`}
+            />
+            <p id={`${id}-key-help`} className="text-sm text-muted-foreground">
+              Enter the 7 character key you received in the deny message here.
+            </p>
+            {keyError && (
+              <p id={`${id}-key-error`} className="text-sm text-destructive">
+                {keyError}
+              </p>
+            )}
+          </div>
+          <div className="space-y-3">
+            <Label htmlFor={`${id}-duration`}>Waiver Duration: {hoursLabel(values.duration)}</Label>
+            <Slider
+              id={`${id}-duration`}
+              name="duration"
+              min={durationHours.min}
+              max={durationHours.max}
+              step={durationHours.step}
+              value={values.duration}
+              onValueChange={(hours) => form.setValue("duration", hours)}
+              aria-valuetext={hoursLabel(values.duration)}
+            />
+            <div className="flex justify-between text-xs text-muted-foreground" aria-hidden="true">
+              <span>{hoursLabel(durationHours.min)}</span>
+              <span>{hoursLabel(durationHours.max)}</span>
+            </div>
+          </div>
+          <div className="space-y-2">
+            <div className="flex items-baseline justify-between gap-2">
+              <Label htmlFor={`${id}-comment`}>Waiver Reason</Label>
+              <span
+                className={cn(
+                  "text-xs tabular-nums",
+                  values.comment.length > commentMaxLength ? "text-destructive" : "text-muted-foreground",
+                )}
+                aria-live="polite"
+                data-testid="comment-counter"
+              >
+                {values.comment.length}/{commentMaxLength}
+              </span>
+            </div>
+            <Textarea
+              id={`${id}-comment`}
+              name="comment"
+              rows={10}
+              placeholder="Tell the reviewers what they need to know: who requested the waiver, why the action is needed, and any ticket or change number."
+              value={values.comment}
+              onChange={(event) => form.setValue("comment", event.target.value)}
+              onBlur={() => form.touch("comment")}
+              aria-invalid={!!commentError}
+              aria-describedby={`${id}-comment-error`}
+            />
+            {commentError && (
+              <p id={`${id}-comment-error`} className="text-sm text-destructive">
+                {commentError}
+              </p>
+            )}
+          </div>
+          <Button type="submit" className="w-full sm:w-auto" disabled={submitting || !isValid}>
+            {submitting && <LoaderIcon className="animate-spin" />}
+            {submitting ? "Submitting..." : "Submit"}
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

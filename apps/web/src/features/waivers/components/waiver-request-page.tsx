@@ -1,0 +1,89 @@
+import { CheckCircle2Icon } from "lucide-react";
+import { lazy, Suspense, useState } from "react";
+import { Logo } from "@/components/logo";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent } from "@/components/ui/card";
+import { logger } from "@/lib/logger";
+import { useDebouncedValue } from "@/lib/use-debounced-value";
+import { useCreateWaiver } from "../api/create-waiver";
+import { useWaiverRequestForm } from "../forms/use-waiver-request-form";
+import type { WaiverRequestValues } from "../forms/waiver-request-schema";
+import { PolicyInfoCard } from "./policy-info-card";
+import { WaiverRequestForm } from "./waiver-request-form";
+
+const lookupDebounceMs = 300;
+
+// The dialog only matters after a failed submit, so it is not part of the page's first load.
+const WaiverFailureDialog = lazy(() =>
+  import("./waiver-failure-dialog").then((m) => ({ default: m.WaiverFailureDialog })),
+);
+
+export function WaiverRequestPage({ userName, initialKey }: { userName: string | null; initialKey: string }) {
+  const form = useWaiverRequestForm(initialKey);
+  const createWaiver = useCreateWaiver();
+  const [created, setCreated] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const typedKey = form.values.policyKey;
+  const debouncedKey = useDebouncedValue(typedKey, lookupDebounceMs);
+
+  async function submit(values: WaiverRequestValues) {
+    try {
+      await createWaiver.mutateAsync(values);
+      setCreated(true);
+    } catch (error) {
+      logger.error("Waiver request failed", error);
+      setFailed(true);
+    }
+  }
+
+  return (
+    <div className="min-h-screen bg-background">
+      <header className="border-b bg-card">
+        <div className="mx-auto flex h-16 max-w-6xl items-center px-4 sm:px-6">
+          <Logo />
+        </div>
+      </header>
+      <main className="mx-auto max-w-6xl space-y-6 px-4 py-8 sm:px-6">
+        <div className="space-y-1">
+          <h1 className="text-2xl font-semibold tracking-tight">Welcome {userName ?? "Guest"}</h1>
+          <p className="text-sm text-muted-foreground">
+            Blocked by a guardrail? Request a time-limited waiver with the policy key from the deny message.
+          </p>
+        </div>
+        {created ? (
+          <Card className="mx-auto max-w-xl">
+            <CardContent className="flex flex-col items-center gap-3 px-6 py-12 text-center">
+              <CheckCircle2Icon className="size-12 text-success" aria-hidden="true" />
+              <h2 className="text-xl font-semibold">Waiver created successfully!</h2>
+              <p className="text-sm text-muted-foreground">You can now proceed to implement desired action</p>
+              <Button
+                variant="outline"
+                className="mt-2"
+                onClick={() => {
+                  form.reset();
+                  setCreated(false);
+                }}
+              >
+                Request another waiver
+              </Button>
+            </CardContent>
+          </Card>
+        ) : (
+          <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,22rem)] lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
+            <div className="order-2 md:order-1">
+              <WaiverRequestForm form={form} onSubmit={submit} />
+            </div>
+            <aside className="order-1 md:order-2" aria-label="Policy information">
+              <PolicyInfoCard typedKey={typedKey} debouncedKey={debouncedKey} />
+            </aside>
+          </div>
+        )}
+      </main>
+      {failed && (
+        <Suspense fallback={null}>
+          <WaiverFailureDialog open={failed} onClose={() => setFailed(false)} />
+        </Suspense>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { useState } from "react";
+import {
+  durationHours,
+  type WaiverField,
+  type WaiverRequestValues,
+  waiverRequestErrors,
+  waiverRequestSchema,
+} from "./waiver-request-schema";
+
+/**
+ * Form state for the public waiver page: validates on every change, shows a field's error once the
+ * field was touched. A form library would double the page's script for three fields.
+ */
+export function useWaiverRequestForm(initialKey: string) {
+  const initial: WaiverRequestValues = {
+    policyKey: initialKey,
+    duration: durationHours.default,
+    comment: "",
+  };
+  const [values, setValues] = useState<WaiverRequestValues>(initial);
+  const [touched, setTouched] = useState<Partial<Record<WaiverField, boolean>>>({});
+  const [submitting, setSubmitting] = useState(false);
+  const errors = waiverRequestErrors(values);
+
+  return {
+    values,
+    errors,
+    touched,
+    submitting,
+    isValid: Object.keys(errors).length === 0,
+    setValue<F extends WaiverField>(field: F, value: WaiverRequestValues[F]) {
+      setValues((current) => ({ ...current, [field]: value }));
+    },
+    touch(field: WaiverField) {
+      setTouched((current) => (current[field] ? current : { ...current, [field]: true }));
+    },
+    reset() {
+      setValues({ ...initial, policyKey: "" });
+      setTouched({});
+    },
+    async submit(onValid: (values: WaiverRequestValues) => Promise<void>) {
+      setTouched({ policyKey: true, duration: true, comment: true });
+      const parsed = waiverRequestSchema.safeParse(values);
+      if (!parsed.success) return;
+      setSubmitting(true);
+      try {
+        await onValid(parsed.data);
+      } finally {
+        setSubmitting(false);
+      }
+    },
+  };
+}
+
+export type WaiverRequestForm = ReturnType<typeof useWaiverRequestForm>;

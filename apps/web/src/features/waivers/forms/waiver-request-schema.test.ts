@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import {
+  durationSeconds,
+  hoursLabel,
+  isValidPolicyKey,
+  waiverRequestErrors,
+  waiverRequestSchema,
+} from "./waiver-request-schema";
+
+const valid = {
+  policyKey: "ABCDEFG",
+  duration: 24,
+  comment: "Migrating the bucket for INC-42, approved by Dana",
+};
+
+describe("waiver request form", () => {
+  it("accepts a 7-character key, 1 to 72 hours and a comment", () => {
+    expect(waiverRequestSchema.parse({ ...valid, policyKey: " ABCDEFG " }).policyKey).toBe("ABCDEFG");
+  });
+
+  it.each([
+    [{ policyKey: "" }, "policyKey", "Policy key is required"],
+    [{ policyKey: "   " }, "policyKey", "Policy key is required"],
+    [{ policyKey: "ABC" }, "policyKey", "Key must be 7 characters long"],
+    [{ policyKey: "ABCDEFGH" }, "policyKey", "Key must be 7 characters long"],
+    [{ comment: "" }, "comment", "Comment is required"],
+    [{ comment: "x".repeat(221) }, "comment", "Comment must not exceed 220 characters"],
+    [{ duration: 0 }, "duration", undefined],
+    [{ duration: 73 }, "duration", undefined],
+  ])("%j is rejected on %s", (change, field, message) => {
+    const result = waiverRequestSchema.safeParse({ ...valid, ...change });
+    expect(result.success).toBe(false);
+    const issue = result.error?.issues.find((i) => i.path[0] === field);
+    expect(issue).toBeDefined();
+    if (message) expect(issue?.message).toBe(message);
+  });
+
+  it("allows exactly 220 characters", () => {
+    expect(waiverRequestSchema.safeParse({ ...valid, comment: "x".repeat(220) }).success).toBe(true);
+  });
+
+  it.each([
+    ["ABCDEFG", true],
+    ["abcdefg", true],
+    ["ABCDEF", false],
+    ["", false],
+  ])("key %j is valid: %s", (key, expected) => {
+    expect(isValidPolicyKey(key)).toBe(expected);
+  });
+
+  it.each([
+    [1, 3600n, "1 hour"],
+    [24, 86_400n, "24 hours"],
+    [72, 259_200n, "72 hours"],
+  ])("%i hours is %i seconds, labelled %s", (hours, seconds, label) => {
+    expect(durationSeconds(hours)).toBe(seconds);
+    expect(hoursLabel(hours)).toBe(label);
+  });
+});
+
+describe("waiverRequestErrors", () => {
+  it("is empty for a valid form", () => {
+    expect(waiverRequestErrors(valid)).toEqual({});
+  });
+
+  it("gives the first message of every invalid field", () => {
+    expect(waiverRequestErrors({ policyKey: "", duration: 24, comment: "" })).toEqual({
+      policyKey: "Policy key is required",
+      comment: "Comment is required",
+    });
+    expect(waiverRequestErrors({ ...valid, policyKey: "ABC" })).toEqual({
+      policyKey: "Key must be 7 characters long",
+    });
+  });
+});

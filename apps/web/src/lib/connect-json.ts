@@ -1,0 +1,60 @@
+import { requestTimeoutMessage, requestTimeoutMs, unexpectedErrorMessage } from "./request-limits";
+import { RpcError } from "./rpc-error";
+
+const httpStatusCodes: Record<number, string> = {
+  400: "invalid_argument",
+  401: "unauthenticated",
+  403: "permission_denied",
+  404: "unimplemented",
+  408: "deadline_exceeded",
+  409: "aborted",
+  429: "unavailable",
+  502: "unavailable",
+  503: "unavailable",
+  504: "unavailable",
+};
+
+/**
+ * Calls a unary Connect method with the JSON encoding over plain fetch. The public waiver page uses this
+ * instead of the generated client so that its first load stays small: the protobuf runtime and
+ * descriptors are not needed to send three small JSON messages.
+ */
+export async function callConnectJson<Res>(
+  path: `${string}.${string}/${string}`,
+  body: unknown,
+  options: { signal?: AbortSignal; timeoutMs?: number; fetch?: typeof fetch } = {},
+): Promise<Res> {
+  const timeoutMs = options.timeoutMs ?? requestTimeoutMs;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  let response: Response;
+  try {
+    response = await (options.fetch ?? fetch)(`/${path}`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/json",
+        "Connect-Protocol-Version": "1",
+        "Connect-Timeout-Ms": String(timeoutMs),
+      },
+      body: JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    if (timeout.aborted) throw new RpcError("deadline_exceeded", requestTimeoutMessage);
+    if (options.signal?.aborted) throw new RpcError("canceled", "The request was cancelled");
+    throw new RpcError("unavailable", error instanceof Error ? error.message : unexpectedErrorMessage);
+  }
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : {};
+  } catch {
+    parsed = null;
+  }
+  if (response.ok && parsed && typeof parsed === "object") return parsed as Res;
+  const wire = parsed && typeof parsed === "object" ? (parsed as { code?: unknown; message?: unknown }) : {};
+  const code = typeof wire.code === "string" ? wire.code : (httpStatusCodes[response.status] ?? "unknown");
+  const message = typeof wire.message === "string" && wire.message ? wire.message : unexpectedErrorMessage;
+  throw new RpcError(code, message);
+}

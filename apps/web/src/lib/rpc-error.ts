@@ -1,0 +1,11 @@
+/** An error answered by a Connect endpoint, as seen by the small JSON client of the public pages. */
+export class RpcError extends Error {
+  override readonly name = "RpcError";
+  constructor(
+    /** Connect error code as sent on the wire, e.g. "not_found". */
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

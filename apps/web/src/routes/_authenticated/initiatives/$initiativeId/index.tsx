@@ -1,0 +1,14 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { InitiativeDetailPage } from "@/features/initiatives/components/initiative-detail-page";
+import { initiativeDetailSearchSchema } from "./-search";
+
+export const Route = createFileRoute("/_authenticated/initiatives/$initiativeId/")({
+  validateSearch: initiativeDetailSearchSchema,
+  component: InitiativeDetailRoute,
+});
+
+function InitiativeDetailRoute() {
+  const { initiativeId } = Route.useParams();
+  const { tab, clause, policy } = Route.useSearch();
+  return <InitiativeDetailPage initiativeId={initiativeId} tab={tab} clause={clause} policy={policy} />;
+}

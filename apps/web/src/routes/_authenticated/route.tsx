@@ -1,0 +1,29 @@
+import { createFileRoute, Outlet, redirect } from "@tanstack/react-router";
+import { NotFound } from "@/components/not-found";
+import { AuthenticatedLayout } from "@/features/shell/components/authenticated-layout";
+import { authenticatedSearchSchema } from "./-search";
+
+export const Route = createFileRoute("/_authenticated")({
+  validateSearch: authenticatedSearchSchema,
+  beforeLoad: async ({ context, location }) => {
+    const session = await context.auth.getSession();
+    if (!session) throw redirect({ to: "/", search: { redirect: { path: location.href } } });
+    return { session };
+  },
+  loader: async ({ context, location }) => {
+    // Loaded on demand so the Connect runtime stays out of the public pages' first load.
+    const { loadCurrentTenant } = await import("@/features/tenant/api/load-current-tenant");
+    const access = await loadCurrentTenant(context.queryClient);
+    if (access === "blocked") throw redirect({ to: "/blocked-access" });
+    if (access === "signed-out") {
+      context.auth.invalidate();
+      throw redirect({ to: "/", search: { redirect: { path: location.href } } });
+    }
+  },
+  component: () => (
+    <AuthenticatedLayout>
+      <Outlet />
+    </AuthenticatedLayout>
+  ),
+  notFoundComponent: NotFound,
+});
