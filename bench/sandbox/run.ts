@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { signRequest } from "@palisade/sandbox-cloud/aws/sigv4";
 import { startSandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 
 /** Throughput of the sandbox cloud on loopback: `/sandbox/try` decisions and CloudTrail LookupEvents pages. */
@@ -57,12 +58,23 @@ try {
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
+  const aws = (service: string, target: string, input: unknown) => {
+    const req = {
+      method: "POST",
+      path: "/",
+      query: new URLSearchParams(),
+      headers: {
+        host: new URL(cloud.url).host,
+        "content-type": "application/x-amz-json-1.1",
+        "x-amz-target": target,
+      } as Record<string, string>,
+      body: JSON.stringify(input),
+    };
+    signRequest(req, cloud.aws, cloud.aws.region, service);
+    return post("/", req.body, req.headers);
+  };
   const organizations = (action: string, input: unknown) =>
-    post("/", JSON.stringify(input), {
-      "content-type": "application/x-amz-json-1.1",
-      "x-amz-target": `AWSOrganizationsV20161128.${action}`,
-      authorization: `AWS4-HMAC-SHA256 Credential=${cloud.aws.accessKeyId}/20250101/us-east-1/organizations/aws4_request, SignedHeaders=host, Signature=0`,
-    });
+    aws("organizations", `AWSOrganizationsV20161128.${action}`, input);
   const root = ((await organizations("ListRoots", {})).body.Roots as { Id: string }[])[0]!.Id;
   const guardrail = (sid: string, action: string, condition: unknown) =>
     JSON.stringify({
@@ -205,11 +217,13 @@ try {
   agent.destroy();
   rows.push(
     await measure("CloudTrail LookupEvents, 50 per page", async () => {
-      const out = await post("/", JSON.stringify({ MaxResults: 50 }), {
-        "content-type": "application/x-amz-json-1.1",
-        "x-amz-target": "com.amazonaws.cloudtrail.v20131101.CloudTrail_20131101.LookupEvents",
-        authorization: `AWS4-HMAC-SHA256 Credential=${cloud.aws.accessKeyId}/20250101/us-east-1/cloudtrail/aws4_request, SignedHeaders=host, Signature=0`,
-      });
+      const out = await aws(
+        "cloudtrail",
+        "com.amazonaws.cloudtrail.v20131101.CloudTrail_20131101.LookupEvents",
+        {
+          MaxResults: 50,
+        },
+      );
       return out.status === 200 ? `page of ${(out.body.Events as unknown[]).length}` : `http ${out.status}`;
     }),
   );

@@ -1,5 +1,5 @@
 import { handleCloudTrail } from "./aws/cloudtrail";
-import { AwsError, awsCaller, awsJson, awsJsonError } from "./aws/common";
+import { AwsError, authenticateAws, awsJson, awsJsonError } from "./aws/common";
 import { handleOrganizations } from "./aws/organizations";
 import { handleSts, stsError } from "./aws/sts";
 import { armError, handleArm } from "./azure/arm";
@@ -48,20 +48,8 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
             ? new AwsError("Throttling", "Rate exceeded", 400)
             : new AwsError("ThrottlingException", "Rate exceeded", 400);
       }
-      const caller = awsCaller(store.state.aws, req, new Date());
-      if (!caller) {
-        throw isSts
-          ? new AwsError(
-              "InvalidClientTokenId",
-              "The security token included in the request is invalid.",
-              403,
-            )
-          : new AwsError(
-              "UnrecognizedClientException",
-              "The security token included in the request is invalid.",
-              400,
-            );
-      }
+      const caller = authenticateAws(store.state.aws, req, new Date(), isSts);
+      if (caller instanceof AwsError) throw caller;
       if (isSts) return handleSts(store, caller, new URLSearchParams(req.body.toString()));
       const action = target.slice(target.lastIndexOf(".") + 1);
       let input: Record<string, unknown>;

@@ -289,6 +289,19 @@ describe("STS", () => {
     }
   });
 
+  it("rejects a wrong secret key with the provider's signature errors", async () => {
+    const credentials = {
+      accessKeyId: h.cloud.aws.accessKeyId,
+      secretAccessKey: `${h.cloud.aws.secretAccessKey}x`,
+    };
+    const sts = new STSClient({ endpoint: h.cloud.aws.endpoint, region: "us-east-1", credentials });
+    expect((await errorOf(sts.send(new GetCallerIdentityCommand({})))).name).toBe("SignatureDoesNotMatch");
+    const ct = new CloudTrailClient({ endpoint: h.cloud.aws.endpoint, region: "us-east-1", credentials });
+    expect(await errorOf(ct.send(new LookupEventsCommand({})))).toMatchObject({
+      name: "InvalidSignatureException",
+    });
+  });
+
   it("rejects unknown access keys", async () => {
     const sts = new STSClient({
       endpoint: h.cloud.aws.endpoint,

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { header, json, type SandboxRequest, type SandboxResponse } from "../http/types";
 import type { AwsState } from "../state/model";
+import { parseAuthorization, signatureMatches } from "./sigv4";
 
 export class AwsError extends Error {
   constructor(
@@ -35,23 +36,77 @@ export interface AwsCaller {
   accountId: string;
 }
 
+const MAX_SKEW_MS = 15 * 60_000;
+
 /**
- * Identifies the caller from the SigV4 Authorization header's access key id. The signature itself
- * is not recomputed: the sandbox checks which known key is used and whether it has expired.
+ * Authenticates a SigV4-signed call: the access key must exist and be unexpired (session keys with
+ * their token), the request time within 15 minutes of the host clock, and the signature must match.
  */
-export function awsCaller(aws: AwsState, req: SandboxRequest, hostNow: Date): AwsCaller | undefined {
-  const auth = header(req, "authorization") ?? "";
-  const m = /Credential=([^/,\s]+)\//.exec(auth);
-  const keyId = m?.[1];
-  if (!keyId) return undefined;
-  if (keyId === aws.connector.accessKeyId) {
-    return { accessKeyId: keyId, arn: aws.connector.userArn, accountId: aws.managementAccountId };
+export function authenticateAws(
+  aws: AwsState,
+  req: SandboxRequest,
+  hostNow: Date,
+  query: boolean,
+): AwsCaller | AwsError {
+  const invalidToken = query
+    ? new AwsError("InvalidClientTokenId", "The security token included in the request is invalid.", 403)
+    : new AwsError(
+        "UnrecognizedClientException",
+        "The security token included in the request is invalid.",
+        400,
+      );
+  const auth = parseAuthorization(header(req, "authorization"));
+  if (!auth) {
+    return query
+      ? new AwsError("MissingAuthenticationToken", "Request is missing Authentication Token", 403)
+      : new AwsError("MissingAuthenticationTokenException", "Missing Authentication Token", 400);
   }
-  const key = aws.accessKeys.find((k) => k.accessKeyId === keyId);
-  if (!key) return undefined;
-  if (key.expiresAt && new Date(key.expiresAt) <= hostNow) return undefined;
-  if (key.sessionToken && header(req, "x-amz-security-token") !== key.sessionToken) return undefined;
-  return { accessKeyId: keyId, arn: key.principalArn, accountId: key.principalArn.split(":")[4] ?? "" };
+  let secret: string;
+  let caller: AwsCaller;
+  if (auth.accessKeyId === aws.connector.accessKeyId) {
+    secret = aws.connector.secretAccessKey;
+    caller = {
+      accessKeyId: auth.accessKeyId,
+      arn: aws.connector.userArn,
+      accountId: aws.managementAccountId,
+    };
+  } else {
+    const key = aws.accessKeys.find((k) => k.accessKeyId === auth.accessKeyId);
+    if (!key) return invalidToken;
+    if (key.expiresAt && new Date(key.expiresAt) <= hostNow) {
+      return new AwsError(
+        query ? "ExpiredToken" : "ExpiredTokenException",
+        "The security token included in the request is expired",
+        query ? 403 : 400,
+      );
+    }
+    if (key.sessionToken && header(req, "x-amz-security-token") !== key.sessionToken) return invalidToken;
+    secret = key.secretAccessKey;
+    caller = {
+      accessKeyId: auth.accessKeyId,
+      arn: key.principalArn,
+      accountId: key.principalArn.split(":")[4] ?? "",
+    };
+  }
+  const amzDate = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(header(req, "x-amz-date") ?? "");
+  const signedAt = amzDate
+    ? Date.UTC(+amzDate[1]!, +amzDate[2]! - 1, +amzDate[3]!, +amzDate[4]!, +amzDate[5]!, +amzDate[6]!)
+    : Number.NaN;
+  if (!(Math.abs(signedAt - hostNow.getTime()) <= MAX_SKEW_MS)) {
+    return new AwsError(
+      query ? "SignatureDoesNotMatch" : "InvalidSignatureException",
+      "Signature expired: the request time is more than 15 minutes from the server time.",
+      query ? 403 : 400,
+    );
+  }
+  if (!signatureMatches(req, auth, secret)) {
+    return new AwsError(
+      query ? "SignatureDoesNotMatch" : "InvalidSignatureException",
+      "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method.",
+      query ? 403 : 400,
+    );
+  }
+  return caller;
 }
 
 export function encodeToken(offset: number): string {
