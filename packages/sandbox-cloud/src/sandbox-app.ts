@@ -4,9 +4,15 @@ import { handleOrganizations } from "./aws/organizations";
 import { handleSts, stsError } from "./aws/sts";
 import { armError, handleArm } from "./azure/arm";
 import { handleIdentity, verifyToken } from "./azure/token";
+import { loadAliasTable } from "./enforce/azure-aliases";
+import { tryAzure } from "./enforce/azure-try";
 import { tryAction } from "./enforce/try-action";
+import { TryInputError } from "./enforce/try-types";
 import { header, json, type SandboxRequest, type SandboxResponse } from "./http/types";
 import type { StateStore } from "./state/store";
+
+const RESOURCE_PATH =
+  /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/(?!Microsoft\.Authorization\/)[^/]+\/[^/]+\/[^/]+$/i;
 
 export type ThrottledService = "organizations" | "sts" | "cloudtrail" | "arm";
 const SERVICES: ThrottledService[] = ["organizations", "sts", "cloudtrail", "arm"];
@@ -110,6 +116,49 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
     return json(404, { error: { code: "NotFound", message: `No sandbox route ${req.method} ${req.path}.` } });
   };
 
+  /** ARM PUT/DELETE of a resource goes through the same policy evaluation as `try`. */
+  const writeResource = async (req: SandboxRequest, objectId: string): Promise<SandboxResponse> => {
+    let body: Record<string, unknown> | undefined;
+    if (req.method === "PUT") {
+      try {
+        body = JSON.parse(req.body.toString() || "{}") as Record<string, unknown>;
+      } catch {
+        return armError(
+          400,
+          "InvalidRequestContent",
+          "The request content was invalid and could not be deserialized.",
+        );
+      }
+    }
+    const existed = store.state.azure.resources.some((r) => r.id.toLowerCase() === req.path.toLowerCase());
+    if (req.method === "DELETE" && !existed) return { status: 204 };
+    try {
+      const out = tryAzure(
+        store,
+        {
+          principal: objectId,
+          action: req.method === "PUT" ? "write" : "delete",
+          resource: req.path,
+          ...(body ? { body } : {}),
+        },
+        await loadAliasTable(),
+      );
+      if (!out.allowed) return json(403, { error: out.body.error });
+      if (req.method === "DELETE") return { status: 200 };
+      const resource = out.body.resource as Record<string, unknown>;
+      return json(existed ? 200 : 201, {
+        ...resource,
+        properties: {
+          ...((resource.properties as Record<string, unknown>) ?? {}),
+          provisioningState: "Succeeded",
+        },
+      });
+    } catch (err) {
+      if (err instanceof TryInputError) return armError(404, "ResourceGroupNotFound", err.message);
+      throw err;
+    }
+  };
+
   return {
     throttle,
     async handle(req) {
@@ -136,6 +185,13 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
       const claims = verifyToken(store.state.azure, req);
       if (!claims) {
         return armError(401, "InvalidAuthenticationToken", "The access token is invalid or has expired.");
+      }
+      if (
+        (req.method === "PUT" || req.method === "DELETE") &&
+        RESOURCE_PATH.test(req.path) &&
+        req.query.get("api-version")
+      ) {
+        return writeResource(req, claims.oid);
       }
       return handleArm({ store, claims, baseUrl }, req);
     },

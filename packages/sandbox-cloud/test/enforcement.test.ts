@@ -318,6 +318,45 @@ describe("Azure enforcement", () => {
     expect(JSON.parse(failed!.properties!.statusMessage!).error.code).toBe("RequestDisallowedByPolicy");
   });
 
+  it("enforces the same assignments on ARM resource PUTs made with an SDK", async () => {
+    const subs = await subscriptionsByName();
+    const onlineDev = subs.get("online-dev")!;
+    const policy = new PolicyClient(h.azureCredential, onlineDev, h.armOptions);
+    const definition = await policy.policyDefinitions.createOrUpdate("pal-https-arm", {
+      mode: "Indexed",
+      policyRule: storageRule,
+      parameters: { effect: { type: "String", defaultValue: "Deny" } },
+    });
+    await policy.policyAssignments.create(`/subscriptions/${onlineDev}`, "pal-https-arm", {
+      policyDefinitionId: definition.id!,
+      nonComplianceMessages: [{ message: "Use HTTPS" }],
+    });
+    const rm = new ResourceManagementClient(h.azureCredential, onlineDev, h.armOptions);
+    const id = (name: string) =>
+      `/subscriptions/${onlineDev}/resourceGroups/rg-online-dev-data/providers/Microsoft.Storage/storageAccounts/${name}`;
+    const denied = await rm.resources
+      .createOrUpdateById(id("starmdenied"), "2023-05-01", {
+        location: "eastus2",
+        kind: "StorageV2",
+        properties: { supportsHttpsTrafficOnly: false },
+      })
+      .catch((e: { code?: string; statusCode?: number; message?: string }) => e);
+    expect(denied).toMatchObject({ code: "RequestDisallowedByPolicy", statusCode: 403 });
+    expect((denied as { message: string }).message).toContain("Reasons: 'Use HTTPS'");
+
+    await rm.resources.createOrUpdateById(id("starmok"), "2023-05-01", {
+      location: "eastus2",
+      kind: "StorageV2",
+      properties: { supportsHttpsTrafficOnly: true },
+    });
+    const created = await rm.resources.getById(id("starmok"), "2023-05-01");
+    expect(created.properties).toMatchObject({ supportsHttpsTrafficOnly: true });
+    await rm.resources.deleteById(id("starmok"), "2023-05-01");
+    await expect(rm.resources.getById(id("starmok"), "2023-05-01")).rejects.toMatchObject({
+      statusCode: 404,
+    });
+  });
+
   it("records audit policy states and lets the change through for an Audit assignment", async () => {
     const subs = await subscriptionsByName();
     const sandboxSub = subs.get("sandbox-01")!;

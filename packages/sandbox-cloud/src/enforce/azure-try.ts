@@ -26,6 +26,8 @@ export interface AzureTryInput {
   resourceGroup?: string;
   /** Request body fields as dotted paths (`location`, `properties.supportsHttpsTrafficOnly`, `tags.env`). */
   context?: Record<string, unknown>;
+  /** A full ARM request body (PUT replaces the resource): location, kind, sku, tags, properties. */
+  body?: Record<string, unknown>;
 }
 
 function resolvePrincipal(azure: AzureState, ref: string): AzurePrincipal | undefined {
@@ -133,6 +135,16 @@ export function tryAzure(store: StateStore, input: AzureTryInput, aliases: Alias
       properties: {},
     },
   );
+  if (input.body) {
+    const { location, kind, sku, tags, properties } = input.body as Partial<AzureArmResource>;
+    Object.assign(proposed, {
+      location: location ?? proposed.location,
+      kind,
+      sku,
+      tags,
+      properties: properties ?? {},
+    });
+  }
   proposed.id = rid;
   for (const [key, value] of Object.entries(input.context ?? {}))
     setPath(proposed as unknown as Record<string, unknown>, key, coerce(value));

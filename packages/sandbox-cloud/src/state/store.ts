@@ -16,7 +16,7 @@ export interface StateStore {
   flush(): Promise<void>;
 }
 
-export async function openStateStore(dataDir: string, seed: number, debounceMs = 250): Promise<StateStore> {
+export async function openStateStore(dataDir: string, seed: number, debounceMs = 1000): Promise<StateStore> {
   await mkdir(dataDir, { recursive: true });
   const file = join(dataDir, STATE_FILE);
   const state: SandboxState = existsSync(file)
