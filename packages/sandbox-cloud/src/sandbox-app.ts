@@ -19,7 +19,6 @@ const SERVICES: ThrottledService[] = ["organizations", "sts", "cloudtrail", "arm
 
 export interface SandboxApp {
   handle(req: SandboxRequest): Promise<SandboxResponse>;
-  throttle: Map<ThrottledService, number>;
 }
 
 function takeThrottle(throttle: Map<ThrottledService, number>, service: ThrottledService): boolean {
@@ -160,7 +159,6 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
   };
 
   return {
-    throttle,
     async handle(req) {
       if (req.path.startsWith("/sandbox/")) return handleControl(req);
       if (

@@ -16,6 +16,7 @@ export interface StartSandboxOptions {
   /** 0 picks a free port. */
   port?: number;
   seed?: number;
+  /** Generated user and application actions; on unless disabled, 12 per minute by default. */
   activity?: { enabled: boolean; actionsPerMinute?: number };
   logger?: SandboxLogger;
 }
@@ -61,9 +62,9 @@ export async function startSandboxCloud(options: StartSandboxOptions): Promise<S
   const secureUrl = `https://${urlHost}:${listener.port}`;
   const { aws, azure } = store.state;
   const activity =
-    options.activity?.enabled === true
+    (options.activity?.enabled ?? true)
       ? startActivity(store, {
-          actionsPerMinute: options.activity.actionsPerMinute ?? 12,
+          actionsPerMinute: options.activity?.actionsPerMinute ?? 12,
           seed: store.state.seed,
           logger: options.logger,
         })

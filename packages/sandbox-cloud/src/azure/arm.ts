@@ -187,7 +187,7 @@ export function handleArm(ctx: ArmContext, req: SandboxRequest): SandboxResponse
 }
 
 function armResource(r: AzureState["resources"][number]) {
-  return { ...r };
+  return { ...r, properties: { ...(r.properties ?? {}), provisioningState: "Succeeded" } };
 }
 
 function subscription(azure: AzureState, s: AzureState["subscriptions"][number]) {
@@ -355,7 +355,7 @@ function authorization(
       method,
     });
 
-  if (req.method === "GET") return existing ? ok(existing) : builtInScope ? notFound() : notFound();
+  if (req.method === "GET") return existing ? ok(existing) : notFound();
   if (req.method === "DELETE") {
     if (!existing) return { status: 204 };
     if (
