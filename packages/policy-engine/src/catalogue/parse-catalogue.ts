@@ -80,7 +80,7 @@ export function referencedParameters(enforcer: Enforcer, atomic: unknown): Set<s
   return names;
 }
 
-interface Issue {
+export interface Issue {
   path: PathPart[];
   message: string;
 }
@@ -101,7 +101,7 @@ function parseYaml(file: CatalogueFile): unknown {
 }
 
 /** Unknown keys are reported at the key itself, so the path points at the line to delete. */
-function describeIssue(issue: z.core.$ZodIssue): Issue {
+export function describeIssue(issue: z.core.$ZodIssue): Issue {
   if (issue.code === "unrecognized_keys") {
     return {
       path: [...(issue.path as PathPart[]), issue.keys[0]!],
@@ -132,7 +132,12 @@ const AZURE_LOGICAL = new Set(["allOf", "anyOf", "not"]);
 const AZURE_PLAIN_FIELDS =
   /^(name|fullName|kind|type|location|id|identity\.type|tags|tags\[.+\]|tags\..+|identity\..+)$/;
 
-function checkAzureField(field: unknown, path: PathPart[], aliases: Set<string>, issues: Issue[]): void {
+function checkAzureField(
+  field: unknown,
+  path: PathPart[],
+  aliases: ReadonlySet<string>,
+  issues: Issue[],
+): void {
   if (typeof field !== "string" || field.length === 0) {
     issues.push({ path, message: "field must be a non-empty string" });
     return;
@@ -147,7 +152,7 @@ function checkAzureField(field: unknown, path: PathPart[], aliases: Set<string>,
 function checkAzureExpression(
   value: unknown,
   path: PathPart[],
-  aliases: Set<string>,
+  aliases: ReadonlySet<string>,
   issues: Issue[],
   allowLogical: boolean,
 ): void {
@@ -243,10 +248,11 @@ function checkJunctions(enforcer: Enforcer, node: TreeNode, path: PathPart[], is
   }
 }
 
-function definitionIssues(
+export function definitionIssues(
   definition: Definition,
-  frameworks: Map<string, Framework>,
-  aliasNames: Set<string>,
+  frameworks: ReadonlyMap<string, Framework>,
+  aliasNames: ReadonlySet<string>,
+  options: { requireCases: boolean } = { requireCases: true },
 ): Issue[] {
   const issues: Issue[] = [];
   const parameters = new Map(definition.parameter_definitions.map((p) => [p.name, p]));
@@ -343,7 +349,7 @@ function definitionIssues(
   });
 
   const expectations = new Set(definition.cases.map((c) => c.expect));
-  if (!expectations.has("deny") || !expectations.has("allow")) {
+  if (options.requireCases && (!expectations.has("deny") || !expectations.has("allow"))) {
     issues.push({ path: ["cases"], message: "needs at least one deny case and one allow case" });
   }
   definition.cases.forEach((testCase, index) => {
@@ -355,7 +361,7 @@ function definitionIssues(
   return issues;
 }
 
-function referenceIssues(definition: Definition, bySlug: Map<string, Definition>): Issue[] {
+export function referenceIssues(definition: Definition, bySlug: ReadonlyMap<string, Definition>): Issue[] {
   const issues: Issue[] = [];
   walkTree(definition.tree, ["tree"], (node, path) => {
     if (!("policy_reference" in node)) return;
@@ -394,7 +400,7 @@ function referenceIssues(definition: Definition, bySlug: Map<string, Definition>
 }
 
 /** Parameters used anywhere in the tree, following references (each definition visited once). */
-function usedParameters(definition: Definition, bySlug: Map<string, Definition>): Set<string> {
+function usedParameters(definition: Definition, bySlug: ReadonlyMap<string, Definition>): Set<string> {
   const used = new Set<string>();
   const seen = new Set<string>();
   const visit = (current: Definition) => {
@@ -413,7 +419,10 @@ function usedParameters(definition: Definition, bySlug: Map<string, Definition>)
   return used;
 }
 
-function unusedParameterIssues(definition: Definition, bySlug: Map<string, Definition>): Issue[] {
+export function unusedParameterIssues(
+  definition: Definition,
+  bySlug: ReadonlyMap<string, Definition>,
+): Issue[] {
   const used = usedParameters(definition, bySlug);
   return definition.parameter_definitions.flatMap((parameter, index) =>
     used.has(parameter.name)
@@ -427,7 +436,7 @@ function unusedParameterIssues(definition: Definition, bySlug: Map<string, Defin
   );
 }
 
-function findCycle(start: Definition, bySlug: Map<string, Definition>): string[] | undefined {
+export function findCycle(start: Definition, bySlug: ReadonlyMap<string, Definition>): string[] | undefined {
   const stack: string[] = [];
   const visit = (definition: Definition): string[] | undefined => {
     if (stack.includes(definition.slug))
