@@ -6,6 +6,7 @@ import { armError, handleArm } from "./azure/arm";
 import { handleIdentity, verifyToken } from "./azure/token";
 import { loadAliasTable } from "./enforce/azure-aliases";
 import { tryAzure } from "./enforce/azure-try";
+import { scanAssignment } from "./enforce/compliance-scan";
 import { tryAction } from "./enforce/try-action";
 import { TryInputError } from "./enforce/try-types";
 import { header, json, type SandboxRequest, type SandboxResponse } from "./http/types";
@@ -13,6 +14,8 @@ import type { StateStore } from "./state/store";
 
 const RESOURCE_PATH =
   /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/(?!Microsoft\.Authorization\/)[^/]+\/[^/]+\/[^/]+$/i;
+
+const ASSIGNMENT_PATH = /\/providers\/Microsoft\.Authorization\/policyAssignments\/[^/]+\/?$/i;
 
 export type ThrottledService = "organizations" | "sts" | "cloudtrail" | "arm";
 const SERVICES: ThrottledService[] = ["organizations", "sts", "cloudtrail", "arm"];
@@ -191,7 +194,11 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
       ) {
         return writeResource(req, claims.oid);
       }
-      return handleArm({ store, claims, baseUrl }, req);
+      const out = handleArm({ store, claims, baseUrl }, req);
+      if (req.method === "PUT" && out.status < 300 && ASSIGNMENT_PATH.test(req.path)) {
+        scanAssignment(store, req.path.replace(/\/+$/, ""), await loadAliasTable());
+      }
+      return out;
     },
   };
 }

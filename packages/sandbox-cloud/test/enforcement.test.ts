@@ -366,6 +366,14 @@ describe("Azure enforcement", () => {
       policyRule: storageRule,
       parameters: { effect: { type: "String", defaultValue: "Audit" } },
     });
+    const before = `/subscriptions/${sandboxSub}/resourceGroups/rg-sandbox-01-app/providers/Microsoft.Storage/storageAccounts/stbefore1`;
+    const created = await tryAzure({
+      principal: "bob",
+      action: "write",
+      resource: before,
+      context: { "properties.supportsHttpsTrafficOnly": false },
+    });
+    expect(created.status).toBe(200);
     const assignment = await policy.policyAssignments.create(
       `/subscriptions/${sandboxSub}`,
       "pal-https-audit",
@@ -401,5 +409,16 @@ describe("Azure enforcement", () => {
         policyDefinitionAction: "audit",
       }),
     );
+    // The compliance scan on assignment reports what already existed.
+    expect(value).toContainEqual(
+      expect.objectContaining({ resourceId: before, policyAssignmentId: assignment.id }),
+    );
+    const compliant = await h.arm(
+      "POST",
+      `/subscriptions/${sandboxSub}/providers/Microsoft.PolicyInsights/policyStates/latest/queryResults?api-version=2019-10-01&$filter=${encodeURIComponent("complianceState eq 'Compliant'")}`,
+    );
+    const types = (compliant.body.value as { resourceType: string }[]).map((v) => v.resourceType);
+    expect(types).toContain("Microsoft.Storage/storageAccounts");
+    expect(types).toContain("Microsoft.Compute/virtualMachines");
   });
 });

@@ -2,20 +2,20 @@ import { randomUUID } from "node:crypto";
 import type { AliasTable } from "@palisade/policy-engine/evaluators/azure/alias-table";
 import {
   type AzureAssignment,
-  type AzureExemption,
   evaluateAzureRequest,
 } from "@palisade/policy-engine/evaluators/azure/evaluate-assignments";
 import { recordActivity } from "../azure/activity-log";
 import { props } from "../azure/arm";
 import { parseScope, resolveScope, sameScope, scopeChain } from "../azure/scopes";
-import type {
-  ArmObject,
-  AzureArmResource,
-  AzurePrincipal,
-  AzureState,
-  PolicyStateRecord,
-} from "../state/model";
+import type { ArmObject, AzureArmResource, AzurePrincipal, AzureState } from "../state/model";
 import type { StateStore } from "../state/store";
+import {
+  managementGroupNames,
+  policyInfo,
+  policyState,
+  toAssignment,
+  toExemptions,
+} from "./azure-policy-objects";
 import { TryInputError, type TryOutcome } from "./try-types";
 
 export interface AzureTryInput {
@@ -79,25 +79,6 @@ function resourceId(azure: AzureState, input: AzureTryInput): string {
 
 const OPERATION = /^(Microsoft\.[A-Za-z]+\/[A-Za-z/]+)\/(write|delete|action|read)$/i;
 
-function toAssignment(azure: AzureState, a: ArmObject): AzureAssignment | undefined {
-  const p = props(a);
-  const definition = azure.policyDefinitions.find((d) => sameScope(d.id, String(p.policyDefinitionId)));
-  if (!definition) return undefined;
-  const dp = props(definition);
-  return {
-    id: a.id,
-    scope: String(p.scope),
-    notScopes: (p.notScopes ?? []) as string[],
-    policyDefinition: {
-      id: definition.id,
-      policyRule: dp.policyRule,
-      parameters: (dp.parameters ?? {}) as Record<string, { defaultValue?: unknown }>,
-    },
-    parameters: (p.parameters ?? {}) as Record<string, { value: unknown }>,
-    nonComplianceMessages: (p.nonComplianceMessages ?? []) as { message: string }[],
-  };
-}
-
 export function tryAzure(store: StateStore, input: AzureTryInput, aliases: AliasTable): TryOutcome {
   const azure = store.state.azure;
   const principal = resolvePrincipal(azure, input.principal);
@@ -157,16 +138,7 @@ export function tryAzure(store: StateStore, input: AzureTryInput, aliases: Alias
   const notEnforced = azure.policyAssignments.filter((a) => props(a).enforcementMode === "DoNotEnforce");
   const toEvaluate = (list: ArmObject[]) =>
     list.map((a) => toAssignment(azure, a)).filter((a): a is AzureAssignment => a !== undefined);
-  const exemptions: AzureExemption[] = azure.policyExemptions.map((e) => {
-    const p = props(e);
-    return {
-      id: e.id,
-      scope: e.id.slice(0, e.id.indexOf("/providers/Microsoft.Authorization/policyExemptions/")),
-      policyAssignmentId: String(p.policyAssignmentId),
-      exemptionCategory: p.exemptionCategory as "Waiver" | "Mitigated",
-      ...(p.expiresOn ? { expiresOn: String(p.expiresOn) } : {}),
-    };
-  });
+  const exemptions = toExemptions(azure);
 
   // Deletes are not evaluated against deny rules, as in ARM.
   const decision =
@@ -191,48 +163,10 @@ export function tryAzure(store: StateStore, input: AzureTryInput, aliases: Alias
 
   const correlationId = randomUUID();
   const caller = principal.upn ?? principal.clientId ?? principal.objectId;
-  const policyInfo = (a: AzureAssignment, effect: string) => {
-    const armAssignment = azure.policyAssignments.find((x) => x.id === a.id)!;
-    const definition = azure.policyDefinitions.find((d) => d.id === a.policyDefinition.id)!;
-    return {
-      policyDefinitionId: definition.id,
-      policyDefinitionName: definition.name,
-      policyDefinitionDisplayName: String(props(definition).displayName ?? definition.name),
-      policyDefinitionEffect: effect,
-      policyAssignmentId: armAssignment.id,
-      policyAssignmentName: armAssignment.name,
-      policyAssignmentDisplayName: String(props(armAssignment).displayName ?? armAssignment.name),
-      policyAssignmentScope: String(props(armAssignment).scope),
-      policyAssignmentParameters: props(armAssignment).parameters ?? {},
-      policyExemptionIds: [],
-    };
-  };
   const recordStates = (list: AzureAssignment[], effect: string) => {
     for (const a of list) {
-      const info = policyInfo(a, effect);
-      const state: PolicyStateRecord = {
-        timestamp: now.toISOString(),
-        resourceId: rid,
-        policyAssignmentId: info.policyAssignmentId,
-        policyDefinitionId: info.policyDefinitionId,
-        effectiveParameters: JSON.stringify(info.policyAssignmentParameters),
-        isCompliant: false,
-        complianceState: "NonCompliant",
-        subscriptionId: parsed.subscriptionId!,
-        resourceType: type,
-        resourceLocation: proposed.location ?? "",
-        resourceGroup: parsed.resourceGroup!,
-        policyAssignmentName: info.policyAssignmentName,
-        policyAssignmentScope: info.policyAssignmentScope,
-        policyDefinitionName: info.policyDefinitionName,
-        policyDefinitionAction: effect,
-        managementGroupIds: chain
-          .filter((s) => parseScope(s)?.kind === "managementGroup")
-          .map((s) => s.split("/").pop())
-          .join(","),
-        policyDefinitionReferenceId: "",
-      };
-      azure.policyStates.push(state);
+      const info = policyInfo(azure, a.id, effect);
+      azure.policyStates.push(policyState(azure, proposed, info, "NonCompliant", now));
       recordActivity(store, {
         resourceId: rid,
         operationName: `Microsoft.Authorization/policies/${effect}/action`,
@@ -245,10 +179,7 @@ export function tryAzure(store: StateStore, input: AzureTryInput, aliases: Alias
         properties: {
           isComplianceCheck: "False",
           resourceLocation: proposed.location ?? "",
-          ancestors: chain
-            .filter((s) => parseScope(s)?.kind === "managementGroup")
-            .map((s) => s.split("/").pop())
-            .join(","),
+          ancestors: managementGroupNames(azure, rid),
           policies: JSON.stringify([info]),
         },
       });
@@ -256,7 +187,7 @@ export function tryAzure(store: StateStore, input: AzureTryInput, aliases: Alias
   };
 
   if (decision.decision === "deny" && decision.denyingAssignment) {
-    const info = policyInfo(decision.denyingAssignment, "deny");
+    const info = policyInfo(azure, decision.denyingAssignment.id, "deny");
     const reason = decision.message ?? decision.denyingAssignment.nonComplianceMessages?.[0]?.message;
     const identifiers = JSON.stringify([
       {

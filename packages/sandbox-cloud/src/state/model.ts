@@ -167,7 +167,7 @@ export interface PolicyStateRecord {
   policyDefinitionId: string;
   effectiveParameters: string;
   isCompliant: boolean;
-  complianceState: "Compliant" | "NonCompliant";
+  complianceState: "Compliant" | "NonCompliant" | "Exempt";
   subscriptionId: string;
   resourceType: string;
   resourceLocation: string;
