@@ -1,0 +1,119 @@
+import type { CompiledScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
+import type {
+  AzurePolicyAssignmentResource,
+  AzurePolicyDefinitionResource,
+  AzurePolicyExemptionResource,
+} from "@palisade/policy-engine/compilers/azure/compile-azure";
+
+export type ProviderName = "aws" | "azure";
+
+export type HierarchyNodeType =
+  | "AWS_ORGANIZATION_ROOT"
+  | "AWS_OU"
+  | "AWS_ACCOUNT"
+  | "AZURE_MANAGEMENT_GROUP"
+  | "AZURE_SUBSCRIPTION"
+  | "AZURE_RESOURCE_GROUP";
+
+/** One scope of the organisation or tenant, as the provider reports it. */
+export interface HierarchyEntry {
+  /** AWS root/OU/account id; Azure ARM scope id (`/providers/Microsoft.Management/...`, `/subscriptions/...`). */
+  externalId: string;
+  parentExternalId: string | undefined;
+  name: string;
+  type: HierarchyNodeType;
+  /** Console page of the scope; empty for the sandbox, which has no console. */
+  link: string;
+}
+
+/** One step of a connection test: what was tried, and what to do when it failed. */
+export interface ConnectionCheck {
+  name: string;
+  ok: boolean;
+  message: string;
+}
+
+/** A record of the provider's audit stream (CloudTrail event, Activity Log entry). */
+export interface AuditRecord {
+  /** The provider's event id; unique per provider, so ingestion is idempotent. */
+  id: string;
+  time: Date;
+  /** `ec2:RunInstances`-style for AWS; the ARM operation for Azure. */
+  action: string;
+  principal: string | undefined;
+  /** Account id or subscription id. */
+  scopeId: string | undefined;
+  /** Set when the provider denied the call (`AccessDenied`, `Forbidden`…). */
+  errorCode: string | undefined;
+  errorMessage: string | undefined;
+  /** The record as the provider returned it. */
+  raw: unknown;
+}
+
+export interface AuditPage {
+  /** Oldest first. */
+  records: AuditRecord[];
+  /** Pass back to read what came after; opaque. */
+  cursor: string;
+}
+
+/** A policy state of a resource (Azure policy states; empty for AWS, where SCPs have no audit). */
+export interface ComplianceRecord {
+  resourceId: string;
+  policyAssignmentId: string;
+  policyDefinitionId: string;
+  compliant: boolean;
+  time: Date;
+  subscriptionId: string | undefined;
+}
+
+interface CloudProviderBase {
+  readonly provider: ProviderName;
+  /** Tries every call Palisade will need and reports each, so a failure names what to fix. */
+  verify(): Promise<ConnectionCheck[]>;
+  /** The whole hierarchy, parents before their children. */
+  listHierarchy(): Promise<HierarchyEntry[]>;
+  /** Audit records after `cursor` (from the start of the provider's retention when absent). */
+  readAuditEvents(cursor: string | undefined, options?: { since?: Date }): Promise<AuditPage>;
+  readCompliance(options?: { since?: Date }): Promise<ComplianceRecord[]>;
+  close(): void;
+}
+
+/** An SCP as it exists in the organisation. */
+export interface ScpRef {
+  id: string;
+  arn: string;
+  name: string;
+}
+
+export interface AwsCloudProvider extends CloudProviderBase {
+  readonly provider: "aws";
+  /**
+   * Creates the SCP, or updates it in place when `policyId` (or an SCP of the same name) exists,
+   * then makes its attachments exactly `compiled.targets` (none when `compiled.attach` is false).
+   * Updating the content is how a waiver is added to or removed from an SCP.
+   */
+  applyScp(compiled: CompiledScp, policyId?: string): Promise<ScpRef>;
+  /** Detaches the SCP from every target and deletes it; absent is success. */
+  removeScp(policyId: string): Promise<void>;
+  putScp(compiled: Pick<CompiledScp, "name" | "description" | "content">, policyId?: string): Promise<ScpRef>;
+  attachScp(policyId: string, targetId: string): Promise<void>;
+  detachScp(policyId: string, targetId: string): Promise<void>;
+  /** Roots, OUs and accounts the SCP is attached to. */
+  listScpTargets(policyId: string): Promise<string[]>;
+  findScpByName(name: string): Promise<ScpRef | undefined>;
+}
+
+export interface AzureCloudProvider extends CloudProviderBase {
+  readonly provider: "azure";
+  /** PUT of the resource at its `id` (idempotent); returns the id ARM answered with. */
+  putDefinition(definition: AzurePolicyDefinitionResource): Promise<string>;
+  removeDefinition(definitionId: string): Promise<void>;
+  putAssignment(assignment: AzurePolicyAssignmentResource): Promise<string>;
+  removeAssignment(assignmentId: string): Promise<void>;
+  /** A waiver: an exemption of category Waiver that ARM stops honouring at `expiresOn`. */
+  putExemption(exemption: AzurePolicyExemptionResource): Promise<string>;
+  removeExemption(exemptionId: string): Promise<void>;
+}
+
+export type CloudProvider = AwsCloudProvider | AzureCloudProvider;

@@ -1,0 +1,32 @@
+import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
+import type { AwsConnection } from "./aws/aws-provider";
+import type { AzureConnection } from "./azure/azure-provider";
+
+/**
+ * The sandbox differs from a real organisation or tenant only by its endpoints and credentials:
+ * these are the connections the production adapters are given for it.
+ */
+export function sandboxAwsConnection(cloud: SandboxCloud): AwsConnection {
+  return {
+    endpoint: cloud.aws.endpoint,
+    region: cloud.aws.region,
+    managementAccountId: cloud.aws.managementAccountId,
+    roleArn: cloud.aws.connectorRoleArn,
+    externalId: cloud.aws.externalId,
+    baseCredentials: { accessKeyId: cloud.aws.accessKeyId, secretAccessKey: cloud.aws.secretAccessKey },
+    consoleLinks: false,
+  };
+}
+
+export function sandboxAzureConnection(cloud: SandboxCloud): AzureConnection {
+  return {
+    tenantId: cloud.azure.tenantId,
+    clientId: cloud.azure.clientId,
+    credential: { kind: "secret", clientSecret: cloud.azure.clientSecret },
+    armEndpoint: cloud.azure.armEndpoint,
+    authorityHost: cloud.azure.authorityHost,
+    caCertPem: cloud.azure.caCertPem,
+    rootManagementGroupId: cloud.azure.rootManagementGroupId,
+    consoleLinks: false,
+  };
+}
