@@ -161,6 +161,82 @@ describe("Azure Policy objects", () => {
     await policy.policyDefinitions.delete(subDefinition.name!);
   });
 
+  it("assigns and exempts at resource group and resource scope", async () => {
+    const [sub] = await subscriptions();
+    const policy = new PolicyClient(h.azureCredential, sub!.id, h.armOptions);
+    const rm = new ResourceManagementClient(h.azureCredential, sub!.id, h.armOptions);
+    const undeclared = await policy.policyDefinitions
+      .createOrUpdate("pal-undeclared", { policyRule: denyHttpRule })
+      .catch((e: { code?: string }) => e);
+    expect(undeclared).toMatchObject({ code: "InvalidPolicyParameters" });
+    const definition = await policy.policyDefinitions.createOrUpdate("pal-scoped", {
+      policyRule: denyHttpRule,
+      parameters: { effect: { type: "String" } },
+    });
+    const groups: { name: string; id: string }[] = [];
+    for await (const g of rm.resourceGroups.list()) groups.push({ name: g.name!, id: g.id! });
+    const group = groups.find((g) => g.name.endsWith("-data"))!;
+    const resources = [];
+    for await (const r of rm.resources.listByResourceGroup(group.name)) resources.push(r);
+    const storage = resources.find((r) => r.type === "Microsoft.Storage/storageAccounts")!;
+
+    const missing = await policy.policyAssignments
+      .create(group.id, "pal-rg", { policyDefinitionId: definition.id! })
+      .catch((e: { code?: string }) => e);
+    expect(missing).toMatchObject({ code: "MissingPolicyParameter" });
+    const parameters = { effect: { value: "Audit" } };
+    const atGroup = await policy.policyAssignments.create(group.id, "pal-rg", {
+      policyDefinitionId: definition.id!,
+      parameters,
+    });
+    const atResource = await policy.policyAssignments.create(storage.id!, "pal-res", {
+      policyDefinitionId: definition.id!,
+      parameters,
+    });
+    expect(atResource.id).toBe(`${storage.id}/providers/Microsoft.Authorization/policyAssignments/pal-res`);
+    const inGroup: string[] = [];
+    for await (const a of policy.policyAssignments.listForResourceGroup(group.name)) inGroup.push(a.name!);
+    expect(inGroup).toEqual(expect.arrayContaining(["pal-rg", "pal-res"]));
+    const onResource: string[] = [];
+    for await (const a of policy.policyAssignments.listForResource(
+      group.name,
+      "Microsoft.Storage",
+      "",
+      "storageAccounts",
+      storage.name!,
+    )) {
+      onResource.push(a.name!);
+    }
+    expect(onResource).toEqual(expect.arrayContaining(["pal-rg", "pal-res"]));
+
+    const exemptionId = `${storage.id}/providers/Microsoft.Authorization/policyExemptions/pal-res-waiver`;
+    await rm.resources.createOrUpdateById(exemptionId, EXEMPTION_API, {
+      properties: { policyAssignmentId: atGroup.id, exemptionCategory: "Mitigated" },
+    });
+    const listed = await h.arm(
+      "GET",
+      `${storage.id}/providers/Microsoft.Authorization/policyExemptions?api-version=${EXEMPTION_API}`,
+    );
+    expect((listed.body.value as { name: string }[]).map((e) => e.name)).toEqual(["pal-res-waiver"]);
+    const above = await rm.resources
+      .createOrUpdateById(
+        `/subscriptions/${sub!.id}/providers/Microsoft.Authorization/policyExemptions/too-high`,
+        EXEMPTION_API,
+        {
+          properties: { policyAssignmentId: atGroup.id, exemptionCategory: "Waiver" },
+        },
+      )
+      .catch((e: { code?: string }) => e);
+    expect(above).toMatchObject({ code: "InvalidPolicyExemptionScope" });
+
+    await rm.resources.deleteById(exemptionId, EXEMPTION_API);
+    await policy.policyAssignments.delete(storage.id!, "pal-res");
+    await policy.policyAssignments.delete(group.id, "pal-rg");
+    const after: string[] = [];
+    for await (const a of policy.policyAssignments.listForResourceGroup(group.name)) after.push(a.name!);
+    expect(after).not.toContain("pal-rg");
+  });
+
   it("retries a 429 with Retry-After", async () => {
     const mg = new ManagementGroupsAPI(h.azureCredential, h.armOptions);
     await h.post("/sandbox/control/throttle", { service: "arm", count: 1 });
@@ -175,7 +251,10 @@ describe("Activity Log", () => {
   it("lists management events of a subscription within the time filter", async () => {
     const [sub] = await subscriptions();
     const policy = new PolicyClient(h.azureCredential, sub!.id, h.armOptions);
-    await policy.policyDefinitions.createOrUpdate("pal-activity", { policyRule: denyHttpRule });
+    await policy.policyDefinitions.createOrUpdate("pal-activity", {
+      policyRule: denyHttpRule,
+      parameters: { effect: { type: "String", defaultValue: "Audit" } },
+    });
     const monitor = new MonitorClient(h.azureCredential, sub!.id, {
       ...h.armOptions,
       baseUri: h.cloud.azure.armEndpoint,

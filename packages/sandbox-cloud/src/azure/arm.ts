@@ -442,6 +442,16 @@ function validate(
         "Failed to parse policy rule: the 'if' and 'then.effect' properties are required.",
       );
     }
+    const declared = new Set(Object.keys((p.parameters ?? {}) as object).map((k) => k.toLowerCase()));
+    for (const m of JSON.stringify(rule).matchAll(/parameters\('([^']+)'\)/g)) {
+      if (!declared.has(m[1]!.toLowerCase())) {
+        return armError(
+          400,
+          "InvalidPolicyParameters",
+          `The policy rule references the parameter '${m[1]}' which is not defined in the policy definition.`,
+        );
+      }
+    }
     const kind = parseScope(scope)?.kind;
     if (kind !== "subscription" && kind !== "managementGroup") {
       return armError(
@@ -466,6 +476,20 @@ function validate(
       0,
       definition.id.indexOf("/providers/Microsoft.Authorization/"),
     );
+    const given = new Set(Object.keys((p.parameters ?? {}) as object).map((k) => k.toLowerCase()));
+    const definitionParameters = (props(definition).parameters ?? {}) as Record<
+      string,
+      { defaultValue?: unknown }
+    >;
+    for (const [name, spec] of Object.entries(definitionParameters)) {
+      if (spec?.defaultValue === undefined && !given.has(name.toLowerCase())) {
+        return armError(
+          400,
+          "MissingPolicyParameter",
+          `The policy assignment is missing a value for the parameter '${name}', which has no default value.`,
+        );
+      }
+    }
     if (!isAtOrBelow(azure, scope, definitionScope)) {
       return armError(
         400,

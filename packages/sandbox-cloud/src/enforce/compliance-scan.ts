@@ -44,8 +44,13 @@ export function scanAssignment(store: StateStore, assignmentId: string, aliases:
       );
       return d.denyingAssignment !== undefined || d.audits.length > 0;
     };
-    const breaks = decide(false);
-    const state = !breaks ? "Compliant" : decide(true) ? "NonCompliant" : "Exempt";
+    let state: "Compliant" | "NonCompliant" | "Exempt";
+    try {
+      state = !decide(false) ? "Compliant" : decide(true) ? "NonCompliant" : "Exempt";
+    } catch {
+      // A rule the evaluator cannot evaluate for this resource reports nothing, as Azure skips it.
+      continue;
+    }
     azure.policyStates.push(policyState(azure, resource, policyInfo(azure, arm.id, effect), state, now));
     recorded++;
   }
