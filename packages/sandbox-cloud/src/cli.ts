@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_SEED, startSandboxCloud } from "./start-sandbox-cloud";
 
@@ -22,7 +23,11 @@ async function serve(argv: string[]) {
     },
   });
   const cloud = await startSandboxCloud({
-    dataDir: values["data-dir"] ?? process.env.SANDBOX_DATA_DIR ?? "./.palisade/sandbox",
+    // npm runs workspace scripts in the workspace folder; relative paths mean the caller's folder.
+    dataDir: resolve(
+      process.env.INIT_CWD ?? process.cwd(),
+      values["data-dir"] ?? process.env.SANDBOX_DATA_DIR ?? "./.palisade/sandbox",
+    ),
     host: values.host ?? process.env.SANDBOX_HOST ?? "127.0.0.1",
     port: Number(values.port ?? process.env.SANDBOX_PORT ?? 4510),
     seed: Number(values.seed ?? process.env.SANDBOX_SEED ?? DEFAULT_SEED),
