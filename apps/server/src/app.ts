@@ -2,15 +2,24 @@ import { createAuth } from "./auth/auth";
 import { bootstrapFirstTenant } from "./auth/bootstrap";
 import type { Config } from "./config";
 import { openDatabase } from "./db/database";
+import { startJobQueue } from "./jobs/job-queue";
 import type { Logger } from "./logger";
+import { loadCatalogue } from "./modules/policy-definition/load-catalogue";
 import { loadSecretKey } from "./secrets";
 import { buildServer } from "./server";
 
 /**
- * Everything Palisade needs before it listens: the migrated database, the identity
- * provider, the first tenant on an empty database, and the HTTP server.
+ * Everything Palisade needs before it listens: the policy catalogue, the migrated database,
+ * the identity provider, the first tenant on an empty database, and the HTTP server.
  */
 export async function createPalisade(config: Config, logger: Logger) {
+  // Before the database: a broken catalogue should stop start-up at once.
+  const { catalogue, milliseconds } = loadCatalogue();
+  logger.info(
+    { definitions: catalogue.definitions.length, frameworks: catalogue.frameworks.length, milliseconds },
+    "policy catalogue loaded",
+  );
+
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -18,6 +27,7 @@ export async function createPalisade(config: Config, logger: Logger) {
   });
   await database.migrate();
   logger.info({ engine: database.engine }, "database migrated");
+  const jobs = await startJobQueue(database, logger);
 
   const port = config.port;
   const trustedOrigins = [config.publicUrl, `http://localhost:${port}`, `http://127.0.0.1:${port}`];
@@ -44,6 +54,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     database,
     auth,
     logger,
+    catalogue,
     webDist: config.webDist,
     trustProxy: config.trustProxy,
     publicRateLimit: config.publicRateLimit,
@@ -53,9 +64,11 @@ export async function createPalisade(config: Config, logger: Logger) {
     app,
     auth,
     database,
+    jobs,
     bootstrap,
     async close() {
       await app.close();
+      await jobs.stop();
       await database.close();
     },
   };

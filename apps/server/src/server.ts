@@ -3,11 +3,15 @@ import { join } from "node:path";
 import { createContextValues } from "@connectrpc/connect";
 import { fastifyConnectPlugin } from "@connectrpc/connect-fastify";
 import fastifyStatic from "@fastify/static";
+import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import Fastify from "fastify";
 import type { Auth } from "./auth/auth";
 import { authenticate } from "./auth/authenticate";
 import type { DatabaseHandle } from "./db/database";
 import type { Logger } from "./logger";
+import { createInitiativeService } from "./modules/initiative/initiative-service";
+import { createPolicyService } from "./modules/policy/policy-service";
+import { createPolicyDefinitionService } from "./modules/policy-definition/policy-definition-service";
 import { createTeamService } from "./modules/team/team-service";
 import { createTenantService } from "./modules/tenant/tenant-service";
 import { createAuthInterceptor } from "./rpc/auth-interceptor";
@@ -19,6 +23,8 @@ export interface ServerDeps {
   database: DatabaseHandle;
   auth: Auth;
   logger: Logger;
+  /** The policy catalogue, parsed and checked once at start-up. */
+  catalogue: Catalogue;
   webDist: string;
   trustProxy: boolean;
   /** Public (no sign-in) methods: calls allowed at once per client address, and per second after. */
@@ -27,7 +33,7 @@ export interface ServerDeps {
 
 /** Builds the HTTP server: RPCs, Better Auth, health, and the web app. */
 export async function buildServer(deps: ServerDeps) {
-  const { database, auth } = deps;
+  const { database, auth, catalogue } = deps;
   const db = database.db;
   const app = Fastify({
     loggerInstance: deps.logger,
@@ -73,6 +79,12 @@ export async function buildServer(deps: ServerDeps) {
   const implementations = new Map<string, AnyServiceImpl>([
     ["palisade.tenant.v1.TenantService", createTenantService({ db })],
     ["palisade.team.v1.TeamService", createTeamService({ db, auth })],
+    [
+      "palisade.policydefinition.v1.PolicyDefinitionService",
+      createPolicyDefinitionService({ db, catalogue }),
+    ],
+    ["palisade.initiative.v1.InitiativeService", createInitiativeService({ db, catalogue })],
+    ["palisade.policy.v1.PolicyService", createPolicyService({ catalogue })],
   ]);
   const publicRateLimiter = createRateLimiter(deps.publicRateLimit);
   await app.register(fastifyConnectPlugin, {
