@@ -28,7 +28,7 @@ export function FallbackScreen({ error, embedded = false }: { error: unknown; em
       {!embedded && <Logo />}
       <Card className="w-full max-w-lg">
         <CardHeader>
-          <CardTitle>Oops</CardTitle>
+          <CardTitle as="h1">Oops</CardTitle>
           <CardDescription>
             This page could not be shown. Reloading usually fixes a temporary problem.
           </CardDescription>

@@ -11,8 +11,14 @@ export function CardHeader({ className, ...props }: ComponentProps<"div">) {
   return <div className={cn("flex flex-col gap-1.5 p-6", className)} {...props} />;
 }
 
-export function CardTitle({ className, ...props }: ComponentProps<"h3">) {
-  return <h3 className={cn("text-lg font-semibold leading-tight tracking-tight", className)} {...props} />;
+export function CardTitle({
+  className,
+  as: Heading = "h3",
+  ...props
+}: ComponentProps<"h3"> & { as?: "h1" | "h2" | "h3" }) {
+  return (
+    <Heading className={cn("text-lg font-semibold leading-tight tracking-tight", className)} {...props} />
+  );
 }
 
 export function CardDescription({ className, ...props }: ComponentProps<"p">) {

@@ -51,7 +51,7 @@ export function SignInCard({ redirectPath }: { redirectPath: string | undefined 
   return (
     <Card className="w-full max-w-sm">
       <CardHeader>
-        <CardTitle className="text-xl">
+        <CardTitle as="h1" className="text-xl">
           {lastLogin ? `Welcome back, ${lastLogin.name}` : "Sign in to Palisade"}
         </CardTitle>
         <CardDescription>Use the e-mail address and password of your Palisade account.</CardDescription>

@@ -1,3 +1,4 @@
+import { Link } from "@tanstack/react-router";
 import { LockKeyholeIcon, ShieldCheckIcon, TimerResetIcon } from "lucide-react";
 import { Logo } from "@/components/logo";
 import { SignInCard } from "./sign-in-card";
@@ -26,7 +27,12 @@ export function SignInPage({ redirectPath }: { redirectPath: string | undefined 
             ))}
           </ul>
         </div>
-        <p className="text-xs opacity-70">Engineers who only need a waiver can request one at /req.</p>
+        <p className="text-xs opacity-80">
+          Only need a waiver?{" "}
+          <Link to="/req" className="font-medium text-white underline underline-offset-2">
+            Request one with your policy key
+          </Link>
+        </p>
       </section>
       <main className="flex flex-col items-center justify-center gap-8 px-4 py-12">
         <Logo className="lg:hidden" />

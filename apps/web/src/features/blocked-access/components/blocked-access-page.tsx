@@ -15,8 +15,8 @@ export function BlockedAccessPage({ signedInAs }: { signedInAs: string | null })
           <div className="mb-2 flex size-11 items-center justify-center rounded-full bg-destructive/10 text-destructive">
             <ShieldOffIcon className="size-5" aria-hidden="true" />
           </div>
-          <CardTitle className="text-xl">
-            <h1>You don't have access to this area</h1>
+          <CardTitle as="h1" className="text-xl">
+            You don't have access to this area
           </CardTitle>
           <CardDescription>
             {signedInAs ? <>You are signed in as {signedInAs}, but</> : "Your account"} is either not a member

@@ -87,34 +87,34 @@ export function EventsPage({ search }: { search: EventsSearch }) {
             })}
           </fieldset>
         </div>
-        {(activeFilters.length > 0 || search.policyId) && (
-          <ul className="flex flex-wrap items-center gap-2" aria-label="Active filters">
-            {search.policyId && (
-              <li>
-                <Badge variant="outline">Policy id: {search.policyId}</Badge>
-              </li>
-            )}
-            {activeFilters.map(({ key, label, value }) => (
-              <li key={`${key}-${value}`}>
-                <Badge variant="secondary">
-                  {label}: {value}
-                </Badge>
-              </li>
-            ))}
-          </ul>
-        )}
         {hasFilters && (
-          <Button
-            variant="ghost"
-            size="sm"
-            onClick={() => {
-              setResourceName("");
-              void navigate({ search: {} });
-            }}
-          >
-            <XIcon />
-            Clear filters
-          </Button>
+          <div className="flex flex-wrap items-center gap-2">
+            <ul className="flex flex-wrap items-center gap-2" aria-label="Active filters">
+              {search.policyId && (
+                <li>
+                  <Badge variant="outline">Policy id: {search.policyId}</Badge>
+                </li>
+              )}
+              {activeFilters.map(({ key, label, value }) => (
+                <li key={`${key}-${value}`}>
+                  <Badge variant="secondary">
+                    {label}: {value}
+                  </Badge>
+                </li>
+              ))}
+            </ul>
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => {
+                setResourceName("");
+                void navigate({ search: {} });
+              }}
+            >
+              <XIcon />
+              Clear filters
+            </Button>
+          </div>
         )}
       </Card>
       <Card className="overflow-hidden">

@@ -13,7 +13,7 @@ const TextBlock = lazy(() => import("@/components/text-block").then((m) => ({ de
 function Message({ icon, title, hint }: { icon: ReactNode; title: string; hint: string }) {
   return (
     <Card className="h-full">
-      <CardContent className="flex flex-col items-center gap-3 px-6 py-12 text-center">
+      <CardContent className="flex h-full flex-col items-center justify-center gap-3 px-6 py-12 text-center">
         <div className="flex size-12 items-center justify-center rounded-full bg-accent text-accent-foreground [&_svg]:size-6">
           {icon}
         </div>

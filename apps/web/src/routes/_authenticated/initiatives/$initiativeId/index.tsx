@@ -1,9 +1,11 @@
-import { createFileRoute } from "@tanstack/react-router";
+import { createFileRoute, stripSearchParams } from "@tanstack/react-router";
 import { InitiativeDetailPage } from "@/features/initiatives/components/initiative-detail-page";
 import { initiativeDetailSearchSchema } from "./-search";
 
 export const Route = createFileRoute("/_authenticated/initiatives/$initiativeId/")({
   validateSearch: initiativeDetailSearchSchema,
+  // The default tab stays out of the address so shared links remain short.
+  search: { middlewares: [stripSearchParams({ tab: "policies" })] },
   component: InitiativeDetailRoute,
 });
 
