@@ -1,0 +1,73 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { PolicyService } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
+import { PolicyDefinitionState } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
+import { PolicyDefinitionService } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { definitionMessage } from "../src/modules/policy-definition/definition-message";
+import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
+import { engines } from "./support/test-database";
+import { startTestServer, type TestServer } from "./support/test-server";
+
+const { catalogue } = loadCatalogue();
+const SLUG = "deny-iam-user-access-keys";
+
+async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
+  try {
+    await call;
+  } catch (error) {
+    return ConnectError.from(error);
+  }
+  throw new Error("the call succeeded");
+}
+
+describe.each(engines)("public definition lookup on %s", (engine) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer(engine);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("answers a catalogue definition's slug and further reading without sign-in", async () => {
+    const definition = catalogue.bySlug.get(SLUG);
+    if (!definition) throw new Error(`the catalogue has no ${SLUG}`);
+    const response = await server.client(PolicyService).getDefinitionBySlug({ slug: SLUG });
+    expect(response.slug).toBe(SLUG);
+    expect(response.furtherReadingUrls.map(({ name, href }) => ({ name, href }))).toEqual(
+      definition.further_reading_urls,
+    );
+  });
+
+  it("answers those two fields and nothing else", async () => {
+    const response = await fetch(`${server.url}/palisade.policy.v1.PolicyService/GetDefinitionBySlug`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ slug: SLUG }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(["furtherReadingUrls", "slug"]);
+    for (const url of body.furtherReadingUrls as Record<string, unknown>[]) {
+      expect(Object.keys(url).sort()).toEqual(["href", "name"]);
+    }
+  });
+
+  it("answers not_found for an unknown slug and for a tenant's own definition", async () => {
+    const client = server.client(PolicyService);
+    expect((await errorOf(client.getDefinitionBySlug({ slug: "no-such-policy" }))).code).toBe(Code.NotFound);
+
+    const admin = (await server.addMember({ role: "ADMINISTRATOR" })).credentials;
+    const source = catalogue.bySlug.get(SLUG);
+    if (!source) throw new Error(`the catalogue has no ${SLUG}`);
+    await server.client(PolicyDefinitionService, admin).create({
+      policyDefinition: definitionMessage(
+        { ...source, slug: "acme-private-policy" },
+        { state: PolicyDefinitionState.UNSPECIFIED },
+      ),
+    });
+    const error = await errorOf(client.getDefinitionBySlug({ slug: "acme-private-policy" }));
+    expect(error.code).toBe(Code.NotFound);
+  });
+});
