@@ -1,5 +1,6 @@
 import { createAuth } from "./auth/auth";
 import { bootstrapFirstTenant } from "./auth/bootstrap";
+import { startCloudConnections } from "./cloud/sandbox-connection";
 import type { Config } from "./config";
 import { openDatabase } from "./db/database";
 import { startJobQueue } from "./jobs/job-queue";
@@ -50,24 +51,31 @@ export async function createPalisade(config: Config, logger: Logger) {
     );
   }
 
+  const cloud = await startCloudConnections({ config, db: database.db, logger });
+
   const app = await buildServer({
     database,
     auth,
     logger,
+    cloud: cloud.service,
     catalogue,
     webDist: config.webDist,
     trustProxy: config.trustProxy,
     publicRateLimit: config.publicRateLimit,
   });
 
+  await cloud.connectSandbox();
+
   return {
     app,
     auth,
     database,
+    cloud,
     jobs,
     bootstrap,
     async close() {
       await app.close();
+      await cloud.close();
       await jobs.stop();
       await database.close();
     },

@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 
 /** Server settings, read once from the environment. */
 export interface Config {
@@ -18,6 +18,10 @@ export interface Config {
   trustProxy: boolean;
   /** Public (no sign-in) methods: calls allowed at once per client address, and per second after. */
   publicRateLimit: { burst: number; perSecond: number };
+  /** The sandbox cloud started in-process, and the sandbox connectors made on first start. */
+  sandbox: { enabled: boolean; port: number; dataDir: string; activity: boolean; actionsPerMinute: number };
+  /** The IAM principal this server assumes connector roles as; shown in the AWS trust policy. */
+  awsPrincipalArn: string | undefined;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -26,10 +30,15 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`PORT must be a port number, got "${env.PORT}"`);
   }
   const host = env.HOST ?? "0.0.0.0";
+  const dataDir = resolve(env.DATA_DIR ?? ".palisade");
+  const sandboxPort = Number(env.SANDBOX_PORT ?? 0);
+  if (!Number.isInteger(sandboxPort) || sandboxPort < 0 || sandboxPort > 65535) {
+    throw new Error(`SANDBOX_PORT must be a port number, got "${env.SANDBOX_PORT}"`);
+  }
   return {
     port,
     host,
-    dataDir: resolve(env.DATA_DIR ?? ".palisade"),
+    dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ""),
     adminEmail: env.PALISADE_ADMIN_EMAIL || undefined,
@@ -41,6 +50,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       burst: positiveNumber(env, "PUBLIC_RATE_LIMIT_BURST", 60),
       perSecond: positiveNumber(env, "PUBLIC_RATE_LIMIT_PER_SECOND", 10),
     },
+    sandbox: {
+      enabled: env.PALISADE_SANDBOX !== "false",
+      port: sandboxPort,
+      dataDir: join(dataDir, "sandbox"),
+      activity: env.SANDBOX_ACTIVITY !== "false",
+      actionsPerMinute: positiveNumber(env, "SANDBOX_ACTIVITY_RATE", 12),
+    },
+    awsPrincipalArn: env.PALISADE_AWS_PRINCIPAL_ARN || undefined,
   };
 }
 

@@ -9,6 +9,7 @@ import type { Auth } from "./auth/auth";
 import { authenticate } from "./auth/authenticate";
 import type { DatabaseHandle } from "./db/database";
 import type { Logger } from "./logger";
+import { type ConnectorServiceDeps, createConnectorService } from "./modules/connector/connector-service";
 import { createInitiativeService } from "./modules/initiative/initiative-service";
 import { createPolicyService } from "./modules/policy/policy-service";
 import { createPolicyDefinitionService } from "./modules/policy-definition/policy-definition-service";
@@ -23,6 +24,8 @@ export interface ServerDeps {
   database: DatabaseHandle;
   auth: Auth;
   logger: Logger;
+  /** Connector secrets, cloud providers and the sandbox, for ConnectorService. */
+  cloud: Omit<ConnectorServiceDeps, "db">;
   /** The policy catalogue, parsed and checked once at start-up. */
   catalogue: Catalogue;
   webDist: string;
@@ -79,6 +82,7 @@ export async function buildServer(deps: ServerDeps) {
   const implementations = new Map<string, AnyServiceImpl>([
     ["palisade.tenant.v1.TenantService", createTenantService({ db })],
     ["palisade.team.v1.TeamService", createTeamService({ db, auth })],
+    ["palisade.connector.v1.ConnectorService", createConnectorService({ db, ...deps.cloud })],
     [
       "palisade.policydefinition.v1.PolicyDefinitionService",
       createPolicyDefinitionService({ db, catalogue }),

@@ -51,6 +51,8 @@ export async function startTestServer(engine: Engine, env: Record<string, string
     LOG_LEVEL: "warn",
     PUBLIC_RATE_LIMIT_BURST: "100000",
     PUBLIC_RATE_LIMIT_PER_SECOND: "100000",
+    // Tests that need the sandbox cloud ask for it.
+    PALISADE_SANDBOX: "false",
     ...env,
   });
   const palisade = await createPalisade(config, createLogger(config.logLevel));

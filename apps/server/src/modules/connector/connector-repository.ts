@@ -1,0 +1,215 @@
+import { and, asc, count, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import type { HierarchyEntry, ProviderName } from "../../cloud/cloud-provider";
+import type { Database } from "../../db/database";
+import { connectors, hierarchyNodes } from "../../db/schema/connectors";
+import { deployments } from "../../db/schema/deployments";
+import { jobs } from "../../db/schema/operations";
+import type { PageWindow } from "../../rpc/pagination";
+
+export type ConnectorKind = "aws" | "azure" | "sandbox";
+export type ConnectorStatusName = "NEVER_SYNCED" | "SYNCING" | "CONNECTED" | "ERROR";
+
+/** Non-secret settings kept in `connectors.config`. Every kind records the provider it speaks. */
+export type StoredConfig =
+  | { provider: "aws"; managementAccountId: string; roleArn: string; externalId: string; region: string }
+  | {
+      provider: "azure";
+      tenantId: string;
+      clientId: string;
+      credentialType: "CLIENT_SECRET" | "CERTIFICATE";
+      certificateThumbprint: string;
+    }
+  | { provider: ProviderName };
+
+export type ConnectorRow = typeof connectors.$inferSelect;
+export type HierarchyNodeRow = typeof hierarchyNodes.$inferSelect;
+
+export async function insertConnector(
+  db: Database,
+  row: typeof connectors.$inferInsert,
+): Promise<ConnectorRow> {
+  const [inserted] = await db.insert(connectors).values(row).returning();
+  if (!inserted) throw new Error("connector insert returned nothing");
+  return inserted;
+}
+
+/** A connector of this tenant; another tenant's id finds nothing. */
+export async function findConnector(
+  db: Database,
+  tenantId: string,
+  id: string,
+): Promise<ConnectorRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(connectors)
+    .where(and(eq(connectors.tenantId, tenantId), eq(connectors.id, id)));
+  return row;
+}
+
+export async function listConnectors(
+  db: Database,
+  tenantId: string,
+  window: PageWindow,
+  provider: ProviderName | undefined,
+): Promise<{ rows: ConnectorRow[]; total: number }> {
+  const where = and(
+    eq(connectors.tenantId, tenantId),
+    provider ? sql`${connectors.config}->>'provider' = ${provider}` : undefined,
+  );
+  const rows = await db
+    .select()
+    .from(connectors)
+    .where(where)
+    .orderBy(window.descending ? desc(connectors.createdAt) : asc(connectors.createdAt), asc(connectors.id))
+    .limit(window.limit)
+    .offset(window.offset);
+  const [total] = await db.select({ n: count() }).from(connectors).where(where);
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function countTenantConnectors(db: Database, tenantId: string): Promise<number> {
+  const [total] = await db.select({ n: count() }).from(connectors).where(eq(connectors.tenantId, tenantId));
+  return total?.n ?? 0;
+}
+
+export async function updateConnector(
+  db: Database,
+  tenantId: string,
+  id: string,
+  patch: Partial<
+    Pick<ConnectorRow, "name" | "config" | "secretCiphertext" | "status" | "lastSyncAt" | "lastError">
+  >,
+): Promise<ConnectorRow | undefined> {
+  const [row] = await db
+    .update(connectors)
+    .set(patch)
+    .where(and(eq(connectors.tenantId, tenantId), eq(connectors.id, id)))
+    .returning();
+  return row;
+}
+
+export async function deleteConnector(db: Database, tenantId: string, id: string): Promise<boolean> {
+  const deleted = await db
+    .delete(connectors)
+    .where(and(eq(connectors.tenantId, tenantId), eq(connectors.id, id)))
+    .returning({ id: connectors.id });
+  return deleted.length > 0;
+}
+
+/** Deployments still placed in the cloud through the connector. */
+export async function countActiveDeployments(
+  db: Database,
+  tenantId: string,
+  connectorId: string,
+): Promise<number> {
+  const [total] = await db
+    .select({ n: count() })
+    .from(deployments)
+    .where(
+      and(
+        eq(deployments.tenantId, tenantId),
+        eq(deployments.connectorId, connectorId),
+        notInArray(deployments.status, ["DELETED"]),
+      ),
+    );
+  return total?.n ?? 0;
+}
+
+/**
+ * Makes the stored hierarchy of a connector exactly `entries`: upserts by external id (node ids
+ * stay stable across syncs) and removes scopes that no longer exist.
+ */
+export async function replaceHierarchy(
+  db: Database,
+  tenantId: string,
+  connectorId: string,
+  provider: ProviderName,
+  entries: HierarchyEntry[],
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const ids = entries.map((e) => e.externalId);
+    await tx
+      .delete(hierarchyNodes)
+      .where(
+        and(
+          eq(hierarchyNodes.connectorId, connectorId),
+          ids.length > 0 ? notInArray(hierarchyNodes.externalId, ids) : undefined,
+        ),
+      );
+    // Statements stay well under the parameter limit.
+    for (let i = 0; i < entries.length; i += 500) {
+      await tx
+        .insert(hierarchyNodes)
+        .values(
+          entries.slice(i, i + 500).map((e) => ({
+            tenantId,
+            connectorId,
+            provider,
+            externalId: e.externalId,
+            parentExternalId: e.parentExternalId ?? null,
+            name: e.name,
+            type: e.type,
+            link: e.link || null,
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [hierarchyNodes.connectorId, hierarchyNodes.externalId],
+          set: {
+            parentExternalId: sql`excluded.parent_external_id`,
+            name: sql`excluded.name`,
+            type: sql`excluded.type`,
+            link: sql`excluded.link`,
+            provider: sql`excluded.provider`,
+            updatedAt: sql`now()`,
+          },
+        });
+    }
+  });
+}
+
+export async function listHierarchyNodes(
+  db: Database,
+  tenantId: string,
+  filter: { connectorIds?: string[]; provider?: ProviderName },
+): Promise<HierarchyNodeRow[]> {
+  return db
+    .select()
+    .from(hierarchyNodes)
+    .where(
+      and(
+        eq(hierarchyNodes.tenantId, tenantId),
+        filter.connectorIds ? inArray(hierarchyNodes.connectorId, filter.connectorIds) : undefined,
+        filter.provider ? eq(hierarchyNodes.provider, filter.provider) : undefined,
+      ),
+    )
+    .orderBy(asc(hierarchyNodes.name), asc(hierarchyNodes.id));
+}
+
+export async function insertJob(
+  db: Database,
+  row: { tenantId: string; kind: string; createdBy: string | null },
+): Promise<string> {
+  const [job] = await db
+    .insert(jobs)
+    .values({ ...row, status: "RUNNING" })
+    .returning({ id: jobs.id });
+  if (!job) throw new Error("job insert returned nothing");
+  return job.id;
+}
+
+export async function finishJob(
+  db: Database,
+  id: string,
+  outcome: { status: "SUCCEEDED"; result: Record<string, unknown> } | { status: "FAILED"; error: string },
+): Promise<void> {
+  await db
+    .update(jobs)
+    .set({
+      status: outcome.status,
+      progress: 100,
+      result: outcome.status === "SUCCEEDED" ? outcome.result : null,
+      error: outcome.status === "FAILED" ? outcome.error : null,
+      finishedAt: new Date(),
+    })
+    .where(eq(jobs.id, id));
+}

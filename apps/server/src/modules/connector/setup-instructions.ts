@@ -1,0 +1,106 @@
+import { AWS_REQUIRED_ACTIONS } from "../../cloud/aws/aws-provider";
+import { AZURE_REQUIRED_ROLES } from "../../cloud/azure/azure-provider";
+
+export interface AwsSetup {
+  palisadePrincipalArn: string;
+  externalId: string;
+  trustPolicyJson: string;
+  permissionsPolicyJson: string;
+  iamPermissions: string[];
+  markdown: string;
+}
+
+const PRINCIPAL_PLACEHOLDER = "arn:aws:iam::<PALISADE_ACCOUNT_ID>:role/<PALISADE_SERVER_ROLE>";
+const EXTERNAL_ID_PLACEHOLDER = "<EXTERNAL_ID_SHOWN_WHEN_THE_CONNECTOR_IS_CREATED>";
+
+/** The role to create in the management account: trusted by Palisade's principal, with the external id. */
+export function awsSetup(options: {
+  principalArn: string | undefined;
+  externalId: string | undefined;
+}): AwsSetup {
+  const principal = options.principalArn || PRINCIPAL_PLACEHOLDER;
+  const externalId = options.externalId || EXTERNAL_ID_PLACEHOLDER;
+  const trust = {
+    Version: "2012-10-17",
+    Statement: [
+      {
+        Effect: "Allow",
+        Principal: { AWS: principal },
+        Action: "sts:AssumeRole",
+        Condition: { StringEquals: { "sts:ExternalId": externalId } },
+      },
+    ],
+  };
+  const permissions = {
+    Version: "2012-10-17",
+    Statement: [
+      { Sid: "PalisadeGuardrails", Effect: "Allow", Action: [...AWS_REQUIRED_ACTIONS], Resource: "*" },
+    ],
+  };
+  const trustPolicyJson = JSON.stringify(trust, null, 2);
+  const permissionsPolicyJson = JSON.stringify(permissions, null, 2);
+  const principalNote = options.principalArn
+    ? ""
+    : "\n   Replace the principal with the IAM role or user the Palisade server runs as (set `PALISADE_AWS_PRINCIPAL_ARN` on the server to show it here).";
+  const externalIdNote = options.externalId
+    ? ""
+    : "\n   The external id is generated when you create the connector.";
+  const markdown = `### Connect an AWS organisation
+
+1. Sign in to the organisation's **management account** and make sure service control policies are enabled (AWS Organizations → Policies).
+2. Create an IAM role (for example \`PalisadeConnector\`) with this **trust policy**:${principalNote}${externalIdNote}
+
+\`\`\`json
+${trustPolicyJson}
+\`\`\`
+
+3. Attach this **permissions policy** to the role:
+
+\`\`\`json
+${permissionsPolicyJson}
+\`\`\`
+
+4. Enter the management account id and the role ARN in Palisade, then **Test connection**.
+`;
+  return {
+    palisadePrincipalArn: options.principalArn ?? "",
+    externalId: options.externalId ?? "",
+    trustPolicyJson,
+    permissionsPolicyJson,
+    iamPermissions: [...AWS_REQUIRED_ACTIONS],
+    markdown,
+  };
+}
+
+export interface AzureSetup {
+  roleAssignments: { roleName: string; scope: string; reason: string }[];
+  markdown: string;
+}
+
+export function azureSetup(tenantId: string | undefined): AzureSetup {
+  const scope = tenantId
+    ? `/providers/Microsoft.Management/managementGroups/${tenantId}`
+    : "/providers/Microsoft.Management/managementGroups/<TENANT_ID> (the Tenant Root Group)";
+  const roleAssignments = AZURE_REQUIRED_ROLES.map((r) => ({
+    roleName: r.roleName,
+    scope,
+    reason: r.reason,
+  }));
+  const markdown = `### Connect an Azure tenant
+
+1. In Microsoft Entra ID, create an **app registration** for Palisade and note its application (client) id and the tenant id.
+2. Add a **client secret** or upload a **certificate** to it (Certificates & secrets).
+3. Assign these roles to the app's service principal at the **Tenant Root Group** (Management groups → Tenant Root Group → Access control):
+
+${roleAssignments.map((r) => `- **${r.roleName}** — ${r.reason}`).join("\n")}
+
+   Scope: \`${scope}\`
+4. Enter the tenant id, client id and the secret or certificate in Palisade, then **Test connection**.
+`;
+  return { roleAssignments, markdown };
+}
+
+export const SANDBOX_MARKDOWN = `### Sandbox cloud
+
+The sandbox is built into Palisade: a simulated AWS organisation and Azure tenant that enforce the guardrails you deploy. Nothing needs to be created; add the connector and sync it.
+`;
