@@ -1,0 +1,98 @@
+import { fromPglite, PgBoss } from "pg-boss";
+import type { DatabaseHandle } from "../db/database";
+import type { Logger } from "../logger";
+
+/** A kind of background work: cloud side effects, reconciliation, expiry, fetching, exports. */
+export interface JobDefinition<T extends object> {
+  name: string;
+  /** Runs one job. Must be idempotent: a job interrupted by a crash or restart runs again. */
+  handler: (job: { id: string; data: T; retryCount: number }) => Promise<void>;
+  /** Attempts after the first; throttling and transient errors are retried with backoff. */
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  retryDelayMaxSeconds?: number;
+  /** An attempt still running after this long is assumed dead and retried. */
+  expireInSeconds?: number;
+  /** Jobs of this kind run at most this many at a time in this process. */
+  concurrency?: number;
+}
+
+export interface SendOptions {
+  startAfter?: Date | number;
+}
+
+export interface JobQueue {
+  register<T extends object>(definition: JobDefinition<T>): Promise<void>;
+  send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;
+  /** Runs `name` on a cron schedule (UTC). */
+  schedule(name: string, cron: string, data?: object): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Durable jobs in the application's own database (pg-boss): embedded PGlite in the local
+ * run, PostgreSQL otherwise. Jobs survive restarts; workers poll twice a second so that
+ * user-visible work (a waiver reaching the cloud) starts promptly.
+ */
+export async function startJobQueue(database: DatabaseHandle, logger: Logger): Promise<JobQueue> {
+  const boss = database.pglite
+    ? new PgBoss({ db: fromPglite(database.pglite), backend: "pglite" })
+    : new PgBoss({ connectionString: database.connectionString, max: 4 });
+  boss.on("error", (error: Error) =>
+    logger.error({ err: error.message, component: "jobs" }, "job queue error"),
+  );
+  await boss.start();
+
+  return {
+    async register<T extends object>(definition: JobDefinition<T>) {
+      const {
+        name,
+        handler,
+        retryLimit = 5,
+        retryDelaySeconds = 2,
+        retryDelayMaxSeconds = 300,
+        expireInSeconds = 600,
+        concurrency = 2,
+      } = definition;
+      await boss.createQueue(name, {
+        retryLimit,
+        retryDelay: retryDelaySeconds,
+        retryBackoff: true,
+        retryDelayMax: retryDelayMaxSeconds,
+        expireInSeconds,
+      });
+      await boss.work<T>(
+        name,
+        { pollingIntervalSeconds: 0.5, localConcurrency: concurrency, batchSize: 1 },
+        async (jobs) => {
+          for (const job of jobs) {
+            try {
+              await handler({ id: job.id, data: job.data, retryCount: job.retryCount });
+            } catch (error) {
+              logger.warn(
+                {
+                  component: "jobs",
+                  queue: name,
+                  jobId: job.id,
+                  attempt: job.retryCount + 1,
+                  err: (error as Error).message,
+                },
+                "job attempt failed",
+              );
+              throw error;
+            }
+          }
+        },
+      );
+    },
+    send(name, data, options = {}) {
+      return boss.send(name, data, { startAfter: options.startAfter });
+    },
+    async schedule(name, cron, data) {
+      await boss.schedule(name, cron, data ?? null, { tz: "UTC" });
+    },
+    async stop() {
+      await boss.stop({ graceful: true, timeout: 10_000, close: true });
+    },
+  };
+}
