@@ -2,6 +2,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { createRouter, type ErrorComponentProps } from "@tanstack/react-router";
 import { FallbackScreen } from "@/components/fallback-screen";
 import { NotFound } from "@/components/not-found";
+import { PagePending } from "@/components/page-pending";
 import type { AuthContext } from "@/lib/auth-context";
 import { routerDefaults } from "@/lib/router-defaults";
 import { routeTree } from "./routeTree.gen";
@@ -22,6 +23,7 @@ export function createAppRouter(context: RouterContext) {
     ...routerDefaults,
     defaultErrorComponent: EmbeddedFallback,
     defaultNotFoundComponent: NotFound,
+    defaultPendingComponent: PagePending,
   });
 }
 

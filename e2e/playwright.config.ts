@@ -1,0 +1,56 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineConfig } from "@playwright/test";
+import { adminEmail, adminPassword, baseURL, port } from "./tests/support/admin";
+
+// Workers load this file again; the variable keeps them on the directory the server was given.
+process.env.PALISADE_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "palisade-e2e-"));
+
+export default defineConfig({
+  testDir: "./tests",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [
+    { name: "setup", testMatch: /.*\.setup\.ts/ },
+    { name: "chromium", use: { browserName: "chromium" }, dependencies: ["setup"] },
+  ],
+  webServer: {
+    command: "npm run -w @palisade/server serve",
+    cwd: "..",
+    url: `${baseURL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: String(port),
+      DATA_DIR: process.env.PALISADE_E2E_DATA_DIR,
+      PALISADE_ADMIN_EMAIL: adminEmail,
+      PALISADE_ADMIN_PASSWORD: adminPassword,
+      PUBLIC_URL: baseURL,
+    },
+  },
+});

@@ -1,0 +1,33 @@
+import { expect, test } from "@playwright/test";
+import { adminStorageState } from "./support/admin";
+
+test.describe("signed in", () => {
+  test.use({ storageState: adminStorageState });
+
+  test("a failing tenant lookup shows the fallback screen with the server's message", async ({ page }) => {
+    await page.route("**/palisade.tenant.v1.TenantService/GetCurrent", (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        body: JSON.stringify({ code: "internal", message: "The tenant database is unavailable" }),
+      }),
+    );
+    await page.goto("/dashboard");
+    // Reads are retried twice with backoff (1 s, 2 s) before the screen gives up.
+    await expect(page.getByRole("heading", { name: "Oops" })).toBeVisible({ timeout: 15_000 });
+    const alert = page.getByRole("alert");
+    await expect(alert).toContainText("Something went wrong!");
+    await expect(alert).toContainText("The tenant database is unavailable");
+    await expect(page.getByRole("button", { name: "Refresh page" })).toBeVisible();
+
+    await page.unroute("**/palisade.tenant.v1.TenantService/GetCurrent");
+    await page.getByRole("button", { name: "Refresh page" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+  });
+});
+
+test("a link with a malformed redirect path explains what is wrong", async ({ page }) => {
+  await page.goto(`/?redirect=${encodeURIComponent(JSON.stringify({ path: "https://elsewhere.example" }))}`);
+  await expect(page.getByRole("heading", { name: "Oops" })).toBeVisible();
+  await expect(page.getByRole("alert")).toContainText("Invalid path format");
+});
