@@ -87,6 +87,10 @@ export const waivers = pgTable(
     /** The scope the waiver applies to, or the single resource it exempts. */
     scope: text("scope"),
     resource: text("resource"),
+    /** AWS only: the IAM principal the deny no longer applies to (instead of a scope or resource). */
+    principalArn: text("principal_arn"),
+    /** Sent by the request page so that a double-submitted form creates one waiver. */
+    idempotencyKey: text("idempotency_key"),
     status: text("status").notNull(),
     approvalType: text("approval_type").notNull(),
     reviewerName: text("reviewer_name"),
@@ -101,5 +105,7 @@ export const waivers = pgTable(
     index("waivers_tenant_idx").on(t.tenantId),
     index("waivers_deployment_idx").on(t.deploymentId),
     index("waivers_policy_key_idx").on(t.policyKey),
+    index("waivers_status_expires_idx").on(t.status, t.expiresAt),
+    index("waivers_idempotency_idx").on(t.requesterIdentifier, t.idempotencyKey),
   ],
 );
