@@ -28,15 +28,18 @@ export const policyEvents = pgTable(
     sourceAppName: text("source_app_name"),
     userType: text("user_type"),
     archived: boolean("archived").notNull().default(false),
+    isDismissed: boolean("is_dismissed").notNull().default(false),
     occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
     audits: jsonb("audits").notNull().default(sql`'[]'::jsonb`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("policy_events_provider_event_idx").on(t.tenantId, t.providerEventId),
-    index("policy_events_tenant_occurred_idx").on(t.tenantId, t.occurredAt),
-    index("policy_events_tenant_type_occurred_idx").on(t.tenantId, t.type, t.occurredAt),
-    index("policy_events_bundle_idx").on(t.bundleId),
+    // Keyset pagination walks (occurred_at, id); the type variant serves the /events type filter.
+    index("policy_events_tenant_occurred_idx").on(t.tenantId, t.occurredAt, t.id),
+    index("policy_events_tenant_type_occurred_idx").on(t.tenantId, t.type, t.occurredAt, t.id),
+    index("policy_events_bundle_idx").on(t.bundleId, t.occurredAt),
+    index("policy_events_resource_idx").on(t.tenantId, t.deploymentId, t.resourceExternalId),
   ],
 );
 
@@ -52,12 +55,14 @@ export const resourceEvents = pgTable(
     resourceName: text("resource_name"),
     resourceNativeType: text("resource_native_type"),
     type: text("type").notNull(),
+    /** The newest event of this resource and deployment, shown as the resource event. */
+    lastEventId: text("last_event_id"),
     lastOccurredAt: timestamp("last_occurred_at", { withTimezone: true }).notNull(),
     isDismissed: boolean("is_dismissed").notNull().default(false),
     ...timestamps(),
   },
   (t) => [
-    index("resource_events_tenant_idx").on(t.tenantId),
+    index("resource_events_tenant_idx").on(t.tenantId, t.lastOccurredAt, t.id),
     uniqueIndex("resource_events_resource_idx").on(t.tenantId, t.deploymentId, t.resourceExternalId),
   ],
 );
