@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { createAuth } from "./auth/auth";
 import { bootstrapFirstTenant } from "./auth/bootstrap";
 import { startCloudConnections } from "./cloud/sandbox-connection";
@@ -15,9 +16,14 @@ import { buildServer } from "./server";
  */
 export async function createPalisade(config: Config, logger: Logger) {
   // Before the database: a broken catalogue should stop start-up at once.
-  const { catalogue, milliseconds } = loadCatalogue();
+  const { catalogue, milliseconds, cached } = loadCatalogue({ cacheDir: join(config.dataDir, "cache") });
   logger.info(
-    { definitions: catalogue.definitions.length, frameworks: catalogue.frameworks.length, milliseconds },
+    {
+      definitions: catalogue.definitions.length,
+      frameworks: catalogue.frameworks.length,
+      milliseconds,
+      cached,
+    },
     "policy catalogue loaded",
   );
 
