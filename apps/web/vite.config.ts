@@ -2,9 +2,20 @@ import { fileURLToPath } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
 import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type ProxyOptions } from "vite";
 
 const apiTarget = process.env.PALISADE_API_URL ?? "http://127.0.0.1:8080";
+
+// The auth server only accepts requests from its own origin; through the dev proxy the browser's
+// origin is Vite's, so the proxy presents the server's own origin instead.
+const toServer: ProxyOptions = {
+  target: apiTarget,
+  configure: (proxy) => {
+    proxy.on("proxyReq", (request) => {
+      if (request.getHeader("origin")) request.setHeader("origin", apiTarget);
+    });
+  },
+};
 
 export default defineConfig({
   plugins: [tanstackRouter({ target: "react", autoCodeSplitting: true }), react(), tailwindcss()],
@@ -12,17 +23,10 @@ export default defineConfig({
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
   },
   server: {
-    proxy: {
-      "/api": apiTarget,
-      "^/palisade\\.": apiTarget,
-      "/healthz": apiTarget,
-    },
+    proxy: { "/api": toServer, "^/palisade\\.": toServer, "/healthz": toServer },
   },
   preview: {
-    proxy: {
-      "/api": apiTarget,
-      "^/palisade\\.": apiTarget,
-    },
+    proxy: { "/api": toServer, "^/palisade\\.": toServer, "/healthz": toServer },
   },
   build: {
     outDir: "dist",
