@@ -1,18 +1,315 @@
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { useMutation } from "@connectrpc/connect-query";
+import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
+import { type Connector, ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import {
+  ConnectorService,
+  type TestConnectorResponse,
+} from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { LoaderIcon, PlugZapIcon, RefreshCwIcon, Trash2Icon } from "lucide-react";
+import { useEffect, useState } from "react";
 import { EmptyState } from "@/components/empty-state";
+import { ErrorDialog } from "@/components/error-dialog";
 import { PageHeader } from "@/components/page-header";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Permission, usePermissions } from "@/lib/permissions";
+import { connectorsQuery, hierarchyQuery } from "../api/connector-queries";
+import { AddConnectorDialog } from "./add-connector-dialog";
+import { ConnectionChecks } from "./connection-checks";
+import { HierarchyTree } from "./hierarchy-tree";
+
+const STATUS: Record<
+  ConnectorStatus,
+  { label: string; variant: "success" | "destructive" | "secondary" | "warning" }
+> = {
+  [ConnectorStatus.UNSPECIFIED]: { label: "Unknown", variant: "secondary" },
+  [ConnectorStatus.CONNECTED]: { label: "Connected", variant: "success" },
+  [ConnectorStatus.ERROR]: { label: "Error", variant: "destructive" },
+  [ConnectorStatus.SYNCING]: { label: "Syncing", variant: "warning" },
+  [ConnectorStatus.NEVER_SYNCED]: { label: "Never synced", variant: "secondary" },
+};
+
+function kindLabel(connector: Connector): string {
+  const provider = connector.provider === CloudProvider.AWS ? "AWS" : "Azure";
+  return connector.config?.kind.case === "sandbox" ? `${provider} · sandbox` : provider;
+}
+
+function lastSync(connector: Connector): string {
+  return connector.lastSyncAt ? timestampDate(connector.lastSyncAt).toLocaleString() : "Never";
+}
+
+function TestResultDialog({
+  result,
+  name,
+  onClose,
+}: {
+  result: TestConnectorResponse | null;
+  name: string;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog open={result !== null} onOpenChange={(next) => !next && onClose()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{result?.ok ? "Connection works" : "Connection failed"}</DialogTitle>
+          <DialogDescription>
+            {result?.ok
+              ? `Palisade can read and change what it needs through ${name}.`
+              : `Fix the first failed step for ${name}, then test again.`}
+          </DialogDescription>
+        </DialogHeader>
+        {result && <ConnectionChecks checks={result.checks} />}
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button>OK</Button>
+          </DialogClose>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function RemoveDialog({
+  connector,
+  onClose,
+  onRemoved,
+}: {
+  connector: Connector | null;
+  onClose: () => void;
+  onRemoved: () => Promise<void>;
+}) {
+  const remove = useMutation(ConnectorService.method.deleteConnector);
+  const [error, setError] = useState<unknown>(null);
+  const confirm = async () => {
+    if (!connector) return;
+    try {
+      await remove.mutateAsync({ id: connector.entity?.id ?? "" });
+      await onRemoved();
+      onClose();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <>
+      <Dialog open={connector !== null} onOpenChange={(next) => !next && onClose()}>
+        <DialogContent role="alertdialog">
+          <DialogHeader>
+            <DialogTitle>Remove {connector?.name}?</DialogTitle>
+            <DialogDescription>
+              Palisade forgets this connector: its stored credentials and its synced hierarchy are deleted,
+              and its scopes can no longer be chosen for deployments. Nothing in the cloud changes, and a
+              connector that deployments still use cannot be removed.
+            </DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button variant="outline">Cancel</Button>
+            </DialogClose>
+            <Button variant="destructive" onClick={confirm} disabled={remove.isPending}>
+              {remove.isPending && <LoaderIcon className="animate-spin" />}
+              Remove connector
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+      <ErrorDialog error={error} onClose={() => setError(null)} />
+    </>
+  );
+}
+
+function ConnectorRow({
+  connector,
+  canWrite,
+  onTested,
+  onRemove,
+  onError,
+}: {
+  connector: Connector;
+  canWrite: boolean;
+  onTested: (result: TestConnectorResponse, name: string) => void;
+  onRemove: (connector: Connector) => void;
+  onError: (error: unknown) => void;
+}) {
+  const queryClient = useQueryClient();
+  const test = useMutation(ConnectorService.method.testConnector);
+  const sync = useMutation(ConnectorService.method.syncHierarchy);
+  const id = connector.entity?.id ?? "";
+  const status = STATUS[connector.status];
+  const syncing = connector.status === ConnectorStatus.SYNCING || sync.isPending;
+  const refresh = () => queryClient.invalidateQueries({ queryKey: connectorsQuery().queryKey });
+  const runTest = async () => {
+    try {
+      const result = await test.mutateAsync({ target: { case: "id", value: id } });
+      onTested(result, connector.name);
+    } catch (e) {
+      onError(e);
+    } finally {
+      await refresh();
+    }
+  };
+  const runSync = async () => {
+    try {
+      await sync.mutateAsync({ id });
+    } catch (e) {
+      onError(e);
+    } finally {
+      await refresh();
+    }
+  };
+  return (
+    <TableRow data-testid="connector-row">
+      <TableCell className="font-medium">{connector.name}</TableCell>
+      <TableCell>{kindLabel(connector)}</TableCell>
+      <TableCell>
+        <div className="space-y-1">
+          <Badge variant={status.variant}>{status.label}</Badge>
+          {connector.lastError && <p className="max-w-xs text-xs text-destructive">{connector.lastError}</p>}
+        </div>
+      </TableCell>
+      <TableCell className="text-sm text-muted-foreground">{lastSync(connector)}</TableCell>
+      {canWrite && (
+        <TableCell>
+          <div className="flex justify-end gap-2">
+            <Button size="sm" variant="outline" onClick={runTest} disabled={test.isPending}>
+              {test.isPending ? <LoaderIcon className="animate-spin" /> : <PlugZapIcon />}
+              Test
+            </Button>
+            <Button size="sm" variant="outline" onClick={runSync} disabled={syncing}>
+              <RefreshCwIcon className={syncing ? "animate-spin" : undefined} />
+              Sync now
+            </Button>
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => onRemove(connector)}
+              aria-label={`Remove ${connector.name}`}
+            >
+              <Trash2Icon />
+            </Button>
+          </div>
+        </TableCell>
+      )}
+    </TableRow>
+  );
+}
 
 export function ConnectorsPage() {
+  const permissions = usePermissions();
+  const canWrite = permissions.has(Permission.CONNECTORS_WRITE);
+  const queryClient = useQueryClient();
+  const connectors = useQuery(connectorsQuery());
+  const items = connectors.data?.items ?? [];
+  // The tree is read again whenever a sync finishes (the list's sync times change).
+  const syncedAt = items.map((c) => `${c.entity?.id}:${c.lastSyncAt?.seconds ?? ""}`).join(",");
+  const hierarchy = useQuery(hierarchyQuery());
+  useEffect(() => {
+    if (syncedAt) void queryClient.invalidateQueries({ queryKey: hierarchyQuery().queryKey });
+  }, [syncedAt, queryClient]);
+  const [tested, setTested] = useState<{ result: TestConnectorResponse; name: string } | null>(null);
+  const [removing, setRemoving] = useState<Connector | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  const roots = hierarchy.data?.roots ?? [];
   return (
     <>
       <PageHeader
         title="Connectors"
         description="Connections to your AWS organisations, Azure tenants and the sandbox cloud. Palisade reads the cloud hierarchy through them and deploys guardrails to the scopes you choose."
+        actions={canWrite ? <AddConnectorDialog /> : undefined}
       />
-      <EmptyState
-        image="list"
-        title="No connectors yet"
-        description="Add an AWS, Azure or sandbox connector to see your cloud hierarchy."
+      {connectors.isPending ? (
+        <Skeleton className="h-40 w-full" />
+      ) : connectors.isError ? (
+        <p role="alert" className="text-sm text-destructive">
+          {String(connectors.error.message)}
+        </p>
+      ) : items.length === 0 ? (
+        <EmptyState
+          image="list"
+          title="No connectors yet"
+          description="Add an AWS, Azure or sandbox connector to see your cloud hierarchy."
+        />
+      ) : (
+        <div className="space-y-6">
+          <Card>
+            <CardContent className="p-0">
+              <Table>
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>Name</TableHead>
+                    <TableHead>Provider</TableHead>
+                    <TableHead>Status</TableHead>
+                    <TableHead>Last sync</TableHead>
+                    {canWrite && <TableHead className="text-right">Actions</TableHead>}
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {items.map((connector) => (
+                    <ConnectorRow
+                      key={connector.entity?.id}
+                      connector={connector}
+                      canWrite={canWrite}
+                      onTested={(result, name) => setTested({ result, name })}
+                      onRemove={setRemoving}
+                      onError={setError}
+                    />
+                  ))}
+                </TableBody>
+              </Table>
+            </CardContent>
+          </Card>
+          {items.map((connector) => {
+            const mine = roots.filter((r) => r.connectorId === connector.entity?.id);
+            return (
+              <Card key={connector.entity?.id}>
+                <CardHeader>
+                  <CardTitle>{connector.name}</CardTitle>
+                  <CardDescription>Hierarchy as of the last sync ({lastSync(connector)}).</CardDescription>
+                </CardHeader>
+                <CardContent>
+                  {mine.length > 0 ? (
+                    <HierarchyTree roots={mine} label={`${connector.name} hierarchy`} />
+                  ) : (
+                    <p className="text-sm text-muted-foreground">
+                      {connector.status === ConnectorStatus.SYNCING
+                        ? "Syncing…"
+                        : "Not synced yet. Use Sync now to read it."}
+                    </p>
+                  )}
+                </CardContent>
+              </Card>
+            );
+          })}
+        </div>
+      )}
+      <TestResultDialog
+        result={tested?.result ?? null}
+        name={tested?.name ?? ""}
+        onClose={() => setTested(null)}
       />
+      <RemoveDialog
+        connector={removing}
+        onClose={() => setRemoving(null)}
+        onRemoved={async () => {
+          await queryClient.invalidateQueries({ queryKey: connectorsQuery().queryKey });
+        }}
+      />
+      <ErrorDialog error={error} onClose={() => setError(null)} />
     </>
   );
 }

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { awsConnectorSchema, azureConnectorSchema } from "./connector-form-schema";
+
+const aws = {
+  name: "Production",
+  managementAccountId: "111122223333",
+  roleArn: "arn:aws:iam::111122223333:role/PalisadeConnector",
+  region: "",
+};
+const azure = {
+  name: "Contoso",
+  tenantId: "6f0a8a3c-2b1e-4c43-9d4b-2a7d1c9e5b11",
+  clientId: "0c3f7b9a-1d2e-4f5a-8b6c-7d8e9f0a1b2c",
+  credentialType: "secret" as const,
+  clientSecret: "s3cr3t",
+  certificatePem: "",
+};
+
+function firstIssue(result: { success: boolean; error?: { issues: { message: string }[] } }) {
+  return result.success ? undefined : result.error?.issues[0]?.message;
+}
+
+describe("AWS connector form", () => {
+  it.each([
+    ["a valid form", {}, undefined],
+    ["an empty name", { name: "  " }, "Name is required"],
+    ["a short account id", { managementAccountId: "1234" }, "Management account id is 12 digits"],
+    [
+      "a user ARN",
+      { roleArn: "arn:aws:iam::111122223333:user/bob" },
+      "Role ARN looks like arn:aws:iam::111122223333:role/Name",
+    ],
+    [
+      "a role in another account",
+      { roleArn: "arn:aws:iam::999999999999:role/P" },
+      "The role must be in the management account",
+    ],
+    ["a bad region", { region: "Virginia" }, "Region looks like us-east-1"],
+  ])("%s", (_name, change, message) => {
+    expect(firstIssue(awsConnectorSchema.safeParse({ ...aws, ...change }))).toBe(message);
+  });
+});
+
+describe("Azure connector form", () => {
+  it.each([
+    ["a valid secret form", {}, undefined],
+    ["a tenant id that is not a GUID", { tenantId: "contoso.onmicrosoft.com" }, "Tenant id is a GUID"],
+    ["no secret", { clientSecret: "" }, "Client secret is required"],
+    [
+      "a certificate without a key",
+      { credentialType: "certificate", certificatePem: "-----BEGIN CERTIFICATE-----" },
+      "Paste the PEM with the private key and the certificate",
+    ],
+  ])("%s", (_name, change, message) => {
+    expect(firstIssue(azureConnectorSchema.safeParse({ ...azure, ...change }))).toBe(message);
+  });
+});
