@@ -6,6 +6,7 @@ import type { Config } from "./config";
 import { openDatabase } from "./db/database";
 import { startJobQueue } from "./jobs/job-queue";
 import type { Logger } from "./logger";
+import { startExports } from "./modules/export/export-service";
 import { loadCatalogue } from "./modules/policy-definition/load-catalogue";
 import { loadSecretKey } from "./secrets";
 import { buildServer } from "./server";
@@ -35,6 +36,14 @@ export async function createPalisade(config: Config, logger: Logger) {
   await database.migrate();
   logger.info({ engine: database.engine }, "database migrated");
   const jobs = await startJobQueue(database, logger);
+  const exports = await startExports({
+    db: database.db,
+    jobs,
+    serverKey: loadSecretKey(config.dataDir),
+    dir: join(config.dataDir, "exports"),
+    publicUrl: config.publicUrl,
+    logger,
+  });
 
   const port = config.port;
   const trustedOrigins = [config.publicUrl, `http://localhost:${port}`, `http://127.0.0.1:${port}`];
@@ -65,6 +74,8 @@ export async function createPalisade(config: Config, logger: Logger) {
     logger,
     cloud: cloud.service,
     catalogue,
+    jobs,
+    exports,
     webDist: config.webDist,
     trustProxy: config.trustProxy,
     publicRateLimit: config.publicRateLimit,

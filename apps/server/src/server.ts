@@ -8,8 +8,10 @@ import Fastify from "fastify";
 import type { Auth } from "./auth/auth";
 import { authenticate } from "./auth/authenticate";
 import type { DatabaseHandle } from "./db/database";
+import type { JobQueue } from "./jobs/job-queue";
 import type { Logger } from "./logger";
 import { type ConnectorServiceDeps, createConnectorService } from "./modules/connector/connector-service";
+import type { ExportService } from "./modules/export/export-service";
 import { createInitiativeService } from "./modules/initiative/initiative-service";
 import { createPolicyService } from "./modules/policy/policy-service";
 import { createPolicyDefinitionService } from "./modules/policy-definition/policy-definition-service";
@@ -28,6 +30,10 @@ export interface ServerDeps {
   cloud: Omit<ConnectorServiceDeps, "db">;
   /** The policy catalogue, parsed and checked once at start-up. */
   catalogue: Catalogue;
+  /** Background jobs (pg-boss): cloud side effects, fetching, exports. */
+  jobs: JobQueue;
+  /** CSV/JSON exports and their signed download links. */
+  exports: ExportService;
   webDist: string;
   trustProxy: boolean;
   /** Public (no sign-in) methods: calls allowed at once per client address, and per second after. */
@@ -78,6 +84,8 @@ export async function buildServer(deps: ServerDeps) {
       return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
     },
   });
+
+  deps.exports.route(app);
 
   const implementations = new Map<string, AnyServiceImpl>([
     ["palisade.tenant.v1.TenantService", createTenantService({ db })],
