@@ -143,3 +143,16 @@ test.describe("signed out", () => {
     await expect(bar).toHaveAttribute("aria-valuenow", "100");
   });
 });
+
+test.describe("on a phone", () => {
+  test.use({ storageState: adminStorageState, viewport: { width: 390, height: 844 } });
+
+  test("the navigation folds into a menu", async ({ page }) => {
+    await page.goto("/dashboard");
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+    await page.getByRole("button", { name: "Open navigation" }).click();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Events" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Events" })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+  });
+});

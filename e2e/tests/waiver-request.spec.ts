@@ -81,3 +81,59 @@ test("on a small screen the policy card comes before the form", async ({ page })
   const form = await page.getByLabel("Policy Key").boundingBox();
   expect(card!.y).toBeLessThan(form!.y);
 });
+
+test("a known key shows the policy's feedback message and further reading", async ({ page }) => {
+  // Deployments come from a connected cloud; the lookups answer as the server does for a deployed policy.
+  await page.route("**/palisade.policy.v1.PolicyService/GetBundleByKey", (route) =>
+    route.fulfill({
+      contentType: "application/json",
+      body: JSON.stringify({
+        key: "K7QX2MD",
+        policySlug: "deny-leave-organization",
+        feedbackMessage:
+          "Leaving the organisation is blocked by policy **K7QX2MD**. See the [runbook](https://runbooks.example/leave-org).",
+      }),
+    }),
+  );
+  await page.route("**/palisade.policy.v1.PolicyService/GetDefinitionBySlug", (route) =>
+    route.fulfill({
+      contentType: "application/json",
+      body: JSON.stringify({
+        slug: "deny-leave-organization",
+        furtherReadingUrls: [
+          {
+            name: "Removing a member account",
+            href: "https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_accounts_remove.html",
+          },
+        ],
+      }),
+    }),
+  );
+  await page.goto("/req?k=K7QX2MD");
+  const card = page.getByRole("complementary", { name: "Policy information" });
+  await expect(card.getByRole("heading", { name: "deny-leave-organization" })).toBeVisible();
+  await expect(card).toContainText("Leaving the organisation is blocked by policy K7QX2MD.");
+  await expect(card.getByRole("link", { name: "runbook" })).toHaveAttribute("target", "_blank");
+  const reading = card.getByRole("link", { name: "Removing a member account" });
+  await expect(reading).toHaveAttribute("target", "_blank");
+  await expect(reading).toHaveAttribute("rel", "noopener noreferrer");
+});
+
+test("a known key without further reading says so", async ({ page }) => {
+  await page.route("**/palisade.policy.v1.PolicyService/GetBundleByKey", (route) =>
+    route.fulfill({
+      contentType: "application/json",
+      body: JSON.stringify({ key: "K7QX2MD", policySlug: "deny-leave-organization" }),
+    }),
+  );
+  await page.route("**/palisade.policy.v1.PolicyService/GetDefinitionBySlug", (route) =>
+    route.fulfill({
+      contentType: "application/json",
+      body: JSON.stringify({ slug: "deny-leave-organization" }),
+    }),
+  );
+  await page.goto("/req?k=K7QX2MD");
+  const card = page.getByRole("complementary", { name: "Policy information" });
+  await expect(card).toContainText("No feedback message available");
+  await expect(card).toContainText("No further reading available");
+});

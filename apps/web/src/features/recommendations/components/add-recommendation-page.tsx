@@ -92,7 +92,7 @@ export function AddRecommendationPage() {
                 control={form.control}
                 name="provider"
                 render={({ field }) => (
-                  <Select value={field.value} onValueChange={field.onChange}>
+                  <Select value={field.value ?? ""} onValueChange={field.onChange}>
                     <SelectTrigger
                       id={`${id}-provider`}
                       className="sm:w-60"
