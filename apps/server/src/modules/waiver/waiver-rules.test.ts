@@ -1,0 +1,148 @@
+import { ConnectError } from "@connectrpc/connect";
+import { describe, expect, it } from "vitest";
+import {
+  describeTarget,
+  enclosingScopes,
+  parseCreateInput,
+  refusedTransition,
+  reportedStatus,
+  type WaiverStatusName,
+  type WaiverTarget,
+} from "./waiver-rules";
+
+const statuses: WaiverStatusName[] = ["PENDING", "ACTIVE", "EXPIRED", "CANCELLED", "REJECTED"];
+const allowed = new Set([
+  "PENDING>ACTIVE",
+  "PENDING>REJECTED",
+  "PENDING>CANCELLED",
+  "ACTIVE>EXPIRED",
+  "ACTIVE>CANCELLED",
+]);
+
+describe("waiver transitions", () => {
+  const pairs = statuses.flatMap((from) => statuses.map((to) => [from, to] as const));
+  it.each(pairs)("%s -> %s", (from, to) => {
+    const refused = refusedTransition(from, to);
+    if (allowed.has(`${from}>${to}`)) {
+      expect(refused).toBeUndefined();
+    } else {
+      expect(refused).toContain(`from ${from} to ${to}`);
+    }
+  });
+});
+
+describe("reported status", () => {
+  it.each([
+    ["ACTIVE", "ACTIVE", "ACTIVE"],
+    ["ACTIVE", "PENDING", "PENDING"],
+    ["ACTIVE", "FAILED", "PENDING"],
+    ["PENDING", "PENDING", "PENDING"],
+    ["EXPIRED", "ACTIVE", "EXPIRED"],
+    ["CANCELLED", "FAILED", "CANCELLED"],
+  ])("%s with the cloud %s reads %s", (status, deployment, expected) => {
+    expect(reportedStatus(status, deployment)).toBe(expected);
+  });
+});
+
+function messageOf(request: Parameters<typeof parseCreateInput>[0]): string | undefined {
+  try {
+    parseCreateInput(request);
+    return undefined;
+  } catch (error) {
+    return ConnectError.from(error).rawMessage;
+  }
+}
+
+const valid = {
+  key: "abcdefg",
+  duration: 3_600n,
+  comment: "deploying the fix",
+  target: { case: undefined },
+} as const;
+
+describe("create input", () => {
+  it.each([
+    ["empty key", { ...valid, key: "  " }, "Policy key is required"],
+    ["short key", { ...valid, key: "ABC" }, "Key must be 7 characters long"],
+    ["long key", { ...valid, key: "ABCDEFGH" }, "Key must be 7 characters long"],
+    ["duration below an hour", { ...valid, duration: 3_599n }, "Duration must be 1 to 72 hours"],
+    ["duration above 72 hours", { ...valid, duration: 259_201n }, "Duration must be 1 to 72 hours"],
+    ["blank comment", { ...valid, comment: "   " }, "Comment is required"],
+    [
+      "comment of 221 characters",
+      { ...valid, comment: "x".repeat(221) },
+      "Comment must not exceed 220 characters",
+    ],
+    [
+      "scope that is not one",
+      { ...valid, target: { case: "scopeExternalId", value: "my-account" } },
+      'scope_external_id "my-account" is not a scope',
+    ],
+    [
+      "principal that is not an IAM ARN",
+      { ...valid, target: { case: "principalArn", value: "arn:aws:s3:::bucket" } },
+      "is not an IAM principal ARN",
+    ],
+  ] as const)("refuses a %s", (_name, request, message) => {
+    expect(messageOf(request)).toContain(message);
+  });
+
+  it.each([
+    ["the bounds of the duration", { ...valid, duration: 259_200n }],
+    ["a comment of exactly 220 characters", { ...valid, comment: "y".repeat(220) }],
+    ["a key with spaces around it", { ...valid, key: " abcdefg " }],
+  ] as const)("accepts %s", (_name, request) => {
+    expect(messageOf(request)).toBeUndefined();
+  });
+
+  it("upper-cases the key and trims the comment", () => {
+    const input = parseCreateInput({ ...valid, key: " abcdefg", comment: "  reason  " });
+    expect(input).toMatchObject({ key: "ABCDEFG", comment: "reason", durationSeconds: 3_600 });
+  });
+});
+
+describe("targets", () => {
+  it.each<[WaiverTarget, string, string[]]>([
+    [{ kind: "scope", externalId: "111122223333" }, "Account 111122223333", ["111122223333"]],
+    [
+      { kind: "scope", externalId: "ou-ab12-cd34ef56" },
+      "Organizational unit ou-ab12-cd34ef56",
+      ["ou-ab12-cd34ef56"],
+    ],
+    [
+      { kind: "resource", externalId: "arn:aws:s3:::logs-111122223333" },
+      "Resource arn:aws:s3:::logs-111122223333",
+      [],
+    ],
+    [
+      { kind: "principal", arn: "arn:aws:iam::111122223333:role/deployer" },
+      "Principal arn:aws:iam::111122223333:role/deployer",
+      ["111122223333"],
+    ],
+    [
+      { kind: "scope", externalId: "/subscriptions/s1/resourceGroups/rg1" },
+      "Resource group rg1 (subscription s1)",
+      ["/subscriptions/s1/resourceGroups/rg1", "/subscriptions/s1"],
+    ],
+    [
+      {
+        kind: "resource",
+        externalId: "/subscriptions/s1/resourceGroups/rg1/providers/Microsoft.Storage/storageAccounts/st",
+      },
+      "Resource /subscriptions/s1/resourceGroups/rg1/providers/Microsoft.Storage/storageAccounts/st",
+      [
+        "/subscriptions/s1/resourceGroups/rg1/providers/Microsoft.Storage/storageAccounts/st",
+        "/subscriptions/s1/resourceGroups/rg1",
+        "/subscriptions/s1",
+      ],
+    ],
+    [
+      { kind: "scope", externalId: "/providers/Microsoft.Management/managementGroups/platform" },
+      "Management group platform",
+      ["/providers/Microsoft.Management/managementGroups/platform"],
+    ],
+  ])("%o reads %s and sits in %o", (target, description, scopes) => {
+    expect(describeTarget(target)).toBe(description);
+    expect(enclosingScopes(target)).toEqual(scopes);
+  });
+});
