@@ -66,3 +66,26 @@ export const resourceEvents = pgTable(
     uniqueIndex("resource_events_resource_idx").on(t.tenantId, t.deploymentId, t.resourceExternalId),
   ],
 );
+
+/**
+ * What the cloud last said about a resource under a deployment on a given day (Azure policy
+ * states): the compliance trend of a bundle is counted from it.
+ */
+export const complianceObservations = pgTable(
+  "compliance_observations",
+  {
+    id: id(),
+    tenantId: tenantId(),
+    bundleId: text("bundle_id").notNull(),
+    deploymentId: text("deployment_id").notNull(),
+    resourceExternalId: text("resource_external_id").notNull(),
+    /** UTC day (YYYY-MM-DD) of the observation. */
+    day: text("day").notNull(),
+    compliant: boolean("compliant").notNull(),
+    observedAt: timestamp("observed_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("compliance_observations_day_idx").on(t.deploymentId, t.resourceExternalId, t.day),
+    index("compliance_observations_bundle_idx").on(t.tenantId, t.bundleId, t.day),
+  ],
+);
