@@ -275,7 +275,10 @@ describe.each(engines)("connectors on %s", (engine) => {
     const tested = await client.testConnector({ target: { case: "id", value: id } });
     expect(tested.ok).toBe(false);
     expect(tested.checks[0]?.name).toBe("Sign in to Entra ID");
-    expect(tested.checks[0]?.message.length).toBeGreaterThan(10);
+    // Offline the sign-in endpoint is unreachable; online, Entra ID refuses the made-up tenant.
+    expect(tested.checks[0]?.message).toMatch(
+      /Cannot reach the sign-in endpoint|was not found|No application|refused/,
+    );
     const read = await client.getConnector({ id });
     expect(read.connector?.status).toBe(ConnectorStatus.ERROR);
     expect(read.connector?.lastError).toContain("Sign in to Entra ID");

@@ -54,7 +54,8 @@ export function isUnreachable(error: unknown, depth = 0): boolean {
   if (e.cause !== undefined) return isUnreachable(e.cause, depth + 1);
   // core-rest-pipeline and @azure/identity wrap network failures in their own errors.
   return (
-    typeof e.message === "string" && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH/.test(e.message)
+    typeof e.message === "string" &&
+    /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|network_error/.test(e.message)
   );
 }
 

@@ -357,11 +357,13 @@ export function createAwsProvider(connection: AwsConnection): AwsCloudProvider {
         unreachable(error) ??
         (/AccessDenied/.test(errorCode(error))
           ? `AssumeRole on ${connection.roleArn} was denied. Check that the role exists in account ${connection.managementAccountId}, that its trust policy allows Palisade's principal, and that it requires exactly the external id ${connection.externalId}.`
-          : /InvalidClientTokenId|SignatureDoesNotMatch|UnrecognizedClient|CredentialsProviderError/.test(
-                errorCode(error),
-              )
-            ? `Palisade's own AWS credentials were refused (${errorCode(error)}). Give the server an AWS identity (environment, instance profile) allowed to call sts:AssumeRole.`
-            : `AssumeRole failed: ${errorMessage(error)}`),
+          : errorCode(error) === "CredentialsProviderError"
+            ? "The Palisade server has no AWS identity to call sts:AssumeRole with. Give it one (environment variables, instance profile, task role) that the role's trust policy names."
+            : /InvalidClientTokenId|SignatureDoesNotMatch|UnrecognizedClient|ExpiredToken/.test(
+                  errorCode(error),
+                )
+              ? `Palisade's own AWS credentials were refused (${errorCode(error)}). Renew the server's AWS identity.`
+              : `AssumeRole failed: ${errorMessage(error)}`),
     );
     if (!assume.ok) return [assume];
     const checks: ConnectionCheck[] = [assume];

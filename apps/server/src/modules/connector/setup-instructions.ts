@@ -41,14 +41,14 @@ export function awsSetup(options: {
   const permissionsPolicyJson = JSON.stringify(permissions, null, 2);
   const principalNote = options.principalArn
     ? ""
-    : "\n   Replace the principal with the IAM role or user the Palisade server runs as (set `PALISADE_AWS_PRINCIPAL_ARN` on the server to show it here).";
+    : " Replace the principal with the IAM role or user the Palisade server runs as (set `PALISADE_AWS_PRINCIPAL_ARN` on the server to show it here).";
   const externalIdNote = options.externalId
     ? ""
     : "\n   The external id is generated when you create the connector.";
   const markdown = `### Connect an AWS organisation
 
 1. Sign in to the organisation's **management account** and make sure service control policies are enabled (AWS Organizations → Policies).
-2. Create an IAM role (for example \`PalisadeConnector\`) with this **trust policy**:${principalNote}${externalIdNote}
+2. Create an IAM role (for example \`PalisadeConnector\`) with the **trust policy** below.${principalNote}${externalIdNote}
 
 \`\`\`json
 ${trustPolicyJson}
