@@ -1,6 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import { LockKeyholeIcon, ShieldCheckIcon, TimerResetIcon } from "lucide-react";
 import { Logo } from "@/components/logo";
+import { useDocumentTitle } from "@/lib/use-document-title";
 import { SignInCard } from "./sign-in-card";
 
 const highlights = [
@@ -10,6 +11,7 @@ const highlights = [
 ];
 
 export function SignInPage({ redirectPath }: { redirectPath: string | undefined }) {
+  useDocumentTitle("Sign in");
   return (
     <div className="grid min-h-screen lg:grid-cols-2">
       <section className="hidden flex-col justify-between bg-sidebar p-10 text-sidebar-foreground lg:flex">

@@ -4,8 +4,10 @@ import { Logo } from "@/components/logo";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { useSignOut } from "@/features/auth/api/sign-out";
+import { useDocumentTitle } from "@/lib/use-document-title";
 
 export function BlockedAccessPage({ signedInAs }: { signedInAs: string | null }) {
+  useDocumentTitle("No access");
   const signOut = useSignOut();
   return (
     <main className="flex min-h-screen flex-col items-center justify-center gap-8 bg-background px-4 py-12">

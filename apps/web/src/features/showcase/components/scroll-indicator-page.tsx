@@ -3,10 +3,12 @@ import { ArrowLeftIcon } from "lucide-react";
 import { Logo } from "@/components/logo";
 import { ScrollIndicator } from "@/components/scroll-indicator";
 import { Button } from "@/components/ui/button";
+import { useDocumentTitle } from "@/lib/use-document-title";
 
 const paragraphs = Array.from({ length: 24 }, (_, index) => index + 1);
 
 export function ScrollIndicatorPage() {
+  useDocumentTitle("Scroll indicator");
   return (
     <div className="min-h-screen bg-background">
       <header className="border-b bg-card">

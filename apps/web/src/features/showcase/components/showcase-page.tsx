@@ -50,6 +50,7 @@ import {
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { Textarea } from "@/components/ui/textarea";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { useDocumentTitle } from "@/lib/use-document-title";
 import { markdownSample } from "../markdown-sample";
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
@@ -70,6 +71,7 @@ const sampleRows = [
 ];
 
 export function ShowcasePage() {
+  useDocumentTitle("Interface components");
   const [hours, setHours] = useState(24);
   const [dialogError, setDialogError] = useState<unknown>(null);
   return (

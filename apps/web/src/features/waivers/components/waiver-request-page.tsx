@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { logger } from "@/lib/logger";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
+import { useDocumentTitle } from "@/lib/use-document-title";
 import { useCreateWaiver } from "../api/create-waiver";
 import { useWaiverRequestForm } from "../forms/use-waiver-request-form";
 import type { WaiverRequestValues } from "../forms/waiver-request-schema";
@@ -19,6 +20,7 @@ const WaiverFailureDialog = lazy(() =>
 );
 
 export function WaiverRequestPage({ userName, initialKey }: { userName: string | null; initialKey: string }) {
+  useDocumentTitle("Request a waiver");
   const form = useWaiverRequestForm(initialKey);
   const createWaiver = useCreateWaiver();
   const [created, setCreated] = useState(false);
