@@ -17,6 +17,7 @@ import { createPolicyService } from "./modules/policy/policy-service";
 import { createPolicyDefinitionService } from "./modules/policy-definition/policy-definition-service";
 import { createTeamService } from "./modules/team/team-service";
 import { createTenantService } from "./modules/tenant/tenant-service";
+import { createWaiverService } from "./modules/waiver/waiver-service";
 import { createAuthInterceptor } from "./rpc/auth-interceptor";
 import { callContextKey } from "./rpc/call-context";
 import { createRateLimiter } from "./rpc/rate-limiter";
@@ -97,6 +98,10 @@ export async function buildServer(deps: ServerDeps) {
     ],
     ["palisade.initiative.v1.InitiativeService", createInitiativeService({ db, catalogue })],
     ["palisade.policy.v1.PolicyService", createPolicyService({ catalogue })],
+    [
+      "palisade.waiver.v1.WaiverService",
+      await createWaiverService({ db, jobs: deps.jobs, logger: deps.logger }),
+    ],
   ]);
   const publicRateLimiter = createRateLimiter(deps.publicRateLimit);
   await app.register(fastifyConnectPlugin, {
