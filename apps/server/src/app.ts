@@ -76,6 +76,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     catalogue,
     jobs,
     exports,
+    publicUrl: config.publicUrl,
     webDist: config.webDist,
     trustProxy: config.trustProxy,
     publicRateLimit: config.publicRateLimit,

@@ -161,9 +161,17 @@ export async function updateDeployments(
   await db.update(deployments).set(values).where(inArray(deployments.id, ids));
 }
 
+export async function updateDeploymentsOfBundle(
+  db: Database,
+  bundleId: string,
+  values: Partial<typeof deployments.$inferInsert>,
+): Promise<void> {
+  await db.update(deployments).set(values).where(eq(deployments.bundleId, bundleId));
+}
+
 /**
  * Makes the bundle's live deployments exactly `targets`: new scopes get a PENDING deployment,
- * scopes no longer targeted are marked for removal (status PENDING, the sync removes them from the
+ * scopes no longer targeted are marked for removal (status DELETING, the sync removes them from the
  * cloud and marks them DELETED), and every live deployment takes the bundle's current settings.
  */
 export async function replaceBundleTargets(
