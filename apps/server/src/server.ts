@@ -11,6 +11,7 @@ import type { DatabaseHandle } from "./db/database";
 import type { JobQueue } from "./jobs/job-queue";
 import type { Logger } from "./logger";
 import { type ConnectorServiceDeps, createConnectorService } from "./modules/connector/connector-service";
+import { startDeploymentManagerService } from "./modules/deployment/deployment-service";
 import { startPolicyEventStore } from "./modules/event/event-service";
 import type { ExportService } from "./modules/export/export-service";
 import { createInitiativeService } from "./modules/initiative/initiative-service";
@@ -36,6 +37,8 @@ export interface ServerDeps {
   jobs: JobQueue;
   /** CSV/JSON exports and their signed download links. */
   exports: ExportService;
+  /** Public address of Palisade (waiver links in deny messages). */
+  publicUrl: string;
   webDist: string;
   trustProxy: boolean;
   /** Public (no sign-in) methods: calls allowed at once per client address, and per second after. */
@@ -102,7 +105,11 @@ export async function buildServer(deps: ServerDeps) {
       "palisade.event.v1.PolicyEventStoreService",
       await startPolicyEventStore({ db, ...deps, runtime: deps.cloud.runtime }),
     ],
-    ["palisade.policy.v1.PolicyService", createPolicyService({ catalogue })],
+    ["palisade.policy.v1.PolicyService", createPolicyService({ db, catalogue })],
+    [
+      "palisade.deployment.v1.DeploymentManagerService",
+      await startDeploymentManagerService({ ...deps, db, runtime: deps.cloud.runtime }),
+    ],
     [
       "palisade.waiver.v1.WaiverService",
       await createWaiverService({ db, jobs: deps.jobs, logger: deps.logger }),
