@@ -159,6 +159,34 @@ describe.each(engines)("connectors on %s", (engine) => {
     expect(setup.markdown).toContain(aws?.externalId);
   });
 
+  it("keeps an AWS connector's external id when its role changes, and its kind", async () => {
+    const client = server.client(ConnectorService, admin);
+    const aws = (roleArn: string) => ({
+      kind: { case: "aws" as const, value: { managementAccountId: "111122223333", roleArn } },
+    });
+    const { connector } = await client.createConnector({
+      name: "Org",
+      config: aws("arn:aws:iam::111122223333:role/First"),
+    });
+    const id = connector?.entity?.id ?? "";
+    const externalId = connector?.config?.kind.case === "aws" ? connector.config.kind.value.externalId : "";
+    const { connector: updated } = await client.updateConnector({
+      id,
+      config: aws("arn:aws:iam::111122223333:role/Second"),
+    });
+    const after = updated?.config?.kind.case === "aws" ? updated.config.kind.value : undefined;
+    expect(after?.roleArn).toBe("arn:aws:iam::111122223333:role/Second");
+    expect(after?.externalId).toBe(externalId);
+    const error = await errorOf(
+      client.updateConnector({
+        id,
+        config: { kind: { case: "sandbox", value: { provider: CloudProvider.AWS } } },
+      }),
+    );
+    expect(error.code).toBe(Code.InvalidArgument);
+    expect(error.rawMessage).toMatch(/stays one/);
+  });
+
   it("stores an Azure client secret encrypted and never returns it", async () => {
     const client = server.client(ConnectorService, admin);
     const secret = "a-very-secret-client-secret-value";

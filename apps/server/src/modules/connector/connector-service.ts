@@ -56,6 +56,11 @@ const ROLE_ARN = /^arn:aws(?:-[a-z]+)*:iam::(\d{12}):role\/[\w+=,.@/-]{1,512}$/;
 const REGION = /^[a-z]{2}(?:-[a-z]+)+-\d{1,2}$/;
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEFAULT_REGION = "us-east-1";
+const KIND_LABEL: Record<string, string> = {
+  aws: "An AWS connector",
+  azure: "An Azure connector",
+  sandbox: "A sandbox connector",
+};
 
 const STATUS: Record<string, ConnectorStatus> = {
   NEVER_SYNCED: ConnectorStatus.NEVER_SYNCED,
@@ -436,7 +441,7 @@ export function createConnectorService(deps: ConnectorServiceDeps): ServiceImpl<
         );
         if (next.kind !== row.kind || next.config.provider !== before.config.provider) {
           throw new ConnectError(
-            `A ${row.kind} connector stays one; create a new connector for another kind or provider.`,
+            `${KIND_LABEL[row.kind] ?? "A connector"} stays one; create a new connector for another kind or provider.`,
             Code.InvalidArgument,
           );
         }
