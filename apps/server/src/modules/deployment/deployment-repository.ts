@@ -284,24 +284,28 @@ export async function listBundlesBeingDeleted(db: Database, tenantId?: string): 
     );
 }
 
-// Correlated counts, so that lists can both show and order by them.
+// Correlated counts, so that lists can both show and order by them. Columns are qualified by hand:
+// drizzle leaves them unqualified in the select list of a single-table query.
+const ACTIVE_WAIVER = `w.status = 'ACTIVE' and w.deployment_status = 'ACTIVE' and w.expires_at > now()`;
+const BUNDLE_ID = sql.raw(`"bundles"."id"`);
 const countSql = {
-  preventions: (bundleId: SQL | typeof bundles.id) =>
-    sql<number>`(select count(*)::int from ${policyEvents} where ${policyEvents.bundleId} = ${bundleId} and ${policyEvents.type} = 'prevention')`,
-  drifts: (bundleId: SQL | typeof bundles.id) =>
-    sql<number>`(select count(*)::int from ${policyEvents} where ${policyEvents.bundleId} = ${bundleId} and ${policyEvents.type} = 'drift')`,
-  waivers: (bundleId: SQL | typeof bundles.id) =>
-    sql<number>`(select count(*)::int from ${waivers} join ${deployments} on ${deployments.id} = ${waivers.deploymentId} where ${deployments.bundleId} = ${bundleId})`,
+  preventions: (bundleId: SQL) =>
+    sql<number>`(select count(*)::int from policy_events e where e.bundle_id = ${bundleId} and e.type = 'PREVENTION')`,
+  drifts: (bundleId: SQL) =>
+    sql<number>`(select count(*)::int from policy_events e where e.bundle_id = ${bundleId} and e.type = 'DRIFT')`,
+  waivers: (bundleId: SQL) =>
+    sql<number>`(select count(*)::int from waivers w join deployments d on d.id = w.deployment_id where d.bundle_id = ${bundleId})`,
   // Active means the cloud enforces it: approved, unexpired and received by the cloud.
-  activeWaivers: (bundleId: SQL | typeof bundles.id) =>
-    sql<number>`(select count(*)::int from ${waivers} join ${deployments} on ${deployments.id} = ${waivers.deploymentId} where ${deployments.bundleId} = ${bundleId} and ${waivers.status} = 'ACTIVE' and ${waivers.deploymentStatus} = 'ACTIVE' and ${waivers.expiresAt} > now())`,
+  activeWaivers: (bundleId: SQL) =>
+    sql<number>`(select count(*)::int from waivers w join deployments d on d.id = w.deployment_id where d.bundle_id = ${bundleId} and ${sql.raw(ACTIVE_WAIVER)})`,
 };
 
+const DEPLOYMENT_ID = sql.raw(`"deployments"."id"`);
 const deploymentCountSql = {
-  preventions: sql<number>`(select count(*)::int from ${policyEvents} where ${policyEvents.deploymentId} = ${deployments.id} and ${policyEvents.type} = 'prevention')`,
-  drifts: sql<number>`(select count(*)::int from ${policyEvents} where ${policyEvents.deploymentId} = ${deployments.id} and ${policyEvents.type} = 'drift')`,
-  waivers: sql<number>`(select count(*)::int from ${waivers} where ${waivers.deploymentId} = ${deployments.id})`,
-  activeWaivers: sql<number>`(select count(*)::int from ${waivers} where ${waivers.deploymentId} = ${deployments.id} and ${waivers.status} = 'ACTIVE' and ${waivers.deploymentStatus} = 'ACTIVE' and ${waivers.expiresAt} > now())`,
+  preventions: sql<number>`(select count(*)::int from policy_events e where e.deployment_id = ${DEPLOYMENT_ID} and e.type = 'PREVENTION')`,
+  drifts: sql<number>`(select count(*)::int from policy_events e where e.deployment_id = ${DEPLOYMENT_ID} and e.type = 'DRIFT')`,
+  waivers: sql<number>`(select count(*)::int from waivers w where w.deployment_id = ${DEPLOYMENT_ID})`,
+  activeWaivers: sql<number>`(select count(*)::int from waivers w where w.deployment_id = ${DEPLOYMENT_ID} and ${sql.raw(ACTIVE_WAIVER)})`,
 };
 
 export interface BundleFilter {
@@ -369,16 +373,16 @@ export async function listBundles(
     name: sql`lower(${bundles.name})`,
     mode: sql`${bundles.mode}`,
     status: sql`${bundles.status}`,
-    preventions: countSql.preventions(bundles.id),
+    preventions: countSql.preventions(BUNDLE_ID),
   }[order.by];
   const direction = order.descending ? desc : asc;
   const rows = await db
     .select({
       bundle: bundles,
-      preventions: countSql.preventions(bundles.id),
-      drifts: countSql.drifts(bundles.id),
-      waivers: countSql.waivers(bundles.id),
-      activeWaivers: countSql.activeWaivers(bundles.id),
+      preventions: countSql.preventions(BUNDLE_ID),
+      drifts: countSql.drifts(BUNDLE_ID),
+      waivers: countSql.waivers(BUNDLE_ID),
+      activeWaivers: countSql.activeWaivers(BUNDLE_ID),
     })
     .from(bundles)
     .where(where)
@@ -564,9 +568,9 @@ export async function policyUsage(
     .select({
       slug: bundles.policySlug,
       mode: bundles.mode,
-      preventions: countSql.preventions(bundles.id),
-      drifts: countSql.drifts(bundles.id),
-      activeWaivers: countSql.activeWaivers(bundles.id),
+      preventions: countSql.preventions(BUNDLE_ID),
+      drifts: countSql.drifts(BUNDLE_ID),
+      activeWaivers: countSql.activeWaivers(BUNDLE_ID),
     })
     .from(bundles)
     .where(and(eq(bundles.tenantId, tenantId), isNull(bundles.deletedAt)));

@@ -1,0 +1,359 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
+import { DeploymentMode, DeploymentStatus } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
+import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
+import { PolicyService } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
+import { PolicyDefinitionState } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
+import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AwsCloudProvider } from "../src/cloud/cloud-provider";
+import { connectors } from "../src/db/schema/connectors";
+import { waivers } from "../src/db/schema/deployments";
+import { policyEvents } from "../src/db/schema/events";
+import { auditLog } from "../src/db/schema/operations";
+import { enqueueBundleSync } from "../src/modules/deployment/bundle-sync";
+import {
+  advanceSandboxClock,
+  deploymentRows,
+  node,
+  scpsNamed,
+  tryAction,
+  waitFor,
+  waitForBundleStatus,
+  waitForHierarchy,
+} from "./support/deployment-helpers";
+import { engines } from "./support/test-database";
+import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
+
+async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
+  try {
+    await call;
+  } catch (error) {
+    return ConnectError.from(error);
+  }
+  throw new Error("the call succeeded");
+}
+
+const S3_SLUG = "protect-s3-account-public-access-block";
+const AZURE_SLUG = "storage-accounts-https-only";
+
+describe.each(engines)("deployments on %s", (engine) => {
+  let server: TestServer;
+  let admin: Credentials;
+  let viewer: Credentials;
+  let sandbox: SandboxCloud;
+  let tenantId: string;
+
+  const db = () => server.palisade.database.db;
+  const manager = (credentials = admin) => server.client(DeploymentManagerService, credentials);
+  const scope = async (name: string) => {
+    const row = await node(db(), tenantId, name);
+    return { externalId: row.externalId, connectorId: row.connectorId };
+  };
+  async function awsProvider(): Promise<AwsCloudProvider> {
+    const [row] = await db()
+      .select()
+      .from(connectors)
+      .where(and(eq(connectors.tenantId, tenantId), eq(connectors.name, "Sandbox AWS organisation")));
+    if (!row) throw new Error("no sandbox AWS connector");
+    const provider = server.palisade.cloud.service.runtime.providerFor(row);
+    if (provider.provider !== "aws") throw new Error("not an AWS connector");
+    return provider;
+  }
+  const tryS3 = (account: string) =>
+    tryAction(sandbox, {
+      provider: "aws",
+      account,
+      principal: "user/alice",
+      action: "s3:PutAccountPublicAccessBlock",
+      resource: "*",
+    });
+
+  beforeAll(async () => {
+    server = await startTestServer(engine, { PALISADE_SANDBOX: "true", SANDBOX_ACTIVITY: "false" });
+    admin = (await server.addMember({ role: "ADMINISTRATOR", name: "Ada Admin" })).credentials;
+    viewer = (await server.addMember({ role: "VIEWER" })).credentials;
+    tenantId = server.defaultTenantId;
+    const cloud = server.palisade.cloud.sandbox;
+    if (!cloud) throw new Error("the sandbox did not start");
+    sandbox = cloud;
+    await waitForHierarchy(db(), tenantId);
+  }, 90_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("refuses invalid bundles with a message naming the field", async () => {
+    const ou = await scope("Workloads");
+    const subscription = await scope("corp-prod");
+    const valid = { name: "S3 guard", policySlug: S3_SLUG, scopes: [ou], mode: DeploymentMode.PREVENT };
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ["empty name", { name: "  " }, /^.*name: required/],
+      ["long name", { name: "x".repeat(121) }, /name: at most 120/],
+      ["unknown policy", { policySlug: "no-such-policy" }, /policy_slug: no policy definition/],
+      ["no mode", { mode: DeploymentMode.UNSPECIFIED }, /mode: choose PREVENT or ALERT/],
+      ["no scope", { scopes: [] }, /scopes: choose at least one/],
+      [
+        "unknown scope",
+        { scopes: [{ externalId: "ou-zzzz-zzzzzzzz" }] },
+        /scopes\[0\]: ou-zzzz-zzzzzzzz is not in any connected hierarchy/,
+      ],
+      ["scope of the other cloud", { scopes: [subscription] }, /scopes\[0\]: .* is an AZURE scope/],
+      ["scope twice", { scopes: [ou, ou] }, /listed twice/],
+      ["unknown parameter", { parameters: { nope: 1 } }, /parameters.nope/],
+      [
+        "wrong parameter type",
+        { parameters: { exempt_principal_arns: "not-a-list" } },
+        /parameters.exempt_principal_arns/,
+      ],
+      ["long namespace", { namespace: "n".repeat(65) }, /namespace: at most 64/],
+    ];
+    for (const [what, change, message] of cases) {
+      const error = await errorOf(manager().createBundle({ ...valid, ...change }));
+      expect(error.code, what).toBe(Code.InvalidArgument);
+      expect(error.rawMessage, what).toMatch(message);
+    }
+    const forbidden = await errorOf(manager(viewer).createBundle(valid));
+    expect(forbidden.code).toBe(Code.PermissionDenied);
+  });
+
+  let awsBundleId = "";
+  let awsKey = "";
+
+  it("deploys an AWS bundle in PREVENT mode to an OU; a user below it is denied by the SCP carrying the key", async () => {
+    const ou = await scope("Workloads");
+    const { bundle } = await manager().createBundle({
+      name: "Keep S3 public access blocked",
+      policySlug: S3_SLUG,
+      scopes: [ou],
+      mode: DeploymentMode.PREVENT,
+      isVisible: true,
+      namespace: "platform",
+    });
+    expect(bundle?.status).toBe(DeploymentStatus.PENDING);
+    expect(bundle?.key).toMatch(/^[0-9A-HJKMNP-TV-Z]{7}$/);
+    expect(bundle?.feedbackMessage).toContain(bundle?.key);
+    expect(bundle?.provider).toBe(CloudProvider.AWS);
+    awsBundleId = bundle?.entity?.id ?? "";
+    awsKey = bundle?.key ?? "";
+
+    await waitForBundleStatus(db(), awsBundleId, ["DEPLOYED", "FAILED"]);
+    const { bundle: fetched } = await manager().getBundle({ lookup: { case: "id", value: awsBundleId } });
+    expect(fetched?.bundle?.status).toBe(DeploymentStatus.DEPLOYED);
+    const [deployment] = await deploymentRows(db(), awsBundleId);
+    expect(deployment?.status).toBe("DEPLOYED");
+    expect(deployment?.nativeId).toMatch(/^p-/);
+
+    const denied = await tryS3("payments-prod");
+    expect(denied.status).toBe(403);
+    expect(denied.body.error?.Message).toContain(`service_control_policy/${deployment?.nativeId}`);
+    const named = await scpsNamed(sandbox, `palisade-${awsKey}-${S3_SLUG}`);
+    expect(named.map((p) => p.id)).toEqual([deployment?.nativeId]);
+
+    // Outside the OU nothing changes.
+    expect((await tryS3("sandbox-bob")).status).toBe(200);
+
+    // The public waiver page finds the key in any case, and nothing more.
+    const lookup = await server.client(PolicyService).getBundleByKey({ key: ` ${awsKey.toLowerCase()} ` });
+    expect(lookup).toMatchObject({ key: awsKey, policySlug: S3_SLUG });
+    expect(lookup.feedbackMessage).toContain(`/req?k=${awsKey}`);
+
+    const [audit] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, awsBundleId), eq(auditLog.action, "deployment.CreateBundle")));
+    expect(audit?.actorName).toBe("Ada Admin");
+  });
+
+  it("lists, filters and summarises bundles and deployments", async () => {
+    const { items, pagination } = await manager(viewer).listBundle({
+      filter: { search: awsKey.toLowerCase(), namespaces: ["platform"], cloudProviders: [CloudProvider.AWS] },
+    });
+    expect(items.map((i) => i.bundle?.key)).toEqual([awsKey]);
+    expect(pagination?.totalItems).toBe(1);
+    const none = await manager(viewer).listBundle({
+      filter: { cloudProviders: [CloudProvider.AZURE], search: awsKey },
+    });
+    expect(none.items).toEqual([]);
+    const ou = await scope("Workloads");
+    const byScope = await manager(viewer).listBundle({ filter: { scopes: [ou.externalId] } });
+    expect(byScope.items.map((i) => i.bundle?.key)).toContain(awsKey);
+    const byMode = await manager(viewer).listBundle({ filter: { modes: [DeploymentMode.ALERT] } });
+    expect(byMode.items.map((i) => i.bundle?.key)).not.toContain(awsKey);
+
+    expect(await manager(viewer).listNamespaces({})).toMatchObject({ namespaces: ["platform"] });
+    const summary = await manager(viewer).summaryBundle({ namespace: "platform" });
+    expect(summary).toMatchObject({ total: 1, prevent: 1, alert: 0 });
+
+    const deployments = await manager(viewer).listDeployments({ scopes: [ou.externalId] });
+    expect(deployments.items.map((d) => d.deployment?.key)).toContain(awsKey);
+    const byKey = await manager(viewer).get({ lookup: { case: "key", value: awsKey } });
+    expect(byKey.deployment?.deployment?.bundleId).toBe(awsBundleId);
+    const valid = await manager(viewer).listValidDeploymentsByBundleIds({ bundleId: [awsBundleId] });
+    expect(valid.deploymentIds).toEqual([byKey.deployment?.deployment?.entity?.id]);
+
+    const policies = await server.client(PolicyService, viewer).getPolicies({ filter: { slugs: [S3_SLUG] } });
+    expect(policies.items[0]).toMatchObject({
+      state: PolicyDefinitionState.PREVENT,
+      bundlesCount: 1,
+      preventBundlesCount: 1,
+    });
+    expect(policies.items[0]?.definition?.tree).toBeUndefined();
+  });
+
+  it("answers NotFound for another tenant's bundle", async () => {
+    const other = await server.createTenant("Other");
+    const stranger = (await server.addMember({ role: "ADMINISTRATOR", tenantId: other })).credentials;
+    const client = manager(stranger);
+    for (const call of [
+      client.getBundle({ lookup: { case: "id", value: awsBundleId } }),
+      client.getBundle({ lookup: { case: "key", value: awsKey } }),
+      client.get({ lookup: { case: "key", value: awsKey } }),
+      client.deleteBundle({ id: awsBundleId }),
+      client.updateBundle({ id: awsBundleId, namespace: "stolen" }),
+    ]) {
+      expect((await errorOf(call)).code).toBe(Code.NotFound);
+    }
+    expect((await client.listBundle({})).items).toEqual([]);
+  });
+
+  it("restores an SCP deleted behind Palisade's back and reports it missing", async () => {
+    const provider = await awsProvider();
+    const [before] = await deploymentRows(db(), awsBundleId);
+    await provider.removeScp(before?.nativeId ?? "");
+    expect((await tryS3("payments-prod")).status).toBe(200);
+
+    const { jobId } = await manager().sync({});
+    expect(jobId).not.toBe("");
+    const name = `palisade-${awsKey}-${S3_SLUG}`;
+    const restored = await waitFor("the SCP to be restored", async () => {
+      const found = await scpsNamed(sandbox, name);
+      return found.length > 0 ? found : undefined;
+    });
+    expect(restored).toHaveLength(1);
+    await waitFor("the deployment to point at the new SCP", async () => {
+      const [row] = await deploymentRows(db(), awsBundleId);
+      return row?.status === "DEPLOYED" && row.nativeId === restored[0]?.id;
+    });
+    expect((await tryS3("payments-prod")).status).toBe(403);
+    const missing = await db()
+      .select()
+      .from(policyEvents)
+      .where(and(eq(policyEvents.bundleId, awsBundleId), eq(policyEvents.type, "MISSING")));
+    expect(missing).toHaveLength(1);
+  });
+
+  it("deploys in ALERT mode without attaching anything or denying anything", async () => {
+    const ou = await scope("Sandbox");
+    const { bundle } = await manager().createBundle({
+      name: "Watch S3 public access",
+      policySlug: S3_SLUG,
+      scopes: [ou],
+      mode: DeploymentMode.ALERT,
+      isVisible: true,
+    });
+    const id = bundle?.entity?.id ?? "";
+    await waitForBundleStatus(db(), id, ["DEPLOYED", "FAILED"]);
+    const [deployment] = await deploymentRows(db(), id);
+    expect(deployment?.status).toBe("DEPLOYED");
+    const provider = await awsProvider();
+    expect(await provider.listScpTargets(deployment?.nativeId ?? "")).toEqual([]);
+    expect((await tryS3("sandbox-bob")).status).toBe(200);
+
+    // PREVENT through UpdateBundle attaches it; deleting the bundle removes it from the cloud.
+    await manager().updateBundle({ id, mode: DeploymentMode.PREVENT });
+    await waitFor("the SCP to be attached", async () => (await tryS3("sandbox-bob")).status === 403);
+    await manager().deleteBundle({ id });
+    await waitFor("the SCP to be removed", async () => {
+      const rows = await deploymentRows(db(), id);
+      return rows.every((row) => row.status === "DELETED");
+    });
+    expect(await scpsNamed(sandbox, `palisade-${bundle?.key}-${S3_SLUG}`)).toEqual([]);
+    expect((await tryS3("sandbox-bob")).status).toBe(200);
+    const { bundle: deleted } = await manager().getBundle({ lookup: { case: "id", value: id } });
+    expect(deleted?.bundle?.status).toBe(DeploymentStatus.DELETED);
+    expect(
+      (await errorOf(server.client(PolicyService).getBundleByKey({ key: bundle?.key ?? "" }))).code,
+    ).toBe(Code.NotFound);
+  });
+
+  it("deploys an Azure bundle in PREVENT mode; a non-compliant write is disallowed with the key", async () => {
+    const subscription = await scope("corp-prod");
+    const { bundle } = await manager().createBundle({
+      name: "HTTPS-only storage",
+      policySlug: AZURE_SLUG,
+      scopes: [subscription],
+      mode: DeploymentMode.PREVENT,
+      isVisible: true,
+    });
+    const id = bundle?.entity?.id ?? "";
+    const row = await waitForBundleStatus(db(), id, ["DEPLOYED", "FAILED"]);
+    expect(row.errorCodes).toEqual([]);
+    expect(row.status).toBe("DEPLOYED");
+    const [deployment] = await deploymentRows(db(), id);
+    expect(deployment?.nativeId).toContain("/providers/Microsoft.Authorization/policyAssignments/");
+
+    const resource = `${subscription.externalId}/resourceGroups/rg-corp-prod-data/providers/Microsoft.Storage/storageAccounts/stplain${engine}`;
+    const denied = await tryAction(sandbox, {
+      provider: "azure",
+      principal: "alice",
+      action: "write",
+      resource,
+      context: { location: "westeurope", "properties.supportsHttpsTrafficOnly": false },
+    });
+    expect(denied.status).toBe(403);
+    expect(denied.text).toContain("RequestDisallowedByPolicy");
+    expect(denied.text).toContain(bundle?.key);
+
+    const allowed = await tryAction(sandbox, {
+      provider: "azure",
+      principal: "alice",
+      action: "write",
+      resource: `${resource}ok`,
+      context: { location: "westeurope", "properties.supportsHttpsTrafficOnly": true },
+    });
+    expect(allowed.status).toBe(200);
+  });
+
+  it("puts an enforceable waiver into the SCP and lets the cloud end it at expiry", async () => {
+    const account = await node(db(), tenantId, "payments-prod");
+    const [deployment] = await deploymentRows(db(), awsBundleId);
+    const [waiver] = await db()
+      .insert(waivers)
+      .values({
+        tenantId,
+        deploymentId: deployment?.id ?? "",
+        policyKey: awsKey,
+        createSource: "FORM",
+        requesterName: "Alice",
+        requesterIdentifier: "alice@example.com",
+        comment: "rotate the account baseline",
+        durationSeconds: 3600,
+        expiresAt: new Date(Date.now() + 3600_000),
+        scope: account.externalId,
+        status: "ACTIVE",
+        approvalType: "AUTO",
+        deploymentStatus: "PENDING",
+      })
+      .returning();
+    await enqueueBundleSync(server.palisade.jobs, { bundleId: awsBundleId, tenantId, reason: "test waiver" });
+    await waitFor("the waiver to reach the cloud", async () => {
+      const [row] = await db()
+        .select()
+        .from(waivers)
+        .where(eq(waivers.id, waiver?.id ?? ""));
+      return row?.deploymentStatus === "ACTIVE";
+    });
+    expect((await tryS3("payments-prod")).status).toBe(200);
+    // Other accounts under the OU stay denied.
+    expect((await tryS3("storefront-prod")).status).toBe(403);
+
+    const { bundle } = await manager().getBundle({ lookup: { case: "id", value: awsBundleId } });
+    expect(bundle).toMatchObject({ waiversCount: 1, activeWaiversCount: 1 });
+
+    // The SCP itself stops exempting the account at expiry, whatever Palisade does.
+    await advanceSandboxClock(sandbox, 2 * 3600);
+    expect((await tryS3("payments-prod")).status).toBe(403);
+  });
+});
