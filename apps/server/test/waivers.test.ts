@@ -1,8 +1,19 @@
 import { randomBytes } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { ErrorDetailSchema, Order, ProductErrorCode } from "@palisade/api/gen/palisade/common/v1/common_pb";
+import {
+  CloudProvider,
+  ErrorDetailSchema,
+  Order,
+  ProductErrorCode,
+  ScopeType,
+} from "@palisade/api/gen/palisade/common/v1/common_pb";
+import { ConnectorStatus, type HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
+import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
+import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import {
   type Waiver,
+  WaiverApprovalMode,
   WaiverApprovalType,
   WaiverCreateSource,
   WaiverDeploymentStatus,
@@ -741,4 +752,109 @@ describe.each(engines)("waiver expiry across a restart on %s", (engine: Engine) 
       await database.drop();
     }
   }, 90_000);
+});
+
+function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
+  return nodes.flatMap((n) => [n, ...flatten(n.children)]);
+}
+
+describe.each(engines)("the waiver loop with the sandbox cloud on %s", (engine) => {
+  let server: TestServer;
+  let admin: Credentials;
+  let requester: Credentials;
+
+  beforeAll(async () => {
+    server = await startTestServer(engine, { PALISADE_SANDBOX: "true", SANDBOX_ACTIVITY: "false" });
+    admin = (await server.addMember({ role: "ADMINISTRATOR" })).credentials;
+    requester = (await server.addMember({ role: "VISITOR", name: "Alice Engineer" })).credentials;
+  }, 90_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  async function tryAs(account: string): Promise<number> {
+    const sandbox = server.palisade.cloud.sandbox;
+    if (!sandbox) throw new Error("the sandbox cloud is not running");
+    const response = await fetch(`${sandbox.url}/sandbox/try`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        provider: "aws",
+        principal: "user/alice",
+        account,
+        action: "s3:PutAccountPublicAccessBlock",
+        resource: "*",
+      }),
+    });
+    await response.body?.cancel();
+    return response.status;
+  }
+
+  it("denies, lets through once the waiver is in the cloud, and denies again after expiry", async () => {
+    const connectors = server.client(ConnectorService, admin);
+    const aws = await until(
+      async () => (await connectors.listConnectors({})).items.find((c) => c.provider === CloudProvider.AWS),
+      (c) => c?.status === ConnectorStatus.CONNECTED,
+      60_000,
+    );
+    const { roots } = await connectors.listHierarchy({ provider: CloudProvider.AWS });
+    const nodes = flatten(roots);
+    const ou = nodes.find((n) => n.name === "Workloads-Prod");
+    const account = flatten(ou ? [ou] : []).find((n) => n.type === ScopeType.AWS_ACCOUNT);
+    if (!ou || !account || !aws) throw new Error("the sandbox hierarchy has no Workloads-Prod account");
+
+    const deploymentsClient = server.client(DeploymentManagerService, admin);
+    const { bundle } = await deploymentsClient.createBundle({
+      name: "Account Block Public Access",
+      policySlug: "protect-s3-account-public-access-block",
+      scopes: [{ provider: CloudProvider.AWS, externalId: ou.externalId, connectorId: aws.entity?.id ?? "" }],
+      mode: DeploymentMode.PREVENT,
+      isVisible: true,
+      waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
+    });
+    const key = bundle?.key ?? "";
+    const deployed = await until(
+      async () => (await server.palisade.database.db.select().from(bundles).where(eq(bundles.key, key)))[0],
+      (row) => row?.status === "DEPLOYED" || row?.status === "FAILED",
+      60_000,
+    );
+    expect(deployed?.status).toBe("DEPLOYED");
+    expect(await tryAs(account.externalId)).toBe(403);
+
+    const waivers = server.client(WaiverService, requester);
+    const { waiver } = await waivers.create(
+      {
+        key: key.toLowerCase(),
+        duration: HOUR,
+        comment: "rotating the account baseline",
+        target: { case: "scopeExternalId", value: account.externalId },
+      },
+      { headers: { "Idempotency-Key": "loop-1" } },
+    );
+    expectHonestStatus(waiver);
+    expect(waiver?.scope).toBe(`Account ${account.externalId}`);
+
+    // Whenever the service says ACTIVE, the cloud lets the action through.
+    const reader = server.client(WaiverService, admin);
+    const active = await until(
+      async () => (await reader.list({ filter: { key } })).items[0],
+      (w) => w?.status === WaiverStatus.ACTIVE,
+    );
+    expect(active?.deploymentStatus).toBe(WaiverDeploymentStatus.ACTIVE);
+    expect(await tryAs(account.externalId)).toBe(200);
+    // Another account of the OU is still denied: the waiver names one account.
+    const sibling = flatten([ou]).find(
+      (n) => n.type === ScopeType.AWS_ACCOUNT && n.externalId !== account.externalId,
+    );
+    if (sibling) expect(await tryAs(sibling.externalId)).toBe(403);
+
+    // The cloud itself stops honouring the waiver at its expiry, whatever Palisade does.
+    const sandbox = server.palisade.cloud.sandbox;
+    await fetch(`${sandbox?.url}/sandbox/control/clock`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ advanceSeconds: 3_600 + 60 }),
+    });
+    expect(await tryAs(account.externalId)).toBe(403);
+  }, 120_000);
 });
