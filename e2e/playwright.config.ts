@@ -51,6 +51,8 @@ export default defineConfig({
       PALISADE_ADMIN_EMAIL: adminEmail,
       PALISADE_ADMIN_PASSWORD: adminPassword,
       PUBLIC_URL: baseURL,
+      // A private build (see the pretest script), so a rebuild of apps/web/dist during a run changes nothing.
+      WEB_DIST: new URL(".web-dist", import.meta.url).pathname,
     },
   },
 });
