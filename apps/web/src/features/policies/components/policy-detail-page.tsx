@@ -4,6 +4,7 @@ import { EmptyState } from "@/components/empty-state";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { PolicyWaiversTab } from "@/features/waivers/components/policy-waivers-tab";
 import { policyTabs } from "@/routes/_authenticated/policies/$policyId/-search";
 
 type PolicyTab = (typeof policyTabs)[number];
@@ -70,15 +71,19 @@ export function PolicyDetailPage({
         </TabsList>
         {policyTabs.map((value) => (
           <TabsContent key={value} value={value}>
-            <EmptyState
-              image="table"
-              title={tabText[value].empty}
-              description={
-                eventType !== undefined && value === "events"
-                  ? `${tabText[value].description} Showing event type ${eventType}.`
-                  : tabText[value].description
-              }
-            />
+            {value === "waivers" ? (
+              <PolicyWaiversTab policyId={policyId} />
+            ) : (
+              <EmptyState
+                image="table"
+                title={tabText[value].empty}
+                description={
+                  eventType !== undefined && value === "events"
+                    ? `${tabText[value].description} Showing event type ${eventType}.`
+                    : tabText[value].description
+                }
+              />
+            )}
           </TabsContent>
         ))}
       </Tabs>

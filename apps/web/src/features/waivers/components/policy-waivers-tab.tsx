@@ -1,0 +1,246 @@
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { useMutation } from "@connectrpc/connect-query";
+import { type Waiver, WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
+import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { CheckIcon, LoaderIcon, XIcon } from "lucide-react";
+import { useState } from "react";
+import { EmptyState } from "@/components/empty-state";
+import { ErrorDialog } from "@/components/error-dialog";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { describeError } from "@/lib/error-text";
+import { Permission, usePermissions } from "@/lib/permissions";
+import {
+  policyBundleQuery,
+  policyWaiverSummaryQuery,
+  policyWaiversQuery,
+  refreshedAfterWaiverChange,
+} from "../api/policy-waiver-queries";
+import { formatDuration, waiverActions, waiverStatusLabel } from "../waiver-row";
+
+const summaryCounts = [
+  ["total", "Total"],
+  ["active", "Active"],
+  ["pending", "Pending"],
+  ["rejected", "Rejected"],
+  ["cancelled", "Cancelled"],
+  ["expired", "Expired"],
+] as const;
+
+function WaiverSummary({ policyKey }: { policyKey: string }) {
+  const summary = useQuery(policyWaiverSummaryQuery(policyKey));
+  return (
+    <dl className="grid grid-cols-3 gap-3 sm:grid-cols-6" aria-label="Waiver counts">
+      {summaryCounts.map(([field, label]) => (
+        <Card key={field} className="py-3">
+          <CardContent className="px-4">
+            <dt className="text-xs text-muted-foreground">{label}</dt>
+            <dd className="text-2xl font-semibold tabular-nums">
+              {summary.data ? summary.data[field] : <Skeleton className="mt-1 h-7 w-8" />}
+            </dd>
+          </CardContent>
+        </Card>
+      ))}
+    </dl>
+  );
+}
+
+function WaiverRow({
+  waiver,
+  grants,
+  onError,
+}: {
+  waiver: Waiver;
+  grants: { canUpdate: boolean; canWrite: boolean };
+  onError: (error: unknown) => void;
+}) {
+  const queryClient = useQueryClient();
+  const update = useMutation(WaiverService.method.update);
+  const cancel = useMutation(WaiverService.method.cancel);
+  const id = waiver.entity?.id ?? "";
+  const row = {
+    status: waiver.status,
+    deploymentStatus: waiver.deploymentStatus,
+    hasExpiry: !!waiver.expiresAt,
+  };
+  const actions = waiverActions(row, grants);
+  const status = waiverStatusLabel(row);
+  const busy = update.isPending || cancel.isPending;
+  const run = async (change: () => Promise<unknown>) => {
+    try {
+      await change();
+    } catch (error) {
+      onError(error);
+    } finally {
+      await Promise.all(
+        refreshedAfterWaiverChange.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      );
+    }
+  };
+  return (
+    <TableRow data-testid="waiver-row">
+      <TableCell>
+        <Badge variant={status.variant} title={status.hint}>
+          {status.label}
+        </Badge>
+        {waiver.scope && <p className="mt-1 text-xs text-muted-foreground">{waiver.scope}</p>}
+      </TableCell>
+      <TableCell>
+        <p className="font-medium">{waiver.requester?.name}</p>
+        <p className="text-xs text-muted-foreground">{waiver.requester?.identifier}</p>
+      </TableCell>
+      <TableCell className="max-w-xs whitespace-normal break-words">{waiver.requester?.comment}</TableCell>
+      <TableCell className="tabular-nums">{formatDuration(waiver.duration)}</TableCell>
+      <TableCell className="text-sm">
+        {waiver.expiresAt ? timestampDate(waiver.expiresAt).toLocaleString() : "—"}
+      </TableCell>
+      <TableCell className="text-sm">
+        {waiver.reviewer ? (
+          <>
+            <p>{waiver.reviewer.name}</p>
+            {waiver.reviewedAt && (
+              <p className="text-xs text-muted-foreground">
+                {timestampDate(waiver.reviewedAt).toLocaleString()}
+              </p>
+            )}
+          </>
+        ) : (
+          "—"
+        )}
+      </TableCell>
+      {(grants.canUpdate || grants.canWrite) && (
+        <TableCell>
+          <div className="flex justify-end gap-2">
+            {actions.approve && (
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={busy}
+                onClick={() => run(() => update.mutateAsync({ id, status: WaiverStatus.ACTIVE }))}
+              >
+                {update.isPending ? <LoaderIcon className="animate-spin" /> : <CheckIcon />}
+                Approve
+              </Button>
+            )}
+            {actions.reject && (
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={busy}
+                onClick={() => run(() => update.mutateAsync({ id, status: WaiverStatus.REJECTED }))}
+              >
+                <XIcon />
+                Reject
+              </Button>
+            )}
+            {actions.cancel && (
+              <Button
+                size="sm"
+                variant="ghost"
+                disabled={busy}
+                onClick={() => run(() => cancel.mutateAsync({ target: { case: "id", value: id } }))}
+              >
+                {cancel.isPending && <LoaderIcon className="animate-spin" />}
+                Cancel waiver
+              </Button>
+            )}
+          </div>
+        </TableCell>
+      )}
+    </TableRow>
+  );
+}
+
+function WaiverList({ policyKey }: { policyKey: string }) {
+  const permissions = usePermissions();
+  const grants = {
+    canUpdate: permissions.has(Permission.WAIVERS_UPDATE),
+    canWrite: permissions.has(Permission.WAIVERS_WRITE),
+  };
+  const [page, setPage] = useState(1);
+  const [error, setError] = useState<unknown>(null);
+  const list = useQuery(policyWaiversQuery(policyKey, page));
+  if (list.isPending) return <Skeleton className="h-40 w-full" />;
+  if (list.isError) return <p className="text-sm text-destructive">{describeError(list.error).message}</p>;
+  if (list.data.items.length === 0 && page === 1) {
+    return (
+      <EmptyState
+        image="table"
+        title="No waivers for this policy"
+        description={`Waivers requested with key ${policyKey} are listed here with their status and expiry.`}
+      />
+    );
+  }
+  const position = list.data.pagination?.position;
+  const totalPages = position?.case === "totalPages" ? position.value : 1;
+  return (
+    <div className="space-y-3">
+      <Table>
+        <TableHeader>
+          <TableRow>
+            <TableHead>Status</TableHead>
+            <TableHead>Requester</TableHead>
+            <TableHead>Comment</TableHead>
+            <TableHead>Duration</TableHead>
+            <TableHead>Expires</TableHead>
+            <TableHead>Reviewer</TableHead>
+            {(grants.canUpdate || grants.canWrite) && (
+              <TableHead>
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            )}
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {list.data.items.map((waiver) => (
+            <WaiverRow key={waiver.entity?.id} waiver={waiver} grants={grants} onError={setError} />
+          ))}
+        </TableBody>
+      </Table>
+      {totalPages > 1 && (
+        <div className="flex items-center justify-end gap-2 text-sm">
+          <Button size="sm" variant="outline" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </Button>
+          <span className="tabular-nums">
+            Page {page} of {totalPages}
+          </span>
+          <Button size="sm" variant="outline" disabled={page >= totalPages} onClick={() => setPage(page + 1)}>
+            Next
+          </Button>
+        </div>
+      )}
+      <ErrorDialog error={error} onClose={() => setError(null)} />
+    </div>
+  );
+}
+
+/** The waivers tab of a policy: the counts, then every waiver of its key with the actions the user may take. */
+export function PolicyWaiversTab({ policyId }: { policyId: string }) {
+  const bundle = useQuery(policyBundleQuery(policyId));
+  if (bundle.isPending) return <Skeleton className="h-40 w-full" />;
+  const key = bundle.data?.bundle?.bundle?.key;
+  if (bundle.isError || !key) {
+    return (
+      <EmptyState
+        image="table"
+        title="No waivers for this policy"
+        description={
+          bundle.isError
+            ? describeError(bundle.error).message
+            : "This policy has no key to request waivers with."
+        }
+      />
+    );
+  }
+  return (
+    <div className="space-y-4">
+      <WaiverSummary policyKey={key} />
+      <WaiverList policyKey={key} />
+    </div>
+  );
+}

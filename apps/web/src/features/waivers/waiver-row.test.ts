@@ -1,0 +1,69 @@
+import { WaiverDeploymentStatus, WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
+import { describe, expect, it } from "vitest";
+import { formatDuration, waiverActions, waiverStatusLabel } from "./waiver-row";
+
+const all = { canUpdate: true, canWrite: true };
+const { PENDING, ACTIVE, EXPIRED, CANCELLED, REJECTED } = WaiverStatus;
+const cloud = WaiverDeploymentStatus;
+
+describe("waiver actions", () => {
+  it.each([
+    ["awaiting approval", PENDING, cloud.PENDING, false, all, { approve: true, reject: true, cancel: true }],
+    [
+      "approved, not yet in the cloud",
+      PENDING,
+      cloud.PENDING,
+      true,
+      all,
+      { approve: false, reject: false, cancel: true },
+    ],
+    ["active", ACTIVE, cloud.ACTIVE, true, all, { approve: false, reject: false, cancel: true }],
+    ["expired", EXPIRED, cloud.ACTIVE, true, all, { approve: false, reject: false, cancel: false }],
+    ["cancelled", CANCELLED, cloud.PENDING, false, all, { approve: false, reject: false, cancel: false }],
+    ["rejected", REJECTED, cloud.PENDING, false, all, { approve: false, reject: false, cancel: false }],
+    [
+      "awaiting approval, moderator",
+      PENDING,
+      cloud.PENDING,
+      false,
+      { canUpdate: true, canWrite: false },
+      { approve: true, reject: true, cancel: false },
+    ],
+    [
+      "active, viewer",
+      ACTIVE,
+      cloud.ACTIVE,
+      true,
+      { canUpdate: false, canWrite: false },
+      { approve: false, reject: false, cancel: false },
+    ],
+  ] as const)("%s", (_name, status, deploymentStatus, hasExpiry, grants, expected) => {
+    expect(waiverActions({ status, deploymentStatus, hasExpiry }, grants)).toEqual(expected);
+  });
+});
+
+describe("waiver status label", () => {
+  it.each([
+    [PENDING, cloud.PENDING, false, "Awaiting approval"],
+    [PENDING, cloud.PENDING, true, "Pending"],
+    [PENDING, cloud.FAILED, true, "Failed"],
+    [ACTIVE, cloud.ACTIVE, true, "Active"],
+    [EXPIRED, cloud.ACTIVE, true, "Expired"],
+    [CANCELLED, cloud.ACTIVE, true, "Cancelled"],
+    [REJECTED, cloud.PENDING, false, "Rejected"],
+  ] as const)("status %i, cloud %i, expiry %s reads %s", (status, deploymentStatus, hasExpiry, label) => {
+    expect(waiverStatusLabel({ status, deploymentStatus, hasExpiry }).label).toBe(label);
+  });
+});
+
+describe("duration", () => {
+  it.each([
+    [3_600n, "1 h"],
+    [86_400n, "24 h"],
+    [259_200n, "72 h"],
+    [5_400n, "1 h 30 min"],
+    [1_800n, "30 min"],
+  ])("%s seconds reads %s", (seconds, text) => {
+    expect(formatDuration(seconds)).toBe(text);
+  });
+});
