@@ -28,14 +28,33 @@ export function getDefinitionBySlug(slug: string, signal?: AbortSignal) {
   );
 }
 
-export function createWaiver(request: { key: string; durationSeconds: bigint; comment: string }) {
-  return callConnectJson<unknown>("palisade.waiver.v1.WaiverService/Create", {
-    key: request.key,
-    // int64 travels as a decimal string in the JSON encoding.
-    duration: request.durationSeconds.toString(),
-    comment: request.comment,
-    createSource: "WAIVER_CREATE_SOURCE_FORM",
-  });
+export function createWaiver(request: {
+  key: string;
+  durationSeconds: bigint;
+  comment: string;
+  /** The same for a resubmitted form, so the server creates one waiver. */
+  idempotencyKey: string;
+}) {
+  return callConnectJson<unknown>(
+    "palisade.waiver.v1.WaiverService/Create",
+    {
+      key: request.key,
+      // int64 travels as a decimal string in the JSON encoding.
+      duration: request.durationSeconds.toString(),
+      comment: request.comment,
+      createSource: "WAIVER_CREATE_SOURCE_FORM",
+    },
+    {
+      fetch: (input, init) =>
+        fetch(input, {
+          ...init,
+          headers: {
+            ...(init?.headers as Record<string, string>),
+            "Idempotency-Key": request.idempotencyKey,
+          },
+        }),
+    },
+  );
 }
 
 /** Query keys in the shape the signed-in pages' generated queries use, so they can be refreshed from here. */
