@@ -19,6 +19,13 @@ describe("shouldReloadForChunkError", () => {
     expect(shouldReloadForChunkError(chunkError("/assets/b.js"), storage)).toBe(true);
   });
 
+  it("does not reload again after the router reloaded for the same module", () => {
+    const storage = memoryStorage();
+    const error = chunkError("/assets/c.js");
+    storage.setItem(`tanstack_router_reload:${error.message}`, "1");
+    expect(shouldReloadForChunkError(error, storage)).toBe(false);
+  });
+
   it.each([
     ["an ordinary error", new Error("Something broke")],
     ["a server error", new Error("[permission_denied] no tenant")],

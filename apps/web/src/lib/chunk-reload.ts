@@ -16,6 +16,11 @@ function readSeen(storage: Pick<Storage, "getItem">): string[] {
   }
 }
 
+/** The router reloads once by itself when a route's code fails to load, and remembers it under this key. */
+function routerReloadKey(message: string): string {
+  return `tanstack_router_reload:${message}`;
+}
+
 /**
  * A new deployment removes the chunks an open tab still refers to; one full reload fetches the new
  * ones. Remembering each message prevents a reload loop when the chunk is really gone.
@@ -27,7 +32,7 @@ export function shouldReloadForChunkError(
 ): boolean {
   if (!isChunkLoadError(error)) return false;
   const seen = readSeen(storage);
-  if (seen.includes(error.message)) return false;
+  if (seen.includes(error.message) || storage.getItem(routerReloadKey(error.message)) !== null) return false;
   storage.setItem(storageKey, JSON.stringify([...seen, error.message]));
   return true;
 }
