@@ -1,3 +1,4 @@
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { DeploymentMode, DeploymentStatus } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
@@ -316,6 +317,66 @@ describe.each(engines)("deployments on %s", (engine) => {
     expect(allowed.status).toBe(200);
   });
 
+  it("records a waiver for one principal directly and removes it again", async () => {
+    const account = await node(db(), tenantId, "payments-prod");
+    const alice = `arn:aws:iam::${account.externalId}:user/alice`;
+    const tryAs = (user: string) =>
+      tryAction(sandbox, {
+        provider: "aws",
+        account: "payments-prod",
+        principal: `user/${user}`,
+        action: "s3:PutAccountPublicAccessBlock",
+        resource: "*",
+      });
+    const { waiver } = await manager().createWaiver({
+      key: awsKey,
+      expiresAt: timestampFromDate(new Date(Date.now() + 30 * 60_000)),
+      waiverRequest: {
+        target: { case: "principalArn", value: alice },
+        requester: { name: "Alice", identifier: "alice@example.com", comment: "Incident 42" },
+      },
+    });
+    const id = waiver?.entity?.id ?? "";
+    expect(waiver?.policyKey).toBe(awsKey);
+    const deploymentStatusOf = async () =>
+      (await db().select().from(waivers).where(eq(waivers.id, id)))[0]?.deploymentStatus;
+    await waitFor("the waiver to reach the cloud", async () => (await deploymentStatusOf()) === "ACTIVE");
+    expect((await tryAs("alice")).status).toBe(200);
+    expect((await tryAs("bob")).status).toBe(403);
+
+    await manager().deleteWaiver({ id });
+    await waitFor("the waiver to leave the cloud", async () => (await deploymentStatusOf()) === "PENDING");
+    expect((await tryAs("alice")).status).toBe(403);
+    expect((await errorOf(manager().deleteWaiver({ id }))).code).toBe(Code.FailedPrecondition);
+    expect((await errorOf(manager(viewer).deleteWaiver({ id }))).code).toBe(Code.PermissionDenied);
+  });
+
+  it("exports bundles with their deployments through a signed link, now or later", async () => {
+    // Links carry the public address; the test server listens on an ephemeral port.
+    const local = (link: string) => {
+      const url = new URL(link);
+      return `${server.url}${url.pathname}${url.search}`;
+    };
+    const { presignedUrl } = await manager(viewer).export({ filter: { search: awsKey } });
+    const csv = await (await fetch(local(presignedUrl))).text();
+    const [header, ...lines] = csv.trim().split(/\r?\n/);
+    expect(header).toContain("key");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(awsKey);
+    expect(lines[0]).toContain("DEPLOYED");
+
+    const later = await manager(viewer).exportAsync({ filter: { search: awsKey } });
+    expect(later.jobId).not.toBe("");
+    const body = await waitFor("the export file", async () => {
+      const response = await fetch(local(later.presignedUrl));
+      return response.ok ? response.text() : undefined;
+    });
+    expect(body).toContain(awsKey);
+
+    const { jobId } = await manager().triggerFetch({ id: awsBundleId });
+    expect(jobId).not.toBe("");
+  });
+
   it("puts an enforceable waiver into the SCP and lets the cloud end it at expiry", async () => {
     const account = await node(db(), tenantId, "payments-prod");
     const [deployment] = await deploymentRows(db(), awsBundleId);
@@ -350,7 +411,7 @@ describe.each(engines)("deployments on %s", (engine) => {
     expect((await tryS3("storefront-prod")).status).toBe(403);
 
     const { bundle } = await manager().getBundle({ lookup: { case: "id", value: awsBundleId } });
-    expect(bundle).toMatchObject({ waiversCount: 1, activeWaiversCount: 1 });
+    expect(bundle).toMatchObject({ waiversCount: 2, activeWaiversCount: 1 });
 
     // The SCP itself stops exempting the account at expiry, whatever Palisade does.
     await advanceSandboxClock(sandbox, 2 * 3600);

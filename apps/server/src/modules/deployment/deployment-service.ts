@@ -30,6 +30,7 @@ import { type Caller, callContext, requireCaller } from "../../rpc/call-context"
 import { pageResponse, pageWindow } from "../../rpc/pagination";
 import { writeAudit } from "../audit/audit-log";
 import type { ConnectorRuntime } from "../connector/connector-runtime";
+import { FETCH_JOB } from "../event/event-pipeline";
 import type { ExportFormatName, ExportService } from "../export/export-service";
 import { searchText } from "../policy-definition/definition-query";
 import { loadTenantCatalogue } from "../policy-definition/tenant-catalogue";
@@ -308,6 +309,9 @@ export function createDeploymentManagerService(
       const caller = requireCaller(ctx);
       const bundle = await bundleById(caller, req.id);
       const jobId = await enqueueReconcile(jobs, { tenantId: caller.tenantId, bundleId: bundle.id });
+      // The events the bundle caused are read from its connector's audit stream.
+      const connectorId = (bundle.scopes as StoredScope[])[0]?.connectorId;
+      if (connectorId) await jobs.send(FETCH_JOB, { tenantId: caller.tenantId, connectorId });
       return { jobId: jobId ?? "" };
     },
 
