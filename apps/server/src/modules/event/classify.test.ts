@@ -58,7 +58,7 @@ function awsContext(
 const AT = new Date("2026-06-01T12:00:00Z");
 
 function trail(detail: Record<string, unknown>, id = "evt-1"): AuditRecord {
-  const body = {
+  const body: Record<string, unknown> & { userIdentity: { type: string; arn: string; userName: string } } = {
     eventTime: "2026-06-01T12:00:00Z",
     awsRegion: "us-east-1",
     recipientAccountId: ACCOUNT,
@@ -126,7 +126,7 @@ describe("classifyAudit on CloudTrail", () => {
   });
 
   it("records a PREVENT bundle's allowed request as waived only while a matching waiver was in force", () => {
-    const waiver = {
+    const waiver: ClassifyContext["waivers"][number] = {
       deploymentId: "dep-1",
       from: new Date("2026-06-01T11:00:00Z"),
       until: new Date("2026-06-01T13:00:00Z"),
