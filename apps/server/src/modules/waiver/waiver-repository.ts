@@ -10,6 +10,7 @@ import {
   isNull,
   lte,
   ne,
+  notInArray,
   or,
   type SQL,
   sql,
@@ -88,11 +89,12 @@ export async function tenantHasKey(db: Database, tenantId: string, key: string):
   return row !== undefined;
 }
 
+/** The bundle's deployments that are (or are being) in the cloud: a removed scope takes no new waivers. */
 export async function deploymentsOfBundle(db: Database, bundleId: string): Promise<DeploymentRow[]> {
   return db
     .select()
     .from(deployments)
-    .where(eq(deployments.bundleId, bundleId))
+    .where(and(eq(deployments.bundleId, bundleId), notInArray(deployments.status, ["DELETED", "DELETING"])))
     .orderBy(asc(deployments.createdAt), asc(deployments.id));
 }
 
