@@ -38,7 +38,13 @@ export const policyEvents = pgTable(
     // Keyset pagination walks (occurred_at, id); the type variant serves the /events type filter.
     index("policy_events_tenant_occurred_idx").on(t.tenantId, t.occurredAt, t.id),
     index("policy_events_tenant_type_occurred_idx").on(t.tenantId, t.type, t.occurredAt, t.id),
-    index("policy_events_bundle_idx").on(t.bundleId, t.occurredAt),
+    // The /events filters that narrow the most, each walkable in (occurred_at, id) order.
+    index("policy_events_bundle_idx").on(t.tenantId, t.bundleId, t.occurredAt, t.id),
+    index("policy_events_policy_name_idx").on(t.tenantId, t.deploymentName, t.occurredAt, t.id),
+    index("policy_events_resource_type_idx").on(t.tenantId, t.resourceNativeType, t.occurredAt, t.id),
+    index("policy_events_user_identifier_idx").on(t.tenantId, t.userIdentifier),
+    index("policy_events_user_name_idx").on(t.tenantId, t.userName),
+    index("policy_events_scope_idx").on(t.tenantId, sql`lower(${t.resourceScope})`),
     index("policy_events_resource_idx").on(t.tenantId, t.deploymentId, t.resourceExternalId),
   ],
 );
