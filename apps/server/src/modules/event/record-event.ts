@@ -1,7 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import { bundles, deployments } from "../../db/schema/deployments";
-import { policyEvents, resourceEvents } from "../../db/schema/events";
 
 /** Stored names of the event types (proto `EventType` without its prefix). */
 export type EventTypeName =
@@ -49,8 +48,8 @@ export interface NewPolicyEvent {
   audits?: StoredAudit[];
 }
 
-/** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters at 25 columns a row. */
-const BATCH = 1000;
+/** Rows per INSERT statement. */
+const BATCH = 5000;
 
 /**
  * Writes events idempotently (a provider event id already stored is skipped) in multi-row
@@ -63,49 +62,79 @@ export async function writeEvents(db: Database, events: NewPolicyEvent[]): Promi
     const chunk = events.slice(start, start + BATCH);
     // Two records of one batch may carry the same provider id; the first one wins.
     const unique = [...new Map(chunk.map((e) => [`${e.tenantId}\u0000${e.providerEventId}`, e])).values()];
-    const rows = await db
-      .insert(policyEvents)
-      .values(
-        unique.map((e) => ({
-          tenantId: e.tenantId,
-          providerEventId: e.providerEventId,
-          type: e.type,
-          cloudProvider: e.cloudProvider,
-          deploymentId: e.deploymentId ?? null,
-          bundleId: e.bundleId ?? null,
-          deploymentName: e.deploymentName ?? null,
-          namespace: e.namespace ?? null,
-          resourceExternalId: e.resourceExternalId ?? null,
-          resourceNativeType: e.resourceNativeType ?? null,
-          resourceScope: e.resourceScope ?? null,
-          resourceName: e.resourceName ?? null,
-          resourceCreatedAt: e.resourceCreatedAt ?? null,
-          resourceLink: e.resourceLink ?? null,
-          userIdentifier: e.userIdentifier ?? null,
-          userName: e.userName ?? null,
-          sourceAppIdentifier: e.sourceAppIdentifier ?? null,
-          sourceAppName: e.sourceAppName ?? null,
-          userType: e.userType ?? null,
-          occurredAt: e.occurredAt,
-          audits: e.audits ?? [],
-        })),
-      )
-      .onConflictDoNothing({ target: [policyEvents.tenantId, policyEvents.providerEventId] })
-      .returning({
-        id: policyEvents.id,
-        tenantId: policyEvents.tenantId,
-        deploymentId: policyEvents.deploymentId,
-        bundleId: policyEvents.bundleId,
-        resourceExternalId: policyEvents.resourceExternalId,
-        resourceName: policyEvents.resourceName,
-        resourceNativeType: policyEvents.resourceNativeType,
-        type: policyEvents.type,
-        occurredAt: policyEvents.occurredAt,
-      });
+    // One JSON parameter for the whole batch: thousands of bind parameters cost more to build
+    // and parse than PostgreSQL takes to read the rows back out of JSON.
+    const payload = JSON.stringify(
+      unique.map((e) => ({
+        tenant_id: e.tenantId,
+        provider_event_id: e.providerEventId,
+        type: e.type,
+        cloud_provider: e.cloudProvider,
+        deployment_id: e.deploymentId ?? null,
+        bundle_id: e.bundleId ?? null,
+        deployment_name: e.deploymentName ?? null,
+        namespace: e.namespace ?? null,
+        resource_external_id: e.resourceExternalId ?? null,
+        resource_native_type: e.resourceNativeType ?? null,
+        resource_scope: e.resourceScope ?? null,
+        resource_name: e.resourceName ?? null,
+        resource_created_at: e.resourceCreatedAt?.toISOString() ?? null,
+        resource_link: e.resourceLink ?? null,
+        user_identifier: e.userIdentifier ?? null,
+        user_name: e.userName ?? null,
+        source_app_identifier: e.sourceAppIdentifier ?? null,
+        source_app_name: e.sourceAppName ?? null,
+        user_type: e.userType ?? null,
+        occurred_at: e.occurredAt.toISOString(),
+        audits: e.audits ?? [],
+      })),
+    );
+    const result = await db.execute(sql`
+      insert into policy_events (tenant_id, provider_event_id, type, cloud_provider, deployment_id, bundle_id,
+        deployment_name, namespace, resource_external_id, resource_native_type, resource_scope, resource_name,
+        resource_created_at, resource_link, user_identifier, user_name, source_app_identifier, source_app_name,
+        user_type, occurred_at, audits)
+      select tenant_id, provider_event_id, type, cloud_provider, deployment_id, bundle_id, deployment_name,
+        namespace, resource_external_id, resource_native_type, resource_scope, resource_name, resource_created_at,
+        resource_link, user_identifier, user_name, source_app_identifier, source_app_name, user_type, occurred_at,
+        coalesce(audits, '[]'::jsonb)
+      from jsonb_to_recordset(${payload}::jsonb) as x(tenant_id text, provider_event_id text, type text,
+        cloud_provider text, deployment_id text, bundle_id text, deployment_name text, namespace text,
+        resource_external_id text, resource_native_type text, resource_scope text, resource_name text,
+        resource_created_at timestamptz, resource_link text, user_identifier text, user_name text,
+        source_app_identifier text, source_app_name text, user_type text, occurred_at timestamptz, audits jsonb)
+      on conflict (tenant_id, provider_event_id) do nothing
+      returning id, tenant_id, deployment_id, bundle_id, resource_external_id, resource_name, resource_native_type,
+        type, occurred_at`);
+    const rows = (result as unknown as { rows: RawInserted[] }).rows.map(
+      (r): InsertedEvent => ({
+        id: r.id,
+        tenantId: r.tenant_id,
+        deploymentId: r.deployment_id,
+        bundleId: r.bundle_id,
+        resourceExternalId: r.resource_external_id,
+        resourceName: r.resource_name,
+        resourceNativeType: r.resource_native_type,
+        type: r.type,
+        occurredAt: r.occurred_at instanceof Date ? r.occurred_at : new Date(r.occurred_at),
+      }),
+    );
     inserted += rows.length;
     await touchResourceEvents(db, rows);
   }
   return inserted;
+}
+
+interface RawInserted {
+  id: string;
+  tenant_id: string;
+  deployment_id: string | null;
+  bundle_id: string | null;
+  resource_external_id: string | null;
+  resource_name: string | null;
+  resource_native_type: string | null;
+  type: string;
+  occurred_at: Date | string;
 }
 
 interface InsertedEvent {
@@ -133,34 +162,34 @@ async function touchResourceEvents(db: Database, rows: InsertedEvent[]): Promise
     if (!seen || seen.occurredAt.getTime() <= row.occurredAt.getTime()) newest.set(key, row);
   }
   if (newest.size === 0) return;
-  await db
-    .insert(resourceEvents)
-    .values(
-      [...newest.values()].map((row) => ({
-        tenantId: row.tenantId,
-        deploymentId: row.deploymentId,
-        bundleId: row.bundleId,
-        resourceExternalId: row.resourceExternalId as string,
-        resourceName: row.resourceName,
-        resourceNativeType: row.resourceNativeType,
-        type: row.type,
-        lastEventId: row.id,
-        lastOccurredAt: row.occurredAt,
-      })),
-    )
-    .onConflictDoUpdate({
-      target: [resourceEvents.tenantId, resourceEvents.deploymentId, resourceEvents.resourceExternalId],
-      set: {
-        type: sql`excluded.type`,
-        lastEventId: sql`excluded.last_event_id`,
-        lastOccurredAt: sql`excluded.last_occurred_at`,
-        resourceName: sql`coalesce(excluded.resource_name, ${resourceEvents.resourceName})`,
-        resourceNativeType: sql`coalesce(excluded.resource_native_type, ${resourceEvents.resourceNativeType})`,
-        updatedAt: sql`now()`,
-      },
-      // An older event arriving late does not replace the newer one.
-      setWhere: sql`${resourceEvents.lastOccurredAt} <= excluded.last_occurred_at`,
-    });
+  const payload = JSON.stringify(
+    [...newest.values()].map((row) => ({
+      tenant_id: row.tenantId,
+      deployment_id: row.deploymentId,
+      bundle_id: row.bundleId,
+      resource_external_id: row.resourceExternalId,
+      resource_name: row.resourceName,
+      resource_native_type: row.resourceNativeType,
+      type: row.type,
+      last_event_id: row.id,
+      last_occurred_at: row.occurredAt.toISOString(),
+    })),
+  );
+  await db.execute(sql`
+    insert into resource_events (tenant_id, deployment_id, bundle_id, resource_external_id, resource_name,
+      resource_native_type, type, last_event_id, last_occurred_at)
+    select * from jsonb_to_recordset(${payload}::jsonb) as x(tenant_id text, deployment_id text, bundle_id text,
+      resource_external_id text, resource_name text, resource_native_type text, type text, last_event_id text,
+      last_occurred_at timestamptz)
+    on conflict (tenant_id, deployment_id, resource_external_id) do update set
+      type = excluded.type,
+      last_event_id = excluded.last_event_id,
+      last_occurred_at = excluded.last_occurred_at,
+      resource_name = coalesce(excluded.resource_name, resource_events.resource_name),
+      resource_native_type = coalesce(excluded.resource_native_type, resource_events.resource_native_type),
+      updated_at = now()
+    -- An older event arriving late does not replace the newer one.
+    where resource_events.last_occurred_at <= excluded.last_occurred_at`);
 }
 
 /**
