@@ -1,3 +1,5 @@
+import { requestTimeoutMs } from "./request-limits";
+
 export interface SessionData {
   user: { id: string; email: string; name: string };
   session: { id: string; expiresAt: string; activeOrganizationId?: string | null };
@@ -17,6 +19,7 @@ export async function fetchSession(fetchImpl: typeof fetch = fetch): Promise<Ses
   const response = await fetchImpl("/api/auth/get-session", {
     credentials: "same-origin",
     headers: { Accept: "application/json" },
+    signal: AbortSignal.timeout(requestTimeoutMs),
   });
   if (!response.ok) return null;
   const body: unknown = await response.json();
