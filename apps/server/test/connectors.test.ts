@@ -318,14 +318,15 @@ describe.each(engines)("connectors on %s", (engine) => {
     const mine = (await server.client(ConnectorService, admin).listConnectors({})).items[0];
     const theirs = server.client(ConnectorService, stranger);
     const id = mine?.entity?.id ?? "";
+    // Each call starts only when awaited, so no refusal goes unobserved.
     for (const call of [
-      theirs.getConnector({ id }),
-      theirs.syncHierarchy({ id }),
-      theirs.deleteConnector({ id }),
-      theirs.listHierarchy({ connectorId: id }),
-      theirs.testConnector({ target: { case: "id", value: id } }),
+      () => theirs.getConnector({ id }),
+      () => theirs.syncHierarchy({ id }),
+      () => theirs.deleteConnector({ id }),
+      () => theirs.listHierarchy({ connectorId: id }),
+      () => theirs.testConnector({ target: { case: "id", value: id } }),
     ]) {
-      expect((await errorOf(call)).code).toBe(Code.NotFound);
+      expect((await errorOf(call())).code).toBe(Code.NotFound);
     }
     expect((await theirs.listConnectors({})).items).toEqual([]);
     expect((await theirs.listHierarchy({})).roots).toEqual([]);
