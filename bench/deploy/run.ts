@@ -1,0 +1,134 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createClient, type Interceptor } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
+import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
+import { ConnectorStatus, type HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
+import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
+import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
+import { eq } from "drizzle-orm";
+import { createPalisade } from "../../apps/server/src/app";
+import { readConfig } from "../../apps/server/src/config";
+import { bundles } from "../../apps/server/src/db/schema/deployments";
+import { createLogger } from "../../apps/server/src/logger";
+
+/**
+ * CreateBundle -> DEPLOYED on the sandbox cloud: Palisade with its embedded database (or
+ * DATABASE_URL) creates PREVENT bundles on AWS (an SCP attached to an OU) and Azure (definition
+ * and assignment on a subscription) and polls the bundle's status every 10 ms until the deploy
+ * job has finished. Each round deploys a fresh bundle and deletes it afterwards.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
+const POLL_MS = 10;
+const ADMIN = { email: "bench@palisade.test", password: "bench password long enough" };
+
+const dataDir = mkdtempSync(join(tmpdir(), "palisade-deploy-bench-"));
+const config = readConfig({
+  PORT: "0",
+  HOST: "127.0.0.1",
+  DATA_DIR: dataDir,
+  PALISADE_ADMIN_EMAIL: ADMIN.email,
+  PALISADE_ADMIN_PASSWORD: ADMIN.password,
+  WEB_DIST: "/nonexistent",
+  LOG_LEVEL: "error",
+  PALISADE_SANDBOX: "true",
+  SANDBOX_ACTIVITY: "false",
+  ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+});
+const palisade = await createPalisade(config, createLogger(config.logLevel));
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+const flatten = (nodes: HierarchyNode[]): HierarchyNode[] =>
+  nodes.flatMap((n) => [n, ...flatten(n.children)]);
+
+function stats(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { p50: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? 0 };
+}
+
+try {
+  await palisade.app.listen({ port: 0, host: "127.0.0.1" });
+  const address = palisade.app.server.address();
+  if (!address || typeof address === "string") throw new Error("server has no port");
+  const { token } = await palisade.auth.api.signInEmail({ body: ADMIN });
+  const bearer: Interceptor = (next) => (req) => {
+    req.header.set("authorization", `Bearer ${token}`);
+    return next(req);
+  };
+  const transport = createConnectTransport({
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    httpVersion: "1.1",
+    interceptors: [bearer],
+  });
+  const connectors = createClient(ConnectorService, transport);
+  const deployments = createClient(DeploymentManagerService, transport);
+
+  const scopeOf = async (provider: CloudProvider, name: string, type: ScopeType) => {
+    const connector = await until(
+      async () => (await connectors.listConnectors({})).items.find((c) => c.provider === provider),
+      (c) => c?.status === ConnectorStatus.CONNECTED,
+    );
+    const { roots } = await connectors.listHierarchy({ provider });
+    const node = flatten(roots).find((n) => n.name === name && n.type === type);
+    if (!node || !connector) throw new Error(`the sandbox has no ${name}`);
+    return { provider, externalId: node.externalId, connectorId: connector.entity?.id ?? "" };
+  };
+  const cases = [
+    {
+      provider: "AWS SCP on an OU",
+      policySlug: "protect-s3-account-public-access-block",
+      scope: await scopeOf(CloudProvider.AWS, "Workloads", ScopeType.AWS_OU),
+    },
+    {
+      provider: "Azure assignment on a subscription",
+      policySlug: "storage-accounts-https-only",
+      scope: await scopeOf(CloudProvider.AZURE, "corp-prod", ScopeType.AZURE_SUBSCRIPTION),
+    },
+  ];
+
+  const rows: { figure: string; p50: number; p95: number; max: number }[] = [];
+  for (const { provider, policySlug, scope } of cases) {
+    const timings: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const start = performance.now();
+      const { bundle } = await deployments.createBundle({
+        name: `bench ${policySlug} ${round}`,
+        policySlug,
+        scopes: [scope],
+        mode: DeploymentMode.PREVENT,
+        isVisible: true,
+      });
+      const id = bundle?.entity?.id ?? "";
+      const status = await until(
+        async () => (await palisade.database.db.select().from(bundles).where(eq(bundles.id, id)))[0]?.status,
+        (s) => s === "DEPLOYED" || s === "FAILED",
+      );
+      if (status !== "DEPLOYED") throw new Error(`${provider}: the bundle did not deploy (${status})`);
+      timings.push(performance.now() - start);
+      await deployments.deleteBundle({ id });
+    }
+    rows.push({ figure: `CreateBundle -> DEPLOYED, ${provider}`, ...stats(timings) });
+  }
+
+  console.log(`Deployment on the sandbox cloud (${palisade.database.engine}, ${ROUNDS} rounds each)`);
+  console.log("| figure | p50 ms | p95 ms | max ms |");
+  console.log("|---|---|---|---|");
+  for (const row of rows) {
+    console.log(`| ${row.figure} | ${row.p50.toFixed(0)} | ${row.p95.toFixed(0)} | ${row.max.toFixed(0)} |`);
+  }
+} finally {
+  await palisade.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
