@@ -207,14 +207,16 @@ describe.each(engines)("deployments on %s", (engine) => {
     const other = await server.createTenant("Other");
     const stranger = (await server.addMember({ role: "ADMINISTRATOR", tenantId: other })).credentials;
     const client = manager(stranger);
-    for (const call of [
-      client.getBundle({ lookup: { case: "id", value: awsBundleId } }),
-      client.getBundle({ lookup: { case: "key", value: awsKey } }),
-      client.get({ lookup: { case: "key", value: awsKey } }),
-      client.deleteBundle({ id: awsBundleId }),
-      client.updateBundle({ id: awsBundleId, namespace: "stolen" }),
-    ]) {
-      expect((await errorOf(call)).code).toBe(Code.NotFound);
+    const calls = [
+      () => client.getBundle({ lookup: { case: "id", value: awsBundleId } }),
+      () => client.getBundle({ lookup: { case: "key", value: awsKey } }),
+      () => client.get({ lookup: { case: "key", value: awsKey } }),
+      () => client.deleteBundle({ id: awsBundleId }),
+      () => client.updateBundle({ id: awsBundleId, namespace: "stolen" }),
+      () => client.triggerFetch({ id: awsBundleId }),
+    ];
+    for (const call of calls) {
+      expect((await errorOf(call())).code).toBe(Code.NotFound);
     }
     expect((await client.listBundle({})).items).toEqual([]);
   });
