@@ -1,6 +1,10 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
+import {
+  CloudProvider,
+  ErrorDetailSchema,
+  ProductErrorCode,
+} from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { DeploymentMode, DeploymentStatus } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { PolicyService } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
@@ -115,6 +119,16 @@ describe.each(engines)("deployments on %s", (engine) => {
       expect(error.code, what).toBe(Code.InvalidArgument);
       expect(error.rawMessage, what).toMatch(message);
     }
+    // Refused before anything is stored: the SCP would exceed what AWS Organizations accepts.
+    const arns = Array.from({ length: 120 }, (_, i) => `arn:aws:iam::*:role/break-glass-role-number-${i}`);
+    const tooLong = await errorOf(
+      manager().createBundle({ ...valid, parameters: { exempt_principal_arns: arns } }),
+    );
+    expect(tooLong.code).toBe(Code.InvalidArgument);
+    expect(tooLong.rawMessage).toMatch(/5120-character limit/);
+    expect(tooLong.findDetails(ErrorDetailSchema)[0]?.code).toBe(ProductErrorCode.POLICY_LIMIT_EXCEEDED);
+    expect((await manager().listBundle({})).items).toEqual([]);
+
     const forbidden = await errorOf(manager(viewer).createBundle(valid));
     expect(forbidden.code).toBe(Code.PermissionDenied);
   });
@@ -265,8 +279,12 @@ describe.each(engines)("deployments on %s", (engine) => {
     expect((await tryS3("sandbox-bob")).status).toBe(200);
 
     // PREVENT through UpdateBundle attaches it; deleting the bundle removes it from the cloud.
-    await manager().updateBundle({ id, mode: DeploymentMode.PREVENT });
-    await waitFor("the SCP to be attached", async () => (await tryS3("sandbox-bob")).status === 403);
+    const updated = await manager().update({ id: deployment?.id ?? "", mode: DeploymentMode.PREVENT });
+    expect(updated.deployment).toMatchObject({
+      mode: DeploymentMode.PREVENT,
+      status: DeploymentStatus.DEPLOYED,
+    });
+    expect((await tryS3("sandbox-bob")).status).toBe(403);
     await manager().deleteBundle({ id });
     await waitFor("the SCP to be removed", async () => {
       const rows = await deploymentRows(db(), id);

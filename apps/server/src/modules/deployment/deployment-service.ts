@@ -4,6 +4,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import {
   CloudProvider,
+  ErrorDetailSchema,
   ExportFormat,
   Order,
   type Scope,
@@ -16,8 +17,11 @@ import {
   type ListBundleFilter,
 } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { WaiverApprovalMode, WaiverCreateSource } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
+import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
-import { renderFeedbackMessage } from "@palisade/policy-engine/compilers/compile-input";
+import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
+import { compileAzureBundle } from "@palisade/policy-engine/compilers/azure/compile-azure";
+import { CompileError, renderFeedbackMessage } from "@palisade/policy-engine/compilers/compile-input";
 import {
   generatePolicyKey,
   isPolicyKeyFormat,
@@ -37,7 +41,7 @@ import { loadTenantCatalogue } from "../policy-definition/tenant-catalogue";
 import { findTenantSettings } from "../tenant/tenant-repository";
 import { findWaiver as findWaiverView } from "../waiver/waiver-repository";
 import { waiverMessage } from "../waiver/waiver-service";
-import { type BundleEngine, createBundleEngine } from "./bundle-engine";
+import { type BundleEngine, createBundleEngine, TransientCloudError } from "./bundle-engine";
 import { parseName, parseNamespace, parseParameters, resolveScopes } from "./bundle-input";
 import {
   enqueueBundleDelete,
@@ -45,9 +49,11 @@ import {
   enqueueReconcile,
   registerDeploymentJobs,
 } from "./bundle-sync";
+import { compileFailure } from "./cloud-failure";
 import {
   bundleMessage,
   deploymentMessage,
+  errorCodeOfName,
   excludedBundleFields,
   extendedBundleMessage,
   extendedDeploymentMessage,
@@ -100,6 +106,13 @@ export interface DeploymentServiceDeps {
 }
 
 const invalid = (message: string) => new ConnectError(message, Code.InvalidArgument);
+
+/** A failure the product names: its code travels as an ErrorDetail beside the sentence. */
+function productError(code: Code, productCode: string, message: string): ConnectError {
+  return new ConnectError(message, code, undefined, [
+    { desc: ErrorDetailSchema, value: { code: errorCodeOfName(productCode), message } },
+  ]);
+}
 const bundleNotFound = () => new ConnectError("No bundle with this id or key in this tenant.", Code.NotFound);
 const deploymentNotFound = () =>
   new ConnectError("No deployment with this id or key in this tenant.", Code.NotFound);
@@ -255,6 +268,46 @@ export function createDeploymentManagerService(
     return entry.definition;
   }
 
+  /**
+   * Compiles the bundle as it would be deployed (without waivers) so that what can never deploy
+   * (an SCP over the size limit, Azure scopes without a common home) is refused before it is stored.
+   */
+  async function checkCompiles(
+    caller: Caller,
+    definition: Definition,
+    bundle: {
+      parameters: unknown;
+      mode: string;
+      name: string;
+      scopes: StoredScope[];
+      excluded: StoredScope[];
+    },
+  ): Promise<void> {
+    const view = await loadTenantCatalogue(db, catalogue, caller.tenantId);
+    const input = {
+      definition,
+      definitions: new Map(view.definitions.map((entry) => [entry.definition.slug, entry.definition])),
+      parameters: bundle.parameters as Record<string, unknown>,
+      mode: bundle.mode as "PREVENT" | "ALERT",
+      // Keys have a fixed length, so a stand-in gives the real document size.
+      key: "0000000",
+      name: bundle.name,
+      scopes: bundle.scopes.map((scope) => ({ id: scope.externalId })),
+      excludedScopes: bundle.excluded.map((scope) => ({ id: scope.externalId })),
+      waivers: [],
+      waiverLinkBaseUrl: deps.publicUrl,
+      now: new Date(),
+    };
+    try {
+      if (definition.enforcer === "aws_scp") compileScp(input);
+      else compileAzureBundle(input);
+    } catch (error) {
+      if (!(error instanceof CompileError)) throw error;
+      const failure = compileFailure(error);
+      throw productError(Code.InvalidArgument, failure.code, failure.message);
+    }
+  }
+
   async function newKey(): Promise<string> {
     return generatePolicyKey((n) => randomBytes(n));
   }
@@ -325,10 +378,11 @@ export function createDeploymentManagerService(
     async update(req, ctx) {
       const caller = requireCaller(ctx);
       const { bundle, deploymentId } = await changeMode(ctx, req.id, req.mode);
-      // Waits for the cloud: the change is applied in this call, retried by the job if it fails.
+      // Waits for the cloud: the change is applied in this call; a throttled cloud leaves it to the job.
       try {
-        await engine.syncBundle(caller.tenantId, bundle.id, { lastAttempt: true });
-      } catch {
+        await engine.syncBundle(caller.tenantId, bundle.id, { lastAttempt: false });
+      } catch (error) {
+        if (!(error instanceof TransientCloudError)) throw error;
         await enqueueBundleSync(jobs, {
           tenantId: caller.tenantId,
           bundleId: bundle.id,
@@ -337,6 +391,13 @@ export function createDeploymentManagerService(
       }
       const row = await findDeployment(db, caller.tenantId, deploymentId);
       if (!row) throw deploymentNotFound();
+      if (row.status === "FAILED") {
+        throw productError(
+          Code.FailedPrecondition,
+          row.errorCode ?? "DEPLOYMENT_SYNC_FAILED",
+          row.errorMessage ?? "The cloud did not accept the change.",
+        );
+      }
       return { deployment: deploymentMessage(row) };
     },
 
@@ -467,6 +528,7 @@ export function createDeploymentManagerService(
         ...req.excludedScopes.map((s) => s.externalId.trim()),
       ]);
       const { scopes, excluded } = resolveScopes(definition, req.scopes, req.excludedScopes, nodes);
+      await checkCompiles(caller, definition, { parameters, mode, name, scopes, excluded });
       const approval = req.waiverSettings?.approvalMode ?? WaiverApprovalMode.UNSPECIFIED;
       const approvalMode =
         approval === WaiverApprovalMode.UNSPECIFIED
@@ -581,6 +643,15 @@ export function createDeploymentManagerService(
           key: bundle.key,
           name: changes.name,
           waiverLinkBaseUrl: await waiverLinkBase(caller.tenantId),
+        });
+      }
+      if (redeploy) {
+        await checkCompiles(caller, definition, {
+          parameters: changes.parameters ?? bundle.parameters,
+          mode: changes.mode ?? bundle.mode,
+          name: changes.name ?? bundle.name,
+          scopes: (changes.scopes ?? bundle.scopes) as StoredScope[],
+          excluded: (changes.excludedScopes ?? bundle.excludedScopes) as StoredScope[],
         });
       }
       const updated = await updateBundle(db, caller.tenantId, bundle.id, {
