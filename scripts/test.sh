@@ -23,5 +23,19 @@ step "policy catalogue is valid"
 npm run -w @palisade/policy-engine check-catalogue
 step "build the web app"
 npm run build
-step "unit, integration and browser tests"
-npm run --workspaces --if-present test
+reports=$(mktemp -d)
+failed=()
+# Every workspace with Vitest tests, in the order of the root package.json.
+for workspace in $(node -e 'const r=require("./package.json");for(const w of r.workspaces){const p=require("./"+w+"/package.json");if(/vitest/.test(p.scripts?.test??""))console.log(p.name)}'); do
+  step "tests: $workspace"
+  npm run -w "$workspace" test -- --reporter=default --reporter=json --outputFile="$reports/${workspace#@palisade/}.json" ||
+    failed+=("$workspace")
+done
+step "browser tests"
+PLAYWRIGHT_JSON_OUTPUT_FILE="$reports/e2e.json" npm run -w @palisade/e2e test -- --reporter=list,json || failed+=("@palisade/e2e")
+
+node scripts/summarize-tests.mjs "$reports"
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "Failed: ${failed[*]}"
+  exit 1
+fi
