@@ -13,6 +13,7 @@ const fieldNames = (message: DescMessage) => message.fields.map((f) => f.name).s
 const publicResponseFields: Record<string, string[]> = {
   "palisade.policy.v1.PolicyService/GetBundleByKey": ["feedback_message", "key", "policy_slug"],
   "palisade.policy.v1.PolicyService/GetDefinitionBySlug": ["further_reading_urls", "slug"],
+  "palisade.policy.v1.PolicyService/ResolvePolicyKey": ["key"],
 };
 
 describe("contract shape", () => {

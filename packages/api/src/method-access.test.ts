@@ -12,6 +12,7 @@ const methodName = (method: DescMethod) => `${method.parent.typeName}/${method.n
 const expectedPublic = [
   "palisade.policy.v1.PolicyService/GetBundleByKey",
   "palisade.policy.v1.PolicyService/GetDefinitionBySlug",
+  "palisade.policy.v1.PolicyService/ResolvePolicyKey",
 ];
 
 type PermissionName = keyof typeof Permission;
