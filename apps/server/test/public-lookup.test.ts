@@ -71,3 +71,33 @@ describe.each(engines)("public definition lookup on %s", (engine) => {
     expect(error.code).toBe(Code.NotFound);
   });
 });
+
+describe.each(engines)("public deny message resolution on %s", (engine) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer(engine);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const unknownScpDeny =
+    "User: arn:aws:sts::111122223333:assumed-role/dev/jo is not authorized to perform: s3:DeleteBucket " +
+    "on resource: arn:aws:s3:::logs with an explicit deny in a service control policy: " +
+    "arn:aws:organizations::111122223333:policy/o-a1b2c3d4e5/service_control_policy/p-zz99yy88";
+
+  it.each([
+    ["an SCP no deployment was made as", unknownScpDeny],
+    ["a key no bundle holds", "RequestDisallowedByPolicy ... policy key ZZZZZZZ"],
+    ["text naming no policy", "AccessDenied"],
+  ])("answers not_found for %s without sign-in", async (_, text) => {
+    const error = await errorOf(server.client(PolicyService).resolvePolicyKey({ text }));
+    expect(error.code).toBe(Code.NotFound);
+  });
+
+  it("refuses a text over 4,000 characters", async () => {
+    const error = await errorOf(server.client(PolicyService).resolvePolicyKey({ text: "x".repeat(4001) }));
+    expect(error.code).toBe(Code.InvalidArgument);
+  });
+});

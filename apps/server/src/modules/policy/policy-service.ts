@@ -6,8 +6,14 @@ import {
   PolicyDefinitionState,
 } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
-import { isPolicyKeyFormat, normalizePolicyKey } from "@palisade/policy-engine/keys/policy-key";
+import {
+  findPolicyKeyInText,
+  isPolicyKeyFormat,
+  normalizePolicyKey,
+} from "@palisade/policy-engine/keys/policy-key";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Database } from "../../db/database";
+import { bundles, deployments } from "../../db/schema/deployments";
 import { requireCaller } from "../../rpc/call-context";
 import { pageResponse, pageWindow } from "../../rpc/pagination";
 import { findBundleByKey, policyUsage } from "../deployment/deployment-repository";
@@ -17,6 +23,8 @@ import { requireSlug } from "../policy-definition/policy-definition-service";
 import { loadTenantCatalogue, type TenantDefinition } from "../policy-definition/tenant-catalogue";
 
 const MAX_VALUES = 200;
+/** A deny message with its request id and encoded authorization details fits well within this. */
+export const MAX_DENY_MESSAGE_LENGTH = 4000;
 /** GetPolicies leaves out the two largest fields: the tree and the provider data. */
 const POLICY_EXCLUDED: ReadonlySet<string> = new Set(["tree", "provider_data"]);
 
@@ -150,6 +158,37 @@ export function createPolicyService(deps: {
         slug: definition.slug,
         furtherReadingUrls: definition.further_reading_urls.map(({ name, href }) => ({ name, href })),
       };
+    },
+
+    /**
+     * Public: AWS deny messages name the SCP, not the key, so the SCP id is mapped to the key of
+     * the bundle deployed as that SCP. A key written in the text itself counts only when a bundle
+     * holds it, so the answer never confirms more than GetBundleByKey would.
+     */
+    async resolvePolicyKey(req) {
+      if (req.text.length > MAX_DENY_MESSAGE_LENGTH) {
+        throw new ConnectError(
+          `text: at most ${MAX_DENY_MESSAGE_LENGTH} characters; paste the deny message only.`,
+          Code.InvalidArgument,
+        );
+      }
+      const found = findPolicyKeyInText(req.text);
+      if (found.scpPolicyIds.length > 0) {
+        const [row] = await db
+          .select({ key: bundles.key })
+          .from(deployments)
+          .innerJoin(bundles, eq(bundles.id, deployments.bundleId))
+          .where(
+            and(inArray(deployments.nativeId, found.scpPolicyIds.slice(0, 5)), isNull(bundles.deletedAt)),
+          )
+          .limit(1);
+        if (row) return { key: row.key };
+      }
+      if (found.key) {
+        const bundle = await findBundleByKey(db, found.key);
+        if (bundle && !bundle.deletedAt) return { key: bundle.key };
+      }
+      throw new ConnectError("No deployed policy is named in this message.", Code.NotFound);
     },
   };
 }
