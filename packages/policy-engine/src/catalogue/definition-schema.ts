@@ -174,28 +174,6 @@ const awsProviderDataSchema = z.strictObject({
 
 // ---------- Azure (azure_policy) ----------
 
-export const AZURE_CONDITION_OPERATORS = [
-  "equals",
-  "notEquals",
-  "like",
-  "notLike",
-  "match",
-  "matchInsensitively",
-  "notMatch",
-  "notMatchInsensitively",
-  "contains",
-  "notContains",
-  "in",
-  "notIn",
-  "containsKey",
-  "notContainsKey",
-  "less",
-  "lessOrEquals",
-  "greater",
-  "greaterOrEquals",
-  "exists",
-] as const;
-
 /**
  * Azure policy conditions are validated structurally in parse-catalogue (one operand, one operator,
  * `count.where` recursion) so the messages can point at the exact key; here they are plain objects.

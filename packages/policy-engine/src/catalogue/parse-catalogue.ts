@@ -1,12 +1,7 @@
 import { parseDocument } from "yaml";
 import type { z } from "zod";
-import {
-  AZURE_CONDITION_OPERATORS,
-  type Definition,
-  definitionSchema,
-  type Enforcer,
-  type TreeNode,
-} from "./definition-schema";
+import { CONDITION_NAMES } from "../evaluators/azure/condition-operators";
+import { type Definition, definitionSchema, type Enforcer, type TreeNode } from "./definition-schema";
 import { type AliasFile, aliasFileSchema, type Framework, frameworkSchema } from "./framework-schema";
 import { checkAllowedValue, checkParameterValue } from "./parameter-values";
 
@@ -126,7 +121,7 @@ function walkTree(node: TreeNode, path: PathPart[], visit: (node: TreeNode, path
   }
 }
 
-const AZURE_OPERATORS = new Set<string>(AZURE_CONDITION_OPERATORS);
+const AZURE_OPERATORS = new Set<string>(CONDITION_NAMES);
 const AZURE_LOGICAL = new Set(["allOf", "anyOf", "not"]);
 // Fields Azure Policy resolves without an alias.
 const AZURE_PLAIN_FIELDS =
@@ -192,7 +187,7 @@ function checkAzureExpression(
   if (unknown.length > 0) {
     issues.push({
       path: [...path, unknown[0]!],
-      message: `unknown key; expected field, value or count and one of ${AZURE_CONDITION_OPERATORS.join(", ")}`,
+      message: `unknown key; expected field, value or count and one of ${CONDITION_NAMES.join(", ")}`,
     });
     return;
   }
@@ -203,7 +198,7 @@ function checkAzureExpression(
   if (operators.length !== 1) {
     issues.push({
       path,
-      message: `a condition needs exactly one operator (${AZURE_CONDITION_OPERATORS.join(", ")})`,
+      message: `a condition needs exactly one operator (${CONDITION_NAMES.join(", ")})`,
     });
     return;
   }
