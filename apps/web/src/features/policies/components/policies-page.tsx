@@ -1,20 +1,30 @@
-import { Link } from "@tanstack/react-router";
+import { Link, useNavigate } from "@tanstack/react-router";
 import { PlusIcon } from "lucide-react";
-import { EmptyState } from "@/components/empty-state";
+import { useCallback } from "react";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
-import { Card } from "@/components/ui/card";
-import { Table, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { Permission, usePermissions } from "@/lib/permissions";
+import type { PoliciesSearch } from "@/routes/_authenticated/policies/-search";
+import { withFilter } from "../catalogue-filters";
+import { CatalogueTable } from "./catalogue-table";
+import { DeployedTable } from "./deployed-table";
 
-export function PoliciesPage() {
+export function PoliciesPage({ search }: { search: PoliciesSearch }) {
   const permissions = usePermissions();
   const canDeploy = permissions.hasAll(Permission.POLICIES_WRITE_ALERT, Permission.POLICIES_WRITE_PREVENT);
+  const navigate = useNavigate({ from: "/policies/" });
+  const view = search.view ?? "catalogue";
+  const onChange = useCallback(
+    <K extends keyof PoliciesSearch>(key: K, value: PoliciesSearch[K]) =>
+      void navigate({ search: (prev) => withFilter(prev, key, value), replace: key === "search" }),
+    [navigate],
+  );
   return (
     <>
       <PageHeader
         title="Policies"
-        description="Guardrails deployed to your clouds, their mode (prevent or alert), where they apply and how often they fired. Each has a 7-character key that appears in the deny message."
+        description="Choose guardrails from the catalogue and deploy them to your clouds in prevent or alert mode. Each deployed policy has a 7-character key that appears in the deny message."
         actions={
           canDeploy && (
             <Button asChild>
@@ -26,27 +36,18 @@ export function PoliciesPage() {
           )
         }
       />
-      <Card className="overflow-hidden">
-        <Table>
-          <TableHeader>
-            <TableRow>
-              <TableHead>Name</TableHead>
-              <TableHead>Key</TableHead>
-              <TableHead>Mode</TableHead>
-              <TableHead>Status</TableHead>
-              <TableHead>Scopes</TableHead>
-              <TableHead>Prevented</TableHead>
-              <TableHead>Waivers</TableHead>
-            </TableRow>
-          </TableHeader>
-        </Table>
-        <EmptyState
-          image="list"
-          className="rounded-none border-0"
-          title="No policies deployed yet"
-          description="Create a policy from the catalogue, a recommendation or an initiative; its deployments, key and counts will be listed here."
-        />
-      </Card>
+      <Tabs value={view} onValueChange={(value) => onChange("view", value as PoliciesSearch["view"])}>
+        <TabsList>
+          <TabsTrigger value="catalogue">Catalogue</TabsTrigger>
+          <TabsTrigger value="deployed">Deployed</TabsTrigger>
+        </TabsList>
+        <TabsContent value="catalogue">
+          <CatalogueTable search={search} canDeploy={canDeploy} onChange={onChange} />
+        </TabsContent>
+        <TabsContent value="deployed">
+          <DeployedTable page={search.page ?? 1} onPage={(page) => onChange("page", page)} />
+        </TabsContent>
+      </Tabs>
     </>
   );
 }

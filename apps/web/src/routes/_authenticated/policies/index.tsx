@@ -1,6 +1,12 @@
 import { createFileRoute } from "@tanstack/react-router";
 import { PoliciesPage } from "@/features/policies/components/policies-page";
+import { policiesSearchSchema } from "./-search";
 
 export const Route = createFileRoute("/_authenticated/policies/")({
-  component: PoliciesPage,
+  validateSearch: policiesSearchSchema,
+  component: PoliciesRoute,
 });
+
+function PoliciesRoute() {
+  return <PoliciesPage search={Route.useSearch()} />;
+}

@@ -1,0 +1,94 @@
+import { createQueryOptions } from "@connectrpc/connect-query";
+import type { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
+import { DeploymentStatus } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
+import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
+import { PolicyDefinitionService } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
+import { keepPreviousData } from "@tanstack/react-query";
+import { appTransport } from "@/lib/transport";
+import type { PoliciesSearch } from "@/routes/_authenticated/policies/-search";
+import { CATALOGUE_PAGE_SIZE, catalogueRequest } from "../catalogue-filters";
+
+/** While a deployment is being applied, its status is read again this often. */
+const DEPLOY_POLL_MS = 2000;
+
+const inProgress = (status: DeploymentStatus) =>
+  status === DeploymentStatus.PENDING || status === DeploymentStatus.EVALUATING;
+
+export function catalogueQuery(search: PoliciesSearch) {
+  return {
+    ...createQueryOptions(PolicyDefinitionService.method.list, catalogueRequest(search), {
+      transport: appTransport,
+    }),
+    placeholderData: keepPreviousData,
+  };
+}
+
+export function frameworksQuery(provider?: CloudProvider) {
+  return createQueryOptions(
+    PolicyDefinitionService.method.listFrameworks,
+    { cloudProvider: provider },
+    { transport: appTransport },
+  );
+}
+
+export function resourceTypesQuery(provider?: CloudProvider) {
+  return createQueryOptions(
+    PolicyDefinitionService.method.listAffectedResources,
+    { cloudProvider: provider },
+    { transport: appTransport },
+  );
+}
+
+export function definitionQuery(slug: string) {
+  return createQueryOptions(PolicyDefinitionService.method.get, { slug }, { transport: appTransport });
+}
+
+export function bundlesQuery(page: number, policySlugs: string[] = []) {
+  return {
+    ...createQueryOptions(
+      DeploymentManagerService.method.listBundle,
+      {
+        pagination: { position: { case: "page", value: page }, limit: CATALOGUE_PAGE_SIZE },
+        filter: { policySlugs },
+      },
+      { transport: appTransport },
+    ),
+    placeholderData: keepPreviousData,
+    refetchInterval: (query: { state: { data?: { items: { bundle?: { status: DeploymentStatus } }[] } } }) =>
+      query.state.data?.items.some((b) => b.bundle && inProgress(b.bundle.status)) ? DEPLOY_POLL_MS : false,
+  };
+}
+
+export function deploymentsQuery(bundleId: string) {
+  return {
+    ...createQueryOptions(
+      DeploymentManagerService.method.listDeployments,
+      { bundleId, pagination: { position: { case: "page", value: 1 }, limit: 200 } },
+      { transport: appTransport },
+    ),
+    refetchInterval: (query: {
+      state: { data?: { items: { deployment?: { status: DeploymentStatus } }[] } };
+    }) =>
+      query.state.data?.items.some((d) => d.deployment && inProgress(d.deployment.status))
+        ? DEPLOY_POLL_MS
+        : false,
+  };
+}
+
+export function bundleQuery(policyId: string) {
+  return {
+    ...createQueryOptions(
+      DeploymentManagerService.method.getBundle,
+      { lookup: policyId.length === 7 ? { case: "key", value: policyId } : { case: "id", value: policyId } },
+      { transport: appTransport },
+    ),
+    refetchInterval: (query: {
+      state: { data?: { bundle?: { bundle?: { status: DeploymentStatus } } } };
+    }) => {
+      const status = query.state.data?.bundle?.bundle?.status;
+      return status !== undefined && inProgress(status) ? DEPLOY_POLL_MS : false;
+    },
+  };
+}
+
+export { inProgress };

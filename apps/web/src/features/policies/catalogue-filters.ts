@@ -1,0 +1,102 @@
+import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
+import {
+  Category,
+  ListOrderBy,
+  PolicyDefinitionState,
+  Score,
+} from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
+import type { PoliciesSearch } from "@/routes/_authenticated/policies/-search";
+
+export const CATALOGUE_PAGE_SIZE = 30;
+
+type Provider = NonNullable<PoliciesSearch["provider"]>;
+type CategoryFilter = NonNullable<PoliciesSearch["category"]>;
+type StateFilter = NonNullable<PoliciesSearch["state"]>;
+
+export const providerOf: Record<Provider, CloudProvider> = {
+  AWS: CloudProvider.AWS,
+  Azure: CloudProvider.AZURE,
+};
+
+export const categoryOf: Record<CategoryFilter, Category> = {
+  "network-access": Category.NETWORK_ACCESS,
+  "data-protection": Category.DATA_PROTECTION,
+  encryption: Category.ENCRYPTION,
+  identity: Category.IDENTITY,
+  other: Category.OTHER,
+};
+
+export const stateOf: Record<StateFilter, PolicyDefinitionState> = {
+  "not-installed": PolicyDefinitionState.NOT_INSTALLED,
+  alert: PolicyDefinitionState.ALERT,
+  prevent: PolicyDefinitionState.PREVENT,
+};
+
+export const categoryLabels: Record<Category, string> = {
+  [Category.UNSPECIFIED]: "Uncategorised",
+  [Category.OTHER]: "Other",
+  [Category.NETWORK_ACCESS]: "Network access",
+  [Category.DATA_PROTECTION]: "Data protection",
+  [Category.ENCRYPTION]: "Encryption",
+  [Category.IDENTITY]: "Identity",
+};
+
+export const scoreLabels: Record<Score, string> = {
+  [Score.UNSPECIFIED]: "—",
+  [Score.LOW]: "Low",
+  [Score.MEDIUM]: "Medium",
+  [Score.HIGH]: "High",
+  [Score.VERY_HIGH]: "Very high",
+};
+
+export const stateLabels: Record<
+  PolicyDefinitionState,
+  { label: string; variant: "secondary" | "warning" | "success" }
+> = {
+  [PolicyDefinitionState.UNSPECIFIED]: { label: "Not installed", variant: "secondary" },
+  [PolicyDefinitionState.NOT_INSTALLED]: { label: "Not installed", variant: "secondary" },
+  [PolicyDefinitionState.ALERT]: { label: "Alert", variant: "warning" },
+  [PolicyDefinitionState.PREVENT]: { label: "Prevent", variant: "success" },
+};
+
+/** A search of one character matches nearly everything, so it is not sent. */
+export function searchTerm(text: string | undefined): string | undefined {
+  const term = text?.trim() ?? "";
+  return term.length > 1 ? term : undefined;
+}
+
+/** The catalogue request for the filters in the address. Category is filtered on the answer: the service has no such filter. */
+export function catalogueRequest(search: PoliciesSearch) {
+  return {
+    pagination: { position: { case: "page" as const, value: search.page ?? 1 }, limit: CATALOGUE_PAGE_SIZE },
+    filter: {
+      search: searchTerm(search.search),
+      cloudProviders: search.provider ? [providerOf[search.provider]] : [],
+      states: search.state ? [stateOf[search.state]] : [],
+      frameworks: search.framework ? [search.framework] : [],
+      affectedResourceTypes: search.resourceType ? [search.resourceType] : [],
+    },
+    orderBy: [ListOrderBy.NAME],
+  };
+}
+
+/** Changing a filter starts again on the first page; the default view stays out of the address. */
+export function withFilter<K extends keyof PoliciesSearch>(
+  search: PoliciesSearch,
+  key: K,
+  value: PoliciesSearch[K],
+): PoliciesSearch {
+  const next: PoliciesSearch = { ...search, [key]: value === "" ? undefined : value };
+  if (key !== "page") next.page = undefined;
+  if (next.view === "catalogue") next.view = undefined;
+  return next;
+}
+
+export function totalPagesOf(
+  pagination: { position: { case: string | undefined; value?: unknown } } | undefined,
+) {
+  const position = pagination?.position;
+  return position?.case === "totalPages" && typeof position.value === "number"
+    ? Math.max(1, position.value)
+    : 1;
+}
