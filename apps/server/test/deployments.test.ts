@@ -299,6 +299,44 @@ describe.each(engines)("deployments on %s", (engine) => {
     ).toBe(Code.NotFound);
   });
 
+  it("refuses a PREVENT bundle that would put a sixth SCP on a target", async () => {
+    const ou = await scope("Infrastructure");
+    const ids: string[] = [];
+    // FullAWSAccess is the first of the five; Palisade may add four.
+    for (let i = 0; i < 4; i++) {
+      const { bundle } = await manager().createBundle({
+        name: `Glacier guard ${i}`,
+        policySlug: "deny-glacier-vault-deletion",
+        scopes: [ou],
+        mode: DeploymentMode.PREVENT,
+        isVisible: true,
+      });
+      ids.push(bundle?.entity?.id ?? "");
+    }
+    const refused = await errorOf(
+      manager().createBundle({
+        name: "One too many",
+        policySlug: "deny-glacier-vault-deletion",
+        scopes: [ou],
+        mode: DeploymentMode.PREVENT,
+      }),
+    );
+    expect(refused.code).toBe(Code.InvalidArgument);
+    expect(refused.findDetails(ErrorDetailSchema)[0]?.code).toBe(ProductErrorCode.POLICY_LIMIT_EXCEEDED);
+    expect(refused.rawMessage).toContain(`${ou.externalId} already has 5`);
+    // ALERT attaches nothing, so it still fits.
+    const { bundle: alert } = await manager().createBundle({
+      name: "Watch only",
+      policySlug: "deny-glacier-vault-deletion",
+      scopes: [ou],
+      mode: DeploymentMode.ALERT,
+    });
+    ids.push(alert?.entity?.id ?? "");
+    for (const id of ids) await waitForBundleStatus(db(), id, ["DEPLOYED", "FAILED"]);
+    for (const id of ids) expect((await deploymentRows(db(), id))[0]?.status).toBe("DEPLOYED");
+    for (const id of ids) await manager().deleteBundle({ id });
+  });
+
   it("deploys an Azure bundle in PREVENT mode; a non-compliant write is disallowed with the key", async () => {
     const subscription = await scope("corp-prod");
     const { bundle } = await manager().createBundle({

@@ -19,7 +19,7 @@ import {
 import { WaiverApprovalMode, WaiverCreateSource } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
-import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
+import { checkScpTargetLimits, compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
 import { compileAzureBundle } from "@palisade/policy-engine/compilers/azure/compile-azure";
 import { CompileError, renderFeedbackMessage } from "@palisade/policy-engine/compilers/compile-input";
 import {
@@ -78,6 +78,7 @@ import {
   listBundles,
   listDeploymentsWithCounts,
   listNamespaces,
+  palisadeScpsPerTarget,
   replaceBundleTargets,
   type StoredScope,
   summariseBundles,
@@ -276,6 +277,8 @@ export function createDeploymentManagerService(
     caller: Caller,
     definition: Definition,
     bundle: {
+      id?: string;
+      key?: string;
       parameters: unknown;
       mode: string;
       name: string;
@@ -299,8 +302,15 @@ export function createDeploymentManagerService(
       now: new Date(),
     };
     try {
-      if (definition.enforcer === "aws_scp") compileScp(input);
-      else compileAzureBundle(input);
+      if (definition.enforcer === "aws_scp") {
+        const compiled = compileScp(input);
+        if (compiled.attach) {
+          // FullAWSAccess takes one of the five places on every target.
+          const used = await palisadeScpsPerTarget(db, caller.tenantId, compiled.targets, bundle.id);
+          const counts = Object.fromEntries(compiled.targets.map((t) => [t, (used[t] ?? 0) + 1]));
+          checkScpTargetLimits(bundle.key ?? "this bundle", compiled.targets, counts);
+        }
+      } else compileAzureBundle(input);
     } catch (error) {
       if (!(error instanceof CompileError)) throw error;
       const failure = compileFailure(error);
@@ -647,6 +657,8 @@ export function createDeploymentManagerService(
       }
       if (redeploy) {
         await checkCompiles(caller, definition, {
+          id: bundle.id,
+          key: bundle.key,
           parameters: changes.parameters ?? bundle.parameters,
           mode: changes.mode ?? bundle.mode,
           name: changes.name ?? bundle.name,
