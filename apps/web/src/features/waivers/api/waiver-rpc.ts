@@ -28,6 +28,15 @@ export function getDefinitionBySlug(slug: string, signal?: AbortSignal) {
   );
 }
 
+/** The key of the policy a pasted deny message names only by its SCP. */
+export function resolvePolicyKey(text: string, signal?: AbortSignal) {
+  return callConnectJson<{ key?: string }>(
+    "palisade.policy.v1.PolicyService/ResolvePolicyKey",
+    { text },
+    { signal },
+  );
+}
+
 export function createWaiver(request: {
   key: string;
   durationSeconds: bigint;

@@ -9,13 +9,23 @@ import {
   DialogTitle,
 } from "@/components/ui/dialog";
 
-export function WaiverFailureDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export type WaiverFailure =
+  | { kind: "invalid-key" }
+  /** The server's explanation: the key's tenant does not let this user request waivers. */
+  | { kind: "permission-denied"; message: string };
+
+export function WaiverFailureDialog({ failure, onClose }: { failure: WaiverFailure; onClose: () => void }) {
+  const denied = failure.kind === "permission-denied";
   return (
-    <Dialog open={open} onOpenChange={(next) => !next && onClose()}>
+    <Dialog open onOpenChange={(next) => !next && onClose()}>
       <DialogContent showClose={false} role="alertdialog">
         <DialogHeader>
-          <DialogTitle>Couldn't Validate Policy Key</DialogTitle>
-          <DialogDescription>Please validate Policy Key input and try again.</DialogDescription>
+          <DialogTitle>
+            {denied ? "You Can't Request This Waiver" : "Couldn't Validate Policy Key"}
+          </DialogTitle>
+          <DialogDescription>
+            {denied ? failure.message : "Please validate Policy Key input and try again."}
+          </DialogDescription>
         </DialogHeader>
         <DialogFooter>
           <DialogClose asChild>

@@ -1,12 +1,15 @@
 import { LoaderIcon } from "lucide-react";
-import { useId } from "react";
+import { useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Slider } from "@/components/ui/slider";
 import { Textarea } from "@/components/ui/textarea";
+import { RpcError } from "@/lib/rpc-error";
 import { cn } from "@/lib/utils";
+import { resolvePolicyKey } from "../api/waiver-rpc";
+import { readKeyField } from "../forms/pasted-deny-message";
 import type { WaiverRequestForm as FormState } from "../forms/use-waiver-request-form";
 import {
   commentMaxLength,
@@ -15,16 +18,77 @@ import {
   type WaiverRequestValues,
 } from "../forms/waiver-request-schema";
 
+type DenyMessageLookup = "idle" | "resolving" | "not-found" | "failed";
+
+/**
+ * A pasted AWS deny names the SCP, not the key: the server maps it to the key. Only the latest
+ * paste may set the field.
+ */
+function useDenyMessageResolver(setKey: (key: string) => void) {
+  const [status, setStatus] = useState<DenyMessageLookup>("idle");
+  const latest = useRef<AbortController | null>(null);
+  return {
+    status,
+    cancel() {
+      latest.current?.abort();
+      latest.current = null;
+      setStatus("idle");
+    },
+    async resolve(text: string) {
+      latest.current?.abort();
+      const controller = new AbortController();
+      latest.current = controller;
+      setStatus("resolving");
+      try {
+        const { key } = await resolvePolicyKey(text.slice(0, maxDenyMessageLength), controller.signal);
+        if (latest.current !== controller) return;
+        if (key) {
+          setKey(key);
+          setStatus("idle");
+        } else setStatus("not-found");
+      } catch (error) {
+        if (latest.current !== controller) return;
+        setStatus(error instanceof RpcError && error.code === "not_found" ? "not-found" : "failed");
+      }
+    },
+  };
+}
+
+const maxDenyMessageLength = 4000;
+
+const denyMessageHints: Record<DenyMessageLookup, string | null> = {
+  idle: null,
+  resolving: "Finding the policy key in the pasted deny message...",
+  "not-found": "No policy key was found in the pasted deny message. Enter the key by hand.",
+  failed:
+    "The pasted deny message could not be checked. Please check your internet connection and try again.",
+};
+
 export function WaiverRequestForm({
   form,
   onSubmit,
+  signedIn,
 }: {
   form: FormState;
   onSubmit: (values: WaiverRequestValues) => Promise<void>;
+  signedIn: boolean;
 }) {
   const id = useId();
   const { values, errors, touched, submitting, isValid } = form;
   const keyError = touched.policyKey ? errors.policyKey : undefined;
+  const denyMessage = useDenyMessageResolver((key) => form.setValue("policyKey", key));
+  const denyMessageHint = denyMessageHints[denyMessage.status];
+
+  function changeKey(value: string) {
+    const field = readKeyField(value);
+    if (field.kind === "resolve") {
+      form.setValue("policyKey", "");
+      void denyMessage.resolve(field.text);
+      return;
+    }
+    denyMessage.cancel();
+    form.setValue("policyKey", field.kind === "key" ? field.key : value);
+  }
   const commentError = touched.comment ? errors.comment : undefined;
 
   return (
@@ -48,14 +112,26 @@ export function WaiverRequestForm({
               className="font-mono tracking-widest uppercase placeholder:normal-case placeholder:tracking-normal"
               placeholder="e.g. K7QX2MD"
               value={values.policyKey}
-              onChange={(event) => form.setValue("policyKey", event.target.value)}
+              onChange={(event) => changeKey(event.target.value)}
               onBlur={() => form.touch("policyKey")}
               aria-invalid={!!keyError}
-              aria-describedby={`${id}-key-help ${id}-key-error`}
+              aria-describedby={`${id}-key-help ${id}-key-paste ${id}-key-error`}
             />
             <p id={`${id}-key-help`} className="text-sm text-muted-foreground">
               Enter the 7 character key you received in the deny message here.
             </p>
+            {denyMessageHint && (
+              <p
+                id={`${id}-key-paste`}
+                role="status"
+                className={cn(
+                  "text-sm",
+                  denyMessage.status === "resolving" ? "text-muted-foreground" : "text-destructive",
+                )}
+              >
+                {denyMessageHint}
+              </p>
+            )}
             {keyError && (
               <p id={`${id}-key-error`} className="text-sm text-destructive">
                 {keyError}
@@ -114,6 +190,11 @@ export function WaiverRequestForm({
             {submitting && <LoaderIcon className="animate-spin" />}
             {submitting ? "Submitting..." : "Submit"}
           </Button>
+          {!signedIn && (
+            <p className="text-sm text-muted-foreground">
+              You will be asked to sign in before the request is sent; the form is kept as it is.
+            </p>
+          )}
         </form>
       </CardContent>
     </Card>

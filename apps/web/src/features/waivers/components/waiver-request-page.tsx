@@ -1,15 +1,19 @@
+import { useNavigate } from "@tanstack/react-router";
 import { CheckCircle2Icon } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { Logo } from "@/components/logo";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { logger } from "@/lib/logger";
+import { RpcError } from "@/lib/rpc-error";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { useCreateWaiver } from "../api/create-waiver";
 import { useWaiverRequestForm } from "../forms/use-waiver-request-form";
+import { clearWaiverDraft, readWaiverDraft, saveWaiverDraft } from "../forms/waiver-draft";
 import type { WaiverRequestValues } from "../forms/waiver-request-schema";
 import { PolicyInfoCard } from "./policy-info-card";
+import type { WaiverFailure } from "./waiver-failure-dialog";
 import { WaiverRequestForm } from "./waiver-request-form";
 
 const lookupDebounceMs = 300;
@@ -21,20 +25,38 @@ const WaiverFailureDialog = lazy(() =>
 
 export function WaiverRequestPage({ userName, initialKey }: { userName: string | null; initialKey: string }) {
   useDocumentTitle("Request a waiver");
-  const form = useWaiverRequestForm(initialKey);
+  const navigate = useNavigate();
+  // The form a signed-out visitor left for the sign-in page, restored as it was.
+  const [draft] = useState(readWaiverDraft);
+  const form = useWaiverRequestForm(draft ?? { policyKey: initialKey });
   const createWaiver = useCreateWaiver();
   const [created, setCreated] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const [failure, setFailure] = useState<WaiverFailure | null>(null);
   const typedKey = form.values.policyKey;
   const debouncedKey = useDebouncedValue(typedKey, lookupDebounceMs);
 
+  useEffect(() => {
+    if (draft) clearWaiverDraft();
+  }, [draft]);
+
+  async function signInFirst() {
+    saveWaiverDraft(form.values);
+    await navigate({ to: "/", search: { redirect: { path: "/req" } } });
+  }
+
   async function submit(values: WaiverRequestValues) {
+    if (userName === null) return signInFirst();
     try {
       await createWaiver.mutateAsync(values);
       setCreated(true);
     } catch (error) {
+      if (error instanceof RpcError && error.code === "unauthenticated") return signInFirst();
       logger.error("Waiver request failed", error);
-      setFailed(true);
+      setFailure(
+        error instanceof RpcError && error.code === "permission_denied"
+          ? { kind: "permission-denied", message: error.message }
+          : { kind: "invalid-key" },
+      );
     }
   }
 
@@ -73,7 +95,7 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
         ) : (
           <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,22rem)] lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
             <div className="order-2 md:order-1">
-              <WaiverRequestForm form={form} onSubmit={submit} />
+              <WaiverRequestForm form={form} onSubmit={submit} signedIn={userName !== null} />
             </div>
             <aside className="order-1 md:order-2" aria-label="Policy information">
               <PolicyInfoCard typedKey={typedKey} debouncedKey={debouncedKey} />
@@ -81,9 +103,9 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
           </div>
         )}
       </main>
-      {failed && (
+      {failure && (
         <Suspense fallback={null}>
-          <WaiverFailureDialog open={failed} onClose={() => setFailed(false)} />
+          <WaiverFailureDialog failure={failure} onClose={() => setFailure(null)} />
         </Suspense>
       )}
     </div>

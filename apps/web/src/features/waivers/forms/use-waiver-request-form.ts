@@ -11,14 +11,16 @@ import {
  * Form state for the public waiver page: validates on every change, shows a field's error once the
  * field was touched. A form library would double the page's script for three fields.
  */
-export function useWaiverRequestForm(initialKey: string) {
-  const initial: WaiverRequestValues = {
-    policyKey: initialKey,
+export function useWaiverRequestForm(initial: { policyKey: string } & Partial<WaiverRequestValues>) {
+  const [values, setValues] = useState<WaiverRequestValues>(() => ({
     duration: durationHours.default,
     comment: "",
-  };
-  const [values, setValues] = useState<WaiverRequestValues>(initial);
-  const [touched, setTouched] = useState<Partial<Record<WaiverField, boolean>>>({});
+    ...initial,
+  }));
+  // A form restored after signing in shows its errors as it did before.
+  const [touched, setTouched] = useState<Partial<Record<WaiverField, boolean>>>(() =>
+    initial.comment === undefined ? {} : { policyKey: true, duration: true, comment: true },
+  );
   const [submitting, setSubmitting] = useState(false);
   const errors = waiverRequestErrors(values);
 
@@ -35,7 +37,7 @@ export function useWaiverRequestForm(initialKey: string) {
       setTouched((current) => (current[field] ? current : { ...current, [field]: true }));
     },
     reset() {
-      setValues({ ...initial, policyKey: "" });
+      setValues({ policyKey: "", duration: durationHours.default, comment: "" });
       setTouched({});
     },
     async submit(onValid: (values: WaiverRequestValues) => Promise<void>) {

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { readKeyField } from "./pasted-deny-message";
+
+const awsDeny =
+  "An error occurred (AccessDenied) when calling the DeleteBucket operation: User: " +
+  "arn:aws:sts::111122223333:assumed-role/dev/jo is not authorized to perform: s3:DeleteBucket on resource: " +
+  '"arn:aws:s3:::audit-logs" with an explicit deny in a service control policy: ' +
+  "arn:aws:organizations::111122223333:policy/o-a1b2c3d4e5/service_control_policy/p-4f8qh2zx";
+
+const azureDeny =
+  "(RequestDisallowedByPolicy) Resource 'stg1' was disallowed by policy. Reasons: 'Blocked by Palisade " +
+  "policy key K7QX2MD. Request a waiver at https://palisade.example/req?k=K7QX2MD'.";
+
+describe("readKeyField", () => {
+  it.each([
+    ["", { kind: "typed" }],
+    ["K7Q", { kind: "typed" }],
+    ["K7QX2MD", { kind: "typed" }],
+    ["  K7QX2MD  ", { kind: "typed" }],
+    ["K7QX2MDX", { kind: "typed" }],
+    [azureDeny, { kind: "key", key: "K7QX2MD" }],
+    ["https://palisade.example/req?k=k7qx2md", { kind: "key", key: "K7QX2MD" }],
+    [awsDeny, { kind: "resolve", text: awsDeny }],
+    ["AccessDenied: not authorized", { kind: "typed" }],
+  ])("%j is %j", (value, expected) => {
+    expect(readKeyField(value)).toEqual(expected);
+  });
+});

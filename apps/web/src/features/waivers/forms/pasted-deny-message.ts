@@ -1,0 +1,19 @@
+import { findPolicyKeyInText, POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
+
+export type PastedKeyField =
+  | { kind: "typed" }
+  | { kind: "key"; key: string }
+  | { kind: "resolve"; text: string };
+
+/**
+ * What a change of the key field holds: a key typed by hand, a deny message that carries the
+ * key (Azure's non-compliance message, a waiver link), or an AWS deny naming only the SCP, which
+ * the server maps to a key. Short input is always treated as typed.
+ */
+export function readKeyField(value: string): PastedKeyField {
+  if (value.trim().length <= POLICY_KEY_LENGTH) return { kind: "typed" };
+  const found = findPolicyKeyInText(value);
+  if (found.key) return { kind: "key", key: found.key };
+  if (found.scpPolicyIds.length > 0) return { kind: "resolve", text: value };
+  return { kind: "typed" };
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { parseWaiverDraft } from "./waiver-draft";
+
+describe("parseWaiverDraft", () => {
+  it.each([
+    [null, null],
+    ["", null],
+    ["not json", null],
+    ["[]", null],
+    ['{"policyKey":"ABCDEFG","comment":"x"}', null],
+    ['{"policyKey":7,"duration":24,"comment":"x"}', null],
+    [
+      '{"policyKey":"ABCDEFG","duration":48,"comment":"INC-42"}',
+      { policyKey: "ABCDEFG", duration: 48, comment: "INC-42" },
+    ],
+    ['{"policyKey":"AB","duration":500,"comment":""}', { policyKey: "AB", duration: 72, comment: "" }],
+    ['{"policyKey":"","duration":0,"comment":""}', { policyKey: "", duration: 1, comment: "" }],
+    ['{"policyKey":"","duration":2.5,"comment":""}', { policyKey: "", duration: 24, comment: "" }],
+  ])("%j gives %j", (stored, expected) => {
+    expect(parseWaiverDraft(stored)).toEqual(expected);
+  });
+});
