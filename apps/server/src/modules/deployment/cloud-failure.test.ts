@@ -45,6 +45,12 @@ describe("cloudFailure", () => {
     [armError("AuthorizationFailed", 403), "attach", "CREATE_RESOURCE_FAILED"],
     [awsError("AccessDeniedException", "not allowed"), "delete", "DELETE_RESOURCE_FAILED"],
     [awsError("PolicyInUseException", "in use"), "detach", "DELETE_RESOURCE_FAILED"],
+    [awsError("TooManyRequestsException", "slow down"), "policy", "DEPLOYMENT_SYNC_FAILED"],
+    [
+      Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+      "attach",
+      "DEPLOYMENT_SYNC_FAILED",
+    ],
   ] as const)("%s while %s -> %s", (error, step, code) => {
     const failure = cloudFailure(error, step, "ou-abcd-12345678");
     expect(failure.code).toBe(code);

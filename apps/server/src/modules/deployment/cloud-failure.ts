@@ -70,6 +70,12 @@ export function cloudFailure(error: unknown, step: CloudStep, scope?: string): F
   const status = errorStatus(error);
   const text = errorMessage(error);
   const where = scope ? ` on ${scope}` : "";
+  if (isTransient(error)) {
+    return {
+      code: "DEPLOYMENT_SYNC_FAILED",
+      message: `The cloud could not be reached or kept throttling${where} through every retry: ${describeCloudFailure(error)} Reconcile tries again within 5 minutes; Sync tries now.`,
+    };
+  }
   const reason = String((error as { Reason?: unknown } | undefined)?.Reason ?? "");
   if (
     /LIMIT_EXCEEDED/.test(reason) ||
