@@ -1,7 +1,8 @@
-import { createQueryOptions } from "@connectrpc/connect-query";
+import { createConnectQueryKey, createQueryOptions } from "@connectrpc/connect-query";
 import type { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { DeploymentStatus } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
+import { ListOrderBy } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import { PolicyDefinitionService } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
 import { keepPreviousData } from "@tanstack/react-query";
 import { appTransport } from "@/lib/transport";
@@ -21,6 +22,19 @@ export function catalogueQuery(search: PoliciesSearch) {
     }),
     placeholderData: keepPreviousData,
   };
+}
+
+/** The catalogue as a list of choices: the largest page the service gives, names only. */
+export function catalogueChoicesQuery(provider?: CloudProvider) {
+  return createQueryOptions(
+    PolicyDefinitionService.method.list,
+    {
+      pagination: { position: { case: "page", value: 1 }, limit: 200 },
+      filter: { cloudProviders: provider === undefined ? [] : [provider] },
+      orderBy: [ListOrderBy.NAME],
+    },
+    { transport: appTransport },
+  );
 }
 
 export function frameworksQuery(provider?: CloudProvider) {
@@ -92,3 +106,9 @@ export function bundleQuery(policyId: string) {
 }
 
 export { inProgress };
+
+/** Every cached answer of the deployment service, to read again after a bundle changes. */
+export const deploymentKeys = createConnectQueryKey({
+  schema: DeploymentManagerService,
+  cardinality: undefined,
+});

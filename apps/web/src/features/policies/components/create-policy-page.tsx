@@ -1,88 +1,379 @@
+import { toJson } from "@bufbuild/protobuf";
+import { ValueSchema } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { useMutation } from "@connectrpc/connect-query";
+import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
+import type { HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
+import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
+import type { PolicyDefinition } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
+import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
+import { LoaderIcon } from "lucide-react";
+import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { EmptyState } from "@/components/empty-state";
+import { ErrorDialog } from "@/components/error-dialog";
 import { PageHeader } from "@/components/page-header";
-import { Badge } from "@/components/ui/badge";
-import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { Skeleton } from "@/components/ui/skeleton";
+import { hierarchyQuery } from "@/features/connectors/api/connector-queries";
+import { Permission, usePermissions } from "@/lib/permissions";
+import type { policyCreateSearchSchema } from "@/routes/_authenticated/policies/create/-search";
+import { bundleQuery, catalogueChoicesQuery, definitionQuery, deploymentKeys } from "../api/policy-queries";
+import { providerOf } from "../catalogue-filters";
+import {
+  initialInputs,
+  type ParameterInputs,
+  type ParameterSpec,
+  parameterValues,
+  serverFieldErrors,
+} from "../forms/parameter-form";
+import { providerLabel } from "./catalogue-table";
+import { ParameterFields } from "./parameter-fields";
+import { ScopePicker, scopeId, scopeOf } from "./scope-picker";
 
-export interface CreatePolicyContext {
-  recommendationId?: string;
-  recommendationTitle?: string;
-  initiativeSlug?: string;
-  initiativeTitle?: string;
-  provider?: "Azure" | "AWS";
-  defaultSelectedPolicies?: string[];
-  policyKey?: string;
+export type CreatePolicyContext = import("zod/mini").infer<typeof policyCreateSearchSchema>;
+
+function specsOf(definition: PolicyDefinition | undefined): ParameterSpec[] {
+  return (definition?.parameterDefinitions ?? []).map((p) => ({
+    name: p.name,
+    label: p.displayName || p.name,
+    description: p.description,
+    type: p.type,
+    defaultValue: p.defaultValue ? toJson(ValueSchema, p.defaultValue) : undefined,
+    allowedValues: p.allowedValues.map((v) => toJson(ValueSchema, v)),
+  }));
+}
+
+function Section({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">{title}</CardTitle>
+        {description && <CardDescription>{description}</CardDescription>}
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+}
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  return message ? (
+    <p id={id} className="text-xs text-destructive">
+      {message}
+    </p>
+  ) : null;
+}
+
+function RadioGroup<T extends number>({
+  legend,
+  name,
+  value,
+  options,
+  onChange,
+}: {
+  legend: string;
+  name: string;
+  value: T;
+  options: readonly (readonly [T, string, string])[];
+  onChange: (value: T) => void;
+}) {
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-medium">{legend}</legend>
+      {options.map(([option, label, hint]) => (
+        <label key={option} className="flex items-start gap-2 text-sm">
+          <input
+            type="radio"
+            name={name}
+            className="mt-1"
+            checked={value === option}
+            onChange={() => onChange(option)}
+          />
+          <span>
+            <span className="font-medium">{label}</span>
+            <span className="block text-xs text-muted-foreground">{hint}</span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
 }
 
 export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) {
+  const permissions = usePermissions();
+  const canDeploy = permissions.hasAll(Permission.POLICIES_WRITE_ALERT, Permission.POLICIES_WRITE_PREVENT);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const fromKey = useQuery({ ...bundleQuery(context.policyKey ?? ""), enabled: !!context.policyKey });
+  const [slug, setSlug] = useState(context.defaultSelectedPolicies?.[0] ?? "");
+  useEffect(() => {
+    const keySlug = fromKey.data?.bundle?.bundle?.policySlug;
+    if (keySlug && !slug) setSlug(keySlug);
+  }, [fromKey.data, slug]);
+  const provider = context.provider;
+  const catalogue = useQuery(catalogueChoicesQuery(provider ? providerOf[provider] : undefined));
+  const definition = useQuery({ ...definitionQuery(slug), enabled: slug !== "" });
+  const selectedDefinition = definition.data?.policyDefinition;
+  const specs = useMemo(() => specsOf(selectedDefinition), [selectedDefinition]);
+  const hierarchy = useQuery(hierarchyQuery());
+
+  const [name, setName] = useState("");
+  const [mode, setMode] = useState(DeploymentMode.ALERT);
+  const [approval, setApproval] = useState(WaiverApprovalMode.MANUAL);
+  const [namespace, setNamespace] = useState("");
+  const [scopes, setScopes] = useState<Map<string, HierarchyNode>>(new Map());
+  const [inputs, setInputs] = useState<ParameterInputs>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<unknown>(null);
+  const create = useMutation(DeploymentManagerService.method.createBundle);
+
+  useEffect(() => {
+    setInputs(initialInputs(specs));
+    setErrors({});
+    setScopes(new Map());
+    if (selectedDefinition) setName((current) => current || selectedDefinition.displayName);
+  }, [specs, selectedDefinition]);
+
+  const definitionProvider = selectedDefinition ? providerOf[providerLabel(selectedDefinition)] : undefined;
+
+  const toggleScope = (node: HierarchyNode) =>
+    setScopes((current) => {
+      const next = new Map(current);
+      const id = scopeId(node);
+      if (next.has(id)) next.delete(id);
+      else next.set(id, node);
+      return next;
+    });
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const local: Record<string, string> = {};
+    if (!slug) local.policy = "Choose a policy.";
+    if (!name.trim()) local.name = "Enter a name.";
+    if (scopes.size === 0) local.scopes = "Choose at least one scope.";
+    const parameters = parameterValues(specs, inputs);
+    if (!parameters.ok) {
+      for (const [field, message] of Object.entries(parameters.errors))
+        local[`parameters.${field}`] = message;
+    }
+    setErrors(local);
+    if (Object.keys(local).length > 0 || !parameters.ok) return;
+    try {
+      const answer = await create.mutateAsync({
+        name: name.trim(),
+        policySlug: slug,
+        scopes: [...scopes.values()].map(scopeOf),
+        mode,
+        parameters: parameters.values,
+        isVisible: true,
+        namespace: namespace.trim() || undefined,
+        waiverSettings: { approvalMode: approval },
+      });
+      await queryClient.invalidateQueries({ queryKey: deploymentKeys });
+      const id = answer.bundle?.entity?.id ?? answer.bundle?.key ?? "";
+      await navigate({ to: "/policies/$policyId", params: { policyId: id } });
+    } catch (error) {
+      if (error instanceof ConnectError && error.code === Code.InvalidArgument) {
+        const fields = ["name", "namespace", "scopes", ...specs.map((s) => `parameters.${s.name}`)];
+        const found = serverFieldErrors(error.rawMessage, fields);
+        setErrors(found.fields);
+        if (found.rest.length > 0) setFailure(error);
+      } else {
+        setFailure(error);
+      }
+    }
+  };
+
+  if (!canDeploy) {
+    return (
+      <>
+        <PageHeader title="Create policy" description="Deploy a policy from the catalogue to your clouds." />
+        <EmptyState
+          title="You cannot deploy policies"
+          description="Deploying needs both the alert and the prevent write permissions; ask an administrator of this tenant."
+        />
+      </>
+    );
+  }
+
   const origin = context.recommendationTitle ?? context.recommendationId;
   const initiative = context.initiativeTitle ?? context.initiativeSlug;
-  const hasContext = !!(
-    origin ||
-    initiative ||
-    context.provider ||
-    context.policyKey ||
-    context.defaultSelectedPolicies?.length
+  const choices = catalogue.data?.items ?? [];
+  const parameterErrors = Object.fromEntries(
+    Object.entries(errors)
+      .filter(([key]) => key.startsWith("parameters."))
+      .map(([key, message]) => [key.slice("parameters.".length), message]),
   );
+
   return (
     <>
       <PageHeader
         title="Create policy"
-        description="Choose policy definitions from the catalogue, set their parameters, pick the scopes and deploy them in alert mode first or straight to prevent."
+        description="Choose a policy from the catalogue, set its parameters, pick the scopes and deploy it in alert mode first or straight to prevent."
       />
-      {hasContext && (
-        <Card>
-          <CardHeader className="pb-3">
-            <CardTitle className="text-base">Starting point</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <dl className="grid gap-3 text-sm sm:grid-cols-2">
-              {origin && (
-                <div>
-                  <dt className="text-muted-foreground">Recommendation</dt>
-                  <dd className="font-medium">{origin}</dd>
-                </div>
-              )}
-              {initiative && (
-                <div>
-                  <dt className="text-muted-foreground">Initiative</dt>
-                  <dd className="font-medium">{initiative}</dd>
-                </div>
-              )}
-              {context.provider && (
-                <div>
-                  <dt className="text-muted-foreground">Cloud</dt>
-                  <dd>
-                    <Badge variant="outline">{context.provider}</Badge>
-                  </dd>
-                </div>
-              )}
-              {context.policyKey && (
-                <div>
-                  <dt className="text-muted-foreground">Policy key</dt>
-                  <dd className="font-mono font-medium">{context.policyKey}</dd>
-                </div>
-              )}
-              {!!context.defaultSelectedPolicies?.length && (
-                <div className="sm:col-span-2">
-                  <dt className="text-muted-foreground">Preselected definitions</dt>
-                  <dd className="mt-1 flex flex-wrap gap-1.5">
-                    {context.defaultSelectedPolicies.map((slug) => (
-                      <Badge key={slug} variant="secondary">
-                        {slug}
-                      </Badge>
-                    ))}
-                  </dd>
-                </div>
-              )}
-            </dl>
-          </CardContent>
-        </Card>
+      {(origin || initiative) && (
+        <p className="text-sm text-muted-foreground">
+          Starting from {origin ? `recommendation ${origin}` : `initiative ${initiative}`}.
+        </p>
       )}
-      <EmptyState
-        image="search"
-        title="No policy definitions to choose from"
-        description="The catalogue's AWS and Azure definitions appear here with their category, scores and frameworks; select one or more to configure and deploy."
-      />
+      <form className="grid gap-4 lg:grid-cols-2" onSubmit={submit} noValidate>
+        <div className="space-y-4">
+          <Section title="Policy">
+            <div className="space-y-3">
+              <div className="space-y-1">
+                <label htmlFor="policy-slug" className="text-sm font-medium">
+                  Policy definition
+                </label>
+                {catalogue.isPending ? (
+                  <Skeleton className="h-9 w-full" />
+                ) : (
+                  <select
+                    id="policy-slug"
+                    className="h-9 w-full rounded-md border border-input bg-card px-2 text-sm"
+                    value={slug}
+                    aria-invalid={!!errors.policy}
+                    onChange={(event) => {
+                      setSlug(event.target.value);
+                      setName("");
+                    }}
+                  >
+                    <option value="">Choose a policy…</option>
+                    {slug && !choices.some((c) => c.slug === slug) && <option value={slug}>{slug}</option>}
+                    {choices.map((choice) => (
+                      <option key={choice.slug} value={choice.slug}>
+                        {choice.displayName} ({providerLabel(choice)})
+                      </option>
+                    ))}
+                  </select>
+                )}
+                <FieldError id="policy-error" message={errors.policy} />
+                {definition.isError && (
+                  <p className="text-xs text-destructive">This policy is not in the catalogue.</p>
+                )}
+                {selectedDefinition && (
+                  <p className="text-xs text-muted-foreground">
+                    {providerLabel(selectedDefinition)} · {selectedDefinition.mainResourceType}
+                  </p>
+                )}
+              </div>
+              <div className="space-y-1">
+                <label htmlFor="bundle-name" className="text-sm font-medium">
+                  Name
+                </label>
+                <Input
+                  id="bundle-name"
+                  value={name}
+                  maxLength={120}
+                  aria-invalid={!!errors.name}
+                  aria-describedby="bundle-name-error"
+                  onChange={(event) => setName(event.target.value)}
+                />
+                <FieldError id="bundle-name-error" message={errors.name} />
+              </div>
+              <div className="space-y-1">
+                <label htmlFor="bundle-namespace" className="text-sm font-medium">
+                  Namespace <span className="font-normal text-muted-foreground">(optional)</span>
+                </label>
+                <Input
+                  id="bundle-namespace"
+                  value={namespace}
+                  maxLength={64}
+                  aria-invalid={!!errors.namespace}
+                  aria-describedby="bundle-namespace-error"
+                  onChange={(event) => setNamespace(event.target.value)}
+                />
+                <FieldError id="bundle-namespace-error" message={errors.namespace} />
+              </div>
+            </div>
+          </Section>
+          <Section title="Mode and waivers">
+            <div className="grid gap-4 sm:grid-cols-2">
+              <RadioGroup
+                legend="Mode"
+                name="mode"
+                value={mode}
+                onChange={setMode}
+                options={[
+                  [DeploymentMode.ALERT, "Alert", "Report violations without blocking them."],
+                  [DeploymentMode.PREVENT, "Prevent", "Deny violating actions in the cloud."],
+                ]}
+              />
+              <RadioGroup
+                legend="Waiver approval"
+                name="approval"
+                value={approval}
+                onChange={setApproval}
+                options={[
+                  [WaiverApprovalMode.MANUAL, "Manual", "A reviewer approves each waiver."],
+                  [WaiverApprovalMode.AUTO, "Automatic", "Waivers apply as soon as they are requested."],
+                ]}
+              />
+            </div>
+          </Section>
+          <Section title="Parameters">
+            {slug === "" ? (
+              <p className="text-sm text-muted-foreground">Choose a policy to set its parameters.</p>
+            ) : definition.isPending ? (
+              <Skeleton className="h-24 w-full" />
+            ) : (
+              <ParameterFields
+                specs={specs}
+                values={inputs}
+                errors={parameterErrors}
+                onChange={(field, value) => setInputs((current) => ({ ...current, [field]: value }))}
+              />
+            )}
+          </Section>
+        </div>
+        <div className="space-y-4">
+          <Section
+            title="Scopes"
+            description={
+              definitionProvider === CloudProvider.AZURE
+                ? "Management groups, subscriptions or resource groups this policy applies to."
+                : "The organisation root, OUs or accounts this policy applies to."
+            }
+          >
+            {hierarchy.isPending ? (
+              <Skeleton className="h-40 w-full" />
+            ) : hierarchy.isError ? (
+              <p className="text-sm text-destructive">The scopes could not be loaded.</p>
+            ) : !selectedDefinition ? (
+              <p className="text-sm text-muted-foreground">Choose a policy to see the scopes of its cloud.</p>
+            ) : (
+              <ScopePicker
+                roots={hierarchy.data.roots}
+                provider={definitionProvider}
+                selected={new Set(scopes.keys())}
+                onToggle={toggleScope}
+              />
+            )}
+            <FieldError id="scopes-error" message={errors.scopes} />
+          </Section>
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="outline" onClick={() => void navigate({ to: "/policies" })}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending && <LoaderIcon className="animate-spin" />}
+              Deploy policy
+            </Button>
+          </div>
+        </div>
+      </form>
+      <ErrorDialog error={failure} onClose={() => setFailure(null)} />
     </>
   );
 }
