@@ -1,16 +1,18 @@
 import { useNavigate } from "@tanstack/react-router";
 import { SearchIcon, XIcon } from "lucide-react";
-import { useEffect, useId, useState } from "react";
-import { EmptyState } from "@/components/empty-state";
+import { useEffect, useId, useMemo, useState } from "react";
 import { PageHeader } from "@/components/page-header";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
-import { Table, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Permission, usePermissions } from "@/lib/permissions";
 import { cn } from "@/lib/utils";
 import { type EventsSearch, eventTypes, selectedEventTypes } from "@/routes/_authenticated/events/-search";
+import { eventFilterOf } from "../event-filter";
 import { eventTypeLabels, toggleEventType } from "../event-type-labels";
+import { EventSummaryCards, FetchNowButton } from "./event-summary";
+import { EventsTable } from "./events-table";
 
 const searchDebounceMs = 300;
 
@@ -23,6 +25,8 @@ const listFilters = [
 
 export function EventsPage({ search }: { search: EventsSearch }) {
   const navigate = useNavigate({ from: "/events/" });
+  const canFetch = usePermissions().has(Permission.POLICIES_WRITE_ALERT);
+  const filter = useMemo(() => eventFilterOf(search), [search]);
   const selected = selectedEventTypes(search.type);
   const [resourceName, setResourceName] = useState(search.resourceName ?? "");
   const inputId = useId();
@@ -48,6 +52,7 @@ export function EventsPage({ search }: { search: EventsSearch }) {
       <PageHeader
         title="Events"
         description="Every action a guardrail prevented or flagged, every waiver used and every drift from a deployed policy, across all connected clouds."
+        actions={canFetch && <FetchNowButton />}
       />
       <Card className="space-y-3 p-4">
         <div className="flex flex-col gap-3 md:flex-row md:items-center">
@@ -117,30 +122,16 @@ export function EventsPage({ search }: { search: EventsSearch }) {
           </div>
         )}
       </Card>
-      <Card className="overflow-hidden">
-        <Table>
-          <TableHeader>
-            <TableRow>
-              <TableHead>Occurred</TableHead>
-              <TableHead>Type</TableHead>
-              <TableHead>Policy</TableHead>
-              <TableHead>Resource</TableHead>
-              <TableHead>Scope</TableHead>
-              <TableHead>User</TableHead>
-            </TableRow>
-          </TableHeader>
-        </Table>
-        <EmptyState
-          image="table"
-          className="rounded-none border-0"
-          title={hasFilters ? "No events match these filters" : "No events yet"}
-          description={
-            hasFilters
-              ? "Events that match the selected types and filters will appear here. Clear the filters to see all events."
-              : "When a deployed policy prevents an action, raises an alert, is waived or detects drift, the event appears here within minutes."
-          }
-        />
-      </Card>
+      <EventSummaryCards filter={filter} />
+      <EventsTable
+        filter={filter}
+        emptyTitle={hasFilters ? "No events match these filters" : "No events yet"}
+        emptyDescription={
+          hasFilters
+            ? "Events that match the selected types and filters will appear here. Clear the filters to see all events."
+            : "When a deployed policy prevents an action, raises an alert, is waived or detects drift, the event appears here within minutes."
+        }
+      />
     </>
   );
 }
