@@ -1,37 +1,28 @@
+import { EventType } from "@palisade/api/gen/palisade/event/v1/event_pb";
+import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { ArrowLeftIcon } from "lucide-react";
 import { EmptyState } from "@/components/empty-state";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
+import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { EventsTable } from "@/features/events/components/events-table";
 import { PolicyWaiversTab } from "@/features/waivers/components/policy-waivers-tab";
+import { describeError } from "@/lib/error-text";
+import { Permission, usePermissions } from "@/lib/permissions";
 import { policyTabs } from "@/routes/_authenticated/policies/$policyId/-search";
+import { bundleQuery } from "../api/policy-queries";
+import { DefinitionOverview } from "./definition-overview";
+import { PolicyBundles } from "./policy-bundles";
 
 type PolicyTab = (typeof policyTabs)[number];
 
-const tabText: Record<PolicyTab, { label: string; empty: string; description: string }> = {
-  overview: {
-    label: "Overview",
-    empty: "No deployment details yet",
-    description:
-      "The policy's definition, parameters, mode, scopes and deployment status per scope appear here.",
-  },
-  events: {
-    label: "Events",
-    empty: "No events for this policy",
-    description:
-      "Actions this policy prevented or flagged are listed here as they are collected from the cloud.",
-  },
-  drifts: {
-    label: "Drifts",
-    empty: "No drifts detected",
-    description: "Resources that no longer comply with this policy are listed here after each evaluation.",
-  },
-  waivers: {
-    label: "Waivers",
-    empty: "No waivers for this policy",
-    description: "Waivers requested with this policy's key are listed here with their status and expiry.",
-  },
+const tabLabels: Record<PolicyTab, string> = {
+  overview: "Overview",
+  events: "Events",
+  drifts: "Drifts",
+  waivers: "Waivers",
 };
 
 export function PolicyDetailPage({
@@ -44,49 +35,75 @@ export function PolicyDetailPage({
   eventType?: number;
 }) {
   const navigate = useNavigate({ from: "/policies/$policyId/" });
+  const permissions = usePermissions();
+  const canWrite = permissions.hasAll(Permission.POLICIES_WRITE_ALERT, Permission.POLICIES_WRITE_PREVENT);
+  const query = useQuery(bundleQuery(policyId));
+  const bundle = query.data?.bundle?.bundle;
+  const bundleId = bundle?.entity?.id ?? "";
   return (
     <>
       <Button variant="ghost" size="sm" className="-ml-2 w-fit" asChild>
-        <Link to="/policies">
+        <Link to="/policies" search={{ view: "deployed" }}>
           <ArrowLeftIcon />
           All policies
         </Link>
       </Button>
       <PageHeader
-        title={`Policy ${policyId}`}
+        title={bundle?.name ?? (query.isPending ? "Policy" : `Policy ${policyId}`)}
         description="How this guardrail is deployed, what it prevented, where resources drifted and which waivers were granted."
       />
-      <Tabs
-        value={tab}
-        onValueChange={(value) =>
-          void navigate({ search: (prev) => ({ ...prev, tab: value as PolicyTab, eventType: undefined }) })
-        }
-      >
-        <TabsList>
-          {policyTabs.map((value) => (
-            <TabsTrigger key={value} value={value}>
-              {tabText[value].label}
-            </TabsTrigger>
-          ))}
-        </TabsList>
-        {policyTabs.map((value) => (
-          <TabsContent key={value} value={value}>
-            {value === "waivers" ? (
-              <PolicyWaiversTab policyId={policyId} />
-            ) : (
-              <EmptyState
-                image="table"
-                title={tabText[value].empty}
-                description={
-                  eventType !== undefined && value === "events"
-                    ? `${tabText[value].description} Showing event type ${eventType}.`
-                    : tabText[value].description
-                }
-              />
-            )}
+      {query.isPending ? (
+        <Skeleton className="h-48 w-full" />
+      ) : query.isError || !bundle ? (
+        <EmptyState
+          image="list"
+          title="This policy could not be found"
+          description={query.isError ? describeError(query.error).message : "It may have been deleted."}
+          action={
+            <Button variant="outline" asChild>
+              <Link to="/policies">Back to policies</Link>
+            </Button>
+          }
+        />
+      ) : (
+        <Tabs
+          value={tab}
+          onValueChange={(value) =>
+            void navigate({ search: (prev) => ({ ...prev, tab: value as PolicyTab, eventType: undefined }) })
+          }
+        >
+          <TabsList>
+            {policyTabs.map((value) => (
+              <TabsTrigger key={value} value={value}>
+                {tabLabels[value]}
+              </TabsTrigger>
+            ))}
+          </TabsList>
+          <TabsContent value="overview" className="space-y-4">
+            <DefinitionOverview slug={bundle.policySlug} parameters={bundle.parameters} />
+            <PolicyBundles slug={bundle.policySlug} currentId={bundleId} canWrite={canWrite} />
           </TabsContent>
-        ))}
-      </Tabs>
+          <TabsContent value="events">
+            <EventsTable
+              filter={{ policyId: bundleId, type: eventType ? [eventType as EventType] : [] }}
+              showPolicy={false}
+              emptyTitle="No events for this policy"
+              emptyDescription="Actions this policy prevented or flagged are listed here as they are collected from the cloud."
+            />
+          </TabsContent>
+          <TabsContent value="drifts">
+            <EventsTable
+              filter={{ policyId: bundleId, type: [EventType.DRIFT, EventType.HISTORICAL_DRIFT] }}
+              showPolicy={false}
+              emptyTitle="No drifts detected"
+              emptyDescription="Resources that no longer comply with this policy are listed here after each evaluation."
+            />
+          </TabsContent>
+          <TabsContent value="waivers">
+            <PolicyWaiversTab policyId={policyId} />
+          </TabsContent>
+        </Tabs>
+      )}
     </>
   );
 }

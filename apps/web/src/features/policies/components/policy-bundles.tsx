@@ -1,0 +1,231 @@
+import { useMutation } from "@connectrpc/connect-query";
+import {
+  type DeploymentBundle,
+  DeploymentMode,
+} from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
+import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { LoaderIcon, Trash2Icon } from "lucide-react";
+import { useState } from "react";
+import { ErrorDialog } from "@/components/error-dialog";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { describeError } from "@/lib/error-text";
+import { bundlesQuery, deploymentKeys, deploymentsQuery } from "../api/policy-queries";
+import { deploymentStatusLabels, errorCodeLabel, modeLabels } from "../bundle-status";
+
+function Deployments({ bundleId }: { bundleId: string }) {
+  const list = useQuery(deploymentsQuery(bundleId));
+  if (list.isPending) return <Skeleton className="h-16 w-full" />;
+  if (list.isError) return <p className="text-sm text-destructive">{describeError(list.error).message}</p>;
+  if (list.data.items.length === 0)
+    return <p className="text-sm text-muted-foreground">No deployments yet.</p>;
+  return (
+    <Table aria-label="Deployments">
+      <TableHeader>
+        <TableRow>
+          <TableHead>Scope</TableHead>
+          <TableHead>Status</TableHead>
+          <TableHead className="text-right">Prevented</TableHead>
+          <TableHead className="text-right">Drifts</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {list.data.items.map(({ deployment, preventionsCount, driftsCount }) => {
+          if (!deployment) return null;
+          const status = deploymentStatusLabels[deployment.status];
+          return (
+            <TableRow key={deployment.entity?.id} data-testid="deployment-row">
+              <TableCell>
+                <p className="font-medium">{deployment.scope?.name || deployment.scope?.externalId}</p>
+                <p className="font-mono text-xs text-muted-foreground">{deployment.scope?.externalId}</p>
+              </TableCell>
+              <TableCell className="whitespace-normal">
+                <Badge variant={status.variant}>{status.label}</Badge>
+                {deployment.errorCode !== 0 && (
+                  <p className="mt-1 text-xs text-destructive">{errorCodeLabel(deployment.errorCode)}</p>
+                )}
+              </TableCell>
+              <TableCell className="text-right tabular-nums">{preventionsCount}</TableCell>
+              <TableCell className="text-right tabular-nums">{driftsCount}</TableCell>
+            </TableRow>
+          );
+        })}
+      </TableBody>
+    </Table>
+  );
+}
+
+function DeleteDialog({
+  bundle,
+  open,
+  onOpenChange,
+  onDeleted,
+}: {
+  bundle: DeploymentBundle;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onDeleted: () => Promise<void>;
+}) {
+  const remove = useMutation(DeploymentManagerService.method.deleteBundle);
+  const [error, setError] = useState<unknown>(null);
+  const confirm = async () => {
+    try {
+      await remove.mutateAsync({ id: bundle.entity?.id ?? "" });
+      onOpenChange(false);
+      await onDeleted();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <>
+      <Dialog open={open} onOpenChange={onOpenChange}>
+        <DialogContent role="alertdialog">
+          <DialogHeader>
+            <DialogTitle>Delete {bundle.name}?</DialogTitle>
+            <DialogDescription>
+              The policy is removed from every scope it is deployed to, and its key {bundle.key} stops
+              accepting waiver requests. Its past events stay available.
+            </DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button variant="outline">Cancel</Button>
+            </DialogClose>
+            <Button variant="destructive" onClick={() => void confirm()} disabled={remove.isPending}>
+              {remove.isPending && <LoaderIcon className="animate-spin" />}
+              Delete policy
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+      <ErrorDialog error={error} onClose={() => setError(null)} />
+    </>
+  );
+}
+
+function BundleCard({
+  bundle,
+  current,
+  canWrite,
+}: {
+  bundle: DeploymentBundle;
+  current: boolean;
+  canWrite: boolean;
+}) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const update = useMutation(DeploymentManagerService.method.updateBundle);
+  const [error, setError] = useState<unknown>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const status = deploymentStatusLabels[bundle.status];
+  const id = bundle.entity?.id ?? "";
+  const nextMode = bundle.mode === DeploymentMode.PREVENT ? DeploymentMode.ALERT : DeploymentMode.PREVENT;
+  const switchMode = async () => {
+    try {
+      await update.mutateAsync({ id, mode: nextMode });
+    } catch (e) {
+      setError(e);
+    } finally {
+      await queryClient.invalidateQueries({ queryKey: deploymentKeys });
+    }
+  };
+  return (
+    <Card data-testid="bundle-card">
+      <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">
+        <CardTitle className="flex flex-wrap items-center gap-2 text-base">
+          {current ? (
+            bundle.name
+          ) : (
+            <Link to="/policies/$policyId" params={{ policyId: id }} className="text-primary hover:underline">
+              {bundle.name}
+            </Link>
+          )}
+          <Badge variant="outline" className="font-mono">
+            {bundle.key}
+          </Badge>
+          <Badge variant={bundle.mode === DeploymentMode.PREVENT ? "default" : "secondary"}>
+            {modeLabels[bundle.mode]}
+          </Badge>
+          <Badge variant={status.variant} data-testid="bundle-status">
+            {status.label}
+          </Badge>
+        </CardTitle>
+        {canWrite && (
+          <div className="flex gap-2">
+            <Button size="sm" variant="outline" disabled={update.isPending} onClick={() => void switchMode()}>
+              {update.isPending && <LoaderIcon className="animate-spin" />}
+              Switch to {modeLabels[nextMode].toLowerCase()}
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => setConfirmDelete(true)}>
+              <Trash2Icon />
+              Delete
+            </Button>
+          </div>
+        )}
+      </CardHeader>
+      <CardContent className="space-y-2">
+        {bundle.errorCodes.length > 0 && (
+          <p className="text-sm text-destructive">{bundle.errorCodes.map(errorCodeLabel).join(", ")}</p>
+        )}
+        {bundle.namespace && <p className="text-xs text-muted-foreground">Namespace {bundle.namespace}</p>}
+        <Deployments bundleId={id} />
+      </CardContent>
+      <DeleteDialog
+        bundle={bundle}
+        open={confirmDelete}
+        onOpenChange={setConfirmDelete}
+        onDeleted={async () => {
+          await queryClient.invalidateQueries({ queryKey: deploymentKeys });
+          if (current) await navigate({ to: "/policies", search: { view: "deployed" } });
+        }}
+      />
+      <ErrorDialog error={error} onClose={() => setError(null)} />
+    </Card>
+  );
+}
+
+/** The tenant's deployments of one catalogue policy, the one on this page first. */
+export function PolicyBundles({
+  slug,
+  currentId,
+  canWrite,
+}: {
+  slug: string;
+  currentId: string;
+  canWrite: boolean;
+}) {
+  const list = useQuery(bundlesQuery(1, [slug]));
+  if (list.isPending) return <Skeleton className="h-32 w-full" />;
+  if (list.isError) return <p className="text-sm text-destructive">{describeError(list.error).message}</p>;
+  const bundles = list.data.items
+    .flatMap((item) => (item.bundle ? [item.bundle] : []))
+    .sort((a, b) => Number(b.entity?.id === currentId) - Number(a.entity?.id === currentId));
+  return (
+    <section className="space-y-3">
+      <h2 className="text-sm font-semibold">Deployments of this policy</h2>
+      {bundles.map((bundle) => (
+        <BundleCard
+          key={bundle.entity?.id}
+          bundle={bundle}
+          current={bundle.entity?.id === currentId}
+          canWrite={canWrite}
+        />
+      ))}
+    </section>
+  );
+}
