@@ -401,7 +401,9 @@ function authorization(
   else list.push(object);
   ctx.store.changed();
   activity("write", "PUT");
-  return ok(object, existing ? 200 : 201);
+  // ARM answers 201 to every PUT of a policy definition or assignment, new or replaced (the SDKs
+  // accept nothing else); only exemptions answer 200 when replaced.
+  return ok(object, existing && collection.key === "policyExemptions" ? 200 : 201);
 }
 
 export function props(o: ArmObject): Record<string, unknown> {
