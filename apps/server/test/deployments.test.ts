@@ -200,6 +200,12 @@ describe.each(engines)("deployments on %s", (engine) => {
     expect(await manager(viewer).listNamespaces({})).toMatchObject({ namespaces: ["platform"] });
     const summary = await manager(viewer).summaryBundle({ namespace: "platform" });
     expect(summary).toMatchObject({ total: 1, prevent: 1, alert: 0 });
+    const namespace = await manager(viewer).summaryNamespace({ namespace: "platform" });
+    expect(namespace).toMatchObject({
+      prevents: { policyCount: 1, eventCount: 0 },
+      alerts: { policyCount: 0, eventCount: 0 },
+      waivers: { total: 0, active: 0 },
+    });
 
     const deployments = await manager(viewer).listDeployments({ scopes: [ou.externalId] });
     expect(deployments.items.map((d) => d.deployment?.key)).toContain(awsKey);
@@ -373,6 +379,23 @@ describe.each(engines)("deployments on %s", (engine) => {
       context: { location: "westeurope", "properties.supportsHttpsTrafficOnly": true },
     });
     expect(allowed.status).toBe(200);
+
+    // ALERT turns the assignment to Audit: the same write goes through.
+    const switched = await manager().updateAsync({ id: deployment?.id ?? "", mode: DeploymentMode.ALERT });
+    expect(switched.jobId).not.toBe("");
+    expect(switched.deployment).toMatchObject({
+      mode: DeploymentMode.ALERT,
+      status: DeploymentStatus.PENDING,
+    });
+    expect((await waitForBundleStatus(db(), id, ["DEPLOYED", "FAILED"])).status).toBe("DEPLOYED");
+    const audited = await tryAction(sandbox, {
+      provider: "azure",
+      principal: "alice",
+      action: "write",
+      resource: `${resource}audit`,
+      context: { location: "westeurope", "properties.supportsHttpsTrafficOnly": false },
+    });
+    expect(audited.status).toBe(200);
   });
 
   it("records a waiver for one principal directly and removes it again", async () => {

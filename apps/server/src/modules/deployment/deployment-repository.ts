@@ -180,6 +180,8 @@ export async function replaceBundleTargets(
   targets: StoredScope[] | undefined,
 ): Promise<void> {
   await db.transaction(async (tx) => {
+    // The bundle summarises its deployments, which are all about to be applied again.
+    await tx.update(bundles).set({ status: "PENDING", errorCodes: [] }).where(eq(bundles.id, bundle.id));
     const existing = await tx.select().from(deployments).where(eq(deployments.bundleId, bundle.id));
     const shared = {
       mode: bundle.mode,
