@@ -1,0 +1,21 @@
+import { createQueryOptions } from "@connectrpc/connect-query";
+import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
+import { PolicyEventStoreService } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
+import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
+import { appTransport } from "@/lib/transport";
+
+export function bundleSummaryQuery() {
+  return createQueryOptions(DeploymentManagerService.method.summaryBundle, {}, { transport: appTransport });
+}
+
+export function waiverSummaryQuery() {
+  return createQueryOptions(WaiverService.method.summary, { filter: {} }, { transport: appTransport });
+}
+
+export function complianceTrendQuery(bundleId: string) {
+  return createQueryOptions(
+    PolicyEventStoreService.method.getCompliantTrend,
+    { bundleId },
+    { transport: appTransport },
+  );
+}
