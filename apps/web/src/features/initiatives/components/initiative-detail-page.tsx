@@ -1,33 +1,188 @@
+import type { Clause, Initiative } from "@palisade/api/gen/palisade/initiative/v1/initiative_pb";
+import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { ArrowLeftIcon } from "lucide-react";
+import { ArrowLeftIcon, RocketIcon } from "lucide-react";
 import { EmptyState } from "@/components/empty-state";
+import { FilterSelect } from "@/components/filter-select";
 import { PageHeader } from "@/components/page-header";
+import { TextBlock } from "@/components/text-block";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { categoryLabels, stateLabels } from "@/features/policies/catalogue-filters";
+import { providerLabel } from "@/features/policies/components/catalogue-table";
+import { describeError } from "@/lib/error-text";
+import { Permission, usePermissions } from "@/lib/permissions";
 import { initiativeTabs } from "@/routes/_authenticated/initiatives/$initiativeId/-search";
+import { initiativePoliciesQuery, initiativeQuery } from "../api/initiative-queries";
+import { CoverageBar } from "./coverage-bar";
 
 type InitiativeTab = (typeof initiativeTabs)[number];
 
-const tabText: Record<InitiativeTab, { label: string; empty: string; description: string }> = {
-  policies: {
-    label: "Policies",
-    empty: "No policies in this initiative yet",
-    description:
-      "The policy definitions that implement this initiative's clauses are listed here, with their state in your tenant.",
-  },
-  covered: {
-    label: "Covered",
-    empty: "No clauses covered yet",
-    description:
-      "Clauses covered by a deployed policy are listed here; deploy the initiative's policies to close the gaps.",
-  },
-  description: {
-    label: "Description",
-    empty: "No description available",
-    description: "The framework's name, version and purpose appear here.",
-  },
+const tabLabels: Record<InitiativeTab, string> = {
+  policies: "Policies",
+  covered: "Covered",
+  description: "Description",
 };
+
+function PoliciesTab({
+  initiative,
+  clause,
+  policy,
+  onClause,
+}: {
+  initiative: Initiative;
+  clause?: string;
+  policy?: string;
+  onClause: (clause: string | undefined) => void;
+}) {
+  const permissions = usePermissions();
+  const canDeploy = permissions.hasAll(Permission.POLICIES_WRITE_ALERT, Permission.POLICIES_WRITE_PREVENT);
+  const list = useQuery(initiativePoliciesQuery(initiative.slug, clause));
+  const items = (list.data?.items ?? []).filter((item) => !policy || item.definition?.slug === policy);
+  const titles = new Map(initiative.clauses.map((c) => [c.id, c.title]));
+  return (
+    <div className="space-y-3">
+      <FilterSelect
+        label="Clause"
+        className="max-w-md"
+        value={clause}
+        options={initiative.clauses.map((c) => [c.id, `${c.id} ${c.title}`] as const)}
+        onChange={(value) => onClause(value || undefined)}
+      />
+      {list.isPending ? (
+        <Skeleton className="h-40 w-full" />
+      ) : list.isError ? (
+        <p className="text-sm text-destructive">{describeError(list.error).message}</p>
+      ) : items.length === 0 ? (
+        <EmptyState
+          image="list"
+          title="No policies for this selection"
+          description="Choose another clause to see the policies that implement it."
+        />
+      ) : (
+        <Card className="overflow-hidden">
+          <Table aria-label="Initiative policies">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Policy</TableHead>
+                <TableHead>Category</TableHead>
+                <TableHead>Clauses</TableHead>
+                <TableHead>State</TableHead>
+                {canDeploy && (
+                  <TableHead>
+                    <span className="sr-only">Actions</span>
+                  </TableHead>
+                )}
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {items.map(({ definition, clauseIds }) => {
+                if (!definition) return null;
+                const state = stateLabels[definition.state];
+                return (
+                  <TableRow key={definition.slug} data-testid="initiative-policy-row">
+                    <TableCell className="max-w-md whitespace-normal">
+                      <p className="font-medium">{definition.displayName}</p>
+                      <p className="text-xs text-muted-foreground">{providerLabel(definition)}</p>
+                    </TableCell>
+                    <TableCell>{categoryLabels[definition.category]}</TableCell>
+                    <TableCell className="max-w-xs whitespace-normal text-xs">
+                      {clauseIds.map((id) => (
+                        <span key={id} title={titles.get(id)} className="mr-1 inline-block font-mono">
+                          {id}
+                        </span>
+                      ))}
+                    </TableCell>
+                    <TableCell>
+                      <Badge variant={state.variant}>{state.label}</Badge>
+                    </TableCell>
+                    {canDeploy && (
+                      <TableCell className="text-right">
+                        <Button size="sm" variant="outline" asChild>
+                          <Link
+                            to="/policies/create"
+                            search={{
+                              defaultSelectedPolicies: [definition.slug],
+                              initiativeSlug: initiative.slug,
+                              initiativeTitle: initiative.name,
+                              provider: providerLabel(definition),
+                            }}
+                          >
+                            <RocketIcon />
+                            Deploy
+                          </Link>
+                        </Button>
+                      </TableCell>
+                    )}
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+        </Card>
+      )}
+    </div>
+  );
+}
+
+function ClauseBadge({ clause }: { clause: Clause }) {
+  if (clause.installed) return <Badge variant="success">Deployed</Badge>;
+  if (clause.covered) return <Badge variant="warning">Covered by the catalogue</Badge>;
+  return <Badge variant="secondary">Not covered</Badge>;
+}
+
+function CoveredTab({
+  initiative,
+  onClause,
+}: {
+  initiative: Initiative;
+  onClause: (clause: string) => void;
+}) {
+  if (initiative.clauses.length === 0) {
+    return <EmptyState image="list" title="No clauses" description="This initiative lists no clauses." />;
+  }
+  return (
+    <div className="space-y-3">
+      <CoverageBar initiative={initiative} />
+      <Card className="overflow-hidden">
+        <Table aria-label="Clauses">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Clause</TableHead>
+              <TableHead>Title</TableHead>
+              <TableHead>Coverage</TableHead>
+              <TableHead className="text-right">Policies</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {initiative.clauses.map((clause) => (
+              <TableRow key={clause.id} data-testid="clause-row">
+                <TableCell className="font-mono text-xs">{clause.id}</TableCell>
+                <TableCell className="max-w-md whitespace-normal">{clause.title}</TableCell>
+                <TableCell>
+                  <ClauseBadge clause={clause} />
+                </TableCell>
+                <TableCell className="text-right">
+                  {clause.policySlugs.length > 0 ? (
+                    <Button size="sm" variant="ghost" onClick={() => onClause(clause.id)}>
+                      {clause.policySlugs.length}
+                    </Button>
+                  ) : (
+                    0
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Card>
+    </div>
+  );
+}
 
 export function InitiativeDetailPage({
   initiativeId,
@@ -41,6 +196,10 @@ export function InitiativeDetailPage({
   policy?: string;
 }) {
   const navigate = useNavigate({ from: "/initiatives/$initiativeId/" });
+  const query = useQuery(initiativeQuery(initiativeId));
+  const initiative = query.data?.initiative;
+  const showClause = (next: string | undefined) =>
+    void navigate({ search: (prev) => ({ ...prev, tab: "policies", clause: next, policy: undefined }) });
   return (
     <>
       <Button variant="ghost" size="sm" className="-ml-2 w-fit" asChild>
@@ -50,42 +209,65 @@ export function InitiativeDetailPage({
         </Link>
       </Button>
       <PageHeader
-        title={`Initiative ${initiativeId}`}
+        title={initiative?.name ?? (query.isPending ? "Initiative" : `Initiative ${initiativeId}`)}
         description="The framework's clauses, the guardrails that implement them and how much of it your deployed policies cover."
       />
-      {(clause || policy) && (
-        <ul className="flex flex-wrap gap-2" aria-label="Selection">
-          {clause && (
-            <li>
-              <Badge variant="secondary">Clause: {clause}</Badge>
-            </li>
-          )}
+      {query.isPending ? (
+        <Skeleton className="h-48 w-full" />
+      ) : query.isError || !initiative ? (
+        <EmptyState
+          image="list"
+          title="This initiative could not be found"
+          description={query.isError ? describeError(query.error).message : "Check the address."}
+        />
+      ) : (
+        <>
           {policy && (
-            <li>
+            <div className="flex items-center gap-2">
               <Badge variant="secondary">Policy: {policy}</Badge>
-            </li>
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={() => void navigate({ search: (prev) => ({ ...prev, policy: undefined }) })}
+              >
+                Show all policies
+              </Button>
+            </div>
           )}
-        </ul>
+          <Tabs
+            value={tab}
+            onValueChange={(value) =>
+              void navigate({ search: (prev) => ({ ...prev, tab: value as InitiativeTab }) })
+            }
+          >
+            <TabsList>
+              {initiativeTabs.map((value) => (
+                <TabsTrigger key={value} value={value}>
+                  {tabLabels[value]}
+                </TabsTrigger>
+              ))}
+            </TabsList>
+            <TabsContent value="policies">
+              <PoliciesTab initiative={initiative} clause={clause} policy={policy} onClause={showClause} />
+            </TabsContent>
+            <TabsContent value="covered">
+              <CoveredTab initiative={initiative} onClause={showClause} />
+            </TabsContent>
+            <TabsContent value="description">
+              <Card className="space-y-2 p-6">
+                <p className="text-sm text-muted-foreground">
+                  {[initiative.frameworkName, initiative.frameworkVersion].filter(Boolean).join(" ")}
+                </p>
+                {initiative.description ? (
+                  <TextBlock lines={12}>{initiative.description}</TextBlock>
+                ) : (
+                  <p className="text-sm text-muted-foreground">No description available.</p>
+                )}
+              </Card>
+            </TabsContent>
+          </Tabs>
+        </>
       )}
-      <Tabs
-        value={tab}
-        onValueChange={(value) =>
-          void navigate({ search: (prev) => ({ ...prev, tab: value as InitiativeTab }) })
-        }
-      >
-        <TabsList>
-          {initiativeTabs.map((value) => (
-            <TabsTrigger key={value} value={value}>
-              {tabText[value].label}
-            </TabsTrigger>
-          ))}
-        </TabsList>
-        {initiativeTabs.map((value) => (
-          <TabsContent key={value} value={value}>
-            <EmptyState image="list" title={tabText[value].empty} description={tabText[value].description} />
-          </TabsContent>
-        ))}
-      </Tabs>
     </>
   );
 }
