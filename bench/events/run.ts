@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { EventOrderBy } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { sql } from "drizzle-orm";
 import pg from "pg";
+import type { AuditRecord } from "../../apps/server/src/cloud/cloud-provider";
 import { type DatabaseHandle, openDatabase } from "../../apps/server/src/db/database";
+import { type ClassifyContext, classifyAudit } from "../../apps/server/src/modules/event/classify";
 import type { EventQuery } from "../../apps/server/src/modules/event/event-query";
 import { COUNT_CAP, countEvents, listEvents } from "../../apps/server/src/modules/event/event-repository";
 import { type NewPolicyEvent, writeEvents } from "../../apps/server/src/modules/event/record-event";
@@ -232,8 +234,95 @@ async function pglite(): Promise<Row[]> {
   }
 }
 
+/**
+ * Records/s through classification: CloudTrail records of an account under 20 bundles (half in
+ * ALERT mode, so every allowed record is evaluated against their compiled SCPs).
+ */
+function classification(): Row[] {
+  const account = "111122223333";
+  const scp = (b: number) =>
+    JSON.stringify({
+      Version: "2012-10-17",
+      Statement: [
+        {
+          Sid: `PalisadeB${b}S0`,
+          Effect: "Deny",
+          Action: b % 2 === 0 ? "organizations:LeaveOrganization" : "s3:PutBucketAcl",
+          Resource: "*",
+          Condition: { StringNotEquals: { "aws:RequestedRegion": ["eu-west-1", "eu-central-1"] } },
+        },
+      ],
+    });
+  const ctx: ClassifyContext = {
+    tenantId: TENANT,
+    provider: "aws",
+    deployments: Array.from({ length: BUNDLES }, (_, b) => ({
+      id: `dep-${b}`,
+      bundleId: `bundle-${b}`,
+      key: `BENCH${b}`,
+      name: `Bundle ${b}`,
+      namespace: null,
+      mode: b < BUNDLES / 2 ? ("ALERT" as const) : ("PREVENT" as const),
+      nativeId: `p-${b}`,
+      scopeExternalId: "ou-bench",
+      excludedScopes: [],
+      affectedResourceTypes: [],
+      scp: { id: `p-${b}`, arn: "", name: `b${b}`, document: scp(b) },
+    })),
+    waivers: [],
+    ancestorsOf: (id) => [id, "ou-bench", "r-bench"],
+    consoleLinks: false,
+  };
+  const count = 50_000;
+  const records: AuditRecord[] = Array.from({ length: count }, (_, i) => {
+    const denied = i % 10 === 0;
+    const body = {
+      awsRegion: i % 3 === 0 ? "us-east-1" : "eu-west-1",
+      recipientAccountId: account,
+      userIdentity: {
+        type: "IAMUser",
+        arn: `arn:aws:iam::${account}:user/u${i % 50}`,
+        userName: `u${i % 50}`,
+      },
+      requestParameters: {},
+      resources: [{ ARN: `arn:aws:s3:::bucket-${i % 500}`, accountId: account, type: "AWS::S3::Bucket" }],
+      ...(denied
+        ? {
+            errorCode: "AccessDenied",
+            errorMessage: `... with an explicit deny in a service control policy: arn:aws:organizations::999988887777:policy/o-x/service_control_policy/p-${BUNDLES - 1}`,
+          }
+        : {}),
+    };
+    return {
+      id: `rec-${i}`,
+      time: new Date(NOW + i),
+      action: i % 2 === 0 ? "organizations:LeaveOrganization" : "s3:PutBucketAcl",
+      principal: body.userIdentity.arn,
+      scopeId: account,
+      errorCode: body.errorCode,
+      errorMessage: body.errorMessage,
+      raw: { CloudTrailEvent: JSON.stringify(body) },
+    };
+  });
+  const t = performance.now();
+  let events = 0;
+  for (const record of records) events += classifyAudit(record, ctx).length;
+  const seconds = (performance.now() - t) / 1000;
+  return [
+    {
+      engine: "-",
+      scenario: `classify ${count.toLocaleString("en")} CloudTrail records, ${BUNDLES} bundles`,
+      figure: `${Math.round(count / seconds).toLocaleString("en")} records/s (${events.toLocaleString("en")} events)`,
+    },
+  ];
+}
+
 const started = performance.now();
-const results = [...(await postgres()), ...(process.env.BENCH_SKIP_PGLITE ? [] : await pglite())];
+const results = [
+  ...classification(),
+  ...(await postgres()),
+  ...(process.env.BENCH_SKIP_PGLITE ? [] : await pglite()),
+];
 console.log(
   `\nEvent store, ${TOTAL.toLocaleString("en")} events in the list table, ${RUNS} runs per filter\n`,
 );

@@ -58,7 +58,7 @@ export interface PageRequest {
 }
 
 /** Counting stops here in cursor mode, so a page on millions of events stays fast. */
-export const COUNT_CAP = 10_000;
+export const COUNT_CAP = 1000;
 
 function where(parts: SQL[]): SQL {
   return parts.length === 0 ? sql`true` : sql.join(parts, sql` and `);
