@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
 import { adminEmail, adminPassword, baseURL, port } from "./tests/support/admin";
+import { sandboxPort } from "./tests/support/sandbox";
 
 // Workers load this file again; the variable keeps them on the directory the server was given.
 process.env.PALISADE_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "palisade-e2e-"));
@@ -51,6 +52,9 @@ export default defineConfig({
       PALISADE_ADMIN_EMAIL: adminEmail,
       PALISADE_ADMIN_PASSWORD: adminPassword,
       PUBLIC_URL: baseURL,
+      // A known address for the tests that act as a cloud user; no simulated background activity.
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_ACTIVITY: "false",
       // A private build (see the pretest script), so a rebuild of apps/web/dist during a run changes nothing.
       WEB_DIST: new URL(".web-dist", import.meta.url).pathname,
     },
