@@ -212,41 +212,54 @@ export function InitiativeDetailPage({
         title={initiative?.name ?? (query.isPending ? "Initiative" : `Initiative ${initiativeId}`)}
         description="The framework's clauses, the guardrails that implement them and how much of it your deployed policies cover."
       />
-      {query.isPending ? (
-        <Skeleton className="h-48 w-full" />
-      ) : query.isError || !initiative ? (
-        <EmptyState
-          image="list"
-          title="This initiative could not be found"
-          description={query.isError ? describeError(query.error).message : "Check the address."}
-        />
-      ) : (
-        <>
-          {policy && (
-            <div className="flex items-center gap-2">
-              <Badge variant="secondary">Policy: {policy}</Badge>
-              <Button
-                size="sm"
-                variant="ghost"
-                onClick={() => void navigate({ search: (prev) => ({ ...prev, policy: undefined }) })}
-              >
-                Show all policies
-              </Button>
-            </div>
+      {(clause || policy) && (
+        <ul className="flex flex-wrap items-center gap-2" aria-label="Selection">
+          {clause && (
+            <li>
+              <Badge variant="secondary">Clause: {clause}</Badge>
+            </li>
           )}
-          <Tabs
-            value={tab}
-            onValueChange={(value) =>
-              void navigate({ search: (prev) => ({ ...prev, tab: value as InitiativeTab }) })
-            }
-          >
-            <TabsList>
-              {initiativeTabs.map((value) => (
-                <TabsTrigger key={value} value={value}>
-                  {tabLabels[value]}
-                </TabsTrigger>
-              ))}
-            </TabsList>
+          {policy && (
+            <li>
+              <Badge variant="secondary">Policy: {policy}</Badge>
+            </li>
+          )}
+          <li>
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() =>
+                void navigate({ search: (prev) => ({ ...prev, clause: undefined, policy: undefined }) })
+              }
+            >
+              Clear selection
+            </Button>
+          </li>
+        </ul>
+      )}
+      <Tabs
+        value={tab}
+        onValueChange={(value) =>
+          void navigate({ search: (prev) => ({ ...prev, tab: value as InitiativeTab }) })
+        }
+      >
+        <TabsList>
+          {initiativeTabs.map((value) => (
+            <TabsTrigger key={value} value={value}>
+              {tabLabels[value]}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {query.isPending ? (
+          <Skeleton className="h-48 w-full" />
+        ) : query.isError || !initiative ? (
+          <EmptyState
+            image="list"
+            title="This initiative could not be found"
+            description={query.isError ? describeError(query.error).message : "Check the address."}
+          />
+        ) : (
+          <>
             <TabsContent value="policies">
               <PoliciesTab initiative={initiative} clause={clause} policy={policy} onClause={showClause} />
             </TabsContent>
@@ -265,9 +278,9 @@ export function InitiativeDetailPage({
                 )}
               </Card>
             </TabsContent>
-          </Tabs>
-        </>
-      )}
+          </>
+        )}
+      </Tabs>
     </>
   );
 }

@@ -223,10 +223,33 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
         title="Create policy"
         description="Choose a policy from the catalogue, set its parameters, pick the scopes and deploy it in alert mode first or straight to prevent."
       />
-      {(origin || initiative) && (
-        <p className="text-sm text-muted-foreground">
-          Starting from {origin ? `recommendation ${origin}` : `initiative ${initiative}`}.
-        </p>
+      {(origin || initiative || context.defaultSelectedPolicies?.length || context.policyKey) && (
+        <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm" aria-label="Starting point">
+          {origin && (
+            <div className="flex gap-1">
+              <dt className="text-muted-foreground">Recommendation</dt>
+              <dd className="font-medium">{origin}</dd>
+            </div>
+          )}
+          {initiative && (
+            <div className="flex gap-1">
+              <dt className="text-muted-foreground">Initiative</dt>
+              <dd className="font-medium">{initiative}</dd>
+            </div>
+          )}
+          {context.defaultSelectedPolicies && context.defaultSelectedPolicies.length > 0 && (
+            <div className="flex gap-1">
+              <dt className="text-muted-foreground">Suggested</dt>
+              <dd className="font-mono">{context.defaultSelectedPolicies.join(", ")}</dd>
+            </div>
+          )}
+          {context.policyKey && (
+            <div className="flex gap-1">
+              <dt className="text-muted-foreground">From policy key</dt>
+              <dd className="font-mono">{context.policyKey}</dd>
+            </div>
+          )}
+        </dl>
       )}
       <form className="grid gap-4 lg:grid-cols-2" onSubmit={submit} noValidate>
         <div className="space-y-4">

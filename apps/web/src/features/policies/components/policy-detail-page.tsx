@@ -52,58 +52,62 @@ export function PolicyDetailPage({
         title={bundle?.name ?? (query.isPending ? "Policy" : `Policy ${policyId}`)}
         description="How this guardrail is deployed, what it prevented, where resources drifted and which waivers were granted."
       />
-      {query.isPending ? (
-        <Skeleton className="h-48 w-full" />
-      ) : query.isError || !bundle ? (
-        <EmptyState
-          image="list"
-          title="This policy could not be found"
-          description={query.isError ? describeError(query.error).message : "It may have been deleted."}
-          action={
-            <Button variant="outline" asChild>
-              <Link to="/policies">Back to policies</Link>
-            </Button>
-          }
-        />
-      ) : (
-        <Tabs
-          value={tab}
-          onValueChange={(value) =>
-            void navigate({ search: (prev) => ({ ...prev, tab: value as PolicyTab, eventType: undefined }) })
-          }
-        >
-          <TabsList>
-            {policyTabs.map((value) => (
-              <TabsTrigger key={value} value={value}>
-                {tabLabels[value]}
-              </TabsTrigger>
-            ))}
-          </TabsList>
-          <TabsContent value="overview" className="space-y-4">
-            <DefinitionOverview slug={bundle.policySlug} parameters={bundle.parameters} />
-            <PolicyBundles slug={bundle.policySlug} currentId={bundleId} canWrite={canWrite} />
-          </TabsContent>
-          <TabsContent value="events">
-            <EventsTable
-              filter={{ policyId: bundleId, type: eventType ? [eventType as EventType] : [] }}
-              showPolicy={false}
-              emptyTitle="No events for this policy"
-              emptyDescription="Actions this policy prevented or flagged are listed here as they are collected from the cloud."
+      <Tabs
+        value={tab}
+        onValueChange={(value) =>
+          void navigate({ search: (prev) => ({ ...prev, tab: value as PolicyTab, eventType: undefined }) })
+        }
+      >
+        <TabsList>
+          {policyTabs.map((value) => (
+            <TabsTrigger key={value} value={value}>
+              {tabLabels[value]}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {query.isPending ? (
+          <Skeleton className="h-48 w-full" />
+        ) : query.isError || !bundle ? (
+          tab !== "waivers" && (
+            <EmptyState
+              image="list"
+              title="This policy could not be found"
+              description={query.isError ? describeError(query.error).message : "It may have been deleted."}
+              action={
+                <Button variant="outline" asChild>
+                  <Link to="/policies">Back to policies</Link>
+                </Button>
+              }
             />
-          </TabsContent>
-          <TabsContent value="drifts">
-            <EventsTable
-              filter={{ policyId: bundleId, type: [EventType.DRIFT, EventType.HISTORICAL_DRIFT] }}
-              showPolicy={false}
-              emptyTitle="No drifts detected"
-              emptyDescription="Resources that no longer comply with this policy are listed here after each evaluation."
-            />
-          </TabsContent>
-          <TabsContent value="waivers">
-            <PolicyWaiversTab policyId={policyId} />
-          </TabsContent>
-        </Tabs>
-      )}
+          )
+        ) : (
+          <>
+            <TabsContent value="overview" className="space-y-4">
+              <DefinitionOverview slug={bundle.policySlug} parameters={bundle.parameters} />
+              <PolicyBundles slug={bundle.policySlug} currentId={bundleId} canWrite={canWrite} />
+            </TabsContent>
+            <TabsContent value="events">
+              <EventsTable
+                filter={{ policyId: bundleId, type: eventType ? [eventType as EventType] : [] }}
+                showPolicy={false}
+                emptyTitle="No events for this policy"
+                emptyDescription="Actions this policy prevented or flagged are listed here as they are collected from the cloud."
+              />
+            </TabsContent>
+            <TabsContent value="drifts">
+              <EventsTable
+                filter={{ policyId: bundleId, type: [EventType.DRIFT, EventType.HISTORICAL_DRIFT] }}
+                showPolicy={false}
+                emptyTitle="No drifts detected"
+                emptyDescription="Resources that no longer comply with this policy are listed here after each evaluation."
+              />
+            </TabsContent>
+          </>
+        )}
+        <TabsContent value="waivers">
+          <PolicyWaiversTab policyId={policyId} />
+        </TabsContent>
+      </Tabs>
     </>
   );
 }
