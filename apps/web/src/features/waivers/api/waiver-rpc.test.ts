@@ -1,5 +1,11 @@
+import type { DescMethodUnary } from "@bufbuild/protobuf";
+import { createQueryOptions } from "@connectrpc/connect-query";
+import { createConnectTransport } from "@connectrpc/connect-web";
+import { PolicyService } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
+import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
+import { partialMatchKey } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createWaiver } from "./waiver-rpc";
+import { connectQueryKey, createWaiver } from "./waiver-rpc";
 
 describe("createWaiver", () => {
   afterEach(() => {
@@ -23,5 +29,27 @@ describe("createWaiver", () => {
       comment: "why",
       createSource: "WAIVER_CREATE_SOURCE_FORM",
     });
+  });
+});
+
+describe("connectQueryKey", () => {
+  const transport = createConnectTransport({ baseUrl: "/" });
+  const keyOf = (method: DescMethodUnary, input: object) =>
+    createQueryOptions(method, input as never, { transport }).queryKey;
+  const signedInQueries = {
+    "WaiverService/List": keyOf(WaiverService.method.list, { filter: { key: "ABCDEFG" } }),
+    "WaiverService/Summary": keyOf(WaiverService.method.summary, { filter: { keys: ["ABCDEFG"] } }),
+    "PolicyService/GetPolicies": keyOf(PolicyService.method.getPolicies, {}),
+  };
+
+  it.each([
+    ["palisade.waiver.v1.WaiverService", "List", "WaiverService/List"],
+    ["palisade.waiver.v1.WaiverService", "Summary", "WaiverService/Summary"],
+    ["palisade.policy.v1.PolicyService", "GetPolicies", "PolicyService/GetPolicies"],
+  ] as const)("%s %s refreshes exactly the signed-in pages' %s queries", (service, method, expected) => {
+    const key = connectQueryKey(service, method);
+    for (const [name, queryKey] of Object.entries(signedInQueries)) {
+      expect(partialMatchKey(queryKey, key), name).toBe(name === expected);
+    }
   });
 });
