@@ -36,6 +36,7 @@ const config = readConfig({
   WEB_DIST: "/nonexistent",
   LOG_LEVEL: "error",
   PALISADE_SANDBOX: "true",
+  SANDBOX_PORT: "0",
   SANDBOX_ACTIVITY: "false",
   ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
 });

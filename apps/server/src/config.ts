@@ -31,7 +31,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const host = env.HOST ?? "0.0.0.0";
   const dataDir = resolve(env.DATA_DIR ?? ".palisade");
-  const sandboxPort = Number(env.SANDBOX_PORT ?? 0);
+  // A fixed port by default, so `npm run sandbox -- try` reaches the local run's sandbox as is.
+  const sandboxPort = Number(env.SANDBOX_PORT ?? 4510);
   if (!Number.isInteger(sandboxPort) || sandboxPort < 0 || sandboxPort > 65535) {
     throw new Error(`SANDBOX_PORT must be a port number, got "${env.SANDBOX_PORT}"`);
   }

@@ -53,6 +53,8 @@ export async function startTestServer(engine: Engine, env: Record<string, string
     PUBLIC_RATE_LIMIT_PER_SECOND: "100000",
     // Tests that need the sandbox cloud ask for it.
     PALISADE_SANDBOX: "false",
+    // Test servers run side by side: each sandbox on a port of its own.
+    SANDBOX_PORT: "0",
     ...env,
   });
   const palisade = await createPalisade(config, createLogger(config.logLevel));
