@@ -1,0 +1,311 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { type Browser, chromium } from "@playwright/test";
+
+/**
+ * The public waiver page's figures against its budgets: the JavaScript `/req` loads on a first
+ * visit (gzipped, from Chromium's network log), its Largest Contentful Paint in headless Chromium
+ * (median of several fresh loads), and the key lookup RPC under 200 concurrent clients. The
+ * server runs as its own process on loopback with the embedded database, the sandbox cloud and
+ * a public rate limit high enough not to refuse the load.
+ */
+const PORT = Number(process.env.BENCH_PORT ?? (await freePort()));
+const BASE = `http://127.0.0.1:${PORT}`;
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 200);
+const LOAD_MS = Number(process.env.BENCH_MS ?? 10_000);
+const LCP_LOADS = Number(process.env.BENCH_LCP_LOADS ?? 7);
+const BUDGET = { jsGzipKb: 150, lcpMs: 1_000, lookupP99Ms: 20 };
+const ADMIN = { email: "bench@palisade.test", password: "bench password long enough" };
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (address && typeof address === "object" ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+const workDir = mkdtempSync(join(tmpdir(), "palisade-req-bench-"));
+const webDist = process.env.BENCH_WEB_DIST ?? join(workDir, "web");
+const children: ChildProcess[] = [];
+
+function run(command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(command, args, {
+    cwd: new URL("../..", import.meta.url).pathname,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", process.env.BENCH_VERBOSE ? "inherit" : "ignore", "inherit"],
+    // Its own process group, so stopping it also stops what npm started under it.
+    detached: true,
+  });
+  children.push(child);
+  return child;
+}
+
+function finished(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`exit code ${code}`))));
+  });
+}
+
+async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+
+interface HierarchyNodeJson {
+  name?: string;
+  externalId?: string;
+  connectorId?: string;
+  children?: HierarchyNodeJson[];
+}
+const flatten = (nodes: HierarchyNodeJson[]): HierarchyNodeJson[] =>
+  nodes.flatMap((node) => [node, ...flatten(node.children ?? [])]);
+
+/** A bundle on the sandbox organisation's Workloads OU, so the lookups find a real key. */
+async function createBundle(): Promise<string> {
+  const signIn = await fetch(`${BASE}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: BASE },
+    body: JSON.stringify(ADMIN),
+  });
+  if (!signIn.ok) throw new Error(`sign-in: ${signIn.status} ${await signIn.text()}`);
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const call = async <Res>(method: string, body: unknown): Promise<Res> => {
+    const response = await fetch(`${BASE}/${method}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as Res;
+  };
+  const ou = await until(async () => {
+    const { roots = [] } = await call<{ roots?: HierarchyNodeJson[] }>(
+      "palisade.connector.v1.ConnectorService/ListHierarchy",
+      { provider: "CLOUD_PROVIDER_AWS" },
+    );
+    return flatten(roots).find((node) => node.name === "Workloads");
+  });
+  const { bundle } = await call<{ bundle?: { key?: string } }>(
+    "palisade.deployment.v1.DeploymentManagerService/CreateBundle",
+    {
+      name: "Account Block Public Access",
+      policySlug: "protect-s3-account-public-access-block",
+      scopes: [{ provider: "CLOUD_PROVIDER_AWS", externalId: ou.externalId, connectorId: ou.connectorId }],
+      mode: "DEPLOYMENT_MODE_PREVENT",
+      isVisible: true,
+      waiverSettings: { approvalMode: "WAIVER_APPROVAL_MODE_AUTO" },
+    },
+  );
+  if (!bundle?.key) throw new Error("CreateBundle answered no key");
+  // The deploy job shares the embedded database with the lookups; measure once it is done.
+  await until(async () => {
+    const got = await call<{ bundle?: { bundle?: { status?: string } } }>(
+      "palisade.deployment.v1.DeploymentManagerService/GetBundle",
+      { key: bundle.key },
+    );
+    const status = got.bundle?.bundle?.status ?? "";
+    return ["DEPLOYMENT_STATUS_DEPLOYED", "DEPLOYMENT_STATUS_FAILED"].includes(status) ? status : undefined;
+  });
+  return bundle.key;
+}
+
+/** Every script the first visit of `path` loads, summed raw and gzipped. */
+async function firstVisitScripts(browser: Browser, path: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const bodies: Promise<Buffer>[] = [];
+  page.on("response", (response) => {
+    if (response.request().resourceType() !== "script" || !response.ok()) return;
+    const body = response.body();
+    bodies.push(body);
+    if (process.env.BENCH_VERBOSE) {
+      void body.then((b) =>
+        console.log(
+          `${path} ${new URL(response.url()).pathname} ${(gzipSync(b).length / 1024).toFixed(1)} KB gzipped`,
+        ),
+      );
+    }
+  });
+  await page.goto(`${BASE}${path}`, { waitUntil: "networkidle" });
+  // The lazily loaded parts a found key brings in (the text block) arrive after the lookup.
+  await page.waitForTimeout(1_000);
+  await page.waitForLoadState("networkidle");
+  const files = await Promise.all(bodies);
+  await context.close();
+  return {
+    files: files.length,
+    rawKb: files.reduce((sum, body) => sum + body.length, 0) / 1024,
+    gzipKb: files.reduce((sum, body) => sum + gzipSync(body, { level: 9 }).length, 0) / 1024,
+  };
+}
+
+/** Largest Contentful Paint of a fresh load (empty cache), as Chromium reports it. */
+async function largestContentfulPaint(browser: Browser, path: string): Promise<number> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${BASE}${path}`, { waitUntil: "load" });
+  // Runs in the page; written as source because Node's typings do not know the LCP entry type.
+  const lcp = await page.evaluate<number>(`new Promise((resolve) => {
+    let latest = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) latest = Math.max(latest, entry.startTime);
+    }).observe({ type: "largest-contentful-paint", buffered: true });
+    setTimeout(() => resolve(latest), 500);
+  })`);
+  await context.close();
+  return lcp;
+}
+
+/** CLIENTS loops, each sending its next lookup when the previous answer arrives, then pausing thinkMs. */
+async function lookupLoad(key: string, thinkMs: number) {
+  const latencies: number[] = [];
+  let failures = 0;
+  const stopAt = performance.now() + LOAD_MS;
+  const body = JSON.stringify({ key });
+  const client = async () => {
+    while (performance.now() < stopAt) {
+      const start = performance.now();
+      const response = await fetch(`${BASE}/palisade.policy.v1.PolicyService/GetBundleByKey`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "connect-protocol-version": "1" },
+        body,
+      });
+      await response.arrayBuffer();
+      if (response.ok) latencies.push(performance.now() - start);
+      else failures++;
+      if (thinkMs > 0) await new Promise((resolve) => setTimeout(resolve, thinkMs));
+    }
+  };
+  const began = performance.now();
+  await Promise.all(Array.from({ length: CLIENTS }, client));
+  const seconds = (performance.now() - began) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    failures,
+    perSecond: latencies.length / seconds,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+  };
+}
+
+try {
+  if (!process.env.BENCH_WEB_DIST) {
+    await finished(
+      run("npm", ["run", "-w", "@palisade/web", "build", "--", "--outDir", webDist, "--emptyOutDir"]),
+    );
+  }
+  run("npm", ["run", "-w", "@palisade/server", "serve"], {
+    PORT: String(PORT),
+    HOST: "127.0.0.1",
+    DATA_DIR: join(workDir, "data"),
+    PUBLIC_URL: BASE,
+    WEB_DIST: webDist,
+    LOG_LEVEL: "warn",
+    PALISADE_ADMIN_EMAIL: ADMIN.email,
+    PALISADE_ADMIN_PASSWORD: ADMIN.password,
+    SANDBOX_ACTIVITY: "false",
+    PUBLIC_RATE_LIMIT_BURST: "1000000",
+    PUBLIC_RATE_LIMIT_PER_SECOND: "1000000",
+  });
+  await until(async () => ((await fetch(`${BASE}/healthz`)).ok ? true : undefined));
+  const key = await createBundle();
+
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const scripts = {
+    empty: await firstVisitScripts(browser, "/req"),
+    withKey: await firstVisitScripts(browser, `/req?k=${key}`),
+  };
+  const lcps: number[] = [];
+  let withoutLcp = 0;
+  for (let i = 0; i < LCP_LOADS; i++) {
+    const lcp = await largestContentfulPaint(browser, `/req?k=${key}`);
+    // Chromium reports no entry when nothing was painted before the page lost focus or was hidden.
+    if (lcp > 0) lcps.push(lcp);
+    else withoutLcp++;
+  }
+  await browser.close();
+  lcps.sort((a, b) => a - b);
+  const lcpMedian = quantile(lcps, 0.5);
+
+  // Warm the server's paths before measuring.
+  await lookupLoad(key, 0).catch(() => undefined);
+  const backToBack = await lookupLoad(key, 0);
+  const paced = await lookupLoad(key, 1_000);
+
+  console.log(
+    `/req on loopback (PGlite, ${CLIENTS} lookup clients for ${LOAD_MS / 1000} s each, ${cpus().length} cores, load average ${loadavg()[0]?.toFixed(1)} at the end)`,
+  );
+  console.log("| figure | value | budget |");
+  console.log("|---|---|---|");
+  for (const [label, s] of [
+    ["/req first visit", scripts.empty],
+    ["/req?k=KEY first visit (found key)", scripts.withKey],
+  ] as const) {
+    console.log(
+      `| ${label}: JavaScript gzipped (${s.files} files, ${s.rawKb.toFixed(0)} KB raw) | ${s.gzipKb.toFixed(1)} KB | < ${BUDGET.jsGzipKb} KB |`,
+    );
+  }
+  console.log(
+    `| /req?k=KEY Largest Contentful Paint, median of ${lcps.length} loads${withoutLcp ? `, ${withoutLcp} without an entry` : ""} (min ${lcps[0]?.toFixed(0)}, max ${lcps.at(-1)?.toFixed(0)}) | ${lcpMedian.toFixed(0)} ms | < ${BUDGET.lcpMs} ms |`,
+  );
+  for (const [label, r] of [
+    ["lookups back to back", backToBack],
+    ["lookups, 1 s between a client's requests", paced],
+  ] as const) {
+    console.log(
+      `| GetBundleByKey, ${label}: p50 / p99 (${r.requests} answers, ${r.perSecond.toFixed(0)}/s, ${r.failures} failed) | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms | p99 < ${BUDGET.lookupP99Ms} ms |`,
+    );
+  }
+
+  const over = [
+    scripts.empty.gzipKb > BUDGET.jsGzipKb && "first-visit JavaScript",
+    scripts.withKey.gzipKb > BUDGET.jsGzipKb && "found-key JavaScript",
+    lcpMedian > BUDGET.lcpMs && "Largest Contentful Paint",
+    backToBack.p99 > BUDGET.lookupP99Ms && "lookup p99 (back to back)",
+  ].filter(Boolean);
+  if (over.length > 0) {
+    console.error(`over budget: ${over.join(", ")}`);
+    process.exitCode = 1;
+  }
+} finally {
+  // npm may exit before what it started, so the whole group is stopped either way.
+  for (const child of children) {
+    try {
+      if (child.pid) process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // The group has ended already.
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  rmSync(workDir, { recursive: true, force: true });
+}
