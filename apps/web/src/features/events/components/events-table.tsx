@@ -74,7 +74,9 @@ function EventRow({
             </a>
           )}
         </span>
-        <span className="block text-xs text-muted-foreground">{event.resource?.details?.nativeType}</span>
+        <span className="block text-xs text-muted-foreground">
+          {[event.audits[0]?.action, event.resource?.details?.nativeType].filter(Boolean).join(" · ")}
+        </span>
       </TableCell>
       {showPolicy && (
         <TableCell className="max-w-xs whitespace-normal">

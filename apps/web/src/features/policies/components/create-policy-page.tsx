@@ -273,7 +273,9 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
                     }}
                   >
                     <option value="">Choose a policy…</option>
-                    {slug && !choices.some((c) => c.slug === slug) && <option value={slug}>{slug}</option>}
+                    {slug && !choices.some((c) => c.slug === slug) && (
+                      <option value={slug}>Policy not in the catalogue</option>
+                    )}
                     {choices.map((choice) => (
                       <option key={choice.slug} value={choice.slug}>
                         {choice.displayName} ({providerLabel(choice)})
