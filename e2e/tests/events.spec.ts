@@ -1,0 +1,159 @@
+import { type APIRequestContext, expect, request, test } from "@playwright/test";
+import { adminStorageState, baseURL } from "./support/admin";
+
+test.use({ storageState: adminStorageState });
+
+// The e2e server starts its sandbox cloud here (SANDBOX_PORT in playwright.config.ts).
+const sandboxURL = "http://127.0.0.1:8181";
+const bundleName = "Keep Glacier vaults (events test)";
+
+interface Node {
+  name?: string;
+  type?: string;
+  externalId?: string;
+  connectorId?: string;
+  children?: Node[];
+}
+
+const flatten = (nodes: Node[]): Node[] => nodes.flatMap((node) => [node, ...flatten(node.children ?? [])]);
+
+async function call<Res>(api: APIRequestContext, method: string, body: unknown): Promise<Res> {
+  const response = await api.post(`/${method}`, {
+    data: body,
+    headers: { "Content-Type": "application/json", "Connect-Protocol-Version": "1" },
+  });
+  expect(response.ok(), `${method}: ${await response.text()}`).toBe(true);
+  return (await response.json()) as Res;
+}
+
+let account = "";
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  const api = await request.newContext({ baseURL, storageState: adminStorageState });
+  try {
+    let ou: Node | undefined;
+    await expect
+      .poll(
+        async () => {
+          const { roots = [] } = await call<{ roots?: Node[] }>(
+            api,
+            "palisade.connector.v1.ConnectorService/ListHierarchy",
+            { provider: "CLOUD_PROVIDER_AWS" },
+          );
+          ou = flatten(roots).find((node) => node.name === "Security");
+          return ou?.externalId;
+        },
+        { timeout: 60_000, message: "the sandbox AWS organisation is synced" },
+      )
+      .toBeTruthy();
+    account =
+      flatten(ou?.children ?? []).find((node) => node.type === "SCOPE_TYPE_AWS_ACCOUNT")?.externalId ?? "";
+    const { items = [] } = await call<{ items?: { bundle?: { name?: string } }[] }>(
+      api,
+      "palisade.deployment.v1.DeploymentManagerService/ListBundle",
+      { filter: { policySlugs: ["deny-glacier-vault-deletion"] } },
+    );
+    if (!items.some((item) => item.bundle?.name === bundleName)) {
+      const { bundle } = await call<{ bundle?: { entity?: { id?: string } } }>(
+        api,
+        "palisade.deployment.v1.DeploymentManagerService/CreateBundle",
+        {
+          name: bundleName,
+          policySlug: "deny-glacier-vault-deletion",
+          scopes: [
+            { provider: "CLOUD_PROVIDER_AWS", externalId: ou?.externalId, connectorId: ou?.connectorId },
+          ],
+          mode: "DEPLOYMENT_MODE_PREVENT",
+          isVisible: true,
+          waiverSettings: { approvalMode: "WAIVER_APPROVAL_MODE_MANUAL" },
+        },
+      );
+      await expect
+        .poll(
+          async () =>
+            (
+              await call<{ bundle?: { bundle?: { status?: string } } }>(
+                api,
+                "palisade.deployment.v1.DeploymentManagerService/GetBundle",
+                { id: bundle?.entity?.id },
+              )
+            ).bundle?.bundle?.status,
+          { timeout: 60_000, message: "the bundle is deployed" },
+        )
+        .toBe("DEPLOYMENT_STATUS_DEPLOYED");
+    }
+  } finally {
+    await api.dispose();
+  }
+});
+
+test("a denied action appears on the events page once the events are fetched", async ({ page }) => {
+  test.setTimeout(90_000);
+  const cloud = await request.newContext();
+  try {
+    const denied = await cloud.post(`${sandboxURL}/sandbox/try`, {
+      data: {
+        provider: "aws",
+        principal: "user/alice",
+        account,
+        action: "glacier:DeleteVault",
+        resource: "*",
+      },
+    });
+    expect(denied.status()).toBe(403);
+  } finally {
+    await cloud.dispose();
+  }
+
+  await page.goto("/events");
+  await page.getByRole("button", { name: "Fetch events now" }).click();
+  // Another bundle of the same policy on the OU may be the one the cloud names in the deny.
+  const row = page
+    .getByTestId("event-row")
+    .filter({ hasText: "glacier:DeleteVault" })
+    .filter({ hasText: "alice" });
+  await expect(async () => {
+    await page.reload();
+    await expect(row.first()).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(row.first()).toContainText("Prevented");
+  await expect(row.first()).toContainText("log-archive");
+  await expect(page.getByRole("definition").first()).not.toHaveText("0");
+
+  // The type filter lives in the address and narrows the list.
+  await page.getByRole("button", { name: "Alert", exact: true }).click();
+  await expect(page).toHaveURL(/type=alert/);
+  await expect(row).toHaveCount(0);
+  await page.getByRole("button", { name: "Alert", exact: true }).click();
+  await page.getByRole("button", { name: "Prevented", exact: true }).click();
+  await expect(page).toHaveURL(/type=prevented/);
+  await expect(row.first()).toBeVisible();
+
+  // Dismissed events leave the list and come back when asked for.
+  await row.first().getByRole("button", { name: "Dismiss", exact: true }).click();
+  await expect(row).toHaveCount(0);
+  await page.getByRole("button", { name: "Dismissed", exact: true }).click();
+  await expect(row.first()).toContainText("Dismissed");
+  await row.first().getByRole("button", { name: "Undismiss" }).click();
+  await expect(row.first().getByRole("button", { name: "Dismiss", exact: true })).toBeVisible();
+
+  // The policy's own events tab lists the same event.
+  await page.goto("/events?type=prevented");
+  await row.first().locator('a[href^="/policies/"]').click();
+  await page.getByRole("tab", { name: "Events" }).click();
+  await expect(page).toHaveURL(/tab=events/);
+  await expect(page.getByTestId("event-row").first()).toContainText("glacier:DeleteVault");
+});
+
+test("hides dismiss from a user without the permission", async ({ page }) => {
+  await page.route("**/palisade.tenant.v1.TenantService/GetCurrent", async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    await route.fulfill({ response, json: { ...body, permissions: ["PERMISSION_EVENTS_READ"] } });
+  });
+  await page.goto("/events");
+  await expect(page.getByRole("heading", { level: 1, name: "Events" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Fetch events now" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Dismiss", exact: true })).toHaveCount(0);
+});

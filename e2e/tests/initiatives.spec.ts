@@ -1,0 +1,39 @@
+import { expect, test } from "@playwright/test";
+import { adminStorageState } from "./support/admin";
+
+test.use({ storageState: adminStorageState });
+
+test("lists initiatives with their coverage and opens one by clause", async ({ page }) => {
+  await page.goto("/initiatives");
+  const cards = page.getByTestId("initiative-card");
+  await expect(cards.first()).toBeVisible();
+  await expect(cards.first().getByRole("progressbar", { name: "Clauses covered" })).toBeVisible();
+  await expect(cards.first()).toContainText(/\d+ of \d+ clauses covered \(\d+%\)/);
+
+  const name = (await cards.first().getByRole("heading").textContent()) ?? "";
+  await cards.first().getByRole("link").click();
+  await expect(page).toHaveURL(/\/initiatives\/[^/?]+$/);
+  await expect(page.getByRole("tab", { name: "Policies" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
+  await expect(page.getByTestId("initiative-policy-row").first()).toBeVisible();
+
+  await page.getByRole("tab", { name: "Covered" }).click();
+  await expect(page).toHaveURL(/tab=covered/);
+  const clause = page
+    .getByTestId("clause-row")
+    .filter({ has: page.getByRole("button") })
+    .first();
+  const clauseId = (await clause.locator("td").first().textContent()) ?? "";
+  await clause.getByRole("button").click();
+  await expect(page.getByRole("tab", { name: "Policies" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByText(`Clause: ${clauseId}`)).toBeVisible();
+  for (const clauses of await page
+    .getByTestId("initiative-policy-row")
+    .locator("td:nth-child(3)")
+    .allTextContents()) {
+    expect(clauses).toContain(clauseId);
+  }
+
+  await page.getByRole("tab", { name: "Description" }).click();
+  await expect(page).toHaveURL(/tab=description/);
+});
