@@ -126,6 +126,28 @@ describe("AWS enforcement", () => {
     expect(record.userIdentity.arn).toMatch(/user\/alice$/);
   });
 
+  it("gives a principal the organisation path of its account, so an OU exception in an SCP applies", async () => {
+    const prod = await ouId("Workloads-Prod");
+    await createScp(
+      "pal-ou-exception",
+      [
+        {
+          Sid: "PalOuException",
+          Effect: "Deny",
+          Action: "s3:PutAccountPublicAccessBlock",
+          Resource: "*",
+          // As AWS documents aws:PrincipalOrgPaths: "o-xxx/r-xxx/ou-xxx/.../" for each path.
+          Condition: { "ForAllValues:StringNotLike": { "aws:PrincipalOrgPaths": [`*/${prod}/*`] } },
+        },
+      ],
+      await ouId("Workloads"),
+    );
+    const attempt = (account: string) =>
+      tryAws({ account, principal: "role/Admin", action: "s3:PutAccountPublicAccessBlock", resource: "*" });
+    expect((await attempt("payments-prod")).status).toBe(200);
+    expect((await attempt("payments-dev")).status).toBe(403);
+  });
+
   it("lets a time-bounded SCP exception through until aws:CurrentTime passes its end", async () => {
     const accountOf = async (name: string) => {
       const out = await tryAws({

@@ -52,6 +52,9 @@ function baseContext(store: StateStore, principal: AwsPrincipal, account: AwsAcc
     "aws:PrincipalArn": principal.arn,
     "aws:PrincipalAccount": account.id,
     "aws:PrincipalOrgID": store.state.aws.organizationId,
+    // The organisation, root and OUs above the principal's account, as AWS writes the path:
+    // "o-xxx/r-xxx/ou-xxx/.../". SCP exceptions for an OU match on it.
+    "aws:PrincipalOrgPaths": [principalOrgPath(store.state.aws, account.id)],
     "aws:PrincipalType": principal.kind === "user" ? "User" : "AssumedRole",
     "aws:RequestedRegion": region,
     "aws:CurrentTime": now.toISOString().replace(/\.\d{3}Z$/, "Z"),
@@ -59,6 +62,11 @@ function baseContext(store: StateStore, principal: AwsPrincipal, account: AwsAcc
     "aws:SecureTransport": "true",
     "aws:ViaAWSService": "false",
   } satisfies Record<string, ContextValue>;
+}
+
+function principalOrgPath(aws: AwsState, accountId: string): string {
+  const levels = targetPath(aws, accountId).slice(0, -1);
+  return `${[aws.organizationId, ...levels].join("/")}/`;
 }
 
 const ctxGet = (context: Record<string, ContextValue>, key: string): ContextValue | undefined => {
