@@ -72,6 +72,13 @@ describe("catalogueRequest", () => {
   });
 });
 
+describe("catalogueRequest with a category", () => {
+  it("asks for the whole catalogue on one page, whatever page the address names", () => {
+    const request = catalogueRequest({ category: "identity", page: 3 });
+    expect(request.pagination).toEqual({ position: { case: "page", value: 1 }, limit: 200 });
+  });
+});
+
 describe("withFilter", () => {
   it.each([
     [{ page: 3, provider: "AWS" as const }, "provider", "Azure", { provider: "Azure" }],

@@ -65,10 +65,19 @@ export function searchTerm(text: string | undefined): string | undefined {
   return term.length > 1 ? term : undefined;
 }
 
-/** The catalogue request for the filters in the address. Category is filtered on the answer: the service has no such filter. */
+/** The largest page the service answers; the whole catalogue fits in it. */
+const WHOLE_CATALOGUE = 200;
+
+/**
+ * The catalogue request for the filters in the address. The service has no category filter, so a
+ * category asks for everything on one page and the answer is filtered here.
+ */
 export function catalogueRequest(search: PoliciesSearch) {
+  const pagination = search.category
+    ? { position: { case: "page" as const, value: 1 }, limit: WHOLE_CATALOGUE }
+    : { position: { case: "page" as const, value: search.page ?? 1 }, limit: CATALOGUE_PAGE_SIZE };
   return {
-    pagination: { position: { case: "page" as const, value: search.page ?? 1 }, limit: CATALOGUE_PAGE_SIZE },
+    pagination,
     filter: {
       search: searchTerm(search.search),
       cloudProviders: search.provider ? [providerOf[search.provider]] : [],

@@ -157,7 +157,11 @@ export function CatalogueTable({
             description="Clear a filter or search for another word."
           />
         ) : (
-          <Table aria-label="Policy catalogue">
+          <Table
+            aria-label="Policy catalogue"
+            aria-busy={list.isPlaceholderData}
+            className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}
+          >
             <TableHeader>
               <TableRow>
                 <TableHead>Policy</TableHead>
@@ -214,7 +218,7 @@ export function CatalogueTable({
       {list.data && (
         <PagePagination
           page={page}
-          totalPages={totalPagesOf(list.data.pagination)}
+          totalPages={category === undefined ? totalPagesOf(list.data.pagination) : 1}
           onPage={(next) => onChange("page", next)}
         />
       )}
