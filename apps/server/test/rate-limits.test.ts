@@ -29,6 +29,21 @@ describe("rate limits", () => {
     expect(await limited.json()).toMatchObject({ code: "resource_exhausted" });
   });
 
+  it("limits the public deny message resolution the same way", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const response = await fetch(`${server.url}/palisade.policy.v1.PolicyService/ResolvePolicyKey`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ text: "AccessDenied" }),
+      });
+      statuses.push(response.status);
+      await response.body?.cancel();
+    }
+    // Within a burst of 3 and one more every 10 s, five calls cannot all get through.
+    expect(statuses).toContain(429);
+  });
+
   it("rate limits password sign-in attempts", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++)
