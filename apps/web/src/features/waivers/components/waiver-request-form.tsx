@@ -9,7 +9,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { RpcError } from "@/lib/rpc-error";
 import { cn } from "@/lib/utils";
 import { resolvePolicyKey } from "../api/waiver-rpc";
-import { readKeyField } from "../forms/pasted-deny-message";
+import { denyMessageExcerpt, readKeyField } from "../forms/pasted-deny-message";
 import type { WaiverRequestForm as FormState } from "../forms/use-waiver-request-form";
 import {
   commentMaxLength,
@@ -40,7 +40,7 @@ function useDenyMessageResolver(setKey: (key: string) => void) {
       latest.current = controller;
       setStatus("resolving");
       try {
-        const { key } = await resolvePolicyKey(text.slice(0, maxDenyMessageLength), controller.signal);
+        const { key } = await resolvePolicyKey(denyMessageExcerpt(text), controller.signal);
         if (latest.current !== controller) return;
         if (key) {
           setKey(key);
@@ -53,8 +53,6 @@ function useDenyMessageResolver(setKey: (key: string) => void) {
     },
   };
 }
-
-const maxDenyMessageLength = 4000;
 
 const denyMessageHints: Record<DenyMessageLookup, string | null> = {
   idle: null,

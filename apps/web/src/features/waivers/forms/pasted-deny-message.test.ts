@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readKeyField } from "./pasted-deny-message";
+import { denyMessageExcerpt, maxDenyMessageLength, readKeyField } from "./pasted-deny-message";
 
 const awsDeny =
   "An error occurred (AccessDenied) when calling the DeleteBucket operation: User: " +
@@ -24,5 +24,26 @@ describe("readKeyField", () => {
     ["AccessDenied: not authorized", { kind: "typed" }],
   ])("%j is %j", (value, expected) => {
     expect(readKeyField(value)).toEqual(expected);
+  });
+});
+
+describe("denyMessageExcerpt", () => {
+  const encoded = `Encoded authorization failure message: ${"x".repeat(5000)}`;
+
+  it("sends a message within the limit as it is", () => {
+    expect(denyMessageExcerpt(awsDeny)).toBe(awsDeny);
+  });
+
+  it("keeps the SCP ARN of a long message within the limit", () => {
+    const excerpt = denyMessageExcerpt(`${encoded} ${awsDeny}`);
+    expect(excerpt.length).toBeLessThanOrEqual(maxDenyMessageLength);
+    expect(excerpt).toContain(
+      "arn:aws:organizations::111122223333:policy/o-a1b2c3d4e5/service_control_policy/p-4f8qh2zx",
+    );
+    expect(readKeyField(excerpt)).toEqual({ kind: "resolve", text: excerpt });
+  });
+
+  it("cuts a long message without an SCP to the limit", () => {
+    expect(denyMessageExcerpt(encoded)).toHaveLength(maxDenyMessageLength);
   });
 });

@@ -17,3 +17,19 @@ export function readKeyField(value: string): PastedKeyField {
   if (found.scpPolicyIds.length > 0) return { kind: "resolve", text: value };
   return { kind: "typed" };
 }
+
+/** The server reads at most this much of a pasted message. */
+export const maxDenyMessageLength = 4000;
+
+/**
+ * What is sent to the server: the message itself, or, when it is longer than the server reads
+ * (an encoded authorization message can be), the part around the first SCP ARN.
+ */
+export function denyMessageExcerpt(text: string): string {
+  if (text.length <= maxDenyMessageLength) return text;
+  const scp = text.indexOf("service_control_policy/");
+  if (scp < 0) return text.slice(0, maxDenyMessageLength);
+  const arn = text.lastIndexOf("arn:aws", scp);
+  const start = arn < 0 ? Math.max(0, scp - 200) : arn;
+  return text.slice(start, start + maxDenyMessageLength);
+}
