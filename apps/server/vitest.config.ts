@@ -5,7 +5,7 @@ export default defineConfig({
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // Integration tests each start a server and a database; two at a time suits small machines.
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
   },
 });

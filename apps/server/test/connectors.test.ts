@@ -42,7 +42,7 @@ describe.each(engines)("connectors on %s", (engine) => {
     server = await startTestServer(engine, { PALISADE_SANDBOX: "true", SANDBOX_ACTIVITY: "false" });
     admin = (await server.addMember({ role: "ADMINISTRATOR", name: "Ada Admin" })).credentials;
     viewer = (await server.addMember({ role: "VIEWER" })).credentials;
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });

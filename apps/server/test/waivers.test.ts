@@ -144,7 +144,7 @@ describe.each(engines)("waivers on %s", (engine) => {
       await server.addMember({ role: "EDITOR", tenantId: otherTenantId, name: "Olga Other" })
     ).credentials;
     as.OTHER_ADMIN = (await server.addMember({ role: "ADMINISTRATOR", tenantId: otherTenantId })).credentials;
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });
