@@ -84,7 +84,7 @@ describe.each(engines)("deployments on %s", (engine) => {
     if (!cloud) throw new Error("the sandbox did not start");
     sandbox = cloud;
     await waitForHierarchy(db(), tenantId);
-  }, 90_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });

@@ -194,7 +194,7 @@ describe.each(engines)("policy events on %s", (engine) => {
     const rows = await waitForSync();
     awsConnector = rows.find((r) => (r.config as { provider: string }).provider === "aws")!;
     azureConnector = rows.find((r) => (r.config as { provider: string }).provider === "azure")!;
-  }, 120_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });
