@@ -29,8 +29,12 @@ export function createAuthInterceptor(deps: AuthInterceptorDeps): Interceptor {
           { "Retry-After": String(verdict.retryAfterSeconds) },
         );
       }
-      // A signed-in visitor of a public page is still known (the waiver page greets them).
-      const authentication = await deps.authenticate(req.header).catch(() => undefined);
+      // A signed-in visitor of a public page is still known (the waiver page greets them); an
+      // anonymous one costs no session lookup.
+      const hasCredentials = req.header.has("authorization") || req.header.has("cookie");
+      const authentication = hasCredentials
+        ? await deps.authenticate(req.header).catch(() => undefined)
+        : undefined;
       if (authentication?.status === "ok") {
         req.contextValues.set(callContextKey, { ...context, caller: authentication.caller });
       }

@@ -21,6 +21,7 @@ import { definitionMessage, enforcerOfProvider, enumName } from "../policy-defin
 import { searchText, sortDefinitions } from "../policy-definition/definition-query";
 import { requireSlug } from "../policy-definition/policy-definition-service";
 import { loadTenantCatalogue, type TenantDefinition } from "../policy-definition/tenant-catalogue";
+import { createTtlCache } from "./ttl-cache";
 
 const MAX_VALUES = 200;
 /** A deny message with its request id and encoded authorization details fits well within this. */
@@ -95,6 +96,13 @@ export function createPolicyService(deps: {
   catalogue: Catalogue;
 }): ServiceImpl<typeof PolicyService> {
   const { db, catalogue } = deps;
+  // Cards of the public key lookup, found or not; a deleted bundle stops answering within 10 s.
+  const bundleCards = createTtlCache<
+    { key: string; policySlug: string; feedbackMessage: string } | undefined
+  >({
+    ttlMs: 10_000,
+    maxEntries: 10_000,
+  });
   return {
     async getPolicies(req, ctx) {
       const caller = requireCaller(ctx);
@@ -141,9 +149,14 @@ export function createPolicyService(deps: {
           Code.InvalidArgument,
         );
       }
-      const bundle = await findBundleByKey(db, key);
-      if (!bundle || bundle.deletedAt) throw new ConnectError(`No policy with key ${key}.`, Code.NotFound);
-      return { key: bundle.key, policySlug: bundle.policySlug, feedbackMessage: bundle.feedbackMessage };
+      const card = await bundleCards.get(key, async () => {
+        const bundle = await findBundleByKey(db, key);
+        return bundle && !bundle.deletedAt
+          ? { key: bundle.key, policySlug: bundle.policySlug, feedbackMessage: bundle.feedbackMessage }
+          : undefined;
+      });
+      if (!card) throw new ConnectError(`No policy with key ${key}.`, Code.NotFound);
+      return card;
     },
 
     /**
