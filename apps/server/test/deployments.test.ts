@@ -267,6 +267,41 @@ describe.each(engines)("deployments on %s", (engine) => {
     expect(missing).toHaveLength(1);
   });
 
+  it("restores an Azure assignment deleted behind Palisade's back and reports it missing", async () => {
+    const subscription = await scope("corp-dev");
+    const { bundle } = await manager().createBundle({
+      name: "HTTPS-only storage in corp-dev",
+      policySlug: AZURE_SLUG,
+      scopes: [subscription],
+      mode: DeploymentMode.PREVENT,
+      isVisible: true,
+    });
+    const id = bundle?.entity?.id ?? "";
+    expect((await waitForBundleStatus(db(), id, ["DEPLOYED", "FAILED"])).status).toBe("DEPLOYED");
+    const [deployment] = await deploymentRows(db(), id);
+    const assignmentId = deployment?.nativeId ?? "";
+    const [connector] = await db()
+      .select()
+      .from(connectors)
+      .where(and(eq(connectors.tenantId, tenantId), eq(connectors.name, "Sandbox Azure tenant")));
+    if (!connector) throw new Error("no sandbox Azure connector");
+    const provider = server.palisade.cloud.service.runtime.providerFor(connector);
+    if (provider.provider !== "azure") throw new Error("not an Azure connector");
+    await provider.removeAssignment(assignmentId);
+    expect(await provider.assignmentExists(assignmentId)).toBe(false);
+
+    await manager().sync({});
+    await waitFor(
+      "the assignment to be restored",
+      async () => (await provider.assignmentExists(assignmentId)) || undefined,
+    );
+    const missing = await db()
+      .select()
+      .from(policyEvents)
+      .where(and(eq(policyEvents.bundleId, id), eq(policyEvents.type, "MISSING")));
+    expect(missing).toHaveLength(1);
+  });
+
   it("deploys in ALERT mode without attaching anything or denying anything", async () => {
     const ou = await scope("Sandbox");
     const { bundle } = await manager().createBundle({

@@ -111,6 +111,8 @@ export interface AzureCloudProvider extends CloudProviderBase {
   removeDefinition(definitionId: string): Promise<void>;
   putAssignment(assignment: AzurePolicyAssignmentResource): Promise<string>;
   removeAssignment(assignmentId: string): Promise<void>;
+  /** Whether the assignment is still in the cloud (reconcile reports one removed behind Palisade's back). */
+  assignmentExists(assignmentId: string): Promise<boolean>;
   /** A waiver: an exemption of category Waiver that ARM stops honouring at `expiresOn`. */
   putExemption(exemption: AzurePolicyExemptionResource): Promise<string>;
   removeExemption(exemptionId: string): Promise<void>;

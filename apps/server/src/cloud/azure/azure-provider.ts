@@ -390,6 +390,16 @@ export function createAzureProvider(connection: AzureConnection): AzureCloudProv
         ["PolicyAssignmentNotFound"],
       );
     },
+    async assignmentExists(assignmentId) {
+      parseAssignmentId(assignmentId);
+      try {
+        await call(() => resources.resources.getById(assignmentId, ASSIGNMENT_API_VERSION));
+        return true;
+      } catch (error) {
+        if (isNotFound(error, ["PolicyAssignmentNotFound"])) return false;
+        throw error;
+      }
+    },
     async putExemption(exemption: AzurePolicyExemptionResource) {
       // arm-policy has no exemption operations; an exemption is a plain ARM extension resource.
       const out = await call(() =>

@@ -308,6 +308,16 @@ export function createBundleEngine(deps: EngineDeps) {
       );
       if (!assignment) continue;
       try {
+        if (
+          deployment.status === "DEPLOYED" &&
+          deployment.nativeId &&
+          !(await provider.assignmentExists(deployment.nativeId))
+        ) {
+          await reportMissing(
+            [deployment],
+            `policy assignment ${deployment.nativeId} not found at ${deployment.scopeExternalId}`,
+          );
+        }
         const id = await provider.putAssignment(assignment);
         placed.add(assignment.id);
         await updateDeployments(db, [deployment.id], {
