@@ -1,10 +1,9 @@
 import { type APIRequestContext, expect, request, test } from "@playwright/test";
 import { adminStorageState, baseURL } from "./support/admin";
+import { sandboxURL } from "./support/sandbox";
 
 test.use({ storageState: adminStorageState });
 
-// The e2e server starts its sandbox cloud here (SANDBOX_PORT in playwright.config.ts).
-const sandboxURL = "http://127.0.0.1:8181";
 const bundleName = "Keep Glacier vaults (events test)";
 
 interface Node {
