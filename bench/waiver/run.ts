@@ -1,20 +1,16 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
-import { ConnectorStatus, type HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import { ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { WaiverApprovalMode, WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { eq } from "drizzle-orm";
-import { createPalisade } from "../../apps/server/src/app";
-import { readConfig } from "../../apps/server/src/config";
 import { bundles } from "../../apps/server/src/db/schema/deployments";
-import { createLogger } from "../../apps/server/src/logger";
+import { BENCH_ADMIN, flatten, startSandboxedPalisade, until } from "../support/sandboxed-palisade";
 
 /**
  * Waiver submitted -> first allowed try: Palisade with its embedded database and the sandbox
@@ -23,37 +19,8 @@ import { createLogger } from "../../apps/server/src/logger";
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const BUDGET_MS = 2_000;
-const POLL_MS = 10;
-const ADMIN = { email: "bench@palisade.test", password: "bench password long enough" };
-
-const dataDir = mkdtempSync(join(tmpdir(), "palisade-waiver-bench-"));
-const config = readConfig({
-  PORT: "0",
-  HOST: "127.0.0.1",
-  DATA_DIR: dataDir,
-  PALISADE_ADMIN_EMAIL: ADMIN.email,
-  PALISADE_ADMIN_PASSWORD: ADMIN.password,
-  WEB_DIST: "/nonexistent",
-  LOG_LEVEL: "error",
-  PALISADE_SANDBOX: "true",
-  SANDBOX_PORT: "0",
-  SANDBOX_ACTIVITY: "false",
-  ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-});
-const palisade = await createPalisade(config, createLogger(config.logLevel));
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-}
-
-const flatten = (nodes: HierarchyNode[]): HierarchyNode[] =>
-  nodes.flatMap((n) => [n, ...flatten(n.children)]);
+const { palisade, dataDir } = await startSandboxedPalisade("waiver");
+const ADMIN = BENCH_ADMIN;
 
 try {
   await palisade.app.listen({ port: 0, host: "127.0.0.1" });
