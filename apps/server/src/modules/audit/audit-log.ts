@@ -1,6 +1,7 @@
+import type { HandlerContext } from "@connectrpc/connect";
 import type { Database } from "../../db/database";
 import { auditLog } from "../../db/schema/operations";
-import type { CallContext } from "../../rpc/call-context";
+import { type CallContext, callContext } from "../../rpc/call-context";
 
 export interface AuditEntry {
   action: string;
@@ -24,4 +25,16 @@ export async function writeAudit(db: Database, context: CallContext, entry: Audi
     details: entry.details ?? {},
     ipAddress: context.ip || null,
   });
+}
+
+/**
+ * Records the change made by the RPC being handled; the action is the contract's name of the
+ * method ("WaiverService.Create"), so every audit record names what was called the same way.
+ */
+export async function auditCall(
+  db: Database,
+  ctx: HandlerContext,
+  entry: Omit<AuditEntry, "action">,
+): Promise<void> {
+  await writeAudit(db, callContext(ctx), { action: `${ctx.service.name}.${ctx.method.name}`, ...entry });
 }
