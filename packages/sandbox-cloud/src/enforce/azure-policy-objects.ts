@@ -2,7 +2,7 @@ import type {
   AzureAssignment,
   AzureExemption,
 } from "@palisade/policy-engine/evaluators/azure/evaluate-assignments";
-import { props } from "../azure/arm";
+import { props } from "../azure/arm-http";
 import { parseScope, sameScope, scopeChain } from "../azure/scopes";
 import type { ArmObject, AzureArmResource, AzureState, PolicyStateRecord } from "../state/model";
 

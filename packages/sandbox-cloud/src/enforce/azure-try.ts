@@ -5,7 +5,7 @@ import {
   evaluateAzureRequest,
 } from "@palisade/policy-engine/evaluators/azure/evaluate-assignments";
 import { recordActivity } from "../azure/activity-log";
-import { props } from "../azure/arm";
+import { props } from "../azure/arm-http";
 import { parseScope, resolveScope, sameScope, scopeChain } from "../azure/scopes";
 import type { ArmObject, AzureArmResource, AzurePrincipal, AzureState } from "../state/model";
 import type { StateStore } from "../state/store";

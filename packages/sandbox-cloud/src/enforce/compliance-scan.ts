@@ -1,6 +1,6 @@
 import type { AliasTable } from "@palisade/policy-engine/evaluators/azure/alias-table";
 import { evaluateAzureRequest } from "@palisade/policy-engine/evaluators/azure/evaluate-assignments";
-import { props } from "../azure/arm";
+import { props } from "../azure/arm-http";
 import { isAtOrBelow, sameScope, scopeChain } from "../azure/scopes";
 import type { StateStore } from "../state/store";
 import { policyInfo, policyState, toAssignment, toExemptions } from "./azure-policy-objects";

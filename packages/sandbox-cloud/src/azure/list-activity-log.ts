@@ -1,0 +1,59 @@
+import type { SandboxRequest, SandboxResponse } from "../http/types";
+import { type ArmContext, armError, armOk } from "./arm-http";
+
+const TIME_FILTER = /eventTimestamp\s+(ge|le|gt|lt)\s+'([^']+)'/gi;
+const EQ_FILTER =
+  /(resourceGroupName|resourceUri|resourceId|correlationId|resourceProvider|status|caller)\s+eq\s+'([^']*)'/gi;
+
+export function listActivityLog(
+  ctx: ArmContext,
+  req: SandboxRequest,
+  subscriptionId: string,
+): SandboxResponse {
+  const azure = ctx.store.state.azure;
+  const sub = azure.subscriptions.find(
+    (s) => s.subscriptionId.toLowerCase() === subscriptionId.toLowerCase(),
+  );
+  if (!sub)
+    return armError(404, "SubscriptionNotFound", `The subscription '${subscriptionId}' could not be found.`);
+  const filter = req.query.get("$filter") ?? "";
+  let from: number | undefined;
+  let to = Number.POSITIVE_INFINITY;
+  for (const m of filter.matchAll(TIME_FILTER)) {
+    const t = Date.parse(m[2]!);
+    if (Number.isNaN(t)) return armError(400, "BadRequest", `The time '${m[2]}' in $filter is not valid.`);
+    if (m[1]!.toLowerCase().startsWith("g")) from = t;
+    else to = t;
+  }
+  if (from === undefined) {
+    return armError(400, "BadRequest", "The $filter must contain eventTimestamp ge '<start time>'.");
+  }
+  const eq = [...filter.matchAll(EQ_FILTER)].map((m) => [m[1]!.toLowerCase(), m[2]!.toLowerCase()] as const);
+  const matching = azure.activityLog
+    .filter((e) => {
+      if (e.subscriptionId !== sub.subscriptionId) return false;
+      const t = Date.parse(e.eventTimestamp);
+      if (t < from || t > to) return false;
+      return eq.every(([k, v]) => {
+        if (k === "resourcegroupname") return (e.resourceGroupName ?? "").toLowerCase() === v;
+        if (k === "resourceuri" || k === "resourceid") return e.resourceId.toLowerCase() === v;
+        if (k === "correlationid") return e.correlationId.toLowerCase() === v;
+        if (k === "resourceprovider") return e.resourceProviderName.value.toLowerCase() === v;
+        if (k === "status") return e.status.value.toLowerCase() === v;
+        return e.caller.toLowerCase() === v;
+      });
+    })
+    .reverse();
+  const size = 200;
+  const skip = req.query.get("$skipToken");
+  const start = skip ? matching.findIndex((e) => e.eventDataId === skip) + 1 : 0;
+  if (skip && start === 0) return armError(400, "InvalidSkipToken", "The skip token is not valid.");
+  const value = matching.slice(start, start + size);
+  const last = value[value.length - 1];
+  if (start + size < matching.length && last) {
+    const next = new URLSearchParams(req.query);
+    next.set("$skipToken", last.eventDataId);
+    return armOk({ value, nextLink: `${ctx.baseUrl}${req.path}?${next}` });
+  }
+  return armOk({ value });
+}
