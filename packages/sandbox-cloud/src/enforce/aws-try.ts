@@ -4,7 +4,7 @@ import {
   evaluateScpHierarchy,
   type ScpPolicy,
 } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
-import { policiesForTarget, policyArn, targetPath } from "../aws/organizations";
+import { policiesForTarget, policyArn, targetPath } from "../aws/organization-tree";
 import { recordCloudTrail } from "../aws/trail";
 import type { AwsAccount, AwsPrincipal, AwsResource, AwsState } from "../state/model";
 import type { StateStore } from "../state/store";

@@ -1,0 +1,206 @@
+import { randomBytes } from "node:crypto";
+import type { AwsScp } from "../state/model";
+import type { StateStore } from "../state/store";
+import { type AwsCaller, AwsError } from "./common";
+import { findTarget, type OrganizationTarget, policiesForTarget, policyArn } from "./organization-tree";
+import { type OrganizationsInput, paged, required, str, validateScpContent } from "./organizations-input";
+import { recordCloudTrail } from "./trail";
+
+export const SCP = "SERVICE_CONTROL_POLICY";
+export const SCP_MAX_PER_TARGET = 5;
+
+export const POLICY_ACTIONS = new Set([
+  "CreatePolicy",
+  "UpdatePolicy",
+  "DescribePolicy",
+  "DeletePolicy",
+  "AttachPolicy",
+  "DetachPolicy",
+  "ListPolicies",
+  "ListPoliciesForTarget",
+  "ListTargetsForPolicy",
+]);
+
+/** The service control policies of the organization and where they are attached. */
+export function handlePolicyAction(
+  store: StateStore,
+  caller: AwsCaller,
+  action: string,
+  input: OrganizationsInput,
+): unknown {
+  const aws = store.state.aws;
+  const summary = (p: AwsScp) => ({
+    Id: p.id,
+    Arn: policyArn(aws, p),
+    Name: p.name,
+    Description: p.description,
+    Type: SCP,
+    AwsManaged: p.awsManaged,
+  });
+  const full = (p: AwsScp) => ({ Policy: { PolicySummary: summary(p), Content: p.content } });
+  const getPolicy = (id: string) => {
+    const p = aws.policies.find((x) => x.id === id);
+    if (!p)
+      throw new AwsError(
+        "PolicyNotFoundException",
+        "We can't find a policy with the PolicyId that you specified.",
+      );
+    return p;
+  };
+  const getTarget = (id: string) => {
+    const t = findTarget(aws, id);
+    if (!t)
+      throw new AwsError(
+        "TargetNotFoundException",
+        "We can't find a root, OU, account, or email that you specified.",
+      );
+    return t;
+  };
+  const audit = (
+    requestParameters: Record<string, unknown>,
+    responseElements: Record<string, unknown> | null,
+  ) =>
+    recordCloudTrail(store, {
+      eventName: action,
+      eventSource: "organizations.amazonaws.com",
+      region: "us-east-1",
+      principalArn: caller.arn,
+      accessKeyId: caller.accessKeyId,
+      requestParameters,
+      responseElements,
+      userAgent: "aws-sdk-js",
+    });
+
+  switch (action) {
+    case "CreatePolicy": {
+      const name = required(input, "Name");
+      const content = required(input, "Content");
+      const type = required(input, "Type");
+      if (type !== SCP)
+        throw new AwsError(
+          "PolicyTypeNotEnabledException",
+          "This policy type is not enabled in the sandbox organization.",
+        );
+      if (name.length > 128)
+        throw new AwsError("InvalidInputException", "Name must be at most 128 characters.", 400, {
+          Reason: "MAX_LENGTH_EXCEEDED",
+        });
+      if (aws.policies.some((p) => p.name === name)) {
+        throw new AwsError("DuplicatePolicyException", "A policy with the same name already exists.");
+      }
+      validateScpContent(content);
+      const policy: AwsScp = {
+        id: `p-${randomBytes(6).toString("hex").slice(0, 8)}`,
+        name,
+        description: str(input, "Description") ?? "",
+        content,
+        awsManaged: false,
+      };
+      aws.policies.push(policy);
+      store.changed();
+      audit(
+        { name, description: policy.description, type, content },
+        { policy: { policySummary: { id: policy.id, arn: policyArn(aws, policy), name } } },
+      );
+      return full(policy);
+    }
+    case "UpdatePolicy": {
+      const policy = getPolicy(required(input, "PolicyId"));
+      if (policy.awsManaged)
+        throw new AwsError("AccessDeniedException", "You can't modify an AWS managed policy.");
+      const name = str(input, "Name");
+      const content = str(input, "Content");
+      if (name && name !== policy.name && aws.policies.some((p) => p.name === name)) {
+        throw new AwsError("DuplicatePolicyException", "A policy with the same name already exists.");
+      }
+      if (content !== undefined) validateScpContent(content);
+      if (name) policy.name = name;
+      if (content !== undefined) policy.content = content;
+      const description = str(input, "Description");
+      if (description !== undefined) policy.description = description;
+      store.changed();
+      audit({ policyId: policy.id, name, description, content }, null);
+      return full(policy);
+    }
+    case "DescribePolicy":
+      return full(getPolicy(required(input, "PolicyId")));
+    case "DeletePolicy": {
+      const policy = getPolicy(required(input, "PolicyId"));
+      if (policy.awsManaged)
+        throw new AwsError("AccessDeniedException", "You can't delete an AWS managed policy.");
+      if (aws.attachments.some((a) => a.policyId === policy.id)) {
+        throw new AwsError(
+          "PolicyInUseException",
+          "The policy is attached to one or more entities. You must detach it from all roots, OUs, and accounts before performing this operation.",
+        );
+      }
+      aws.policies = aws.policies.filter((p) => p !== policy);
+      store.changed();
+      audit({ policyId: policy.id }, null);
+      return {};
+    }
+    case "AttachPolicy": {
+      const policy = getPolicy(required(input, "PolicyId"));
+      const target = getTarget(required(input, "TargetId"));
+      if (aws.attachments.some((a) => a.policyId === policy.id && a.targetId === target.id)) {
+        throw new AwsError(
+          "DuplicatePolicyAttachmentException",
+          "The selected policy is already attached to the specified target.",
+        );
+      }
+      if (policiesForTarget(aws, target.id).length >= SCP_MAX_PER_TARGET) {
+        throw new AwsError(
+          "ConstraintViolationException",
+          `You have attached the maximum number of policies of this type (${SCP_MAX_PER_TARGET}) to the target.`,
+          400,
+          { Reason: "MAX_POLICY_TYPE_ATTACHMENT_LIMIT_EXCEEDED" },
+        );
+      }
+      aws.attachments.push({ policyId: policy.id, targetId: target.id });
+      store.changed();
+      audit({ policyId: policy.id, targetId: target.id }, null);
+      return {};
+    }
+    case "DetachPolicy": {
+      const policy = getPolicy(required(input, "PolicyId"));
+      const target = getTarget(required(input, "TargetId"));
+      const index = aws.attachments.findIndex((a) => a.policyId === policy.id && a.targetId === target.id);
+      if (index < 0)
+        throw new AwsError(
+          "PolicyNotAttachedException",
+          "The policy isn't attached to the specified target in the specified root.",
+        );
+      if (policiesForTarget(aws, target.id).length <= 1) {
+        throw new AwsError(
+          "ConstraintViolationException",
+          "You can't detach the last service control policy from a target.",
+          400,
+          { Reason: "MIN_POLICY_TYPE_ATTACHMENT_LIMIT_EXCEEDED" },
+        );
+      }
+      aws.attachments.splice(index, 1);
+      store.changed();
+      audit({ policyId: policy.id, targetId: target.id }, null);
+      return {};
+    }
+    case "ListPolicies": {
+      const filter = required(input, "Filter");
+      return paged(filter === SCP ? aws.policies.map(summary) : [], input, "Policies");
+    }
+    case "ListPoliciesForTarget": {
+      const target = getTarget(required(input, "TargetId"));
+      const filter = required(input, "Filter");
+      return paged(filter === SCP ? policiesForTarget(aws, target.id).map(summary) : [], input, "Policies");
+    }
+    case "ListTargetsForPolicy": {
+      const policy = getPolicy(required(input, "PolicyId"));
+      const targets = aws.attachments
+        .filter((a) => a.policyId === policy.id)
+        .map((a) => findTarget(aws, a.targetId))
+        .filter((t): t is OrganizationTarget => t !== undefined)
+        .map((t) => ({ TargetId: t.id, Arn: t.arn, Name: t.name, Type: t.type }));
+      return paged(targets, input, "Targets");
+    }
+  }
+  throw new AwsError("UnknownOperationException", `Operation ${action} is not supported by the sandbox.`);
+}
