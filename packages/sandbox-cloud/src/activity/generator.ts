@@ -1,6 +1,7 @@
 import { tryAction } from "../enforce/try-action";
 import { createRandom, type Random } from "../state/random";
-import { AWS_APP_ROLES, AWS_HUMAN_ROLES, AWS_HUMAN_USERS, AZURE_APPS, AZURE_HUMANS } from "../state/seed";
+import { AWS_APP_ROLES, AWS_HUMAN_ROLES, AWS_HUMAN_USERS } from "../state/seed-aws";
+import { AZURE_APPS, AZURE_HUMANS } from "../state/seed-azure";
 import type { StateStore } from "../state/store";
 
 export interface ActivityOptions {
