@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { describeIssue, formatFieldPath, type Issue } from "./catalogue-issue";
+import { definitionIssues } from "./definition-issues";
 import {
   awsCaseSchema,
   awsDefinitionSchema,
@@ -7,15 +9,7 @@ import {
   type Definition,
 } from "./definition-schema";
 import type { AliasFile, Framework } from "./framework-schema";
-import {
-  definitionIssues,
-  describeIssue,
-  findCycle,
-  formatFieldPath,
-  type Issue,
-  referenceIssues,
-  unusedParameterIssues,
-} from "./parse-catalogue";
+import { findCycle, referenceIssues, unusedParameterIssues } from "./reference-issues";
 
 /**
  * A definition written through the API follows the catalogue's rules, except that it may come
