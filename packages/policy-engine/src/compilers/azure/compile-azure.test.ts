@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { azureDefinition, bundle, catalogue, KEY, NOW } from "../../../test/bundles";
 import { toEvaluatorAssignments } from "../../catalogue/run-cases";
+import type { AzureResource } from "../../evaluators/azure/azure-resource";
 import { type AzureExemption, evaluateAzureRequest } from "../../evaluators/azure/evaluate-assignments";
-import type { AzureResource } from "../../evaluators/azure/evaluate-policy-rule";
 import { type ActiveWaiver, CompileError } from "../compile-input";
 import { compileAzureBundle, isAtOrBelow } from "./compile-azure";
 
