@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noThenProperty: Azure policy rules are { if, then } objects.
 import type { AliasTable } from "@palisade/policy-engine/evaluators/azure/alias-table";
+import type { AzureResource } from "@palisade/policy-engine/evaluators/azure/azure-resource";
 import type { AzureAssignment } from "@palisade/policy-engine/evaluators/azure/evaluate-assignments";
-import type { AzureResource } from "@palisade/policy-engine/evaluators/azure/evaluate-policy-rule";
 
 const SUBSCRIPTION = "/subscriptions/6f1c2d3e-0000-4000-8000-00000000beef";
 const STORAGE = "Microsoft.Storage/storageAccounts";

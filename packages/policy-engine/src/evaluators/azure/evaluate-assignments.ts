@@ -1,5 +1,6 @@
 import type { AliasTable } from "./alias-table";
-import { type AzureResource, evaluatePolicyRule } from "./evaluate-policy-rule";
+import type { AzureResource } from "./azure-resource";
+import { evaluatePolicyRule } from "./evaluate-policy-rule";
 
 export interface AzureAssignment {
   id: string;

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noThenProperty: Azure policy rules are { if, then } objects.
 import { describe, expect, it } from "vitest";
-import type { AzureResource } from "./evaluate-policy-rule";
+import type { AzureResource } from "./azure-resource";
 import { evaluatePolicyRule } from "./evaluate-policy-rule";
 import { aliases, networkInterface, SUBSCRIPTION, storageAccount } from "./test-fixtures";
 

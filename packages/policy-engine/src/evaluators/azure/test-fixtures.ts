@@ -1,5 +1,5 @@
 import type { AliasTable } from "./alias-table";
-import type { AzureResource } from "./evaluate-policy-rule";
+import type { AzureResource } from "./azure-resource";
 
 export const SUBSCRIPTION = "/subscriptions/00000000-0000-0000-0000-000000000001";
 
