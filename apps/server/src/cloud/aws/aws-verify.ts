@@ -1,0 +1,101 @@
+import { LookupEventsCommand } from "@aws-sdk/client-cloudtrail";
+import {
+  DescribeOrganizationCommand,
+  ListPoliciesCommand,
+  ListRootsCommand,
+} from "@aws-sdk/client-organizations";
+import type { ConnectionCheck } from "../cloud-provider";
+import { runCheck, unreachableMessage } from "../connection-check";
+import { errorCode, errorMessage } from "../errors";
+import type { AwsClients } from "./aws-clients";
+import { SCP } from "./aws-scps";
+
+/**
+ * Tries each permission the connector needs, in the order a setup goes wrong, and says what to fix
+ * in the terms of the AWS console.
+ */
+export async function verifyAwsConnection(
+  { organizations, cloudtrail, call, renewSession }: AwsClients,
+  connection: {
+    endpoint?: string;
+    region: string;
+    roleArn: string;
+    managementAccountId: string;
+    externalId: string;
+  },
+): Promise<ConnectionCheck[]> {
+  const where = connection.endpoint ?? `AWS (${connection.region})`;
+  const unreachable = (error: unknown) => unreachableMessage(where, error);
+  const missing = (action: string) => (error: unknown) =>
+    unreachable(error) ??
+    (/AccessDenied/.test(errorCode(error))
+      ? `The role ${connection.roleArn} may not call ${action}. Attach the permissions policy from the setup instructions to the role.`
+      : `${action} failed: ${errorMessage(error)}`);
+
+  const assume = await runCheck(
+    "Assume role",
+    async () => {
+      await renewSession();
+      return `Assumed ${connection.roleArn}.`;
+    },
+    (error) =>
+      unreachable(error) ??
+      (/AccessDenied/.test(errorCode(error))
+        ? `AssumeRole on ${connection.roleArn} was denied. Check that the role exists in account ${connection.managementAccountId}, that its trust policy allows Palisade's principal, and that it requires exactly the external id ${connection.externalId}.`
+        : errorCode(error) === "CredentialsProviderError"
+          ? "The Palisade server has no AWS identity to call sts:AssumeRole with. Give it one (environment variables, instance profile, task role) that the role's trust policy names."
+          : /InvalidClientTokenId|SignatureDoesNotMatch|UnrecognizedClient|ExpiredToken/.test(
+                errorCode(error),
+              )
+            ? `Palisade's own AWS credentials were refused (${errorCode(error)}). Renew the server's AWS identity.`
+            : `AssumeRole failed: ${errorMessage(error)}`),
+  );
+  if (!assume.ok) return [assume];
+  const checks: ConnectionCheck[] = [assume];
+  checks.push(
+    await runCheck(
+      "Read the organisation",
+      async () => {
+        const org = await call(() => organizations.send(new DescribeOrganizationCommand({})));
+        const master = org.Organization?.MasterAccountId;
+        if (master && master !== connection.managementAccountId) {
+          throw Object.assign(new Error("wrong account"), { code: "WrongAccount", master });
+        }
+        const roots = await call(() => organizations.send(new ListRootsCommand({})));
+        return `Organisation ${org.Organization?.Id ?? ""} with ${roots.Roots?.length ?? 0} root(s).`;
+      },
+      (error) =>
+        errorCode(error) === "WrongAccount"
+          ? `The organisation's management account is ${(error as { master: string }).master}, not ${connection.managementAccountId}. Create the role in the management account.`
+          : errorCode(error) === "AWSOrganizationsNotInUseException"
+            ? `Account ${connection.managementAccountId} is not part of an organisation. Enable AWS Organizations with all features.`
+            : missing("organizations:DescribeOrganization and organizations:ListRoots")(error),
+    ),
+  );
+  checks.push(
+    await runCheck(
+      "List service control policies",
+      async () => {
+        const out = await call(() =>
+          organizations.send(new ListPoliciesCommand({ Filter: SCP, MaxResults: 20 })),
+        );
+        return `${out.Policies?.length ?? 0} SCP(s) readable.`;
+      },
+      (error) =>
+        errorCode(error) === "PolicyTypeNotEnabledException"
+          ? "Service control policies are not enabled on the organisation root. Enable the SCP policy type in AWS Organizations."
+          : missing("organizations:ListPolicies")(error),
+    ),
+  );
+  checks.push(
+    await runCheck(
+      "Read CloudTrail events",
+      async () => {
+        await call(() => cloudtrail.send(new LookupEventsCommand({ MaxResults: 1 })));
+        return `CloudTrail events readable in ${connection.region}.`;
+      },
+      missing("cloudtrail:LookupEvents"),
+    ),
+  );
+  return checks;
+}

@@ -1,0 +1,50 @@
+import { type Event, LookupEventsCommand } from "@aws-sdk/client-cloudtrail";
+import { type AuditCursor, advanceCursor, decodeCursor, encodeCursor } from "../audit-cursor";
+import type { AuditPage, AuditRecord } from "../cloud-provider";
+import type { AwsClients } from "./aws-clients";
+
+/** CloudTrail's management events after the cursor (the last 90 days on a first read). */
+export async function readCloudTrailEvents(
+  { cloudtrail, allPages }: AwsClients,
+  cursorText: string | undefined,
+  options?: { since?: Date },
+): Promise<AuditPage> {
+  const cursor: AuditCursor = decodeCursor(cursorText) ?? {
+    time: (options?.since ?? new Date(Date.now() - 90 * 86_400_000)).toISOString(),
+    ids: [],
+  };
+  const events = await allPages(async (NextToken) => {
+    const out = await cloudtrail.send(
+      new LookupEventsCommand({ StartTime: new Date(cursor.time), MaxResults: 50, NextToken }),
+    );
+    return { items: out.Events ?? [], next: out.NextToken };
+  });
+  const records = events.map(auditRecord);
+  const { fresh, next } = advanceCursor(cursor, records);
+  return { records: fresh, cursor: encodeCursor(next) };
+}
+
+function auditRecord(event: Event): AuditRecord {
+  let detail: {
+    errorCode?: string;
+    errorMessage?: string;
+    recipientAccountId?: string;
+    userIdentity?: { arn?: string };
+  } = {};
+  try {
+    detail = event.CloudTrailEvent ? JSON.parse(event.CloudTrailEvent) : {};
+  } catch {
+    // A record that is not JSON still carries its id, time and name.
+  }
+  const service = (event.EventSource ?? "").split(".")[0] ?? "";
+  return {
+    id: event.EventId ?? "",
+    time: event.EventTime ?? new Date(0),
+    action: service ? `${service}:${event.EventName ?? ""}` : (event.EventName ?? ""),
+    principal: detail.userIdentity?.arn ?? event.Username,
+    scopeId: detail.recipientAccountId,
+    errorCode: detail.errorCode,
+    errorMessage: detail.errorMessage,
+    raw: event,
+  };
+}
