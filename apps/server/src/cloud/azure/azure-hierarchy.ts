@@ -1,0 +1,93 @@
+import type { HierarchyEntry } from "../cloud-provider";
+import type { AzureClients } from "./azure-clients";
+
+const PORTAL = "https://portal.azure.com";
+const groupId = (name: string) => `/providers/Microsoft.Management/managementGroups/${name}`;
+
+/** Management groups, subscriptions and resource groups below the root group, parents first. */
+export async function listAzureHierarchy(
+  { managementGroups, clientsFor, call, collect }: AzureClients,
+  connection: { tenantId: string; consoleLinks: boolean },
+  rootGroup: string,
+): Promise<HierarchyEntry[]> {
+  const portal = (path: string) => (connection.consoleLinks ? `${PORTAL}/${path}` : "");
+  const root = await call(() => managementGroups.managementGroups.get(rootGroup));
+  const descendants = await collect(() =>
+    managementGroups.managementGroups.listDescendants(rootGroup).byPage(),
+  );
+  const entries: HierarchyEntry[] = [
+    {
+      externalId: groupId(rootGroup),
+      parentExternalId: undefined,
+      name: root.displayName ?? rootGroup,
+      type: "AZURE_MANAGEMENT_GROUP",
+      link: portal(
+        `#view/Microsoft_Azure_ManagementGroups/ManagmentGroupDrilldownMenuBlade/~/overview/tenantId/${connection.tenantId}/mgId/${rootGroup}`,
+      ),
+    },
+  ];
+  const subscriptions: string[] = [];
+  for (const d of descendants) {
+    const isSubscription = (d.type ?? "").toLowerCase().endsWith("/subscriptions");
+    const externalId = isSubscription ? `/subscriptions/${d.name}` : groupId(d.name ?? "");
+    if (isSubscription && d.name) subscriptions.push(d.name);
+    entries.push({
+      externalId,
+      parentExternalId: d.parent?.id,
+      name: d.displayName ?? d.name ?? "",
+      type: isSubscription ? "AZURE_SUBSCRIPTION" : "AZURE_MANAGEMENT_GROUP",
+      link: isSubscription
+        ? portal(`#@${connection.tenantId}/resource${externalId}/overview`)
+        : portal(
+            `#view/Microsoft_Azure_ManagementGroups/ManagmentGroupDrilldownMenuBlade/~/overview/tenantId/${connection.tenantId}/mgId/${d.name}`,
+          ),
+    });
+  }
+  const groups = await Promise.all(
+    subscriptions.map(async (subscriptionId) =>
+      (await collect(() => clientsFor(subscriptionId).rm.resourceGroups.list().byPage())).map(
+        (rg): HierarchyEntry => {
+          const externalId = `/subscriptions/${subscriptionId}/resourceGroups/${rg.name}`;
+          return {
+            externalId,
+            parentExternalId: `/subscriptions/${subscriptionId}`,
+            name: rg.name ?? "",
+            type: "AZURE_RESOURCE_GROUP",
+            link: portal(`#@${connection.tenantId}/resource${externalId}/overview`),
+          };
+        },
+      ),
+    ),
+  );
+  // Parents before children: descendants may come in any order.
+  return orderParentsFirst([...entries, ...groups.flat()]);
+}
+
+/** The ids of every subscription below the root group. */
+export async function subscriptionIds(
+  { managementGroups, collect }: AzureClients,
+  rootGroup: string,
+): Promise<string[]> {
+  const descendants = await collect(() =>
+    managementGroups.managementGroups.listDescendants(rootGroup).byPage(),
+  );
+  return descendants
+    .filter((d) => (d.type ?? "").toLowerCase().endsWith("/subscriptions") && d.name)
+    .map((d) => d.name as string);
+}
+
+function orderParentsFirst(entries: HierarchyEntry[]): HierarchyEntry[] {
+  const byId = new Map(entries.map((e) => [e.externalId.toLowerCase(), e]));
+  const placed = new Set<string>();
+  const out: HierarchyEntry[] = [];
+  const place = (entry: HierarchyEntry, depth: number) => {
+    const key = entry.externalId.toLowerCase();
+    if (placed.has(key) || depth > 64) return;
+    const parent = entry.parentExternalId ? byId.get(entry.parentExternalId.toLowerCase()) : undefined;
+    if (parent) place(parent, depth + 1);
+    placed.add(key);
+    out.push(entry);
+  };
+  for (const entry of entries) place(entry, 0);
+  return out;
+}
