@@ -1,6 +1,3 @@
-import { rmSync } from "node:fs";
-import { createClient, type Interceptor } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
 import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
@@ -8,7 +5,7 @@ import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deploym
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { eq } from "drizzle-orm";
 import { bundles } from "../../apps/server/src/db/schema/deployments";
-import { BENCH_ADMIN, flatten, startSandboxedPalisade, until } from "../support/sandboxed-palisade";
+import { flatten, startSandboxedPalisade, until } from "../support/sandboxed-palisade";
 
 /**
  * CreateBundle -> DEPLOYED on the sandbox cloud: Palisade with its embedded database (or
@@ -17,8 +14,8 @@ import { BENCH_ADMIN, flatten, startSandboxedPalisade, until } from "../support/
  * job has finished. Each round deploys a fresh bundle and deletes it afterwards.
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
-const { palisade, dataDir } = await startSandboxedPalisade("deploy");
-const ADMIN = BENCH_ADMIN;
+const { server, admin } = await startSandboxedPalisade();
+const palisade = server.palisade;
 
 function stats(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -27,21 +24,8 @@ function stats(values: number[]) {
 }
 
 try {
-  await palisade.app.listen({ port: 0, host: "127.0.0.1" });
-  const address = palisade.app.server.address();
-  if (!address || typeof address === "string") throw new Error("server has no port");
-  const { token } = await palisade.auth.api.signInEmail({ body: ADMIN });
-  const bearer: Interceptor = (next) => (req) => {
-    req.header.set("authorization", `Bearer ${token}`);
-    return next(req);
-  };
-  const transport = createConnectTransport({
-    baseUrl: `http://127.0.0.1:${address.port}`,
-    httpVersion: "1.1",
-    interceptors: [bearer],
-  });
-  const connectors = createClient(ConnectorService, transport);
-  const deployments = createClient(DeploymentManagerService, transport);
+  const connectors = server.client(ConnectorService, admin);
+  const deployments = server.client(DeploymentManagerService, admin);
 
   const scopeOf = async (provider: CloudProvider, name: string, type: ScopeType) => {
     const connector = await until(
@@ -97,6 +81,5 @@ try {
     console.log(`| ${row.figure} | ${row.p50.toFixed(0)} | ${row.p95.toFixed(0)} | ${row.max.toFixed(0)} |`);
   }
 } finally {
-  await palisade.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
 }

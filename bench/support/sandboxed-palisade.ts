@@ -1,34 +1,33 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
-import { createPalisade } from "../../apps/server/src/app";
-import { readConfig } from "../../apps/server/src/config";
-import { createLogger } from "../../apps/server/src/logger";
-
-export const BENCH_ADMIN = { email: "bench@palisade.test", password: "bench password long enough" };
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  type Credentials,
+  startTestServer,
+  type TestServer,
+} from "../../apps/server/test/support/test-server";
 
 /**
- * Palisade with the sandbox cloud in-process (activity off), its embedded database in a fresh
- * folder, or DATABASE_URL when set. The caller listens, measures and removes `dataDir`.
+ * Palisade as the integration tests start it, with the sandbox cloud in-process (activity off so
+ * background calls do not disturb the figures), on its embedded database in a fresh folder or on
+ * DATABASE_URL when set, and the administrator signed in. `server.stop()` removes what it made.
  */
-export async function startSandboxedPalisade(name: string) {
-  const dataDir = mkdtempSync(join(tmpdir(), `palisade-${name}-bench-`));
-  const config = readConfig({
-    PORT: "0",
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    PALISADE_ADMIN_EMAIL: BENCH_ADMIN.email,
-    PALISADE_ADMIN_PASSWORD: BENCH_ADMIN.password,
-    WEB_DIST: "/nonexistent",
+export async function startSandboxedPalisade(): Promise<{ server: TestServer; admin: Credentials }> {
+  const server = await startTestServer("pglite", {
     LOG_LEVEL: "error",
     PALISADE_SANDBOX: "true",
-    SANDBOX_PORT: "0",
     SANDBOX_ACTIVITY: "false",
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
   });
-  const palisade = await createPalisade(config, createLogger(config.logLevel));
-  return { palisade, dataDir };
+  try {
+    const { token } = await server.palisade.auth.api.signInEmail({
+      body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+    });
+    return { server, admin: { kind: "bearer", token } };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
 }
 
 /** Polls `read` every 10 ms until `done` holds, for at most `timeoutMs`. */

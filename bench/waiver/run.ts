@@ -1,6 +1,3 @@
-import { rmSync } from "node:fs";
-import { createClient, type Interceptor } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
 import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
@@ -10,7 +7,7 @@ import { WaiverApprovalMode, WaiverStatus } from "@palisade/api/gen/palisade/wai
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { eq } from "drizzle-orm";
 import { bundles } from "../../apps/server/src/db/schema/deployments";
-import { BENCH_ADMIN, flatten, startSandboxedPalisade, until } from "../support/sandboxed-palisade";
+import { flatten, startSandboxedPalisade, until } from "../support/sandboxed-palisade";
 
 /**
  * Waiver submitted -> first allowed try: Palisade with its embedded database and the sandbox
@@ -19,26 +16,13 @@ import { BENCH_ADMIN, flatten, startSandboxedPalisade, until } from "../support/
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const BUDGET_MS = 2_000;
-const { palisade, dataDir } = await startSandboxedPalisade("waiver");
-const ADMIN = BENCH_ADMIN;
+const { server, admin } = await startSandboxedPalisade();
+const palisade = server.palisade;
 
 try {
-  await palisade.app.listen({ port: 0, host: "127.0.0.1" });
-  const address = palisade.app.server.address();
-  if (!address || typeof address === "string") throw new Error("server has no port");
-  const { token } = await palisade.auth.api.signInEmail({ body: ADMIN });
-  const bearer: Interceptor = (next) => (req) => {
-    req.header.set("authorization", `Bearer ${token}`);
-    return next(req);
-  };
-  const transport = createConnectTransport({
-    baseUrl: `http://127.0.0.1:${address.port}`,
-    httpVersion: "1.1",
-    interceptors: [bearer],
-  });
-  const connectors = createClient(ConnectorService, transport);
-  const deployments = createClient(DeploymentManagerService, transport);
-  const waivers = createClient(WaiverService, transport);
+  const connectors = server.client(ConnectorService, admin);
+  const deployments = server.client(DeploymentManagerService, admin);
+  const waivers = server.client(WaiverService, admin);
   const sandbox = palisade.cloud.sandbox;
   if (!sandbox) throw new Error("the sandbox cloud did not start");
 
@@ -138,6 +122,5 @@ try {
     process.exitCode = 1;
   }
 } finally {
-  await palisade.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
 }
