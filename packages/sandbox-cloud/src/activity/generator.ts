@@ -24,14 +24,37 @@ function awsActor(store: StateStore, rnd: Random) {
       : `role/${rnd.pick(AWS_HUMAN_ROLES)}`
     : `role/${rnd.pick(AWS_APP_ROLES)}`;
   const resources = store.state.aws.resources.filter((r) => r.accountId === account.id);
-  return { account, principal, resources, region: resources[0]?.region ?? "us-east-1" };
+  const region = resources[0]?.region ?? "us-east-1";
+  /** A call by this actor, in its account's region unless the call names another. */
+  const call = (
+    action: string,
+    resource: string,
+    more: { region?: string; context?: Record<string, unknown> } = {},
+  ) => ({
+    provider: "aws",
+    account: account.id,
+    principal,
+    action,
+    resource,
+    region: more.region ?? region,
+    ...(more.context ? { context: more.context } : {}),
+  });
+  return { account, resources, region, call };
 }
 
 function azureActor(store: StateStore, rnd: Random) {
   const sub = rnd.pick(store.state.azure.subscriptions);
   const principal = rnd.next() < 0.6 ? rnd.pick(AZURE_HUMANS) : rnd.pick(AZURE_APPS);
   const rg = `/subscriptions/${sub.subscriptionId}/resourceGroups/rg-${sub.displayName}-app`;
-  return { sub, principal, rg };
+  /** This actor creating or updating a resource with the given properties. */
+  const write = (resource: string, context: Record<string, unknown>) => ({
+    provider: "azure",
+    principal,
+    action: "write",
+    resource,
+    context,
+  });
+  return { sub, rg, write };
 }
 
 /** Everyday calls, weighted towards compliant ones; a few break common guardrails on purpose. */
@@ -40,51 +63,29 @@ export const SCENARIOS: { weight: number; make: Scenario }[] = [
     weight: 5,
     make: (s, rnd) => {
       const a = awsActor(s, rnd);
-      return {
-        provider: "aws",
-        account: a.account.id,
-        principal: a.principal,
-        action: rnd.pick([
-          "ec2:DescribeInstances",
-          "s3:ListBucket",
-          "rds:DescribeDBInstances",
-          "kms:Decrypt",
-        ]),
-        resource: a.resources[rnd.int(a.resources.length)]?.arn ?? "*",
-        region: a.region,
-      };
+      return a.call(
+        rnd.pick(["ec2:DescribeInstances", "s3:ListBucket", "rds:DescribeDBInstances", "kms:Decrypt"]),
+        a.resources[rnd.int(a.resources.length)]?.arn ?? "*",
+      );
     },
   },
   {
     weight: 3,
     make: (s, rnd) => {
       const a = awsActor(s, rnd);
-      return {
-        provider: "aws",
-        account: a.account.id,
-        principal: a.principal,
-        action: "ec2:RunInstances",
-        resource: `arn:aws:ec2:${a.region}:${a.account.id}:instance/*`,
-        region: a.region,
+      return a.call("ec2:RunInstances", `arn:aws:ec2:${a.region}:${a.account.id}:instance/*`, {
         context: {
           "ec2:MetadataHttpTokens": rnd.next() < 0.75 ? "required" : "optional",
           "ec2:InstanceType": rnd.pick(["t3.micro", "m6i.large"]),
         },
-      };
+      });
     },
   },
   {
     weight: 2,
     make: (s, rnd) => {
       const a = awsActor(s, rnd);
-      return {
-        provider: "aws",
-        account: a.account.id,
-        principal: a.principal,
-        action: "s3:CreateBucket",
-        resource: `${a.account.name}-${hex(rnd, 6)}`,
-        region: a.region,
-      };
+      return a.call("s3:CreateBucket", `${a.account.name}-${hex(rnd, 6)}`);
     },
   },
   {
@@ -92,15 +93,7 @@ export const SCENARIOS: { weight: number; make: Scenario }[] = [
     make: (s, rnd) => {
       const a = awsActor(s, rnd);
       const bucket = a.resources.find((r) => r.type === "AWS::S3::Bucket");
-      return {
-        provider: "aws",
-        account: a.account.id,
-        principal: a.principal,
-        action: "s3:PutBucketAcl",
-        resource: bucket?.arn ?? "*",
-        region: a.region,
-        context: { "s3:x-amz-acl": "public-read" },
-      };
+      return a.call("s3:PutBucketAcl", bucket?.arn ?? "*", { context: { "s3:x-amz-acl": "public-read" } });
     },
   },
   {
@@ -108,15 +101,10 @@ export const SCENARIOS: { weight: number; make: Scenario }[] = [
     make: (s, rnd) => {
       const a = awsActor(s, rnd);
       const region = rnd.pick(["ap-southeast-2", "sa-east-1", "me-south-1"]);
-      return {
-        provider: "aws",
-        account: a.account.id,
-        principal: a.principal,
-        action: "ec2:RunInstances",
-        resource: `arn:aws:ec2:${region}:${a.account.id}:instance/*`,
+      return a.call("ec2:RunInstances", `arn:aws:ec2:${region}:${a.account.id}:instance/*`, {
         region,
         context: { "aws:RequestedRegion": region, "ec2:MetadataHttpTokens": "required" },
-      };
+      });
     },
   },
   {
@@ -124,41 +112,23 @@ export const SCENARIOS: { weight: number; make: Scenario }[] = [
     make: (s, rnd) => {
       const a = awsActor(s, rnd);
       const trail = a.resources.find((r) => r.type === "AWS::CloudTrail::Trail");
-      return {
-        provider: "aws",
-        account: a.account.id,
-        principal: a.principal,
-        action: rnd.pick(["cloudtrail:StopLogging", "cloudtrail:StartLogging"]),
-        resource: trail?.arn ?? "*",
-        region: a.region,
-      };
+      return a.call(rnd.pick(["cloudtrail:StopLogging", "cloudtrail:StartLogging"]), trail?.arn ?? "*");
     },
   },
   {
     weight: 1,
     make: (s, rnd) => {
       const a = awsActor(s, rnd);
-      return {
-        provider: "aws",
-        account: a.account.id,
-        principal: a.principal,
-        action: "iam:CreateUser",
-        resource: `svc-${hex(rnd, 5)}`,
-        region: "us-east-1",
-      };
+      return a.call("iam:CreateUser", `svc-${hex(rnd, 5)}`, { region: "us-east-1" });
     },
   },
   {
     weight: 3,
     make: (s, rnd) => {
       const z = azureActor(s, rnd);
-      return {
-        provider: "azure",
-        principal: z.principal,
-        action: "write",
-        resource: `${z.rg}/providers/Microsoft.Compute/virtualMachines/vm-${hex(rnd, 5)}`,
-        context: { "properties.hardwareProfile.vmSize": rnd.pick(["Standard_B2s", "Standard_D4s_v5"]) },
-      };
+      return z.write(`${z.rg}/providers/Microsoft.Compute/virtualMachines/vm-${hex(rnd, 5)}`, {
+        "properties.hardwareProfile.vmSize": rnd.pick(["Standard_B2s", "Standard_D4s_v5"]),
+      });
     },
   },
   {
@@ -166,49 +136,34 @@ export const SCENARIOS: { weight: number; make: Scenario }[] = [
     make: (s, rnd) => {
       const z = azureActor(s, rnd);
       const secure = rnd.next() < 0.7;
-      return {
-        provider: "azure",
-        principal: z.principal,
-        action: "write",
-        resource: `${z.rg}/providers/Microsoft.Storage/storageAccounts/st${hex(rnd, 10)}`,
-        context: {
-          kind: "StorageV2",
-          "sku.name": "Standard_LRS",
-          "properties.supportsHttpsTrafficOnly": secure,
-          "properties.minimumTlsVersion": secure ? "TLS1_2" : "TLS1_0",
-          "properties.allowBlobPublicAccess": !secure,
-        },
-      };
+      return z.write(`${z.rg}/providers/Microsoft.Storage/storageAccounts/st${hex(rnd, 10)}`, {
+        kind: "StorageV2",
+        "sku.name": "Standard_LRS",
+        "properties.supportsHttpsTrafficOnly": secure,
+        "properties.minimumTlsVersion": secure ? "TLS1_2" : "TLS1_0",
+        "properties.allowBlobPublicAccess": !secure,
+      });
     },
   },
   {
     weight: 1,
     make: (s, rnd) => {
       const z = azureActor(s, rnd);
-      return {
-        provider: "azure",
-        principal: z.principal,
-        action: "write",
-        resource: `${z.rg}/providers/Microsoft.Network/publicIPAddresses/pip-${hex(rnd, 5)}`,
-        context: { "sku.name": "Standard", "properties.publicIPAllocationMethod": "Static" },
-      };
+      return z.write(`${z.rg}/providers/Microsoft.Network/publicIPAddresses/pip-${hex(rnd, 5)}`, {
+        "sku.name": "Standard",
+        "properties.publicIPAllocationMethod": "Static",
+      });
     },
   },
   {
     weight: 1,
     make: (s, rnd) => {
       const z = azureActor(s, rnd);
-      return {
-        provider: "azure",
-        principal: z.principal,
-        action: "write",
-        resource: `${z.rg}/providers/Microsoft.KeyVault/vaults/kv-${hex(rnd, 8)}`,
-        context: {
-          location: rnd.pick(["westeurope", "brazilsouth", "eastus"]),
-          "properties.enableSoftDelete": true,
-          "properties.enablePurgeProtection": rnd.next() < 0.7,
-        },
-      };
+      return z.write(`${z.rg}/providers/Microsoft.KeyVault/vaults/kv-${hex(rnd, 8)}`, {
+        location: rnd.pick(["westeurope", "brazilsouth", "eastus"]),
+        "properties.enableSoftDelete": true,
+        "properties.enablePurgeProtection": rnd.next() < 0.7,
+      });
     },
   },
 ];
