@@ -95,39 +95,24 @@ function applyAction(
     aws.resources.push(resource);
     return resource;
   };
+  const addEc2 = (kind: string, prefix: string, type: string, properties: Record<string, unknown>) => {
+    const id = `${prefix}-${hex(17)}`;
+    return add({ arn: `arn:aws:ec2:${region}:${account.id}:${kind}/${id}`, type, name: id, properties });
+  };
   const name = input.resource.startsWith("arn:") ? input.resource.split(/[:/]/).pop()! : input.resource;
   switch (action.toLowerCase()) {
-    case "ec2:runinstances": {
-      const id = `i-${hex(17)}`;
-      return add({
-        arn: `arn:aws:ec2:${region}:${account.id}:instance/${id}`,
-        type: "AWS::EC2::Instance",
-        name: id,
-        properties: {
-          instanceType: String(ctxGet(context, "ec2:InstanceType") ?? "t3.micro"),
-          metadataHttpTokens: String(ctxGet(context, "ec2:MetadataHttpTokens") ?? "optional"),
-          state: "running",
-        },
+    case "ec2:runinstances":
+      return addEc2("instance", "i", "AWS::EC2::Instance", {
+        instanceType: String(ctxGet(context, "ec2:InstanceType") ?? "t3.micro"),
+        metadataHttpTokens: String(ctxGet(context, "ec2:MetadataHttpTokens") ?? "optional"),
+        state: "running",
       });
-    }
-    case "ec2:createvolume": {
-      const id = `vol-${hex(17)}`;
-      return add({
-        arn: `arn:aws:ec2:${region}:${account.id}:volume/${id}`,
-        type: "AWS::EC2::Volume",
-        name: id,
-        properties: { encrypted: String(ctxGet(context, "ec2:Encrypted") ?? "false") === "true" },
+    case "ec2:createvolume":
+      return addEc2("volume", "vol", "AWS::EC2::Volume", {
+        encrypted: String(ctxGet(context, "ec2:Encrypted") ?? "false") === "true",
       });
-    }
-    case "ec2:createvpc": {
-      const id = `vpc-${hex(17)}`;
-      return add({
-        arn: `arn:aws:ec2:${region}:${account.id}:vpc/${id}`,
-        type: "AWS::EC2::VPC",
-        name: id,
-        properties: {},
-      });
-    }
+    case "ec2:createvpc":
+      return addEc2("vpc", "vpc", "AWS::EC2::VPC", {});
     case "s3:createbucket":
       return add({
         arn: `arn:aws:s3:::${name}`,
