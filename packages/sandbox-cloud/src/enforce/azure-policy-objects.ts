@@ -1,10 +1,11 @@
+import type { AzureResource } from "@palisade/policy-engine/evaluators/azure/azure-resource";
 import type {
   AzureAssignment,
   AzureExemption,
 } from "@palisade/policy-engine/evaluators/azure/evaluate-assignments";
 import { props } from "../azure/arm-http";
 import { parseScope, sameScope, scopeChain } from "../azure/scopes";
-import type { ArmObject, AzureArmResource, AzureState, PolicyStateRecord } from "../state/model";
+import type { ArmObject, AzureState, PolicyStateRecord } from "../state/model";
 
 /** An ARM policy assignment as the policy engine's evaluator takes it (definition inlined). */
 export function toAssignment(azure: AzureState, a: ArmObject): AzureAssignment | undefined {
@@ -68,7 +69,7 @@ export function managementGroupNames(azure: AzureState, resourceId: string): str
 
 export function policyState(
   azure: AzureState,
-  resource: AzureArmResource,
+  resource: AzureResource,
   info: ReturnType<typeof policyInfo>,
   complianceState: PolicyStateRecord["complianceState"],
   now: Date,

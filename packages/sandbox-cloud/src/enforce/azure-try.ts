@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { AliasTable } from "@palisade/policy-engine/evaluators/azure/alias-table";
+import type { AzureResource } from "@palisade/policy-engine/evaluators/azure/azure-resource";
 import {
   type AzureAssignment,
   evaluateAzureRequest,
@@ -7,7 +8,7 @@ import {
 import { recordActivity } from "../azure/activity-log";
 import { props } from "../azure/arm-http";
 import { parseScope, resolveScope, sameScope, scopeChain } from "../azure/scopes";
-import type { ArmObject, AzureArmResource, AzurePrincipal, AzureState } from "../state/model";
+import type { ArmObject, AzurePrincipal, AzureState } from "../state/model";
 import type { StateStore } from "../state/store";
 import {
   managementGroupNames,
@@ -105,7 +106,7 @@ export function tryAzure(store: StateStore, input: AzureTryInput, aliases: Alias
 
   const existing = azure.resources.find((r) => sameScope(r.id, rid));
   if (verb === "delete" && !existing) throw new TryInputError(`Resource '${rid}' does not exist.`);
-  const proposed: AzureArmResource = structuredClone(
+  const proposed: AzureResource = structuredClone(
     existing ?? {
       id: rid,
       type,
@@ -117,7 +118,7 @@ export function tryAzure(store: StateStore, input: AzureTryInput, aliases: Alias
     },
   );
   if (input.body) {
-    const { location, kind, sku, tags, properties } = input.body as Partial<AzureArmResource>;
+    const { location, kind, sku, tags, properties } = input.body as Partial<AzureResource>;
     Object.assign(proposed, {
       location: location ?? proposed.location,
       kind,

@@ -1,3 +1,4 @@
+import type { AzureResource } from "@palisade/policy-engine/evaluators/azure/azure-resource";
 export interface AwsOu {
   id: string;
   name: string;
@@ -114,17 +115,6 @@ export interface AzureResourceGroup {
   location: string;
 }
 
-export interface AzureArmResource {
-  id: string;
-  type: string;
-  name: string;
-  location?: string;
-  kind?: string;
-  tags?: Record<string, string>;
-  sku?: Record<string, unknown>;
-  properties?: Record<string, unknown>;
-}
-
 export interface AzurePrincipal {
   objectId: string;
   displayName: string;
@@ -185,7 +175,7 @@ export interface AzureState {
   managementGroups: AzureManagementGroup[];
   subscriptions: AzureSubscription[];
   resourceGroups: AzureResourceGroup[];
-  resources: AzureArmResource[];
+  resources: AzureResource[];
   principals: AzurePrincipal[];
   connector: { clientId: string; clientSecret: string; objectId: string };
   policyDefinitions: ArmObject[];

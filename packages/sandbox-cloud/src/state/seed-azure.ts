@@ -1,5 +1,5 @@
+import type { AzureResource } from "@palisade/policy-engine/evaluators/azure/azure-resource";
 import type {
-  AzureArmResource,
   AzureManagementGroup,
   AzurePrincipal,
   AzureResourceGroup,
@@ -50,7 +50,7 @@ export function seedAzureTenant(rnd: Random): Omit<AzureState, "tokenSigningKey"
     managementGroupName: s.group,
   }));
   const resourceGroups: AzureResourceGroup[] = [];
-  const azureResources: AzureArmResource[] = [];
+  const azureResources: AzureResource[] = [];
   subscriptions.forEach((sub, i) => {
     const location = AZURE_SUBSCRIPTIONS[i]!.location;
     for (const rg of [`rg-${sub.displayName}-app`, `rg-${sub.displayName}-data`]) {
@@ -103,7 +103,7 @@ export function seedAzureTenant(rnd: Random): Omit<AzureState, "tokenSigningKey"
   };
 }
 
-function seedAzureResources(rnd: Random, sub: AzureSubscription, location: string): AzureArmResource[] {
+function seedAzureResources(rnd: Random, sub: AzureSubscription, location: string): AzureResource[] {
   const base = `/subscriptions/${sub.subscriptionId}/resourceGroups/rg-${sub.displayName}`;
   const short = sub.displayName.replace(/[^a-z0-9]/g, "").slice(0, 12);
   const app = `${base}-app/providers`;
