@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { IAM_CONDITION_OPERATORS } from "../evaluators/scp/condition-operators";
 
 /** Slugs double as file names and as parts of cloud resource names, so they stay short and URL-safe. */
 export const slugSchema = z
@@ -57,36 +58,6 @@ const furtherReadingSchema = z.strictObject({
 });
 
 // ---------- AWS (aws_scp) ----------
-
-const IAM_CONDITION_OPERATORS = [
-  "StringEquals",
-  "StringNotEquals",
-  "StringEqualsIgnoreCase",
-  "StringNotEqualsIgnoreCase",
-  "StringLike",
-  "StringNotLike",
-  "NumericEquals",
-  "NumericNotEquals",
-  "NumericLessThan",
-  "NumericLessThanEquals",
-  "NumericGreaterThan",
-  "NumericGreaterThanEquals",
-  "DateEquals",
-  "DateNotEquals",
-  "DateLessThan",
-  "DateLessThanEquals",
-  "DateGreaterThan",
-  "DateGreaterThanEquals",
-  "Bool",
-  "BinaryEquals",
-  "IpAddress",
-  "NotIpAddress",
-  "ArnEquals",
-  "ArnNotEquals",
-  "ArnLike",
-  "ArnNotLike",
-  "Null",
-] as const;
 
 const conditionOperatorPattern = new RegExp(
   `^(ForAnyValue:|ForAllValues:)?(${IAM_CONDITION_OPERATORS.join("|")})(IfExists)?$`,

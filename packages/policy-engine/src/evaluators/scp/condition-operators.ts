@@ -151,6 +151,9 @@ const FAMILIES: Record<string, OperatorFamily> = {
   ArnNotLike: { negated: true, compile: wildcardMatch(true) },
 };
 
+/** Every IAM condition operator without its set qualifier and IfExists suffix. */
+export const IAM_CONDITION_OPERATORS: readonly string[] = [...Object.keys(FAMILIES), "Null"];
+
 /** Operators whose values may contain policy variables (string and ARN operators). */
 const VARIABLE_FAMILIES = new Set([
   "StringEquals",
