@@ -2,7 +2,7 @@
 export const POLICY_KEY_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 export const POLICY_KEY_LENGTH = 7;
 
-const KEY_FORMAT = /^[0-9A-HJKMNP-TV-Z]{7}$/;
+const KEY_FORMAT = new RegExp(`^[0-9A-HJKMNP-TV-Z]{${POLICY_KEY_LENGTH}}$`);
 
 /**
  * A new random key. The alphabet has 32 symbols, which divides 256, so keeping the low five bits
@@ -35,10 +35,11 @@ export interface FoundPolicyReferences {
 
 // Places where Palisade itself writes the key: the waiver link (`/req?k=KEY`, possibly JSON-escaped),
 // the "policy key KEY" phrase of feedback messages, and `palisade-KEY-...` resource names.
+const KEY_CANDIDATE = `([0-9A-Za-z]{${POLICY_KEY_LENGTH}})(?![0-9A-Za-z])`;
 const KEY_CONTEXTS = [
-  /[?&]k(?:=|\\u003[dD])([0-9A-Za-z]{7})(?![0-9A-Za-z])/g,
-  /policy[ _-]?key\W{0,3}([0-9A-Za-z]{7})(?![0-9A-Za-z])/gi,
-  /palisade-([0-9A-Za-z]{7})(?![0-9A-Za-z])/gi,
+  new RegExp(String.raw`[?&]k(?:=|\\u003[dD])${KEY_CANDIDATE}`, "g"),
+  new RegExp(String.raw`policy[ _-]?key\W{0,3}${KEY_CANDIDATE}`, "gi"),
+  new RegExp(`palisade-${KEY_CANDIDATE}`, "gi"),
 ];
 
 // SCP ARNs: arn:aws:organizations::<management account>:policy/o-<org>/service_control_policy/p-<id>
