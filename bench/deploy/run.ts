@@ -5,6 +5,7 @@ import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deploym
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { eq } from "drizzle-orm";
 import { bundles } from "../../apps/server/src/db/schema/deployments";
+import { timingSummary } from "../support/percentile";
 import { flatten, startSandboxedPalisade, until } from "../support/sandboxed-palisade";
 
 /**
@@ -16,12 +17,6 @@ import { flatten, startSandboxedPalisade, until } from "../support/sandboxed-pal
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const { server, admin } = await startSandboxedPalisade();
 const palisade = server.palisade;
-
-function stats(values: number[]) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-  return { p50: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? 0 };
-}
 
 try {
   const connectors = server.client(ConnectorService, admin);
@@ -71,7 +66,7 @@ try {
       timings.push(performance.now() - start);
       await deployments.deleteBundle({ id });
     }
-    rows.push({ figure: `CreateBundle -> DEPLOYED, ${provider}`, ...stats(timings) });
+    rows.push({ figure: `CreateBundle -> DEPLOYED, ${provider}`, ...timingSummary(timings) });
   }
 
   console.log(`Deployment on the sandbox cloud (${palisade.database.engine}, ${ROUNDS} rounds each)`);

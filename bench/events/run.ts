@@ -10,6 +10,7 @@ import { type ClassifyContext, classifyAudit } from "../../apps/server/src/modul
 import type { EventQuery } from "../../apps/server/src/modules/event/event-query";
 import { COUNT_CAP, countEvents, listEvents } from "../../apps/server/src/modules/event/event-repository";
 import { type NewPolicyEvent, writeEvents } from "../../apps/server/src/modules/event/record-event";
+import { percentile } from "../support/percentile";
 
 /**
  * Event store figures: ingest rate through the pipeline's writer into PostgreSQL, and the
@@ -151,9 +152,6 @@ const FILTERS: [string, Partial<EventQuery>][] = [
   ["resource name contains", { resourceName: "bucket-123" }],
   ["scope list", { scopes: ["100000000007", "100000000011"] }],
 ];
-
-const percentile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 /** The list RPC's database work: one page of 30 plus the capped count, then the next page by cursor. */
 async function listLatencies(db: DatabaseHandle["db"], engine: string): Promise<Row[]> {

@@ -5,6 +5,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { type Browser, chromium } from "@playwright/test";
+import { percentile } from "../support/percentile";
 
 /**
  * The public waiver page's figures against its budgets: the JavaScript `/req` loads on a first
@@ -73,9 +74,6 @@ async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 120_000)
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
-
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 interface HierarchyNodeJson {
   name?: string;
@@ -213,8 +211,8 @@ async function lookupLoad(key: string, thinkMs: number) {
     requests: latencies.length,
     failures,
     perSecond: latencies.length / seconds,
-    p50: quantile(latencies, 0.5),
-    p99: quantile(latencies, 0.99),
+    p50: percentile(latencies, 0.5, Number.NaN),
+    p99: percentile(latencies, 0.99, Number.NaN),
   };
 }
 
@@ -255,7 +253,7 @@ try {
   }
   await browser.close();
   lcps.sort((a, b) => a - b);
-  const lcpMedian = quantile(lcps, 0.5);
+  const lcpMedian = percentile(lcps, 0.5, Number.NaN);
 
   // Warm the server's paths before measuring.
   await lookupLoad(key, 0).catch(() => undefined);

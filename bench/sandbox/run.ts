@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { signRequest } from "@palisade/sandbox-cloud/aws/sigv4";
 import { startSandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
+import { percentile } from "../support/percentile";
 
 /** Throughput of the sandbox cloud on loopback: `/sandbox/try` decisions and CloudTrail LookupEvents pages. */
 const RUN_MS = Number(process.env.BENCH_MS ?? 1500);
@@ -40,11 +41,17 @@ async function measure(
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (performance.now() - start) / 1000;
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   const mix = [...tally.entries()]
     .map(([k, v]) => `${k} ${Math.round((100 * v) / latencies.length)}%`)
     .join(", ");
-  return { scenario, requests: latencies.length, seconds, p50: at(0.5), p99: at(0.99), mix };
+  return {
+    scenario,
+    requests: latencies.length,
+    seconds,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    mix,
+  };
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), "palisade-sandbox-bench-"));
