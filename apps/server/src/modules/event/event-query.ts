@@ -46,6 +46,11 @@ export function providerNameOf(provider: CloudProvider): "AWS" | "AZURE" | "UNSP
   return provider === CloudProvider.AWS ? "AWS" : provider === CloudProvider.AZURE ? "AZURE" : "UNSPECIFIED";
 }
 
+/** The stored provider names a filter's cloud providers select; an empty list selects all. */
+export function providerFilterOf(providers: readonly CloudProvider[]): ("AWS" | "AZURE" | "UNSPECIFIED")[] {
+  return providers.map(providerNameOf);
+}
+
 export function cloudProviderOf(name: string): CloudProvider {
   return name === "AWS"
     ? CloudProvider.AWS
