@@ -6,7 +6,7 @@ import {
 } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import type { Database } from "../../db/database";
 import type { ExportService } from "../export/export-service";
-import { displayUserName } from "./classify";
+import { displayUserName } from "./display-user-name";
 import { asDate } from "./event-message";
 import { countEvents, listEvents } from "./event-repository";
 import { parseEventFilter } from "./event-request";

@@ -17,7 +17,7 @@ import {
   type ResourceEvent,
   ResourceEventSchema,
 } from "@palisade/api/gen/palisade/event/v1/event_pb";
-import { displayUserName } from "./classify";
+import { displayUserName } from "./display-user-name";
 import { cloudProviderOf, encodeKeyset, eventTypeOf } from "./event-query";
 import type { EventRow, ResourceEventRow } from "./event-repository";
 import type { ParsedPage } from "./event-request";

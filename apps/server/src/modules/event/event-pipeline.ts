@@ -4,13 +4,9 @@ import { EVENT_FETCH_JOB, type EventFetchOutcome, type EventFetchRunner } from "
 import { createKeyedLock } from "../../lib/keyed-lock";
 import type { Logger } from "../../logger";
 import type { ConnectorRuntime } from "../connector/connector-runtime";
-import {
-  type ClassifyContext,
-  type ComplianceFinding,
-  classifyAudit,
-  complianceEvent,
-  latestCompliance,
-} from "./classify";
+import { classifyAudit } from "./classify";
+import { type ComplianceFinding, complianceEvent, latestCompliance } from "./classify-compliance";
+import type { ClassifyContext } from "./classify-context";
 import { listRequestEventsSince, markDriftHistorical, recordObservations } from "./event-repository";
 import { findConnectorAnyTenant, finishFetchRequest, saveEventCursor } from "./fetch-repository";
 import { loadClassifyContext } from "./load-classify-context";

@@ -4,7 +4,7 @@ import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
 import type { Database } from "../../db/database";
 import type { Logger } from "../../logger";
 import { loadTenantCatalogue } from "../policy-definition/tenant-catalogue";
-import type { ClassifyContext, DeploymentInfo, WaiverInfo } from "./classify";
+import type { ClassifyContext, DeploymentInfo, WaiverInfo } from "./classify-context";
 import {
   type FetchedConnector,
   listClassifiedDeployments,
