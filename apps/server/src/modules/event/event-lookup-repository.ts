@@ -93,3 +93,22 @@ export async function listBundleConnectorIds(db: Database, tenantId: string, bun
     .where(and(eq(deployments.tenantId, tenantId), eq(deployments.bundleId, bundleId)));
   return rows.map((r) => r.connectorId).filter((id): id is string => Boolean(id));
 }
+
+/** A deployment with the bundle fields its events carry. */
+export async function findDeploymentOfEvent(db: Database, tenantId: string, deploymentId: string) {
+  const [row] = await db
+    .select({
+      deploymentId: deployments.id,
+      bundleId: deployments.bundleId,
+      name: bundles.name,
+      namespace: bundles.namespace,
+      provider: bundles.provider,
+      scopeExternalId: deployments.scopeExternalId,
+      nativeId: deployments.nativeId,
+    })
+    .from(deployments)
+    .innerJoin(bundles, eq(bundles.id, deployments.bundleId))
+    .where(and(eq(deployments.tenantId, tenantId), eq(deployments.id, deploymentId)))
+    .limit(1);
+  return row;
+}

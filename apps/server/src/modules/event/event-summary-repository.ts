@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { type EventQuery, filterConditions } from "./event-query";
-import { rowsOf, where } from "./event-repository";
+import type { EventQuery } from "./event-query";
+import { filterConditions, rowsOf, where } from "./event-repository";
 
 export interface SummaryCounts {
   prevention: number;

@@ -2,13 +2,14 @@ import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import { resourceEvents } from "../../db/schema/events";
 import type { EventQuery } from "./event-query";
-import { filterConditions, sortColumn } from "./event-query";
 import {
   EVENT_COLUMNS,
+  filterConditions,
   type PageRequest,
   pageOf,
   type ResourceEventRow,
   rowsOf,
+  sortColumn,
   where,
 } from "./event-repository";
 
