@@ -7,7 +7,7 @@ import {
   lower,
   type WaiverInfo,
 } from "./classify-context";
-import type { NewPolicyEvent } from "./record-event";
+import type { NewPolicyEvent } from "./policy-event";
 
 // AWS: CloudTrail records of requests that SCPs denied, or would have denied.
 

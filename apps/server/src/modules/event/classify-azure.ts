@@ -7,7 +7,7 @@ import {
   lower,
 } from "./classify-context";
 import { UUID } from "./display-user-name";
-import type { NewPolicyEvent } from "./record-event";
+import type { NewPolicyEvent } from "./policy-event";
 
 // Azure: Activity Log records of requests that policy assignments denied, audited or exempted.
 

@@ -1,7 +1,7 @@
 import type { ComplianceRecord } from "../../cloud/cloud-provider";
 import { azureResourceFields, findByAssignment } from "./classify-azure";
 import { type ClassifyContext, type DeploymentInfo, lower } from "./classify-context";
-import type { NewPolicyEvent } from "./record-event";
+import type { NewPolicyEvent } from "./policy-event";
 
 // Azure policy states: resources that drifted out of compliance, and back.
 

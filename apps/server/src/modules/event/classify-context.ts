@@ -1,6 +1,6 @@
 import type { ScpPolicy } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
 import type { AuditRecord } from "../../cloud/cloud-provider";
-import type { EventTypeName, NewPolicyEvent, StoredAudit } from "./record-event";
+import type { EventTypeName, NewPolicyEvent, StoredAudit } from "./policy-event";
 
 /** A deployment as classification needs it (joined with its bundle). */
 export interface DeploymentInfo {

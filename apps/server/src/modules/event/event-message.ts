@@ -18,9 +18,8 @@ import {
   ResourceEventSchema,
 } from "@palisade/api/gen/palisade/event/v1/event_pb";
 import { displayUserName } from "./display-user-name";
-import { cloudProviderOf, encodeKeyset, eventTypeOf } from "./event-query";
+import { cloudProviderOf, encodeKeyset, eventTypeOf, type Keyset } from "./event-query";
 import type { EventRow, ResourceEventRow } from "./event-repository";
-import type { ParsedPage } from "./event-request";
 import type { SummaryCounts } from "./event-summary-repository";
 
 const SCOPE_TYPES: Record<string, ScopeType> = {
@@ -140,7 +139,7 @@ export function summaryMessage(counts: SummaryCounts): EventSummary {
 
 /** Page mode counts pages; cursor mode returns the keysets of the page's first and last rows. */
 export function paginationMessage(
-  page: ParsedPage,
+  page: { cursorMode: boolean; limit: number; after?: Keyset; before?: Keyset },
   rows: { sort_value: string; id: string; re_id?: string }[],
   hasMore: boolean,
   total: number,

@@ -10,7 +10,8 @@ import type { ClassifyContext } from "./classify-context";
 import { listRequestEventsSince, markDriftHistorical, recordObservations } from "./event-repository";
 import { findConnectorAnyTenant, finishFetchRequest, saveEventCursor } from "./fetch-repository";
 import { loadClassifyContext } from "./load-classify-context";
-import { type NewPolicyEvent, writeEvents } from "./record-event";
+import type { NewPolicyEvent } from "./policy-event";
+import { writeEvents } from "./record-event";
 import { listResourceEventStates, rebuildResourceEvents } from "./resource-event-repository";
 
 /** Queue of the per-connector event fetch, for modules that ask for a fetch after a change. */

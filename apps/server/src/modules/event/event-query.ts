@@ -1,6 +1,6 @@
 import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { EventType } from "@palisade/api/gen/palisade/event/v1/event_pb";
-import type { EventTypeName } from "./record-event";
+import type { EventTypeName } from "./policy-event";
 
 /** An EventFilter checked and reduced to what the SQL needs. */
 export interface EventQuery {

@@ -9,7 +9,7 @@ import { descendants, hierarchyOf } from "./event-hierarchy";
 import { findConnectorId, listConnectorIds } from "./event-lookup-repository";
 import { decodeKeyset, type EventQuery, providerFilterOf, TYPE_NAMES } from "./event-query";
 import { type EventRow, findEvent, type PageRequest } from "./event-repository";
-import type { EventTypeName } from "./record-event";
+import type { EventTypeName } from "./policy-event";
 
 const MAX_TEXT = 200;
 const MAX_LIST = 100;

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import type { NewPolicyEvent } from "./record-event";
+import type { NewPolicyEvent } from "./policy-event";
 
 /**
  * Inserts events whose provider id is not stored yet and returns the rows it inserted. The
