@@ -6,10 +6,12 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import type { AuditRecord } from "../../apps/server/src/cloud/cloud-provider";
 import { type DatabaseHandle, openDatabase } from "../../apps/server/src/db/database";
-import { type ClassifyContext, classifyAudit } from "../../apps/server/src/modules/event/classify";
+import { classifyAudit } from "../../apps/server/src/modules/event/classify";
+import type { ClassifyContext } from "../../apps/server/src/modules/event/classify-context";
 import type { EventQuery } from "../../apps/server/src/modules/event/event-query";
 import { COUNT_CAP, countEvents, listEvents } from "../../apps/server/src/modules/event/event-repository";
-import { type NewPolicyEvent, writeEvents } from "../../apps/server/src/modules/event/record-event";
+import type { NewPolicyEvent } from "../../apps/server/src/modules/event/policy-event";
+import { writeEvents } from "../../apps/server/src/modules/event/record-event";
 import { percentile } from "../support/percentile";
 
 /**

@@ -5,8 +5,9 @@ import { startCloudConnections } from "./cloud/sandbox-connection";
 import type { Config } from "./config";
 import { openDatabase } from "./db/database";
 import { startJobQueue } from "./jobs/job-queue";
+import { registerWorkers } from "./jobs/register-workers";
 import type { Logger } from "./logger";
-import { startExports } from "./modules/export/export-service";
+import { createExports } from "./modules/export/export-service";
 import { loadCatalogue } from "./modules/policy-definition/load-catalogue";
 import { loadSecretKey } from "./secrets";
 import { buildServer } from "./server";
@@ -36,7 +37,7 @@ export async function createPalisade(config: Config, logger: Logger) {
   await database.migrate();
   logger.info({ engine: database.engine }, "database migrated");
   const jobs = await startJobQueue(database, logger);
-  const exports = await startExports({
+  const exports = createExports({
     db: database.db,
     jobs,
     serverKey: loadSecretKey(config.dataDir),
@@ -80,6 +81,14 @@ export async function createPalisade(config: Config, logger: Logger) {
     webDist: config.webDist,
     trustProxy: config.trustProxy,
     publicRateLimit: config.publicRateLimit,
+  });
+
+  await registerWorkers(jobs, {
+    db: database.db,
+    runtime: cloud.service.runtime,
+    catalogue,
+    logger,
+    exports,
   });
 
   await cloud.connectSandbox();

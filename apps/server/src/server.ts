@@ -12,7 +12,7 @@ import type { JobQueue } from "./jobs/job-queue";
 import type { Logger } from "./logger";
 import { type ConnectorServiceDeps, createConnectorService } from "./modules/connector/connector-service";
 import { startDeploymentManagerService } from "./modules/deployment/deployment-service";
-import { startPolicyEventStore } from "./modules/event/event-service";
+import { createPolicyEventStoreService } from "./modules/event/event-service";
 import type { ExportService } from "./modules/export/export-service";
 import { createInitiativeService } from "./modules/initiative/initiative-service";
 import { createPolicyService } from "./modules/policy/policy-service";
@@ -103,7 +103,7 @@ export async function buildServer(deps: ServerDeps) {
     ["palisade.initiative.v1.InitiativeService", createInitiativeService({ db, catalogue })],
     [
       "palisade.event.v1.PolicyEventStoreService",
-      await startPolicyEventStore({ db, ...deps, runtime: deps.cloud.runtime }),
+      createPolicyEventStoreService({ db, jobs: deps.jobs, exports: deps.exports }),
     ],
     ["palisade.policy.v1.PolicyService", createPolicyService({ db, catalogue })],
     [

@@ -1,13 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { AuditRecord } from "../../cloud/cloud-provider";
-import {
-  armResourceParts,
-  type ClassifyContext,
-  classifyAudit,
-  type DeploymentInfo,
-  displayUserName,
-  latestCompliance,
-} from "./classify";
+import { classifyAudit } from "./classify";
+import { armResourceParts } from "./classify-azure";
+import { latestCompliance } from "./classify-compliance";
+import type { ClassifyContext, DeploymentInfo } from "./classify-context";
+import { displayUserName } from "./display-user-name";
 
 const ACCOUNT = "111122223333";
 const OU = "ou-ab12-11111111";

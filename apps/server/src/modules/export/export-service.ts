@@ -2,13 +2,19 @@ import { createReadStream, existsSync, mkdirSync, renameSync, statSync } from "n
 import { open } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
-import { and, eq } from "drizzle-orm";
 import type { FastifyInstance, RawServerDefault } from "fastify";
 import type { Database } from "../../db/database";
-import { jobs as jobRows } from "../../db/schema/operations";
+import { type ExportPayload, enqueueExport } from "../../jobs/export-job";
 import type { JobQueue } from "../../jobs/job-queue";
 import type { Logger } from "../../logger";
 import { csvLine } from "./csv";
+import {
+  EXPORT_KIND_PREFIX,
+  findExportJob,
+  findExportJobAnyTenant,
+  insertExportJob,
+  updateExportJob,
+} from "./export-repository";
 import { createExportLinkSigner, LINK_TTL_MS } from "./signed-link";
 
 export type ExportFormatName = "csv" | "json";
@@ -46,26 +52,17 @@ export interface ExportService {
   exportNow(request: ExportRequest): Promise<ExportResult>;
   /** Queues the export; its link answers 404 until the job has written the file. */
   exportLater(request: ExportRequest): Promise<ExportResult>;
+  /** Writes the file of a queued export (the export job's work); a finished one is left alone. */
+  run(payload: ExportPayload): Promise<void>;
   /** Serves `GET /exports/<id>?expires=…&signature=…`. */
   route(app: FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, Logger>): void;
-}
-
-const QUEUE = "export.run";
-const KIND_PREFIX = "export:";
-
-interface ExportJobData {
-  jobId: string;
-  tenantId: string;
-  kind: string;
-  params: Record<string, unknown>;
-  format: ExportFormatName;
 }
 
 /**
  * CSV/JSON exports written by a job into `<dir>/<job id>.<ext>`, with progress in the `jobs`
  * table, downloaded through signed, expiring links served by Palisade itself.
  */
-export async function startExports(deps: {
+export function createExports(deps: {
   db: Database;
   jobs: JobQueue;
   serverKey: string;
@@ -73,7 +70,7 @@ export async function startExports(deps: {
   publicUrl: string;
   logger: Logger;
   now?: () => Date;
-}): Promise<ExportService> {
+}): ExportService {
   const { db, logger } = deps;
   const now = deps.now ?? (() => new Date());
   const signer = createExportLinkSigner(deps.serverKey);
@@ -86,27 +83,21 @@ export async function startExports(deps: {
 
   async function createJobRow(request: ExportRequest, format: ExportFormatName): Promise<string> {
     if (!producers.has(request.kind)) throw new Error(`No export of kind ${request.kind}`);
-    const [row] = await db
-      .insert(jobRows)
-      .values({
-        tenantId: request.tenantId,
-        kind: `${KIND_PREFIX}${request.kind}`,
-        status: "QUEUED",
-        createdBy: request.createdBy,
-        result: { format },
-      })
-      .returning({ id: jobRows.id });
-    if (!row) throw new Error("job insert returned nothing");
-    return row.id;
+    return insertExportJob(db, {
+      tenantId: request.tenantId,
+      kind: request.kind,
+      createdBy: request.createdBy,
+      format,
+    });
   }
 
-  async function run(data: ExportJobData): Promise<void> {
-    const [row] = await db.select().from(jobRows).where(eq(jobRows.id, data.jobId)).limit(1);
+  async function run(data: ExportPayload): Promise<void> {
+    const row = await findExportJob(db, data.tenantId, data.jobId);
     // Done by an earlier attempt, or the tenant is gone.
     if (!row || row.status === "SUCCEEDED") return;
     const producer = producers.get(data.kind);
     if (!producer) throw new Error(`No export of kind ${data.kind}`);
-    await db.update(jobRows).set({ status: "RUNNING", progress: 0 }).where(eq(jobRows.id, data.jobId));
+    await updateExportJob(db, data.tenantId, data.jobId, { status: "RUNNING", progress: 0 });
     try {
       const source = await producer(data.tenantId, data.params);
       const target = fileOf(data.jobId, data.format);
@@ -131,10 +122,10 @@ export async function startExports(deps: {
           const percent = source.total ? Math.min(99, Math.floor((written / source.total) * 100)) : 0;
           if (percent >= lastPercent + 10) {
             lastPercent = percent;
-            await db
-              .update(jobRows)
-              .set({ progress: percent, total: source.total ?? null })
-              .where(eq(jobRows.id, data.jobId));
+            await updateExportJob(db, data.tenantId, data.jobId, {
+              progress: percent,
+              total: source.total ?? null,
+            });
           }
         }
         if (data.format === "json") await file.write("\n]\n");
@@ -143,32 +134,22 @@ export async function startExports(deps: {
       }
       // The link starts answering only once the whole file is there.
       renameSync(partial, target);
-      await db
-        .update(jobRows)
-        .set({
-          status: "SUCCEEDED",
-          progress: 100,
-          total: written,
-          result: { format: data.format, rows: written },
-          finishedAt: now(),
-        })
-        .where(eq(jobRows.id, data.jobId));
+      await updateExportJob(db, data.tenantId, data.jobId, {
+        status: "SUCCEEDED",
+        progress: 100,
+        total: written,
+        result: { format: data.format, rows: written },
+        finishedAt: now(),
+      });
     } catch (error) {
-      await db
-        .update(jobRows)
-        .set({ status: "FAILED", error: (error as Error).message, finishedAt: now() })
-        .where(eq(jobRows.id, data.jobId));
+      await updateExportJob(db, data.tenantId, data.jobId, {
+        status: "FAILED",
+        error: (error as Error).message,
+        finishedAt: now(),
+      });
       throw error;
     }
   }
-
-  await deps.jobs.register<ExportJobData>({
-    name: QUEUE,
-    retryLimit: 3,
-    expireInSeconds: 900,
-    concurrency: 1,
-    handler: ({ data }) => run(data),
-  });
 
   return {
     define(kind, producer) {
@@ -185,7 +166,7 @@ export async function startExports(deps: {
     async exportLater(request) {
       const format = request.format ?? "csv";
       const jobId = await createJobRow(request, format);
-      await deps.jobs.send<ExportJobData>(QUEUE, {
+      await enqueueExport(deps.jobs, {
         jobId,
         tenantId: request.tenantId,
         kind: request.kind,
@@ -194,6 +175,8 @@ export async function startExports(deps: {
       });
       return { jobId, presignedUrl: linkOf(jobId) };
     },
+
+    run,
 
     route(app) {
       app.get<{ Params: { id: string }; Querystring: { expires?: string; signature?: string } }>(
@@ -209,16 +192,7 @@ export async function startExports(deps: {
                   : "This download link is not valid.",
             });
           }
-          const [row] = await db
-            .select({
-              status: jobRows.status,
-              kind: jobRows.kind,
-              result: jobRows.result,
-              error: jobRows.error,
-            })
-            .from(jobRows)
-            .where(and(eq(jobRows.id, id)))
-            .limit(1);
+          const row = await findExportJobAnyTenant(db, id);
           const format = ((row?.result as { format?: ExportFormatName } | null)?.format ??
             "csv") as ExportFormatName;
           const file = fileOf(id, format);
@@ -228,7 +202,7 @@ export async function startExports(deps: {
           if (row?.status !== "SUCCEEDED" || !existsSync(file)) {
             return reply.code(404).send({ error: "The export is not ready yet; try again in a moment." });
           }
-          const name = `${row.kind.replace(KIND_PREFIX, "")}-${id.slice(0, 8)}.${format}`;
+          const name = `${row.kind.replace(EXPORT_KIND_PREFIX, "")}-${id.slice(0, 8)}.${format}`;
           logger.debug({ exportId: id }, "export downloaded");
           return reply
             .header("content-type", format === "csv" ? "text/csv; charset=utf-8" : "application/json")

@@ -1,0 +1,11 @@
+import type { Database } from "../../db/database";
+import type { JobQueue } from "../../jobs/job-queue";
+import type { ExportService } from "../export/export-service";
+
+/** What the PolicyEventStoreService methods work with. */
+export interface EventRpcDeps {
+  db: Database;
+  /** Fetches are queued as jobs. */
+  jobs: JobQueue;
+  exports: ExportService;
+}

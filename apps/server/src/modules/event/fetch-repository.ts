@@ -1,0 +1,117 @@
+import { and, eq, inArray, isNull, ne, or } from "drizzle-orm";
+import type { Database } from "../../db/database";
+import { connectors, hierarchyNodes } from "../../db/schema/connectors";
+import { bundles, deployments, waivers } from "../../db/schema/deployments";
+import { jobs as jobRows } from "../../db/schema/operations";
+
+export type FetchedConnector = typeof connectors.$inferSelect;
+
+/** Fetch jobs name a connector only; the connector row says which tenant it belongs to. */
+export async function findConnectorAnyTenant(
+  db: Database,
+  connectorId: string,
+): Promise<FetchedConnector | undefined> {
+  const [row] = await db.select().from(connectors).where(eq(connectors.id, connectorId)).limit(1);
+  return row;
+}
+
+/** Every connector of every tenant, for the scheduled fetch. */
+export async function listConnectorIdsAnyTenant(db: Database): Promise<string[]> {
+  const rows = await db.select({ id: connectors.id }).from(connectors);
+  return rows.map((r) => r.id);
+}
+
+/** The live deployments a connector's events are classified against, with their bundles. */
+export async function listClassifiedDeployments(db: Database, tenantId: string, connectorId: string) {
+  return db
+    .select({
+      id: deployments.id,
+      bundleId: deployments.bundleId,
+      key: bundles.key,
+      name: bundles.name,
+      namespace: bundles.namespace,
+      mode: bundles.mode,
+      nativeId: deployments.nativeId,
+      scopeExternalId: deployments.scopeExternalId,
+      excludedScopes: bundles.excludedScopes,
+      affectedResourceTypes: bundles.affectedResourceTypes,
+      policySlug: bundles.policySlug,
+      parameters: bundles.parameters,
+      scopes: bundles.scopes,
+    })
+    .from(deployments)
+    .innerJoin(bundles, eq(bundles.id, deployments.bundleId))
+    .where(
+      and(
+        eq(deployments.tenantId, tenantId),
+        or(eq(deployments.connectorId, connectorId), isNull(deployments.connectorId)),
+        ne(deployments.status, "DELETED"),
+        isNull(bundles.deletedAt),
+      ),
+    );
+}
+
+/** Waivers that were or are in force on the deployments: past events are judged by them too. */
+export async function listWaiversInForce(db: Database, tenantId: string, deploymentIds: string[]) {
+  if (deploymentIds.length === 0) return [];
+  return db
+    .select()
+    .from(waivers)
+    .where(
+      and(
+        eq(waivers.tenantId, tenantId),
+        inArray(waivers.deploymentId, deploymentIds),
+        inArray(waivers.status, ["ACTIVE", "EXPIRED", "CANCELLED"]),
+      ),
+    );
+}
+
+export async function listConnectorHierarchy(db: Database, tenantId: string, connectorId: string) {
+  return db
+    .select({ externalId: hierarchyNodes.externalId, parent: hierarchyNodes.parentExternalId })
+    .from(hierarchyNodes)
+    .where(and(eq(hierarchyNodes.tenantId, tenantId), eq(hierarchyNodes.connectorId, connectorId)));
+}
+
+/** Moves the connector's audit-stream cursor; run in the transaction that wrote the events. */
+export async function saveEventCursor(
+  db: Database,
+  tenantId: string,
+  connectorId: string,
+  cursor: string | null,
+  fetchedAt: Date,
+): Promise<void> {
+  await db
+    .update(connectors)
+    .set({ eventCursor: cursor, eventsFetchedAt: fetchedAt })
+    .where(and(eq(connectors.tenantId, tenantId), eq(connectors.id, connectorId)));
+}
+
+/** The row of the `jobs` table a user watches while their fetch runs. */
+export async function insertFetchRequest(
+  db: Database,
+  row: { tenantId: string; kind: string; createdBy: string | null; total: number },
+): Promise<string> {
+  const [job] = await db
+    .insert(jobRows)
+    .values({ ...row, status: "QUEUED" })
+    .returning({ id: jobRows.id });
+  if (!job) throw new Error("job insert returned nothing");
+  return job.id;
+}
+
+export async function finishFetchRequest(
+  db: Database,
+  tenantId: string,
+  jobId: string,
+  outcome: { ok: true; result: object } | { ok: false; error: string },
+): Promise<void> {
+  await db
+    .update(jobRows)
+    .set(
+      outcome.ok
+        ? { status: "SUCCEEDED", progress: 100, result: outcome.result, finishedAt: new Date() }
+        : { status: "FAILED", error: outcome.error, finishedAt: new Date() },
+    )
+    .where(and(eq(jobRows.tenantId, tenantId), eq(jobRows.id, jobId)));
+}

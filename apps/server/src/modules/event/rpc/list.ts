@@ -1,0 +1,26 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import type { ListRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
+import { requireCaller } from "../../../rpc/call-context";
+import type { EventRpcDeps } from "../event-deps";
+import { scopesOf } from "../event-hierarchy";
+import { paginationMessage, resourceEventMessage } from "../event-message";
+import { COUNT_CAP } from "../event-repository";
+import { parseEventFilter, parsePage } from "../event-request";
+import {
+  countResourceEvents,
+  listResourceEvents as listResourceEventRows,
+} from "../resource-event-repository";
+
+/** Resource events: each resource under a deployment with its newest event. */
+export async function listResourceEvents({ db }: EventRpcDeps, req: ListRequest, ctx: HandlerContext) {
+  const caller = requireCaller(ctx);
+  const q = await parseEventFilter(db, caller.tenantId, req.filter);
+  const page = parsePage(req.pagination, req.orderBy);
+  const { rows, hasMore } = await listResourceEventRows(db, caller.tenantId, q, page);
+  const total = await countResourceEvents(db, caller.tenantId, q, page.cursorMode ? COUNT_CAP : undefined);
+  const scopes = await scopesOf(db, caller.tenantId, rows);
+  return {
+    items: rows.map((r) => resourceEventMessage(r, scopes)),
+    pagination: paginationMessage(page, rows, hasMore, total),
+  };
+}

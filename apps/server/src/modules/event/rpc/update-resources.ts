@@ -1,0 +1,30 @@
+import { Code, type HandlerContext } from "@connectrpc/connect";
+import type { UpdateResourcesRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
+import { requireCaller } from "../../../rpc/call-context";
+import { callError } from "../../../rpc/errors";
+import { auditCall } from "../../audit/audit-log";
+import type { EventRpcDeps } from "../event-deps";
+import { scopesOf } from "../event-hierarchy";
+import { resourceEventMessage } from "../event-message";
+import { existingEvent } from "../event-request";
+import { findResourceEventOf, setResourceDismissed } from "../resource-event-repository";
+
+/** Dismisses (or restores) the resource event of an event, with every event of that resource. */
+export async function updateResources(
+  { db }: EventRpcDeps,
+  req: UpdateResourcesRequest,
+  ctx: HandlerContext,
+) {
+  const caller = requireCaller(ctx);
+  const row = await existingEvent(db, caller.tenantId, req.id);
+  const resourceEvent = await findResourceEventOf(db, caller.tenantId, row.id);
+  if (!resourceEvent) throw callError(Code.NotFound, "This event does not belong to a resource event.");
+  await setResourceDismissed(db, caller.tenantId, resourceEvent.re_id, req.isDismissed);
+  await auditCall(db, ctx, {
+    targetType: "policy_event",
+    targetId: resourceEvent.re_id,
+    details: { isDismissed: req.isDismissed, eventId: row.id },
+  });
+  const updated = (await findResourceEventOf(db, caller.tenantId, row.id)) ?? resourceEvent;
+  return { resourceEvent: resourceEventMessage(updated, await scopesOf(db, caller.tenantId, [updated])) };
+}

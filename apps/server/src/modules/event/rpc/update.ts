@@ -1,0 +1,23 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import type { UpdateRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
+import { requireCaller } from "../../../rpc/call-context";
+import { auditCall } from "../../audit/audit-log";
+import type { EventRpcDeps } from "../event-deps";
+import { scopesOf } from "../event-hierarchy";
+import { eventMessage } from "../event-message";
+import { findEvent, setEventDismissed } from "../event-repository";
+import { existingEvent } from "../event-request";
+
+/** Dismisses (or restores) one event. */
+export async function updateEvent({ db }: EventRpcDeps, req: UpdateRequest, ctx: HandlerContext) {
+  const caller = requireCaller(ctx);
+  const row = await existingEvent(db, caller.tenantId, req.id);
+  await setEventDismissed(db, caller.tenantId, row.id, req.isDismissed);
+  await auditCall(db, ctx, {
+    targetType: "policy_event",
+    targetId: row.id,
+    details: { isDismissed: req.isDismissed },
+  });
+  const updated = (await findEvent(db, caller.tenantId, row.id)) ?? row;
+  return { event: eventMessage(updated, await scopesOf(db, caller.tenantId, [updated])) };
+}
