@@ -60,6 +60,9 @@ const DEFINITION_FIELDS: ReadonlySet<string> = new Set(
   PolicyDefinitionSchema.fields.map((field) => field.name),
 );
 
+/** What lists of policies leave out of each definition, as their contract says: the two largest fields. */
+export const SUMMARY_EXCLUDED: ReadonlySet<string> = new Set(["tree", "provider_data"]);
+
 /**
  * Reads an exclude_mask: top-level PolicyDefinition field names, snake_case as in the contract or
  * lowerCamelCase as JSON clients write them.

@@ -7,14 +7,11 @@ import type {
 import { requireCaller } from "../../../rpc/call-context";
 import { pageResponse, pageWindow } from "../../../rpc/pagination";
 import { policyUsage } from "../../deployment/deployment-repository";
-import { definitionMessage } from "../../policy-definition/definition-message";
+import { definitionMessage, SUMMARY_EXCLUDED } from "../../policy-definition/definition-message";
 import { sortDefinitions } from "../../policy-definition/definition-query";
 import { loadTenantCatalogue } from "../../policy-definition/tenant-catalogue";
 import type { PolicyServiceDeps } from "../policies";
 import { policyMatcher } from "../policy-filter";
-
-/** GetPolicies leaves out the two largest fields: the tree and the provider data. */
-const POLICY_EXCLUDED: ReadonlySet<string> = new Set(["tree", "provider_data"]);
 
 /** The tenant's policies: the catalogue joined with its bundles. */
 export async function getPolicies(
@@ -40,7 +37,7 @@ export async function getPolicies(
         definition: definitionMessage(
           entry.definition,
           { state: entry.state, createdAt: entry.createdAt },
-          POLICY_EXCLUDED,
+          SUMMARY_EXCLUDED,
         ),
         state: entry.state,
         bundlesCount: used?.bundles ?? 0,
