@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { createAuth } from "./auth/auth";
 import { bootstrapFirstTenant } from "./auth/bootstrap";
-import { startCloudConnections } from "./cloud/sandbox-connection";
 import type { Config } from "./config";
 import { openDatabase } from "./db/database";
 import { startJobQueue } from "./jobs/job-queue";
@@ -9,6 +8,7 @@ import { registerWorkers } from "./jobs/register-workers";
 import type { Logger } from "./logger";
 import { createExports } from "./modules/export/export-service";
 import { loadCatalogue } from "./modules/policy-definition/load-catalogue";
+import { startCloudConnections } from "./sandbox-connection";
 import { loadSecretKey } from "./secrets";
 import { buildServer } from "./server";
 

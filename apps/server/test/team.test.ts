@@ -1,8 +1,10 @@
 import { toJsonString } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
+import { ErrorDetailSchema } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { ListApiKeysResponseSchema, TeamService } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
+import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog } from "../src/db/schema/operations";
@@ -16,6 +18,12 @@ async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
     return ConnectError.from(error);
   }
   throw new Error("the call succeeded");
+}
+
+function fieldsOf(error: ConnectError): { field: string; message: string }[] {
+  return error
+    .findDetails(ErrorDetailSchema)
+    .flatMap((detail) => detail.fieldViolations.map(({ field, message }) => ({ field, message })));
 }
 
 describe.each(engines)("team management on %s", (engine) => {
@@ -151,5 +159,29 @@ describe.each(engines)("team management on %s", (engine) => {
     expect(
       (await errorOf(team.createApiKey({ name: "x", role: Role.VIEWER, expiresInDays: 400 }))).code,
     ).toBe(Code.InvalidArgument);
+  });
+
+  it("names the input field at fault in the error's details, with the message unchanged", async () => {
+    const badName = await errorOf(
+      server.client(TeamService, admin).createApiKey({ name: " ", role: Role.VIEWER }),
+    );
+    expect(badName.rawMessage).toBe("API key name must be 1 to 64 characters.");
+    expect(fieldsOf(badName)).toEqual([
+      { field: "name", message: "API key name must be 1 to 64 characters." },
+    ]);
+
+    const badHours = await errorOf(
+      server.client(TenantService, admin).updateSettings({
+        settings: { maxWaiverDurationHours: 100, defaultWaiverApprovalMode: WaiverApprovalMode.AUTO },
+      }),
+    );
+    expect(badHours.code).toBe(Code.InvalidArgument);
+    expect(badHours.rawMessage).toBe("Maximum waiver duration must be 1 to 72 hours.");
+    expect(fieldsOf(badHours)).toEqual([
+      {
+        field: "settings.max_waiver_duration_hours",
+        message: "Maximum waiver duration must be 1 to 72 hours.",
+      },
+    ]);
   });
 });

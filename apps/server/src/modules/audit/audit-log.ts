@@ -1,7 +1,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { Database } from "../../db/database";
-import { auditLog } from "../../db/schema/operations";
 import { type CallContext, callContext } from "../../rpc/call-context";
+import { insertAuditRecord } from "./audit-repository";
 
 export interface AuditEntry {
   action: string;
@@ -14,7 +14,7 @@ export interface AuditEntry {
 export async function writeAudit(db: Database, context: CallContext, entry: AuditEntry): Promise<void> {
   const { caller } = context;
   if (!caller) throw new Error("An audited change needs a caller");
-  await db.insert(auditLog).values({
+  await insertAuditRecord(db, {
     tenantId: caller.tenantId,
     actorType: caller.kind,
     actorId: caller.id,

@@ -132,6 +132,7 @@ export async function replaceHierarchy(
       .delete(hierarchyNodes)
       .where(
         and(
+          eq(hierarchyNodes.tenantId, tenantId),
           eq(hierarchyNodes.connectorId, connectorId),
           ids.length > 0 ? notInArray(hierarchyNodes.externalId, ids) : undefined,
         ),
@@ -199,6 +200,7 @@ export async function insertJob(
 
 export async function finishJob(
   db: Database,
+  tenantId: string,
   id: string,
   outcome: { status: "SUCCEEDED"; result: Record<string, unknown> } | { status: "FAILED"; error: string },
 ): Promise<void> {
@@ -211,5 +213,5 @@ export async function finishJob(
       error: outcome.status === "FAILED" ? outcome.error : null,
       finishedAt: new Date(),
     })
-    .where(eq(jobs.id, id));
+    .where(and(eq(jobs.tenantId, tenantId), eq(jobs.id, id)));
 }

@@ -152,7 +152,10 @@ export function createConnectorRuntime(deps: {
         lastSyncAt: new Date(),
         lastError: null,
       });
-      await finishJob(db, jobId, { status: "SUCCEEDED", result: { nodes: entries.length, durationMs } });
+      await finishJob(db, row.tenantId, jobId, {
+        status: "SUCCEEDED",
+        result: { nodes: entries.length, durationMs },
+      });
       logger.info({ connectorId: row.id, nodes: entries.length, durationMs }, "hierarchy synced");
     } catch (error) {
       const message = describeCloudFailure(error);
@@ -160,7 +163,7 @@ export function createConnectorRuntime(deps: {
       await updateConnector(db, row.tenantId, row.id, { status: "ERROR", lastError: message }).catch(
         () => {},
       );
-      await finishJob(db, jobId, { status: "FAILED", error: message }).catch(() => {});
+      await finishJob(db, row.tenantId, jobId, { status: "FAILED", error: message }).catch(() => {});
     }
   }
 

@@ -1,6 +1,5 @@
 import { create, fromJson, type JsonValue, type MessageInitShape, toJson } from "@bufbuild/protobuf";
 import { timestampFromDate, type Value, ValueSchema } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError } from "@connectrpc/connect";
 import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import {
   Category,
@@ -12,7 +11,7 @@ import {
   ParameterType,
   type PolicyDefinition,
   PolicyDefinitionSchema,
-  type PolicyDefinitionState,
+  PolicyDefinitionState,
   type PolicyTreeNode,
   type PolicyTreeNodeSchema,
   type ProviderData,
@@ -26,6 +25,9 @@ import type {
   Enforcer as EnforcerName,
   TreeNode,
 } from "@palisade/policy-engine/catalogue/definition-schema";
+import { invalidField } from "../../rpc/errors";
+import type { TenantDefinitionRow } from "./policy-definition-repository";
+import type { TenantCatalogue, TenantDefinition } from "./tenant-catalogue";
 
 type EnumObject = Record<string, string | number>;
 type DefinitionInit = MessageInitShape<typeof PolicyDefinitionSchema>;
@@ -58,6 +60,9 @@ const DEFINITION_FIELDS: ReadonlySet<string> = new Set(
   PolicyDefinitionSchema.fields.map((field) => field.name),
 );
 
+/** What lists of policies leave out of each definition, as their contract says: the two largest fields. */
+export const SUMMARY_EXCLUDED: ReadonlySet<string> = new Set(["tree", "provider_data"]);
+
 /**
  * Reads an exclude_mask: top-level PolicyDefinition field names, snake_case as in the contract or
  * lowerCamelCase as JSON clients write them.
@@ -67,9 +72,9 @@ export function excludedFields(paths: readonly string[] | undefined): ReadonlySe
   for (const path of paths ?? []) {
     const name = path.trim().replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
     if (!DEFINITION_FIELDS.has(name)) {
-      throw new ConnectError(
-        `exclude_mask: "${path.slice(0, 64)}" is not a field of PolicyDefinition (for example description, tree, provider_data).`,
-        Code.InvalidArgument,
+      throw invalidField(
+        "exclude_mask",
+        `"${path.slice(0, 64)}" is not a field of PolicyDefinition (for example description, tree, provider_data).`,
       );
     }
     excluded.add(name);
@@ -190,7 +195,7 @@ function valueJson(value: Value, field: string): unknown {
   try {
     return toJson(ValueSchema, value);
   } catch {
-    throw new ConnectError(`policy_definition.${field}: expected a JSON value`, Code.InvalidArgument);
+    throw invalidField(`policy_definition.${field}`, "expected a JSON value");
   }
 }
 
@@ -286,4 +291,22 @@ export function definitionDocument(message: PolicyDefinition): Record<string, un
     seamless_score: enumName(Score, message.seamlessScore),
     initiative_slugs: message.initiativeSlugs,
   };
+}
+
+/** A definition as the tenant sees it. */
+export function tenantDefinitionMessage(
+  entry: TenantDefinition,
+  excluded?: ReadonlySet<string>,
+): PolicyDefinition {
+  return definitionMessage(entry.definition, { state: entry.state, createdAt: entry.createdAt }, excluded);
+}
+
+/** A definition the tenant just stored, with the state its bundles give that slug. */
+export function storedDefinitionMessage(row: TenantDefinitionRow, view: TenantCatalogue): PolicyDefinition {
+  return tenantDefinitionMessage({
+    definition: row.definition,
+    own: true,
+    createdAt: row.createdAt,
+    state: view.bySlug.get(row.slug)?.state ?? PolicyDefinitionState.NOT_INSTALLED,
+  });
 }

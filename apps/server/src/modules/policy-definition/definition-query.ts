@@ -1,4 +1,3 @@
-import { Code, ConnectError } from "@connectrpc/connect";
 import { CloudProvider, Order } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import {
   ListOrderBy,
@@ -6,10 +5,12 @@ import {
 } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import type { ListFilter } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
 import type { Enforcer } from "@palisade/policy-engine/catalogue/definition-schema";
+import { invalidField } from "../../rpc/errors";
 import { enforcerOfProvider } from "./definition-message";
 import type { TenantDefinition } from "./tenant-catalogue";
 
 export const MAX_SEARCH = 100;
+const MAX_SLUG = 64;
 const MAX_VALUES = 200;
 const MAX_VALUE_LENGTH = 200;
 
@@ -27,24 +28,28 @@ export interface DefinitionFilter {
 
 function strings(field: string, values: readonly string[]): ReadonlySet<string> {
   if (values.length > MAX_VALUES) {
-    throw new ConnectError(`filter.${field}: at most ${MAX_VALUES} values.`, Code.InvalidArgument);
+    throw invalidField(`filter.${field}`, `at most ${MAX_VALUES} values.`);
   }
   for (const value of values) {
     if (value.length > MAX_VALUE_LENGTH) {
-      throw new ConnectError(
-        `filter.${field}: each value is at most ${MAX_VALUE_LENGTH} characters.`,
-        Code.InvalidArgument,
-      );
+      throw invalidField(`filter.${field}`, `each value is at most ${MAX_VALUE_LENGTH} characters.`);
     }
   }
   return new Set(values);
+}
+
+export function requireSlug(raw: string): string {
+  const slug = raw.trim();
+  if (slug.length === 0) throw invalidField("slug", "required.");
+  if (slug.length > MAX_SLUG) throw invalidField("slug", `at most ${MAX_SLUG} characters.`);
+  return slug;
 }
 
 /** Case-insensitive search text; a single character matches too much and is ignored, as on every list. */
 export function searchText(search: string | undefined, field = "search"): string | undefined {
   const text = search?.trim();
   if (text && text.length > MAX_SEARCH) {
-    throw new ConnectError(`${field}: at most ${MAX_SEARCH} characters.`, Code.InvalidArgument);
+    throw invalidField(field, `at most ${MAX_SEARCH} characters.`);
   }
   return text && text.length > 1 ? text.toLowerCase() : undefined;
 }
@@ -55,17 +60,14 @@ export function readFilter(filter: ListFilter | undefined): DefinitionFilter {
     states.length > MAX_VALUES ||
     states.some((state) => PolicyDefinitionState[state] === undefined || state === 0)
   ) {
-    throw new ConnectError(
-      "filter.states: use NOT_INSTALLED, ALERT or PREVENT (at most one of each).",
-      Code.InvalidArgument,
-    );
+    throw invalidField("filter.states", "use NOT_INSTALLED, ALERT or PREVENT (at most one of each).");
   }
   const enforcers = (filter?.cloudProviders ?? []).map((provider) => {
     const enforcer = enforcerOfProvider(provider);
     if (!enforcer) {
-      throw new ConnectError(
-        `filter.cloud_providers: ${CloudProvider[provider] ?? provider} is not a cloud provider; use AWS or AZURE.`,
-        Code.InvalidArgument,
+      throw invalidField(
+        "filter.cloud_providers",
+        `${CloudProvider[provider] ?? provider} is not a cloud provider; use AWS or AZURE.`,
       );
     }
     return enforcer;
@@ -138,10 +140,7 @@ export function sortDefinitions(
 ): TenantDefinition[] {
   const keys = orderBy.filter((key) => key !== ListOrderBy.UNSPECIFIED);
   if (keys.some((key) => ascending[key as keyof typeof ascending] === undefined)) {
-    throw new ConnectError(
-      "order_by: use CREATED_AT, SECURITY_SCORE, SEAMLESS_SCORE or NAME.",
-      Code.InvalidArgument,
-    );
+    throw invalidField("order_by", "use CREATED_AT, SECURITY_SCORE, SEAMLESS_SCORE or NAME.");
   }
   const effective = keys.length > 0 ? keys : [ListOrderBy.NAME];
   const comparators = effective.map((key): Compare => {

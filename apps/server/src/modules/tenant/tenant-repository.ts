@@ -11,6 +11,11 @@ export async function findTenant(db: Database, tenantId: string): Promise<Tenant
   return row;
 }
 
+export async function findTenantBySlug(db: Database, slug: string): Promise<TenantRow | undefined> {
+  const [row] = await db.select().from(organization).where(eq(organization.slug, slug)).limit(1);
+  return row;
+}
+
 /** The tenant's settings; a tenant that never saved any has the defaults. */
 export async function findTenantSettings(db: Database, tenantId: string): Promise<TenantSettingsRow> {
   const [row] = await db.select().from(tenantSettings).where(eq(tenantSettings.tenantId, tenantId)).limit(1);

@@ -8,7 +8,7 @@ import {
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
 import { describe, expect, it } from "vitest";
 import type { TenantDefinition } from "../policy-definition/tenant-catalogue";
-import { policyMatcher } from "./policy-service";
+import { policyMatcher } from "./policy-filter";
 
 function entry(
   slug: string,

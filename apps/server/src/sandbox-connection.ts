@@ -1,16 +1,15 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type SandboxCloud, startSandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
-import { eq } from "drizzle-orm";
-import type { Config } from "../config";
-import type { Database } from "../db/database";
-import { organization } from "../db/schema/auth";
-import type { Logger } from "../logger";
-import { countTenantConnectors, findConnector } from "../modules/connector/connector-repository";
-import { type ConnectorRuntime, createConnectorRuntime } from "../modules/connector/connector-runtime";
-import { createSandboxConnector } from "../modules/connector/connector-service";
-import { createSecretBox, type SecretBox } from "../modules/connector/secret-box";
-import { loadSecretKey } from "../secrets";
+import type { Config } from "./config";
+import type { Database } from "./db/database";
+import type { Logger } from "./logger";
+import { countTenantConnectors, findConnector } from "./modules/connector/connector-repository";
+import { type ConnectorRuntime, createConnectorRuntime } from "./modules/connector/connector-runtime";
+import { createSandboxConnector } from "./modules/connector/connectors";
+import { createSecretBox, type SecretBox } from "./modules/connector/secret-box";
+import { findTenantBySlug } from "./modules/tenant/tenant-repository";
+import { loadSecretKey } from "./secrets";
 
 /** Written once the first start has connected the sandbox, so removing those connectors is final. */
 const CONNECTED_MARKER = "connected-to-default-tenant";
@@ -58,10 +57,7 @@ export async function startCloudConnections(deps: {
       if (!sandbox) return;
       const marker = join(config.sandbox.dataDir, CONNECTED_MARKER);
       if (existsSync(marker)) return;
-      const [tenant] = await db
-        .select({ id: organization.id })
-        .from(organization)
-        .where(eq(organization.slug, "default"));
+      const tenant = await findTenantBySlug(db, "default");
       if (!tenant) return;
       // A database that already has connectors was set up by someone; leave it as it is.
       if ((await countTenantConnectors(db, tenant.id)) === 0) {
@@ -69,7 +65,7 @@ export async function startCloudConnections(deps: {
           ["aws", "Sandbox AWS organisation"],
           ["azure", "Sandbox Azure tenant"],
         ] as const) {
-          const row = await createSandboxConnector({ db }, tenant.id, provider, name);
+          const row = await createSandboxConnector(db, tenant.id, provider, name);
           const fresh = (await findConnector(db, tenant.id, row.id)) ?? row;
           await runtime.startSync(fresh, null);
           logger.info({ connectorId: row.id, provider }, "created sandbox connector");

@@ -1,0 +1,165 @@
+import { randomBytes, X509Certificate } from "node:crypto";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { CloudProvider as CloudProviderEnum } from "@palisade/api/gen/palisade/common/v1/common_pb";
+import {
+  AzureCredentialType,
+  type ConnectorConfig,
+} from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import type { ProviderName } from "../../cloud/cloud-provider";
+import { invalidArgument } from "../../rpc/errors";
+import type { ConnectorKind, StoredConfig } from "./connector-repository";
+import { SandboxNotRunningError, type StoredSecret } from "./connector-runtime";
+
+const MAX_NAME = 80;
+const MAX_SECRET = 1024;
+const MAX_CERTIFICATE = 16 * 1024;
+const ACCOUNT_ID = /^\d{12}$/;
+const ROLE_ARN = /^arn:aws(?:-[a-z]+)*:iam::(\d{12}):role\/[\w+=,.@/-]{1,512}$/;
+const REGION = /^[a-z]{2}(?:-[a-z]+)+-\d{1,2}$/;
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DEFAULT_REGION = "us-east-1";
+
+/** A connector's settings checked for storing: what goes in `config`, and what is sealed. */
+export interface CheckedConfig {
+  kind: ConnectorKind;
+  config: StoredConfig;
+  secret: StoredSecret;
+}
+
+/** The message names the field itself, so it is also the field's problem. */
+function invalid(field: string, message: string): never {
+  throw invalidArgument(message, [{ field, message }]);
+}
+
+export function providerName(value: CloudProviderEnum | undefined, field: string): ProviderName {
+  if (value === CloudProviderEnum.AWS) return "aws";
+  if (value === CloudProviderEnum.AZURE) return "azure";
+  return invalid(field, `${field} must be AWS or AZURE.`);
+}
+
+export function readName(raw: string): string {
+  const name = raw.trim();
+  if (name.length < 1 || name.length > MAX_NAME) invalid("name", `name must be 1 to ${MAX_NAME} characters.`);
+  return name;
+}
+
+function certificateThumbprint(pem: string): string {
+  const field = "config.azure.client_certificate_pem";
+  if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem)) {
+    invalid(field, `${field} must contain the private key as well as the certificate (PEM).`);
+  }
+  try {
+    return new X509Certificate(pem).fingerprint.replaceAll(":", "");
+  } catch {
+    return invalid(field, `${field} does not hold a readable X.509 certificate (PEM).`);
+  }
+}
+
+type AwsInput = Extract<ConnectorConfig["kind"], { case: "aws" }>["value"];
+type AzureInput = Extract<ConnectorConfig["kind"], { case: "azure" }>["value"];
+type Previous = { config: StoredConfig; secret: StoredSecret } | undefined;
+
+function readAws(value: AwsInput, previous: Previous): CheckedConfig {
+  const managementAccountId = value.managementAccountId.trim();
+  if (!ACCOUNT_ID.test(managementAccountId))
+    invalid(
+      "config.aws.management_account_id",
+      "config.aws.management_account_id must be the 12-digit id of the organisation's management account.",
+    );
+  const roleArn = value.roleArn.trim();
+  const match = ROLE_ARN.exec(roleArn);
+  if (!match)
+    invalid(
+      "config.aws.role_arn",
+      'config.aws.role_arn must be an IAM role ARN such as "arn:aws:iam::111122223333:role/PalisadeConnector".',
+    );
+  if (match[1] !== managementAccountId)
+    invalid(
+      "config.aws.role_arn",
+      `config.aws.role_arn must be a role in the management account ${managementAccountId}.`,
+    );
+  const region = value.region.trim() || DEFAULT_REGION;
+  if (!REGION.test(region))
+    invalid("config.aws.region", `config.aws.region "${region}" is not an AWS region such as us-east-1.`);
+  const externalId =
+    previous && "externalId" in previous.config
+      ? previous.config.externalId
+      : `palisade-${randomBytes(16).toString("hex")}`;
+  return {
+    kind: "aws",
+    config: { provider: "aws", managementAccountId, roleArn, externalId, region },
+    secret: {},
+  };
+}
+
+function readAzure(value: AzureInput, previous: Previous): CheckedConfig {
+  const tenantId = value.tenantId.trim();
+  const clientId = value.clientId.trim();
+  if (!GUID.test(tenantId))
+    invalid("config.azure.tenant_id", "config.azure.tenant_id must be the directory (tenant) id, a GUID.");
+  if (!GUID.test(clientId))
+    invalid("config.azure.client_id", "config.azure.client_id must be the application (client) id, a GUID.");
+  const before = previous && "clientId" in previous.config ? previous : undefined;
+  if (value.credentialType === AzureCredentialType.CERTIFICATE) {
+    const field = "config.azure.client_certificate_pem";
+    const pem = value.clientCertificatePem?.trim() || before?.secret.certificatePem;
+    if (!pem) invalid(field, `${field} is required for certificate credentials.`);
+    if (pem.length > MAX_CERTIFICATE)
+      invalid(field, `${field} must be at most ${MAX_CERTIFICATE} characters.`);
+    return {
+      kind: "azure",
+      config: {
+        provider: "azure",
+        tenantId,
+        clientId,
+        credentialType: "CERTIFICATE",
+        certificateThumbprint: certificateThumbprint(pem),
+      },
+      secret: { certificatePem: pem },
+    };
+  }
+  if (value.credentialType !== AzureCredentialType.CLIENT_SECRET)
+    invalid(
+      "config.azure.credential_type",
+      "config.azure.credential_type must be CLIENT_SECRET or CERTIFICATE.",
+    );
+  const field = "config.azure.client_secret";
+  const clientSecret = value.clientSecret || before?.secret.clientSecret;
+  if (!clientSecret) invalid(field, `${field} is required for client secret credentials.`);
+  if (clientSecret.length > MAX_SECRET) invalid(field, `${field} must be at most ${MAX_SECRET} characters.`);
+  return {
+    kind: "azure",
+    config: {
+      provider: "azure",
+      tenantId,
+      clientId,
+      credentialType: "CLIENT_SECRET",
+      certificateThumbprint: "",
+    },
+    secret: { clientSecret },
+  };
+}
+
+/** Reads and checks a configuration; `previous` supplies what an update may leave out. */
+export function readConfig(
+  input: ConnectorConfig | undefined,
+  previous: Previous,
+  sandboxRunning: boolean,
+): CheckedConfig {
+  const kind = input?.kind;
+  switch (kind?.case) {
+    case "aws":
+      return readAws(kind.value, previous);
+    case "azure":
+      return readAzure(kind.value, previous);
+    case "sandbox": {
+      const provider = providerName(kind.value.provider, "config.sandbox.provider");
+      if (!sandboxRunning) {
+        throw new ConnectError(new SandboxNotRunningError().message, Code.FailedPrecondition);
+      }
+      return { kind: "sandbox", config: { provider }, secret: {} };
+    }
+    default:
+      return invalid("config", "config must be one of aws, azure or sandbox.");
+  }
+}

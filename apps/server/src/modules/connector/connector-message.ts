@@ -1,0 +1,125 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import {
+  CloudProvider as CloudProviderEnum,
+  ScopeType,
+} from "@palisade/api/gen/palisade/common/v1/common_pb";
+import {
+  AwsConnectorConfigSchema,
+  AzureConnectorConfigSchema,
+  AzureCredentialType,
+  type Connector,
+  type ConnectorConfig,
+  ConnectorSchema,
+  ConnectorStatus,
+  type HierarchyNode,
+  HierarchyNodeSchema,
+  SandboxConnectorConfigSchema,
+} from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import type { HierarchyNodeType } from "../../cloud/cloud-provider";
+import type { ConnectorRow, HierarchyNodeRow, StoredConfig } from "./connector-repository";
+
+const STATUS: Record<string, ConnectorStatus> = {
+  NEVER_SYNCED: ConnectorStatus.NEVER_SYNCED,
+  SYNCING: ConnectorStatus.SYNCING,
+  CONNECTED: ConnectorStatus.CONNECTED,
+  ERROR: ConnectorStatus.ERROR,
+};
+
+const SCOPE_TYPES: Record<HierarchyNodeType, ScopeType> = {
+  AWS_ORGANIZATION_ROOT: ScopeType.AWS_ORGANIZATION_ROOT,
+  AWS_OU: ScopeType.AWS_OU,
+  AWS_ACCOUNT: ScopeType.AWS_ACCOUNT,
+  AZURE_MANAGEMENT_GROUP: ScopeType.AZURE_MANAGEMENT_GROUP,
+  AZURE_SUBSCRIPTION: ScopeType.AZURE_SUBSCRIPTION,
+  AZURE_RESOURCE_GROUP: ScopeType.AZURE_RESOURCE_GROUP,
+};
+
+const providerEnum = (provider: string) =>
+  provider === "aws" ? CloudProviderEnum.AWS : CloudProviderEnum.AZURE;
+
+function configMessage(row: ConnectorRow): ConnectorConfig["kind"] {
+  const config = row.config as StoredConfig;
+  if (row.kind === "sandbox") {
+    return {
+      case: "sandbox",
+      value: create(SandboxConnectorConfigSchema, { provider: providerEnum(config.provider) }),
+    };
+  }
+  if ("roleArn" in config) {
+    return {
+      case: "aws",
+      value: create(AwsConnectorConfigSchema, {
+        managementAccountId: config.managementAccountId,
+        roleArn: config.roleArn,
+        externalId: config.externalId,
+        region: config.region,
+      }),
+    };
+  }
+  if ("clientId" in config) {
+    // The secret and the certificate's key are never returned.
+    return {
+      case: "azure",
+      value: create(AzureConnectorConfigSchema, {
+        tenantId: config.tenantId,
+        clientId: config.clientId,
+        credentialType:
+          config.credentialType === "CERTIFICATE"
+            ? AzureCredentialType.CERTIFICATE
+            : AzureCredentialType.CLIENT_SECRET,
+        certificateThumbprint: config.certificateThumbprint,
+      }),
+    };
+  }
+  return { case: undefined };
+}
+
+export function connectorMessage(row: ConnectorRow): Connector {
+  const config = row.config as StoredConfig;
+  return create(ConnectorSchema, {
+    entity: {
+      id: row.id,
+      createdAt: timestampFromDate(row.createdAt),
+      updatedAt: timestampFromDate(row.updatedAt),
+    },
+    name: row.name,
+    provider: providerEnum(config.provider),
+    status: STATUS[row.status] ?? ConnectorStatus.UNSPECIFIED,
+    lastSyncAt: row.lastSyncAt ? timestampFromDate(row.lastSyncAt) : undefined,
+    lastError: row.status === "ERROR" ? (row.lastError ?? "") : "",
+    config: { kind: configMessage(row) },
+  });
+}
+
+/** Parent-child tree of the stored nodes; nodes whose parent is not stored become roots. */
+export function hierarchyTree(rows: HierarchyNodeRow[]): HierarchyNode[] {
+  const nodes = new Map<string, { row: HierarchyNodeRow; message: HierarchyNode }>();
+  for (const row of rows) {
+    nodes.set(`${row.connectorId}|${row.externalId.toLowerCase()}`, {
+      row,
+      message: create(HierarchyNodeSchema, {
+        entity: {
+          id: row.id,
+          createdAt: timestampFromDate(row.createdAt),
+          updatedAt: timestampFromDate(row.updatedAt),
+        },
+        name: row.name,
+        provider: providerEnum(row.provider),
+        connectorId: row.connectorId,
+        link: row.link ?? "",
+        type: SCOPE_TYPES[row.type as HierarchyNodeType] ?? ScopeType.UNSPECIFIED,
+        externalId: row.externalId,
+      }),
+    });
+  }
+  const roots: HierarchyNode[] = [];
+  for (const { row, message } of nodes.values()) {
+    const parent = row.parentExternalId
+      ? nodes.get(`${row.connectorId}|${row.parentExternalId.toLowerCase()}`)
+      : undefined;
+    if (parent && parent.message !== message) parent.message.children.push(message);
+    else roots.push(message);
+  }
+  return roots;
+}

@@ -1,0 +1,66 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { createAwsProvider } from "../../cloud/aws/aws-provider";
+import { createAzureProvider } from "../../cloud/azure/azure-provider";
+import type { CloudProvider, ConnectionCheck, ProviderName } from "../../cloud/cloud-provider";
+import type { Database } from "../../db/database";
+import { type ConnectorRow, findConnector, insertConnector } from "./connector-repository";
+import {
+  type ConnectorRuntime,
+  type ConnectorSettings,
+  describeCloudFailure,
+  type StoredSecret,
+} from "./connector-runtime";
+import type { SecretBox } from "./secret-box";
+
+export interface ConnectorServiceDeps {
+  db: Database;
+  secretBox: SecretBox;
+  runtime: ConnectorRuntime;
+  /** The IAM principal the server calls AssumeRole as, for the AWS trust policy. */
+  awsPrincipalArn: string | undefined;
+}
+
+/** A connector of the tenant, or NotFound; an empty id finds nothing. */
+export async function requireConnector(db: Database, tenantId: string, id: string): Promise<ConnectorRow> {
+  const row = id ? await findConnector(db, tenantId, id) : undefined;
+  if (!row) throw new ConnectError("No such connector in this tenant.", Code.NotFound);
+  return row;
+}
+
+/** The secret sealed to its connector, or null when the kind has none. */
+export function sealSecret(secretBox: SecretBox, secret: StoredSecret, connectorId: string): string | null {
+  return Object.keys(secret).length > 0 ? secretBox.seal(JSON.stringify(secret), connectorId) : null;
+}
+
+/**
+ * Checks settings against the cloud with a provider of their own, closed afterwards, so a test
+ * of unsaved settings never touches the stored connector's provider.
+ */
+export async function runChecks(
+  runtime: ConnectorRuntime,
+  settings: ConnectorSettings,
+): Promise<ConnectionCheck[]> {
+  let provider: CloudProvider | undefined;
+  try {
+    const connection = runtime.connectionFor(settings);
+    provider =
+      connection.provider === "aws"
+        ? createAwsProvider(connection.connection)
+        : createAzureProvider(connection.connection);
+    return await provider.verify();
+  } catch (error) {
+    return [{ name: "Connect", ok: false, message: describeCloudFailure(error) }];
+  } finally {
+    provider?.close();
+  }
+}
+
+/** Creates a connector directly, for the local run's sandbox connectors (no RPC caller). */
+export async function createSandboxConnector(
+  db: Database,
+  tenantId: string,
+  provider: ProviderName,
+  name: string,
+): Promise<ConnectorRow> {
+  return insertConnector(db, { tenantId, name, kind: "sandbox", config: { provider }, createdBy: null });
+}

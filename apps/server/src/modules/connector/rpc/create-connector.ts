@@ -1,0 +1,40 @@
+import { randomUUID } from "node:crypto";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import type {
+  CreateConnectorRequest,
+  CreateConnectorResponseSchema,
+} from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
+import { requireCaller } from "../../../rpc/call-context";
+import { auditCall } from "../../audit/audit-log";
+import { readConfig, readName } from "../connector-config";
+import { connectorMessage } from "../connector-message";
+import { insertConnector } from "../connector-repository";
+import { type ConnectorServiceDeps, sealSecret } from "../connectors";
+
+export async function createConnector(
+  deps: ConnectorServiceDeps,
+  req: CreateConnectorRequest,
+  ctx: HandlerContext,
+): Promise<MessageInitShape<typeof CreateConnectorResponseSchema>> {
+  const { db, runtime } = deps;
+  const caller = requireCaller(ctx);
+  const name = readName(req.name);
+  const { kind, config, secret } = readConfig(req.config, undefined, runtime.sandbox() !== undefined);
+  const id = randomUUID();
+  const row = await insertConnector(db, {
+    id,
+    tenantId: caller.tenantId,
+    name,
+    kind,
+    config,
+    secretCiphertext: sealSecret(deps.secretBox, secret, id),
+    createdBy: caller.id,
+  });
+  await auditCall(db, ctx, {
+    targetType: "connector",
+    targetId: row.id,
+    details: { name, kind, provider: config.provider },
+  });
+  return { connector: connectorMessage(row) };
+}

@@ -1,0 +1,61 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { deriveInitiatives, type Initiative } from "@palisade/policy-engine/catalogue/initiatives";
+import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
+import type { Database } from "../../db/database";
+import { invalidField } from "../../rpc/errors";
+import { loadTenantCatalogue, type TenantCatalogue } from "../policy-definition/tenant-catalogue";
+
+const MAX_LOOKUP = 128;
+
+export type Framework = Catalogue["frameworks"][number];
+
+export interface InitiativeServiceDeps {
+  db: Database;
+  catalogue: Catalogue;
+  /** The catalogue's frameworks by id; an initiative's slug is its framework's id. */
+  frameworks: ReadonlyMap<string, Framework>;
+}
+
+export interface TenantInitiatives {
+  view: TenantCatalogue;
+  /** By name. */
+  initiatives: Initiative[];
+}
+
+/**
+ * Initiatives are derived per request from the tenant's view of the catalogue, so the tenant's own
+ * definitions that name a framework count towards its coverage, and installed counts follow its bundles.
+ */
+export async function loadTenantInitiatives(
+  deps: InitiativeServiceDeps,
+  tenantId: string,
+): Promise<TenantInitiatives> {
+  const view = await loadTenantCatalogue(deps.db, deps.catalogue, tenantId);
+  const initiatives = deriveInitiatives({
+    ...deps.catalogue,
+    definitions: view.definitions.map((entry) => entry.definition),
+  }).sort((a, b) => a.name.localeCompare(b.name));
+  return { view, initiatives };
+}
+
+/** The initiative named by `lookup` (its id or slug, which are the same), read from request field `field`. */
+export function findInitiative(
+  { initiatives }: TenantInitiatives,
+  lookup: string,
+  field: string,
+): Initiative {
+  const key = lookup.trim();
+  if (!key) throw invalidField(field, "give the initiative's id or slug.");
+  if (key.length > MAX_LOOKUP) throw invalidField(field, `at most ${MAX_LOOKUP} characters.`);
+  const initiative = initiatives.find((candidate) => candidate.slug === key);
+  if (!initiative) throw new ConnectError(`No initiative "${key}".`, Code.NotFound);
+  return initiative;
+}
+
+export function findClause(initiative: Initiative, id: string): Initiative["clauses"][number] {
+  const clause = initiative.clauses.find((candidate) => candidate.id === id.trim());
+  if (!clause) {
+    throw new ConnectError(`No clause "${id.slice(0, MAX_LOOKUP)}" in ${initiative.name}.`, Code.NotFound);
+  }
+  return clause;
+}

@@ -1,0 +1,25 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type {
+  GetDefinitionBySlugRequest,
+  GetDefinitionBySlugResponseSchema,
+} from "@palisade/api/gen/palisade/policy/v1/policy_pb";
+import { requireSlug } from "../../policy-definition/definition-query";
+import type { PolicyServiceDeps } from "../policies";
+
+/**
+ * Public: the page has no tenant, so only catalogue definitions are looked up (a tenant's own
+ * definitions stay private), and nothing but the links is answered.
+ */
+export async function getDefinitionBySlug(
+  deps: PolicyServiceDeps,
+  req: GetDefinitionBySlugRequest,
+): Promise<MessageInitShape<typeof GetDefinitionBySlugResponseSchema>> {
+  const slug = requireSlug(req.slug);
+  const definition = deps.catalogue.bySlug.get(slug);
+  if (!definition) throw new ConnectError(`No policy definition with slug "${slug}".`, Code.NotFound);
+  return {
+    slug: definition.slug,
+    furtherReadingUrls: definition.further_reading_urls.map(({ name, href }) => ({ name, href })),
+  };
+}

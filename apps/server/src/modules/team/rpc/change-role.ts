@@ -1,0 +1,33 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
+import type { ChangeRoleRequest, ChangeRoleResponseSchema } from "@palisade/api/gen/palisade/team/v1/team_pb";
+import { roleName } from "../../../auth/roles";
+import { requireCaller } from "../../../rpc/call-context";
+import { auditCall } from "../../audit/audit-log";
+import {
+  keepAnAdministrator,
+  requireBuiltInRole,
+  requireMember,
+  type TeamServiceDeps,
+} from "../team-members";
+import { memberMessage } from "../team-message";
+import { updateMemberRole } from "../team-repository";
+
+export async function changeRole(
+  deps: TeamServiceDeps,
+  req: ChangeRoleRequest,
+  ctx: HandlerContext,
+): Promise<MessageInitShape<typeof ChangeRoleResponseSchema>> {
+  const { db } = deps;
+  const caller = requireCaller(ctx);
+  requireBuiltInRole(req.role);
+  const row = await requireMember(db, caller.tenantId, req.memberId);
+  if (req.role !== Role.ADMINISTRATOR) {
+    await keepAnAdministrator(db, caller.tenantId, row, "change their role");
+  }
+  const role = roleName(req.role);
+  await updateMemberRole(db, caller.tenantId, row.id, role);
+  await auditCall(db, ctx, { targetType: "member", targetId: row.id, details: { from: row.role, to: role } });
+  return { member: memberMessage({ ...row, role }) };
+}

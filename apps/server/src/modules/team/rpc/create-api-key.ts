@@ -1,0 +1,51 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import type {
+  CreateApiKeyRequest,
+  CreateApiKeyResponseSchema,
+} from "@palisade/api/gen/palisade/team/v1/team_pb";
+import { roleName } from "../../../auth/roles";
+import { requireCaller } from "../../../rpc/call-context";
+import { invalidArgument } from "../../../rpc/errors";
+import { auditCall } from "../../audit/audit-log";
+import { requireBuiltInRole, requireUser, type TeamServiceDeps } from "../team-members";
+import { apiKeyMessage } from "../team-message";
+import { listApiKeys } from "../team-repository";
+
+const MAX_KEY_NAME = 64;
+const MAX_KEY_DAYS = 365;
+
+export async function createApiKey(
+  deps: TeamServiceDeps,
+  req: CreateApiKeyRequest,
+  ctx: HandlerContext,
+): Promise<MessageInitShape<typeof CreateApiKeyResponseSchema>> {
+  const { db, auth } = deps;
+  const caller = requireCaller(ctx);
+  requireUser(caller, "Creating an API key");
+  const name = req.name.trim();
+  if (name.length < 1 || name.length > MAX_KEY_NAME) {
+    const message = `API key name must be 1 to ${MAX_KEY_NAME} characters.`;
+    throw invalidArgument(message, [{ field: "name", message }]);
+  }
+  requireBuiltInRole(req.role);
+  const days = req.expiresInDays;
+  if (days !== undefined && (days < 1 || days > MAX_KEY_DAYS)) {
+    const message = `An API key expires after 1 to ${MAX_KEY_DAYS} days.`;
+    throw invalidArgument(message, [{ field: "expires_in_days", message }]);
+  }
+  const role = roleName(req.role);
+  const created = await auth.api.createApiKey({
+    body: {
+      organizationId: caller.tenantId,
+      userId: caller.id,
+      name,
+      metadata: { role, createdBy: caller.id },
+      ...(days !== undefined ? { expiresIn: days * 86_400 } : {}),
+    },
+  });
+  const [row] = (await listApiKeys(db, caller.tenantId)).filter((k) => k.id === created.id);
+  if (!row) throw new ConnectError("The API key was not stored.", Code.Internal);
+  await auditCall(db, ctx, { targetType: "api_key", targetId: created.id, details: { name, role } });
+  return { apiKey: apiKeyMessage(row), key: created.key };
+}

@@ -1,0 +1,53 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import type {
+  InviteMemberRequest,
+  InviteMemberResponseSchema,
+} from "@palisade/api/gen/palisade/team/v1/team_pb";
+import { roleName } from "../../../auth/roles";
+import { requireCaller } from "../../../rpc/call-context";
+import { invalidArgument } from "../../../rpc/errors";
+import { auditCall } from "../../audit/audit-log";
+import { requireBuiltInRole, requireUser, type TeamServiceDeps } from "../team-members";
+import { invitationMessage } from "../team-message";
+import { findMemberByEmail, insertInvitation } from "../team-repository";
+
+const INVITATION_DAYS = 7;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
+
+export async function inviteMember(
+  deps: TeamServiceDeps,
+  req: InviteMemberRequest,
+  ctx: HandlerContext,
+): Promise<MessageInitShape<typeof InviteMemberResponseSchema>> {
+  const { db } = deps;
+  const caller = requireCaller(ctx);
+  requireUser(caller, "Inviting a member");
+  const email = req.email.trim().toLowerCase();
+  if (!EMAIL.test(email)) {
+    const message = `"${req.email}" is not a valid email`;
+    throw invalidArgument(message, [{ field: "email", message }]);
+  }
+  requireBuiltInRole(req.role);
+  if (await findMemberByEmail(db, caller.tenantId, email)) {
+    throw new ConnectError(`${email} is already a member of this tenant.`, Code.AlreadyExists);
+  }
+  const createdAt = new Date();
+  const id = crypto.randomUUID();
+  const expiresAt = new Date(createdAt.getTime() + INVITATION_DAYS * 86_400_000);
+  const role = roleName(req.role);
+  await insertInvitation(db, {
+    id,
+    organizationId: caller.tenantId,
+    email,
+    role,
+    status: "pending",
+    expiresAt,
+    createdAt,
+    inviterId: caller.id,
+  });
+  await auditCall(db, ctx, { targetType: "invitation", targetId: id, details: { email, role } });
+  return {
+    invitation: invitationMessage({ id, email, role, inviterName: caller.name, createdAt, expiresAt }),
+  };
+}

@@ -1,0 +1,23 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import type {
+  RevokeInvitationRequest,
+  RevokeInvitationResponseSchema,
+} from "@palisade/api/gen/palisade/team/v1/team_pb";
+import { requireCaller } from "../../../rpc/call-context";
+import { auditCall } from "../../audit/audit-log";
+import type { TeamServiceDeps } from "../team-members";
+import { cancelInvitation } from "../team-repository";
+
+export async function revokeInvitation(
+  deps: TeamServiceDeps,
+  req: RevokeInvitationRequest,
+  ctx: HandlerContext,
+): Promise<MessageInitShape<typeof RevokeInvitationResponseSchema>> {
+  const caller = requireCaller(ctx);
+  if (!req.id || !(await cancelInvitation(deps.db, caller.tenantId, req.id))) {
+    throw new ConnectError("No pending invitation with this id in this tenant.", Code.NotFound);
+  }
+  await auditCall(deps.db, ctx, { targetType: "invitation", targetId: req.id });
+  return {};
+}

@@ -1,0 +1,74 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import type {
+  TenantSettings,
+  UpdateSettingsRequest,
+  UpdateSettingsResponseSchema,
+} from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
+import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
+import { requireCaller } from "../../../rpc/call-context";
+import { invalidArgument } from "../../../rpc/errors";
+import { auditCall } from "../../audit/audit-log";
+import { renameTenant, saveTenantSettings } from "../tenant-repository";
+import { loadTenantMessage, requireTenant, type TenantServiceDeps } from "../tenants";
+
+const MAX_TENANT_NAME = 100;
+const MAX_WAIVER_HOURS = 72;
+
+/** The message is the sentence a form shows beside the field. */
+function invalid(field: string, message: string): never {
+  throw invalidArgument(message, [{ field, message }]);
+}
+
+function readName(raw: string | undefined): string | undefined {
+  const name = raw?.trim();
+  if (name !== undefined && (name.length < 1 || name.length > MAX_TENANT_NAME)) {
+    invalid("name", `Tenant name must be 1 to ${MAX_TENANT_NAME} characters.`);
+  }
+  return name;
+}
+
+function checkSettings(settings: TenantSettings): void {
+  const { maxWaiverDurationHours, waiverLinkBaseUrl, defaultWaiverApprovalMode } = settings;
+  if (maxWaiverDurationHours < 1 || maxWaiverDurationHours > MAX_WAIVER_HOURS) {
+    invalid(
+      "settings.max_waiver_duration_hours",
+      `Maximum waiver duration must be 1 to ${MAX_WAIVER_HOURS} hours.`,
+    );
+  }
+  if (waiverLinkBaseUrl && !/^https?:\/\/[^\s]{1,500}$/.test(waiverLinkBaseUrl)) {
+    invalid("settings.waiver_link_base_url", "Waiver link base URL must be an http or https URL.");
+  }
+  if (defaultWaiverApprovalMode === WaiverApprovalMode.UNSPECIFIED) {
+    invalid(
+      "settings.default_waiver_approval_mode",
+      "Choose a default waiver approval mode (AUTO or MANUAL).",
+    );
+  }
+}
+
+export async function updateSettings(
+  deps: TenantServiceDeps,
+  req: UpdateSettingsRequest,
+  ctx: HandlerContext,
+): Promise<MessageInitShape<typeof UpdateSettingsResponseSchema>> {
+  const { db } = deps;
+  const caller = requireCaller(ctx);
+  const name = readName(req.name);
+  if (req.settings) {
+    checkSettings(req.settings);
+    const { maxWaiverDurationHours, waiverLinkBaseUrl, defaultWaiverApprovalMode } = req.settings;
+    await saveTenantSettings(db, caller.tenantId, {
+      defaultWaiverApprovalMode: WaiverApprovalMode[defaultWaiverApprovalMode],
+      maxWaiverDurationHours,
+      waiverLinkBaseUrl,
+    });
+  }
+  if (name !== undefined) await renameTenant(db, caller.tenantId, name);
+  await auditCall(db, ctx, {
+    targetType: "tenant",
+    targetId: caller.tenantId,
+    details: { name, settingsChanged: Boolean(req.settings) },
+  });
+  return { tenant: await loadTenantMessage(db, await requireTenant(db, caller.tenantId)) };
+}
