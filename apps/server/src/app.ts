@@ -6,6 +6,7 @@ import { openDatabase } from "./db/database";
 import { startJobQueue } from "./jobs/job-queue";
 import { registerWorkers } from "./jobs/register-workers";
 import type { Logger } from "./logger";
+import { createMailSender, describeMailTarget } from "./mail/mail-sender";
 import { createExports } from "./modules/export/export-service";
 import { loadCatalogue } from "./modules/policy-definition/load-catalogue";
 import { startCloudConnections } from "./sandbox-connection";
@@ -67,6 +68,12 @@ export async function createPalisade(config: Config, logger: Logger) {
     );
   }
 
+  const mail = createMailSender(config.mail, logger);
+  logger.info(
+    { via: config.mail.smtpUrl ? "smtp" : "outbox", to: describeMailTarget(config.mail) },
+    "mail configured",
+  );
+
   const cloud = await startCloudConnections({ config, db: database.db, logger });
 
   const app = await buildServer({
@@ -89,6 +96,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     catalogue,
     logger,
     exports,
+    mail: { sender: mail, retry: config.mail.retry },
   });
 
   await cloud.connectSandbox();
@@ -104,6 +112,7 @@ export async function createPalisade(config: Config, logger: Logger) {
       await app.close();
       await cloud.close();
       await jobs.stop();
+      mail.close();
       await database.close();
     },
   };

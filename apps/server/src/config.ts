@@ -1,4 +1,6 @@
 import { join, resolve } from "node:path";
+import type { MailRetry } from "./jobs/send-mail-job";
+import type { MailSettings } from "./mail/mail-sender";
 
 /** Server settings, read once from the environment. */
 export interface Config {
@@ -22,6 +24,8 @@ export interface Config {
   sandbox: { enabled: boolean; port: number; dataDir: string; activity: boolean; actionsPerMinute: number };
   /** The IAM principal this server assumes connector roles as; shown in the AWS trust policy. */
   awsPrincipalArn: string | undefined;
+  /** Outgoing mail: SMTP, or .eml files in the outbox; failed sends are retried this way. */
+  mail: MailSettings & { retry: MailRetry };
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -59,7 +63,48 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       actionsPerMinute: positiveNumber(env, "SANDBOX_ACTIVITY_RATE", 12),
     },
     awsPrincipalArn: env.PALISADE_AWS_PRINCIPAL_ARN || undefined,
+    mail: {
+      smtpUrl: smtpUrl(env.SMTP_URL),
+      from: mailFrom(env.MAIL_FROM),
+      outboxDir: join(dataDir, "outbox"),
+      retry: {
+        limit: wholeNumber(env, "MAIL_RETRY_LIMIT", 6),
+        delaySeconds: wholeNumber(env, "MAIL_RETRY_DELAY_SECONDS", 30),
+      },
+    },
   };
+}
+
+// The URL may hold a password: a message about it never repeats it.
+function smtpUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error("SMTP_URL must be a URL such as smtp://user:password@mail.example.com:587");
+  }
+  if (url.protocol !== "smtp:" && url.protocol !== "smtps:") {
+    throw new Error("SMTP_URL must start with smtp:// (STARTTLS when offered) or smtps:// (implicit TLS)");
+  }
+  if (!url.hostname) throw new Error("SMTP_URL must name the mail server's host");
+  return raw;
+}
+
+function mailFrom(raw: string | undefined): string {
+  const from = raw?.trim() || "Palisade <palisade@localhost>";
+  if (!/^[^\r\n]*[^\s@<>]@[^\s@<>]+>?$/.test(from)) {
+    throw new Error(`MAIL_FROM must be an address such as "Palisade <palisade@example.com>", got "${from}"`);
+  }
+  return from;
+}
+
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
+  return value;
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

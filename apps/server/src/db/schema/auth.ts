@@ -109,6 +109,11 @@ export const invitation = pgTable(
     inviterId: text("inviter_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
+    // Palisade's own columns: the invitation e-mail's fate, for the administrator who sent it.
+    /** pending (queued or being retried), sent or failed; null when no e-mail was sent. */
+    deliveryStatus: text("delivery_status"),
+    /** The mail server's answer to the last failed attempt. */
+    deliveryError: text("delivery_error"),
   },
   (t) => [index("invitation_organization_id_idx").on(t.organizationId)],
 );

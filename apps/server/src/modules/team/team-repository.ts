@@ -111,6 +111,8 @@ export async function listPendingInvitations(
       expiresAt: invitation.expiresAt,
       createdAt: invitation.createdAt,
       inviterId: invitation.inviterId,
+      deliveryStatus: invitation.deliveryStatus,
+      deliveryError: invitation.deliveryError,
       inviterName: user.name,
     })
     .from(invitation)

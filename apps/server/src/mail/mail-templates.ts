@@ -1,0 +1,115 @@
+/** A message ready to send: the same content as plain text and as HTML. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export const PRODUCT_NAME = "Palisade";
+
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/** Text as it may appear inside HTML content or a quoted attribute. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+// Names come from users; a line break in one must not start a new header or paragraph.
+function oneLine(value: string): string {
+  return value.replace(/[\p{Cc}\u2028\u2029]+/gu, " ").trim();
+}
+
+const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/**
+ * "Monday 30 November 2026 at 21:05 UTC": readers are in any time zone, so it is named; the
+ * words are spelled out here rather than by Intl, whose output changes between ICU versions.
+ */
+export function formatExpiry(date: Date): string {
+  const time = `${String(date.getUTCHours()).padStart(2, "0")}:${String(date.getUTCMinutes()).padStart(2, "0")}`;
+  return `${DAYS[date.getUTCDay()]} ${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()} at ${time} UTC`;
+}
+
+/** What every message says: a greeting line, what happened, the one thing to do, and until when. */
+interface MailContent {
+  to: string;
+  subject: string;
+  /** Paragraphs before the link, plain text. */
+  intro: string[];
+  action: { label: string; link: string };
+  expiresAt: Date;
+  /** Paragraphs after the link, plain text. */
+  outro: string[];
+}
+
+function renderMail(content: MailContent): MailMessage {
+  const intro = content.intro.map(oneLine);
+  const outro = content.outro.map(oneLine);
+  const link = oneLine(content.action.link);
+  const label = oneLine(content.action.label);
+  const expiry = `This link expires on ${formatExpiry(content.expiresAt)}.`;
+  const text = [...intro, `${label}:\n${link}`, expiry, ...outro, `-- \n${PRODUCT_NAME}`].join("\n\n");
+  const paragraph = (line: string) => `<p style="margin:0 0 16px">${escapeHtml(line)}</p>`;
+  const html = [
+    "<!doctype html>",
+    `<html><head><meta charset="utf-8"><title>${escapeHtml(oneLine(content.subject))}</title></head>`,
+    '<body style="font-family:system-ui,sans-serif;font-size:15px;line-height:1.5;color:#1f2937">',
+    ...intro.map(paragraph),
+    `<p style="margin:24px 0"><a href="${escapeHtml(link)}" style="background:#1d4ed8;color:#ffffff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(label)}</a></p>`,
+    paragraph("If the button does not work, open this address in your browser:"),
+    `<p style="margin:0 0 16px;word-break:break-all"><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
+    paragraph(expiry),
+    ...outro.map(paragraph),
+    `<p style="margin:24px 0 0;color:#6b7280">${escapeHtml(PRODUCT_NAME)}</p>`,
+    "</body></html>",
+  ].join("\n");
+  return { to: oneLine(content.to), subject: oneLine(content.subject), text, html };
+}
+
+export interface InvitationMailInput {
+  to: string;
+  inviterName: string;
+  tenantName: string;
+  /** The role's name as users see it, e.g. EDITOR. */
+  role: string;
+  link: string;
+  expiresAt: Date;
+}
+
+export function invitationMail(input: InvitationMailInput): MailMessage {
+  return renderMail({
+    to: input.to,
+    subject: `${input.inviterName} invited you to ${input.tenantName} on ${PRODUCT_NAME}`,
+    intro: [
+      `${input.inviterName} invited you to join the tenant ${input.tenantName} on ${PRODUCT_NAME} with the role ${input.role}.`,
+      `${PRODUCT_NAME} manages cloud guardrails and the waivers that let work through them. To accept, open the link below and sign in or create your account with this e-mail address (${input.to}).`,
+    ],
+    action: { label: "Accept the invitation", link: input.link },
+    expiresAt: input.expiresAt,
+    outro: [
+      `If you did not expect this invitation, you can ignore this message; nothing happens unless you accept.`,
+      `After it expires, ask ${input.inviterName} to send a new one.`,
+    ],
+  });
+}
