@@ -95,7 +95,10 @@ export async function buildServer(deps: ServerDeps) {
 
   const implementations = new Map<string, AnyServiceImpl>([
     ["palisade.tenant.v1.TenantService", createTenantService({ db })],
-    ["palisade.team.v1.TeamService", createTeamService({ db, auth })],
+    [
+      "palisade.team.v1.TeamService",
+      createTeamService({ db, auth, jobs: deps.jobs, publicUrl: deps.publicUrl }),
+    ],
     ["palisade.connector.v1.ConnectorService", createConnectorService({ db, ...deps.cloud })],
     [
       "palisade.policydefinition.v1.PolicyDefinitionService",

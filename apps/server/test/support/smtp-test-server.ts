@@ -37,6 +37,8 @@ export async function startSmtpTestServer(options: SmtpTestServerOptions = {}): 
     authOptional: !options.credentials,
     allowInsecureAuth: true,
     disabledCommands: ["STARTTLS"],
+    // Tests stop the server while a client may still hold a connection open.
+    closeTimeout: 500,
     logger: false,
     onAuth(auth, _session, callback) {
       const expected = options.credentials;

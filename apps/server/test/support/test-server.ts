@@ -19,6 +19,8 @@ export type Credentials =
 
 export interface TestServer {
   url: string;
+  /** The server's DATA_DIR (embedded database, secrets, mail outbox). */
+  dataDir: string;
   palisade: Palisade;
   defaultTenantId: string;
   /** A Connect client of the real server, through the Connect protocol over HTTP. */
@@ -68,6 +70,7 @@ export async function startTestServer(engine: Engine, env: Record<string, string
 
   const server: TestServer = {
     url,
+    dataDir: config.dataDir,
     palisade,
     defaultTenantId: tenant.id,
     client(service, credentials = { kind: "none" }) {

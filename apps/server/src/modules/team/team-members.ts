@@ -2,6 +2,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import type { Auth } from "../../auth/auth";
 import type { Database } from "../../db/database";
+import type { JobQueue } from "../../jobs/job-queue";
 import type { Caller } from "../../rpc/call-context";
 import { invalidArgument } from "../../rpc/errors";
 import { countAdministrators, findMember, type MemberRow } from "./team-repository";
@@ -9,6 +10,9 @@ import { countAdministrators, findMember, type MemberRow } from "./team-reposito
 export interface TeamServiceDeps {
   db: Database;
   auth: Auth;
+  jobs: JobQueue;
+  /** Origin of the links in invitation e-mails. */
+  publicUrl: string;
 }
 
 /** A member of the caller's tenant, or NotFound; an empty id finds nothing. */

@@ -4,6 +4,7 @@ import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import {
   type ApiKey,
   ApiKeySchema,
+  DeliveryStatus,
   type Invitation,
   InvitationSchema,
   InvitationStatus,
@@ -26,7 +27,10 @@ export function memberMessage(row: MemberRow): Member {
 
 /** Only pending invitations are ever shown. */
 export function invitationMessage(
-  row: Pick<InvitationRow, "id" | "email" | "role" | "inviterName" | "createdAt" | "expiresAt">,
+  row: Pick<
+    InvitationRow,
+    "id" | "email" | "role" | "inviterName" | "createdAt" | "expiresAt" | "deliveryStatus" | "deliveryError"
+  >,
 ): Invitation {
   return create(InvitationSchema, {
     id: row.id,
@@ -36,8 +40,16 @@ export function invitationMessage(
     createdAt: timestampFromDate(row.createdAt),
     expiresAt: timestampFromDate(row.expiresAt),
     status: InvitationStatus.PENDING,
+    deliveryStatus: DELIVERY_STATUSES[row.deliveryStatus ?? ""] ?? DeliveryStatus.UNSPECIFIED,
+    deliveryError: row.deliveryError ?? "",
   });
 }
+
+const DELIVERY_STATUSES: Record<string, DeliveryStatus> = {
+  pending: DeliveryStatus.PENDING,
+  sent: DeliveryStatus.SENT,
+  failed: DeliveryStatus.FAILED,
+};
 
 export function apiKeyMessage(row: ApiKeyRow): ApiKey {
   const metadata = parseMetadata(row.metadata);

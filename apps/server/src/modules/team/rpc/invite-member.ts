@@ -8,6 +8,7 @@ import { roleName } from "../../../auth/roles";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
+import { sendInvitationMail } from "../invitation-mail";
 import { requireBuiltInRole, requireUser, type TeamServiceDeps } from "../team-members";
 import { invitationMessage } from "../team-message";
 import { findMemberByEmail, insertInvitation } from "../team-repository";
@@ -45,9 +46,27 @@ export async function inviteMember(
     expiresAt,
     createdAt,
     inviterId: caller.id,
+    deliveryStatus: "pending",
+  });
+  await sendInvitationMail(deps, {
+    id,
+    tenantId: caller.tenantId,
+    email,
+    role,
+    inviterName: caller.name,
+    expiresAt,
   });
   await auditCall(db, ctx, { targetType: "invitation", targetId: id, details: { email, role } });
   return {
-    invitation: invitationMessage({ id, email, role, inviterName: caller.name, createdAt, expiresAt }),
+    invitation: invitationMessage({
+      id,
+      email,
+      role,
+      inviterName: caller.name,
+      createdAt,
+      expiresAt,
+      deliveryStatus: "pending",
+      deliveryError: null,
+    }),
   };
 }
