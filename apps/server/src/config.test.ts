@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { readConfig } from "./config";
+
+describe("mail settings", () => {
+  it("writes to the outbox in DATA_DIR by default, from Palisade, with minutes of retries", () => {
+    const { mail } = readConfig({ DATA_DIR: "/var/lib/palisade" });
+    expect(mail).toEqual({
+      smtpUrl: undefined,
+      from: "Palisade <palisade@localhost>",
+      outboxDir: "/var/lib/palisade/outbox",
+      retry: { limit: 6, delaySeconds: 30 },
+    });
+  });
+
+  it.each([
+    "smtp://user:pass@mail.example.com:587",
+    "smtps://user:pass@mail.example.com",
+    "smtp://127.0.0.1:2525",
+  ])("takes %s", (url) => {
+    expect(readConfig({ SMTP_URL: url }).mail.smtpUrl).toBe(url);
+  });
+
+  it.each([
+    ["http://user:hunter2secret@mail.example.com", /SMTP_URL must start with smtp:\/\//],
+    ["user hunter2secret@mail.example.com", /SMTP_URL must be a URL/],
+  ])("refuses %s without repeating it", (url, message) => {
+    expect(() => readConfig({ SMTP_URL: url })).toThrow(message);
+    try {
+      readConfig({ SMTP_URL: url });
+    } catch (error) {
+      expect((error as Error).message).not.toContain("hunter2secret");
+    }
+  });
+
+  it.each([
+    ["Security <security@example.com>", true],
+    ["alerts@example.com", true],
+    ["Palisade", false],
+    ["a@b\nBcc: x@y", false],
+  ])("MAIL_FROM %j accepted: %s", (from, ok) => {
+    const read = () => readConfig({ MAIL_FROM: from });
+    if (ok) expect(read().mail.from).toBe(from);
+    else expect(read).toThrow(/MAIL_FROM/);
+  });
+
+  it("reads retry settings, zero retries included", () => {
+    expect(readConfig({ MAIL_RETRY_LIMIT: "0", MAIL_RETRY_DELAY_SECONDS: "5" }).mail.retry).toEqual({
+      limit: 0,
+      delaySeconds: 5,
+    });
+    expect(() => readConfig({ MAIL_RETRY_LIMIT: "-1" })).toThrow(/MAIL_RETRY_LIMIT must be a whole number/);
+  });
+});
