@@ -85,6 +85,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     jobs,
     exports,
     publicUrl: config.publicUrl,
+    invitationTtlHours: config.invitationTtlHours,
     webDist: config.webDist,
     trustProxy: config.trustProxy,
     publicRateLimit: config.publicRateLimit,

@@ -24,6 +24,8 @@ export interface Config {
   sandbox: { enabled: boolean; port: number; dataDir: string; activity: boolean; actionsPerMinute: number };
   /** The IAM principal this server assumes connector roles as; shown in the AWS trust policy. */
   awsPrincipalArn: string | undefined;
+  /** How long an invitation link stays valid. */
+  invitationTtlHours: number;
   /** Outgoing mail: SMTP, or .eml files in the outbox; failed sends are retried this way. */
   mail: MailSettings & { retry: MailRetry };
 }
@@ -63,6 +65,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       actionsPerMinute: positiveNumber(env, "SANDBOX_ACTIVITY_RATE", 12),
     },
     awsPrincipalArn: env.PALISADE_AWS_PRINCIPAL_ARN || undefined,
+    invitationTtlHours: positiveNumber(env, "INVITATION_TTL_HOURS", 168),
     mail: {
       smtpUrl: smtpUrl(env.SMTP_URL),
       from: mailFrom(env.MAIL_FROM),

@@ -40,6 +40,8 @@ export interface ServerDeps {
   exports: ExportService;
   /** Public address of Palisade (waiver links in deny messages). */
   publicUrl: string;
+  /** How long an invitation link stays valid. */
+  invitationTtlHours: number;
   webDist: string;
   trustProxy: boolean;
   /** Public (no sign-in) methods: calls allowed at once per client address, and per second after. */
@@ -97,7 +99,13 @@ export async function buildServer(deps: ServerDeps) {
     ["palisade.tenant.v1.TenantService", createTenantService({ db })],
     [
       "palisade.team.v1.TeamService",
-      createTeamService({ db, auth, jobs: deps.jobs, publicUrl: deps.publicUrl }),
+      createTeamService({
+        db,
+        auth,
+        jobs: deps.jobs,
+        publicUrl: deps.publicUrl,
+        invitationTtlHours: deps.invitationTtlHours,
+      }),
     ],
     ["palisade.connector.v1.ConnectorService", createConnectorService({ db, ...deps.cloud })],
     [

@@ -6,6 +6,7 @@ import { DeliveryStatus, type Invitation, TeamService } from "@palisade/api/gen/
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatExpiry } from "../src/mail/mail-templates";
+import { invitationTokenIn } from "./support/invitation-link";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
@@ -66,7 +67,11 @@ describe.each(engines)("invitation e-mail over SMTP on %s", (engine) => {
     expect(invitation.deliveryStatus).toBe(DeliveryStatus.PENDING);
 
     const mail = await smtp.waitForMail("bob@example.com");
-    const link = `${PUBLIC_URL}/invite/${invitation.id}`;
+    const token = invitationTokenIn(mail.parsed.text ?? "");
+    // 256 random bits, base64url; the invitation id is not the secret.
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(token).not.toBe(invitation.id);
+    const link = `${PUBLIC_URL}/invite/${token}`;
     const expiry = formatExpiry(timestampDate(invitation.expiresAt));
     expect(expiry).toMatch(/ UTC$/);
     expect(mail.parsed.subject).toBe("Alice Admin invited you to R&D <Security> on Palisade");
@@ -144,7 +149,7 @@ describe.each(engines)("invitation e-mail without SMTP_URL on %s", (engine) => {
     const emls = files.filter((n) => n.endsWith(".eml"));
     expect(emls).toHaveLength(1);
     const parsed = await simpleParser(await readFile(join(outbox, emls[0] ?? "")));
-    const link = `${PUBLIC_URL}/invite/${invitation?.id}`;
+    const link = `${PUBLIC_URL}/invite/${invitationTokenIn(parsed.text ?? "")}`;
     expect(parsed.subject).toBe("Alice Admin invited you to Default on Palisade");
     expect(parsed.text).toContain(link);
     expect(parsed.html).toContain(`href="${link}"`);

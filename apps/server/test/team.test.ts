@@ -8,6 +8,7 @@ import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog } from "../src/db/schema/operations";
+import { outboxInvitationToken } from "./support/invitation-link";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
@@ -18,6 +19,13 @@ async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
     return ConnectError.from(error);
   }
   throw new Error("the call succeeded");
+}
+
+function sessionCookieOf(headers: Headers): string {
+  return headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }
 
 function fieldsOf(error: ConnectError): { field: string; message: string }[] {
@@ -95,7 +103,7 @@ describe.each(engines)("team management on %s", (engine) => {
     );
   });
 
-  it("invites by e-mail; the invitee joins with the role on signing in", async () => {
+  it("invites by e-mail; the invitee joins with the role through the link's token", async () => {
     const team = server.client(TeamService, admin);
     const { invitation } = await team.inviteMember({ email: "New.Person@Example.com", role: Role.MODERATOR });
     expect(invitation?.email).toBe("new.person@example.com");
@@ -106,15 +114,15 @@ describe.each(engines)("team management on %s", (engine) => {
       '"not-an-email" is not a valid email',
     );
 
-    await server.palisade.auth.api.signUpEmail({
-      body: { email: "new.person@example.com", password: "a-long-password-1", name: "New Person" },
-    });
-    const signIn = await server.palisade.auth.api.signInEmail({
-      body: { email: "new.person@example.com", password: "a-long-password-1" },
-    });
-    const current = await server
-      .client(TenantService, { kind: "bearer", token: signIn.token })
-      .getCurrent({});
+    const token = await outboxInvitationToken(server.dataDir, "new.person@example.com");
+    let cookie = "";
+    await server
+      .client(TeamService)
+      .acceptInvitationWithNewAccount(
+        { token, name: "New Person", password: "a-long-password-1" },
+        { onHeader: (headers) => (cookie = sessionCookieOf(headers)) },
+      );
+    const current = await server.client(TenantService, { kind: "cookie", cookie }).getCurrent({});
     expect(current.tenant?.id).toBe(server.defaultTenantId);
     expect(current.role).toBe(Role.MODERATOR);
     expect((await team.listInvitations({})).invitations.map((i) => i.email)).not.toContain(

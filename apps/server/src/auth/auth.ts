@@ -7,10 +7,12 @@ import { defaultStatements } from "better-auth/plugins/organization/access";
 import type { Database } from "../db/database";
 import * as authSchema from "../db/schema/auth";
 import type { Logger } from "../logger";
-import { acceptPendingInvitations } from "./invitations";
 
 /** Prefix of Palisade API keys; a bearer credential with it is an API key, not a session. */
 export const API_KEY_PREFIX = "pal_";
+
+export const MIN_PASSWORD_LENGTH = 10;
+export const MAX_PASSWORD_LENGTH = 128;
 
 // Better Auth checks its own organisation endpoints (invite, change role) with these
 // statements; Palisade's RPCs use the permission table of the contract instead.
@@ -45,16 +47,11 @@ export function createAuth(options: AuthOptions) {
     secret: options.secret,
     trustedOrigins: options.trustedOrigins,
     database: drizzleAdapter(options.db, { provider: "pg", schema: authSchema }),
-    databaseHooks: {
-      session: {
-        create: {
-          after: async (session) => {
-            await acceptPendingInvitations(options.db, session.userId);
-          },
-        },
-      },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
     },
-    emailAndPassword: { enabled: true, minPasswordLength: 10, maxPasswordLength: 128 },
     session: {
       // Sessions last a week and are extended once a day while in use.
       expiresIn: 60 * 60 * 24 * 7,

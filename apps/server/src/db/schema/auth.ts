@@ -114,8 +114,15 @@ export const invitation = pgTable(
     deliveryStatus: text("delivery_status"),
     /** The mail server's answer to the last failed attempt. */
     deliveryError: text("delivery_error"),
+    /** SHA-256 (hex) of the secret in the invitation link; the secret itself is never stored. */
+    tokenHash: text("token_hash"),
+    /** When the link was used; it works once. */
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
   },
-  (t) => [index("invitation_organization_id_idx").on(t.organizationId)],
+  (t) => [
+    index("invitation_organization_id_idx").on(t.organizationId),
+    uniqueIndex("invitation_token_hash_idx").on(t.tokenHash),
+  ],
 );
 
 export const apikey = pgTable(

@@ -10,9 +10,9 @@ export interface InvitationMailDeps {
   publicUrl: string;
 }
 
-/** The page where the invitee accepts; the invitation id is the unguessable part. */
-export function invitationLink(publicUrl: string, invitationId: string): string {
-  return `${publicUrl}/invite/${encodeURIComponent(invitationId)}`;
+/** The page where the invitee accepts; the token is the link's secret. */
+export function invitationLink(publicUrl: string, token: string): string {
+  return `${publicUrl}/invite/${encodeURIComponent(token)}`;
 }
 
 /** Queues the invitation e-mail; its delivery status is recorded on the invitation as it goes. */
@@ -20,6 +20,8 @@ export async function sendInvitationMail(
   deps: InvitationMailDeps,
   invitation: {
     id: string;
+    /** The link's secret; only its hash is stored. */
+    token: string;
     tenantId: string;
     email: string;
     role: string;
@@ -28,7 +30,7 @@ export async function sendInvitationMail(
   },
 ): Promise<void> {
   const tenant = await requireTenant(deps.db, invitation.tenantId);
-  const link = invitationLink(deps.publicUrl, invitation.id);
+  const link = invitationLink(deps.publicUrl, invitation.token);
   await enqueueMail(deps.jobs, {
     message: invitationMail({
       to: invitation.email,

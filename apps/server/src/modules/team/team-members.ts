@@ -13,6 +13,8 @@ export interface TeamServiceDeps {
   jobs: JobQueue;
   /** Origin of the links in invitation e-mails. */
   publicUrl: string;
+  /** How long an invitation link stays valid. */
+  invitationTtlHours: number;
 }
 
 /** A member of the caller's tenant, or NotFound; an empty id finds nothing. */

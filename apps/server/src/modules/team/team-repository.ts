@@ -94,7 +94,9 @@ export async function findMemberByEmail(db: Database, tenantId: string, email: s
   return row;
 }
 
-export type InvitationRow = typeof invitation.$inferSelect & { inviterName: string };
+export type InvitationRow = Omit<typeof invitation.$inferSelect, "tokenHash" | "acceptedAt"> & {
+  inviterName: string;
+};
 
 export async function listPendingInvitations(
   db: Database,

@@ -1,7 +1,10 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { TeamService } from "@palisade/api/gen/palisade/team/v1/team_pb";
+import { acceptInvitation } from "./rpc/accept-invitation";
+import { acceptInvitationWithNewAccount } from "./rpc/accept-invitation-with-new-account";
 import { changeRole } from "./rpc/change-role";
 import { createApiKey } from "./rpc/create-api-key";
+import { getInvitationByToken } from "./rpc/get-invitation-by-token";
 import { inviteMember } from "./rpc/invite-member";
 import { listApiKeys } from "./rpc/list-api-keys";
 import { listInvitations } from "./rpc/list-invitations";
@@ -19,6 +22,9 @@ export function createTeamService(deps: TeamServiceDeps): ServiceImpl<typeof Tea
     inviteMember: (req, ctx) => inviteMember(deps, req, ctx),
     listInvitations: (req, ctx) => listInvitations(deps, req, ctx),
     revokeInvitation: (req, ctx) => revokeInvitation(deps, req, ctx),
+    getInvitationByToken: (req, ctx) => getInvitationByToken(deps, req, ctx),
+    acceptInvitationWithNewAccount: (req, ctx) => acceptInvitationWithNewAccount(deps, req, ctx),
+    acceptInvitation: (req, ctx) => acceptInvitation(deps, req, ctx),
     listApiKeys: (req, ctx) => listApiKeys(deps, req, ctx),
     createApiKey: (req, ctx) => createApiKey(deps, req, ctx),
     revokeApiKey: (req, ctx) => revokeApiKey(deps, req, ctx),

@@ -9,11 +9,11 @@ import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
 import { sendInvitationMail } from "../invitation-mail";
+import { newInvitationToken } from "../invitation-token";
 import { requireBuiltInRole, requireUser, type TeamServiceDeps } from "../team-members";
 import { invitationMessage } from "../team-message";
 import { findMemberByEmail, insertInvitation } from "../team-repository";
 
-const INVITATION_DAYS = 7;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
 
 export async function inviteMember(
@@ -35,7 +35,8 @@ export async function inviteMember(
   }
   const createdAt = new Date();
   const id = crypto.randomUUID();
-  const expiresAt = new Date(createdAt.getTime() + INVITATION_DAYS * 86_400_000);
+  const expiresAt = new Date(createdAt.getTime() + deps.invitationTtlHours * 3_600_000);
+  const { token, tokenHash } = newInvitationToken();
   const role = roleName(req.role);
   await insertInvitation(db, {
     id,
@@ -47,9 +48,11 @@ export async function inviteMember(
     createdAt,
     inviterId: caller.id,
     deliveryStatus: "pending",
+    tokenHash,
   });
   await sendInvitationMail(deps, {
     id,
+    token,
     tenantId: caller.tenantId,
     email,
     role,

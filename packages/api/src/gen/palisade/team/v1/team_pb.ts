@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file palisade/team/v1/team.proto.
  */
 export const file_palisade_team_v1_team: GenFile = /*@__PURE__*/
-  fileDesc("ChtwYWxpc2FkZS90ZWFtL3YxL3RlYW0ucHJvdG8SEHBhbGlzYWRlLnRlYW0udjEilwEKBk1lbWJlchIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFZW1haWwYBCABKAkSJAoEcm9sZRgFIAEoDjIWLnBhbGlzYWRlLmF1dGgudjEuUm9sZRItCglqb2luZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIsgCCgpJbnZpdGF0aW9uEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEiQKBHJvbGUYAyABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUSEgoKaW52aXRlZF9ieRgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCgZzdGF0dXMYByABKA4yIi5wYWxpc2FkZS50ZWFtLnYxLkludml0YXRpb25TdGF0dXMSOQoPZGVsaXZlcnlfc3RhdHVzGAggASgOMiAucGFsaXNhZGUudGVhbS52MS5EZWxpdmVyeVN0YXR1cxIWCg5kZWxpdmVyeV9lcnJvchgJIAEoCSJvChJMaXN0TWVtYmVyc1JlcXVlc3QSOQoKcGFnaW5hdGlvbhgBIAEoCzIlLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uUmVxdWVzdBITCgZzZWFyY2gYAiABKAlIAIgBAUIJCgdfc2VhcmNoInoKE0xpc3RNZW1iZXJzUmVzcG9uc2USJwoFaXRlbXMYASADKAsyGC5wYWxpc2FkZS50ZWFtLnYxLk1lbWJlchI6CgpwYWdpbmF0aW9uGAIgASgLMiYucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXNwb25zZSJKChNJbnZpdGVNZW1iZXJSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEiQKBHJvbGUYAiABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUiSAoUSW52aXRlTWVtYmVyUmVzcG9uc2USMAoKaW52aXRhdGlvbhgBIAEoCzIcLnBhbGlzYWRlLnRlYW0udjEuSW52aXRhdGlvbiIYChZMaXN0SW52aXRhdGlvbnNSZXF1ZXN0IkwKF0xpc3RJbnZpdGF0aW9uc1Jlc3BvbnNlEjEKC2ludml0YXRpb25zGAEgAygLMhwucGFsaXNhZGUudGVhbS52MS5JbnZpdGF0aW9uIiUKF1Jldm9rZUludml0YXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJIhoKGFJldm9rZUludml0YXRpb25SZXNwb25zZSJMChFDaGFuZ2VSb2xlUmVxdWVzdBIRCgltZW1iZXJfaWQYASABKAkSJAoEcm9sZRgCIAEoDjIWLnBhbGlzYWRlLmF1dGgudjEuUm9sZSI+ChJDaGFuZ2VSb2xlUmVzcG9uc2USKAoGbWVtYmVyGAEgASgLMhgucGFsaXNhZGUudGVhbS52MS5NZW1iZXIiKAoTUmVtb3ZlTWVtYmVyUmVxdWVzdBIRCgltZW1iZXJfaWQYASABKAkiFgoUUmVtb3ZlTWVtYmVyUmVzcG9uc2UikwIKBkFwaUtleRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBXN0YXJ0GAMgASgJEiQKBHJvbGUYBCABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMwoKZXhwaXJlc19hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARI1CgxsYXN0X3VzZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAGIAQFCDQoLX2V4cGlyZXNfYXRCDwoNX2xhc3RfdXNlZF9hdCIUChJMaXN0QXBpS2V5c1JlcXVlc3QiPgoTTGlzdEFwaUtleXNSZXNwb25zZRInCgVpdGVtcxgBIAMoCzIYLnBhbGlzYWRlLnRlYW0udjEuQXBpS2V5InsKE0NyZWF0ZUFwaUtleVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIkCgRyb2xlGAIgASgOMhYucGFsaXNhZGUuYXV0aC52MS5Sb2xlEhwKD2V4cGlyZXNfaW5fZGF5cxgDIAEoDUgAiAEBQhIKEF9leHBpcmVzX2luX2RheXMiTgoUQ3JlYXRlQXBpS2V5UmVzcG9uc2USKQoHYXBpX2tleRgBIAEoCzIYLnBhbGlzYWRlLnRlYW0udjEuQXBpS2V5EgsKA2tleRgCIAEoCSIhChNSZXZva2VBcGlLZXlSZXF1ZXN0EgoKAmlkGAEgASgJIhYKFFJldm9rZUFwaUtleVJlc3BvbnNlKrIBChBJbnZpdGF0aW9uU3RhdHVzEiEKHUlOVklUQVRJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZSU5WSVRBVElPTl9TVEFUVVNfUEVORElORxABEh4KGklOVklUQVRJT05fU1RBVFVTX0FDQ0VQVEVEEAISHQoZSU5WSVRBVElPTl9TVEFUVVNfUkVWT0tFRBADEh0KGUlOVklUQVRJT05fU1RBVFVTX0VYUElSRUQQBCqEAQoORGVsaXZlcnlTdGF0dXMSHwobREVMSVZFUllfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGwoXREVMSVZFUllfU1RBVFVTX1BFTkRJTkcQARIYChRERUxJVkVSWV9TVEFUVVNfU0VOVBACEhoKFkRFTElWRVJZX1NUQVRVU19GQUlMRUQQAzK+BwoLVGVhbVNlcnZpY2USYwoLTGlzdE1lbWJlcnMSJC5wYWxpc2FkZS50ZWFtLnYxLkxpc3RNZW1iZXJzUmVxdWVzdBolLnBhbGlzYWRlLnRlYW0udjEuTGlzdE1lbWJlcnNSZXNwb25zZSIHkoIZAwoBEBJmCgxJbnZpdGVNZW1iZXISJS5wYWxpc2FkZS50ZWFtLnYxLkludml0ZU1lbWJlclJlcXVlc3QaJi5wYWxpc2FkZS50ZWFtLnYxLkludml0ZU1lbWJlclJlc3BvbnNlIgeSghkDCgEREm8KD0xpc3RJbnZpdGF0aW9ucxIoLnBhbGlzYWRlLnRlYW0udjEuTGlzdEludml0YXRpb25zUmVxdWVzdBopLnBhbGlzYWRlLnRlYW0udjEuTGlzdEludml0YXRpb25zUmVzcG9uc2UiB5KCGQMKARAScgoQUmV2b2tlSW52aXRhdGlvbhIpLnBhbGlzYWRlLnRlYW0udjEuUmV2b2tlSW52aXRhdGlvblJlcXVlc3QaKi5wYWxpc2FkZS50ZWFtLnYxLlJldm9rZUludml0YXRpb25SZXNwb25zZSIHkoIZAwoBERJgCgpDaGFuZ2VSb2xlEiMucGFsaXNhZGUudGVhbS52MS5DaGFuZ2VSb2xlUmVxdWVzdBokLnBhbGlzYWRlLnRlYW0udjEuQ2hhbmdlUm9sZVJlc3BvbnNlIgeSghkDCgEREmYKDFJlbW92ZU1lbWJlchIlLnBhbGlzYWRlLnRlYW0udjEuUmVtb3ZlTWVtYmVyUmVxdWVzdBomLnBhbGlzYWRlLnRlYW0udjEuUmVtb3ZlTWVtYmVyUmVzcG9uc2UiB5KCGQMKARESYwoLTGlzdEFwaUtleXMSJC5wYWxpc2FkZS50ZWFtLnYxLkxpc3RBcGlLZXlzUmVxdWVzdBolLnBhbGlzYWRlLnRlYW0udjEuTGlzdEFwaUtleXNSZXNwb25zZSIHkoIZAwoBEBJmCgxDcmVhdGVBcGlLZXkSJS5wYWxpc2FkZS50ZWFtLnYxLkNyZWF0ZUFwaUtleVJlcXVlc3QaJi5wYWxpc2FkZS50ZWFtLnYxLkNyZWF0ZUFwaUtleVJlc3BvbnNlIgeSghkDCgEREmYKDFJldm9rZUFwaUtleRIlLnBhbGlzYWRlLnRlYW0udjEuUmV2b2tlQXBpS2V5UmVxdWVzdBomLnBhbGlzYWRlLnRlYW0udjEuUmV2b2tlQXBpS2V5UmVzcG9uc2UiB5KCGQMKARFiBnByb3RvMw", [file_google_protobuf_timestamp, file_palisade_auth_v1_auth, file_palisade_common_v1_common]);
+  fileDesc("ChtwYWxpc2FkZS90ZWFtL3YxL3RlYW0ucHJvdG8SEHBhbGlzYWRlLnRlYW0udjEilwEKBk1lbWJlchIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFZW1haWwYBCABKAkSJAoEcm9sZRgFIAEoDjIWLnBhbGlzYWRlLmF1dGgudjEuUm9sZRItCglqb2luZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIsgCCgpJbnZpdGF0aW9uEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEiQKBHJvbGUYAyABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUSEgoKaW52aXRlZF9ieRgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCgZzdGF0dXMYByABKA4yIi5wYWxpc2FkZS50ZWFtLnYxLkludml0YXRpb25TdGF0dXMSOQoPZGVsaXZlcnlfc3RhdHVzGAggASgOMiAucGFsaXNhZGUudGVhbS52MS5EZWxpdmVyeVN0YXR1cxIWCg5kZWxpdmVyeV9lcnJvchgJIAEoCSJvChJMaXN0TWVtYmVyc1JlcXVlc3QSOQoKcGFnaW5hdGlvbhgBIAEoCzIlLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uUmVxdWVzdBITCgZzZWFyY2gYAiABKAlIAIgBAUIJCgdfc2VhcmNoInoKE0xpc3RNZW1iZXJzUmVzcG9uc2USJwoFaXRlbXMYASADKAsyGC5wYWxpc2FkZS50ZWFtLnYxLk1lbWJlchI6CgpwYWdpbmF0aW9uGAIgASgLMiYucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXNwb25zZSJKChNJbnZpdGVNZW1iZXJSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEiQKBHJvbGUYAiABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUiSAoUSW52aXRlTWVtYmVyUmVzcG9uc2USMAoKaW52aXRhdGlvbhgBIAEoCzIcLnBhbGlzYWRlLnRlYW0udjEuSW52aXRhdGlvbiIYChZMaXN0SW52aXRhdGlvbnNSZXF1ZXN0IkwKF0xpc3RJbnZpdGF0aW9uc1Jlc3BvbnNlEjEKC2ludml0YXRpb25zGAEgAygLMhwucGFsaXNhZGUudGVhbS52MS5JbnZpdGF0aW9uIiUKF1Jldm9rZUludml0YXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJIhoKGFJldm9rZUludml0YXRpb25SZXNwb25zZSK4AQoRSW52aXRhdGlvblByZXZpZXcSEwoLdGVuYW50X25hbWUYASABKAkSFAoMaW52aXRlcl9uYW1lGAIgASgJEiQKBHJvbGUYAyABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUSDQoFZW1haWwYBCABKAkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLaGFzX2FjY291bnQYBiABKAgiLAobR2V0SW52aXRhdGlvbkJ5VG9rZW5SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIo4BChxHZXRJbnZpdGF0aW9uQnlUb2tlblJlc3BvbnNlEjUKBXN0YXRlGAEgASgOMiYucGFsaXNhZGUudGVhbS52MS5JbnZpdGF0aW9uVG9rZW5TdGF0ZRI3CgppbnZpdGF0aW9uGAIgASgLMiMucGFsaXNhZGUudGVhbS52MS5JbnZpdGF0aW9uUHJldmlldyJWCiVBY2NlcHRJbnZpdGF0aW9uV2l0aE5ld0FjY291bnRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEgwKBG5hbWUYAiABKAkSEAoIcGFzc3dvcmQYAyABKAkiOwomQWNjZXB0SW52aXRhdGlvbldpdGhOZXdBY2NvdW50UmVzcG9uc2USEQoJdGVuYW50X2lkGAEgASgJIigKF0FjY2VwdEludml0YXRpb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIi0KGEFjY2VwdEludml0YXRpb25SZXNwb25zZRIRCgl0ZW5hbnRfaWQYASABKAkiTAoRQ2hhbmdlUm9sZVJlcXVlc3QSEQoJbWVtYmVyX2lkGAEgASgJEiQKBHJvbGUYAiABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUiPgoSQ2hhbmdlUm9sZVJlc3BvbnNlEigKBm1lbWJlchgBIAEoCzIYLnBhbGlzYWRlLnRlYW0udjEuTWVtYmVyIigKE1JlbW92ZU1lbWJlclJlcXVlc3QSEQoJbWVtYmVyX2lkGAEgASgJIhYKFFJlbW92ZU1lbWJlclJlc3BvbnNlIpMCCgZBcGlLZXkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVzdGFydBgDIAEoCRIkCgRyb2xlGAQgASgOMhYucGFsaXNhZGUuYXV0aC52MS5Sb2xlEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKCmV4cGlyZXNfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESNQoMbGFzdF91c2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBQg0KC19leHBpcmVzX2F0Qg8KDV9sYXN0X3VzZWRfYXQiFAoSTGlzdEFwaUtleXNSZXF1ZXN0Ij4KE0xpc3RBcGlLZXlzUmVzcG9uc2USJwoFaXRlbXMYASADKAsyGC5wYWxpc2FkZS50ZWFtLnYxLkFwaUtleSJ7ChNDcmVhdGVBcGlLZXlSZXF1ZXN0EgwKBG5hbWUYASABKAkSJAoEcm9sZRgCIAEoDjIWLnBhbGlzYWRlLmF1dGgudjEuUm9sZRIcCg9leHBpcmVzX2luX2RheXMYAyABKA1IAIgBAUISChBfZXhwaXJlc19pbl9kYXlzIk4KFENyZWF0ZUFwaUtleVJlc3BvbnNlEikKB2FwaV9rZXkYASABKAsyGC5wYWxpc2FkZS50ZWFtLnYxLkFwaUtleRILCgNrZXkYAiABKAkiIQoTUmV2b2tlQXBpS2V5UmVxdWVzdBIKCgJpZBgBIAEoCSIWChRSZXZva2VBcGlLZXlSZXNwb25zZSqyAQoQSW52aXRhdGlvblN0YXR1cxIhCh1JTlZJVEFUSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGUlOVklUQVRJT05fU1RBVFVTX1BFTkRJTkcQARIeChpJTlZJVEFUSU9OX1NUQVRVU19BQ0NFUFRFRBACEh0KGUlOVklUQVRJT05fU1RBVFVTX1JFVk9LRUQQAxIdChlJTlZJVEFUSU9OX1NUQVRVU19FWFBJUkVEEAQqhAEKDkRlbGl2ZXJ5U3RhdHVzEh8KG0RFTElWRVJZX1NUQVRVU19VTlNQRUNJRklFRBAAEhsKF0RFTElWRVJZX1NUQVRVU19QRU5ESU5HEAESGAoUREVMSVZFUllfU1RBVFVTX1NFTlQQAhIaChZERUxJVkVSWV9TVEFUVVNfRkFJTEVEEAMq7QEKFEludml0YXRpb25Ub2tlblN0YXRlEiYKIklOVklUQVRJT05fVE9LRU5fU1RBVEVfVU5TUEVDSUZJRUQQABIgChxJTlZJVEFUSU9OX1RPS0VOX1NUQVRFX1ZBTElEEAESIgoeSU5WSVRBVElPTl9UT0tFTl9TVEFURV9FWFBJUkVEEAISHwobSU5WSVRBVElPTl9UT0tFTl9TVEFURV9VU0VEEAMSIgoeSU5WSVRBVElPTl9UT0tFTl9TVEFURV9SRVZPS0VEEAQSIgoeSU5WSVRBVElPTl9UT0tFTl9TVEFURV9VTktOT1dOEAUyzgoKC1RlYW1TZXJ2aWNlEmMKC0xpc3RNZW1iZXJzEiQucGFsaXNhZGUudGVhbS52MS5MaXN0TWVtYmVyc1JlcXVlc3QaJS5wYWxpc2FkZS50ZWFtLnYxLkxpc3RNZW1iZXJzUmVzcG9uc2UiB5KCGQMKARASZgoMSW52aXRlTWVtYmVyEiUucGFsaXNhZGUudGVhbS52MS5JbnZpdGVNZW1iZXJSZXF1ZXN0GiYucGFsaXNhZGUudGVhbS52MS5JbnZpdGVNZW1iZXJSZXNwb25zZSIHkoIZAwoBERJvCg9MaXN0SW52aXRhdGlvbnMSKC5wYWxpc2FkZS50ZWFtLnYxLkxpc3RJbnZpdGF0aW9uc1JlcXVlc3QaKS5wYWxpc2FkZS50ZWFtLnYxLkxpc3RJbnZpdGF0aW9uc1Jlc3BvbnNlIgeSghkDCgEQEnIKEFJldm9rZUludml0YXRpb24SKS5wYWxpc2FkZS50ZWFtLnYxLlJldm9rZUludml0YXRpb25SZXF1ZXN0GioucGFsaXNhZGUudGVhbS52MS5SZXZva2VJbnZpdGF0aW9uUmVzcG9uc2UiB5KCGQMKARESfQoUR2V0SW52aXRhdGlvbkJ5VG9rZW4SLS5wYWxpc2FkZS50ZWFtLnYxLkdldEludml0YXRpb25CeVRva2VuUmVxdWVzdBouLnBhbGlzYWRlLnRlYW0udjEuR2V0SW52aXRhdGlvbkJ5VG9rZW5SZXNwb25zZSIGkoIZAhABEpsBCh5BY2NlcHRJbnZpdGF0aW9uV2l0aE5ld0FjY291bnQSNy5wYWxpc2FkZS50ZWFtLnYxLkFjY2VwdEludml0YXRpb25XaXRoTmV3QWNjb3VudFJlcXVlc3QaOC5wYWxpc2FkZS50ZWFtLnYxLkFjY2VwdEludml0YXRpb25XaXRoTmV3QWNjb3VudFJlc3BvbnNlIgaSghkCEAEScQoQQWNjZXB0SW52aXRhdGlvbhIpLnBhbGlzYWRlLnRlYW0udjEuQWNjZXB0SW52aXRhdGlvblJlcXVlc3QaKi5wYWxpc2FkZS50ZWFtLnYxLkFjY2VwdEludml0YXRpb25SZXNwb25zZSIGkoIZAhABEmAKCkNoYW5nZVJvbGUSIy5wYWxpc2FkZS50ZWFtLnYxLkNoYW5nZVJvbGVSZXF1ZXN0GiQucGFsaXNhZGUudGVhbS52MS5DaGFuZ2VSb2xlUmVzcG9uc2UiB5KCGQMKARESZgoMUmVtb3ZlTWVtYmVyEiUucGFsaXNhZGUudGVhbS52MS5SZW1vdmVNZW1iZXJSZXF1ZXN0GiYucGFsaXNhZGUudGVhbS52MS5SZW1vdmVNZW1iZXJSZXNwb25zZSIHkoIZAwoBERJjCgtMaXN0QXBpS2V5cxIkLnBhbGlzYWRlLnRlYW0udjEuTGlzdEFwaUtleXNSZXF1ZXN0GiUucGFsaXNhZGUudGVhbS52MS5MaXN0QXBpS2V5c1Jlc3BvbnNlIgeSghkDCgEQEmYKDENyZWF0ZUFwaUtleRIlLnBhbGlzYWRlLnRlYW0udjEuQ3JlYXRlQXBpS2V5UmVxdWVzdBomLnBhbGlzYWRlLnRlYW0udjEuQ3JlYXRlQXBpS2V5UmVzcG9uc2UiB5KCGQMKARESZgoMUmV2b2tlQXBpS2V5EiUucGFsaXNhZGUudGVhbS52MS5SZXZva2VBcGlLZXlSZXF1ZXN0GiYucGFsaXNhZGUudGVhbS52MS5SZXZva2VBcGlLZXlSZXNwb25zZSIHkoIZAwoBEWIGcHJvdG8z", [file_google_protobuf_timestamp, file_palisade_auth_v1_auth, file_palisade_common_v1_common]);
 
 /**
  * @generated from message palisade.team.v1.Member
@@ -270,6 +270,183 @@ export const RevokeInvitationResponseSchema: GenMessage<RevokeInvitationResponse
   messageDesc(file_palisade_team_v1_team, 9);
 
 /**
+ * An invitation as its invitee sees it.
+ *
+ * @generated from message palisade.team.v1.InvitationPreview
+ */
+export type InvitationPreview = Message<"palisade.team.v1.InvitationPreview"> & {
+  /**
+   * @generated from field: string tenant_name = 1;
+   */
+  tenantName: string;
+
+  /**
+   * Name of the member who invited.
+   *
+   * @generated from field: string inviter_name = 2;
+   */
+  inviterName: string;
+
+  /**
+   * @generated from field: palisade.auth.v1.Role role = 3;
+   */
+  role: Role;
+
+  /**
+   * The invited address.
+   *
+   * @generated from field: string email = 4;
+   */
+  email: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires_at = 5;
+   */
+  expiresAt?: Timestamp | undefined;
+
+  /**
+   * An account with the invited address exists: the invitee signs in to accept.
+   *
+   * @generated from field: bool has_account = 6;
+   */
+  hasAccount: boolean;
+};
+
+/**
+ * Describes the message palisade.team.v1.InvitationPreview.
+ * Use `create(InvitationPreviewSchema)` to create a new message.
+ */
+export const InvitationPreviewSchema: GenMessage<InvitationPreview> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 10);
+
+/**
+ * @generated from message palisade.team.v1.GetInvitationByTokenRequest
+ */
+export type GetInvitationByTokenRequest = Message<"palisade.team.v1.GetInvitationByTokenRequest"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+};
+
+/**
+ * Describes the message palisade.team.v1.GetInvitationByTokenRequest.
+ * Use `create(GetInvitationByTokenRequestSchema)` to create a new message.
+ */
+export const GetInvitationByTokenRequestSchema: GenMessage<GetInvitationByTokenRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 11);
+
+/**
+ * @generated from message palisade.team.v1.GetInvitationByTokenResponse
+ */
+export type GetInvitationByTokenResponse = Message<"palisade.team.v1.GetInvitationByTokenResponse"> & {
+  /**
+   * @generated from field: palisade.team.v1.InvitationTokenState state = 1;
+   */
+  state: InvitationTokenState;
+
+  /**
+   * Absent when the state is UNKNOWN.
+   *
+   * @generated from field: palisade.team.v1.InvitationPreview invitation = 2;
+   */
+  invitation?: InvitationPreview | undefined;
+};
+
+/**
+ * Describes the message palisade.team.v1.GetInvitationByTokenResponse.
+ * Use `create(GetInvitationByTokenResponseSchema)` to create a new message.
+ */
+export const GetInvitationByTokenResponseSchema: GenMessage<GetInvitationByTokenResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 12);
+
+/**
+ * @generated from message palisade.team.v1.AcceptInvitationWithNewAccountRequest
+ */
+export type AcceptInvitationWithNewAccountRequest = Message<"palisade.team.v1.AcceptInvitationWithNewAccountRequest"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * 1 to 100 characters.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * 10 to 128 characters.
+   *
+   * @generated from field: string password = 3;
+   */
+  password: string;
+};
+
+/**
+ * Describes the message palisade.team.v1.AcceptInvitationWithNewAccountRequest.
+ * Use `create(AcceptInvitationWithNewAccountRequestSchema)` to create a new message.
+ */
+export const AcceptInvitationWithNewAccountRequestSchema: GenMessage<AcceptInvitationWithNewAccountRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 13);
+
+/**
+ * @generated from message palisade.team.v1.AcceptInvitationWithNewAccountResponse
+ */
+export type AcceptInvitationWithNewAccountResponse = Message<"palisade.team.v1.AcceptInvitationWithNewAccountResponse"> & {
+  /**
+   * The tenant joined, now the session's active tenant.
+   *
+   * @generated from field: string tenant_id = 1;
+   */
+  tenantId: string;
+};
+
+/**
+ * Describes the message palisade.team.v1.AcceptInvitationWithNewAccountResponse.
+ * Use `create(AcceptInvitationWithNewAccountResponseSchema)` to create a new message.
+ */
+export const AcceptInvitationWithNewAccountResponseSchema: GenMessage<AcceptInvitationWithNewAccountResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 14);
+
+/**
+ * @generated from message palisade.team.v1.AcceptInvitationRequest
+ */
+export type AcceptInvitationRequest = Message<"palisade.team.v1.AcceptInvitationRequest"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+};
+
+/**
+ * Describes the message palisade.team.v1.AcceptInvitationRequest.
+ * Use `create(AcceptInvitationRequestSchema)` to create a new message.
+ */
+export const AcceptInvitationRequestSchema: GenMessage<AcceptInvitationRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 15);
+
+/**
+ * @generated from message palisade.team.v1.AcceptInvitationResponse
+ */
+export type AcceptInvitationResponse = Message<"palisade.team.v1.AcceptInvitationResponse"> & {
+  /**
+   * The tenant joined, now the session's active tenant.
+   *
+   * @generated from field: string tenant_id = 1;
+   */
+  tenantId: string;
+};
+
+/**
+ * Describes the message palisade.team.v1.AcceptInvitationResponse.
+ * Use `create(AcceptInvitationResponseSchema)` to create a new message.
+ */
+export const AcceptInvitationResponseSchema: GenMessage<AcceptInvitationResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 16);
+
+/**
  * @generated from message palisade.team.v1.ChangeRoleRequest
  */
 export type ChangeRoleRequest = Message<"palisade.team.v1.ChangeRoleRequest"> & {
@@ -289,7 +466,7 @@ export type ChangeRoleRequest = Message<"palisade.team.v1.ChangeRoleRequest"> & 
  * Use `create(ChangeRoleRequestSchema)` to create a new message.
  */
 export const ChangeRoleRequestSchema: GenMessage<ChangeRoleRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 10);
+  messageDesc(file_palisade_team_v1_team, 17);
 
 /**
  * @generated from message palisade.team.v1.ChangeRoleResponse
@@ -306,7 +483,7 @@ export type ChangeRoleResponse = Message<"palisade.team.v1.ChangeRoleResponse"> 
  * Use `create(ChangeRoleResponseSchema)` to create a new message.
  */
 export const ChangeRoleResponseSchema: GenMessage<ChangeRoleResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 11);
+  messageDesc(file_palisade_team_v1_team, 18);
 
 /**
  * @generated from message palisade.team.v1.RemoveMemberRequest
@@ -323,7 +500,7 @@ export type RemoveMemberRequest = Message<"palisade.team.v1.RemoveMemberRequest"
  * Use `create(RemoveMemberRequestSchema)` to create a new message.
  */
 export const RemoveMemberRequestSchema: GenMessage<RemoveMemberRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 12);
+  messageDesc(file_palisade_team_v1_team, 19);
 
 /**
  * @generated from message palisade.team.v1.RemoveMemberResponse
@@ -336,7 +513,7 @@ export type RemoveMemberResponse = Message<"palisade.team.v1.RemoveMemberRespons
  * Use `create(RemoveMemberResponseSchema)` to create a new message.
  */
 export const RemoveMemberResponseSchema: GenMessage<RemoveMemberResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 13);
+  messageDesc(file_palisade_team_v1_team, 20);
 
 /**
  * @generated from message palisade.team.v1.ApiKey
@@ -387,7 +564,7 @@ export type ApiKey = Message<"palisade.team.v1.ApiKey"> & {
  * Use `create(ApiKeySchema)` to create a new message.
  */
 export const ApiKeySchema: GenMessage<ApiKey> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 14);
+  messageDesc(file_palisade_team_v1_team, 21);
 
 /**
  * @generated from message palisade.team.v1.ListApiKeysRequest
@@ -400,7 +577,7 @@ export type ListApiKeysRequest = Message<"palisade.team.v1.ListApiKeysRequest"> 
  * Use `create(ListApiKeysRequestSchema)` to create a new message.
  */
 export const ListApiKeysRequestSchema: GenMessage<ListApiKeysRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 15);
+  messageDesc(file_palisade_team_v1_team, 22);
 
 /**
  * @generated from message palisade.team.v1.ListApiKeysResponse
@@ -417,7 +594,7 @@ export type ListApiKeysResponse = Message<"palisade.team.v1.ListApiKeysResponse"
  * Use `create(ListApiKeysResponseSchema)` to create a new message.
  */
 export const ListApiKeysResponseSchema: GenMessage<ListApiKeysResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 16);
+  messageDesc(file_palisade_team_v1_team, 23);
 
 /**
  * @generated from message palisade.team.v1.CreateApiKeyRequest
@@ -446,7 +623,7 @@ export type CreateApiKeyRequest = Message<"palisade.team.v1.CreateApiKeyRequest"
  * Use `create(CreateApiKeyRequestSchema)` to create a new message.
  */
 export const CreateApiKeyRequestSchema: GenMessage<CreateApiKeyRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 17);
+  messageDesc(file_palisade_team_v1_team, 24);
 
 /**
  * @generated from message palisade.team.v1.CreateApiKeyResponse
@@ -470,7 +647,7 @@ export type CreateApiKeyResponse = Message<"palisade.team.v1.CreateApiKeyRespons
  * Use `create(CreateApiKeyResponseSchema)` to create a new message.
  */
 export const CreateApiKeyResponseSchema: GenMessage<CreateApiKeyResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 18);
+  messageDesc(file_palisade_team_v1_team, 25);
 
 /**
  * @generated from message palisade.team.v1.RevokeApiKeyRequest
@@ -487,7 +664,7 @@ export type RevokeApiKeyRequest = Message<"palisade.team.v1.RevokeApiKeyRequest"
  * Use `create(RevokeApiKeyRequestSchema)` to create a new message.
  */
 export const RevokeApiKeyRequestSchema: GenMessage<RevokeApiKeyRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 19);
+  messageDesc(file_palisade_team_v1_team, 26);
 
 /**
  * @generated from message palisade.team.v1.RevokeApiKeyResponse
@@ -500,7 +677,7 @@ export type RevokeApiKeyResponse = Message<"palisade.team.v1.RevokeApiKeyRespons
  * Use `create(RevokeApiKeyResponseSchema)` to create a new message.
  */
 export const RevokeApiKeyResponseSchema: GenMessage<RevokeApiKeyResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 20);
+  messageDesc(file_palisade_team_v1_team, 27);
 
 /**
  * @generated from enum palisade.team.v1.InvitationStatus
@@ -580,6 +757,57 @@ export const DeliveryStatusSchema: GenEnum<DeliveryStatus> = /*@__PURE__*/
   enumDesc(file_palisade_team_v1_team, 1);
 
 /**
+ * What became of the token of an invitation link.
+ *
+ * @generated from enum palisade.team.v1.InvitationTokenState
+ */
+export enum InvitationTokenState {
+  /**
+   * @generated from enum value: INVITATION_TOKEN_STATE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Pending and not expired: it can be accepted.
+   *
+   * @generated from enum value: INVITATION_TOKEN_STATE_VALID = 1;
+   */
+  VALID = 1,
+
+  /**
+   * @generated from enum value: INVITATION_TOKEN_STATE_EXPIRED = 2;
+   */
+  EXPIRED = 2,
+
+  /**
+   * Already accepted: a link works once.
+   *
+   * @generated from enum value: INVITATION_TOKEN_STATE_USED = 3;
+   */
+  USED = 3,
+
+  /**
+   * Revoked by an administrator.
+   *
+   * @generated from enum value: INVITATION_TOKEN_STATE_REVOKED = 4;
+   */
+  REVOKED = 4,
+
+  /**
+   * No invitation has this token.
+   *
+   * @generated from enum value: INVITATION_TOKEN_STATE_UNKNOWN = 5;
+   */
+  UNKNOWN = 5,
+}
+
+/**
+ * Describes the enum palisade.team.v1.InvitationTokenState.
+ */
+export const InvitationTokenStateSchema: GenEnum<InvitationTokenState> = /*@__PURE__*/
+  enumDesc(file_palisade_team_v1_team, 2);
+
+/**
  * Members of the current tenant and invitations to join it.
  *
  * @generated from service palisade.team.v1.TeamService
@@ -618,6 +846,43 @@ export const TeamService: GenService<{
     methodKind: "unary";
     input: typeof RevokeInvitationRequestSchema;
     output: typeof RevokeInvitationResponseSchema;
+  },
+  /**
+   * Public: what the invitation page shows for the token of an invitation link (the link is
+   * the only credential the invitee has). An unknown token answers state UNKNOWN. Rate limited
+   * by the server.
+   *
+   * @generated from rpc palisade.team.v1.TeamService.GetInvitationByToken
+   */
+  getInvitationByToken: {
+    methodKind: "unary";
+    input: typeof GetInvitationByTokenRequestSchema;
+    output: typeof GetInvitationByTokenResponseSchema;
+  },
+  /**
+   * Public: for an invitee without an account. Creates the account with the invited address,
+   * verified because the link was delivered to it, joins the tenant with the invited role, uses
+   * up the token and signs the new user in (session cookie) with that tenant active.
+   *
+   * @generated from rpc palisade.team.v1.TeamService.AcceptInvitationWithNewAccount
+   */
+  acceptInvitationWithNewAccount: {
+    methodKind: "unary";
+    input: typeof AcceptInvitationWithNewAccountRequestSchema;
+    output: typeof AcceptInvitationWithNewAccountResponseSchema;
+  },
+  /**
+   * For a signed-in user whose address is the invited one. Public in the contract because the
+   * invitee may not be a member of any tenant yet; the method itself requires the session and
+   * refuses a user with another address. Joins the tenant, uses up the token and makes the
+   * tenant the session's active one.
+   *
+   * @generated from rpc palisade.team.v1.TeamService.AcceptInvitation
+   */
+  acceptInvitation: {
+    methodKind: "unary";
+    input: typeof AcceptInvitationRequestSchema;
+    output: typeof AcceptInvitationResponseSchema;
   },
   /**
    * Refused when it would leave the tenant without an administrator.

@@ -1,0 +1,131 @@
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
+import { InvitationTokenState } from "@palisade/api/gen/palisade/team/v1/team_pb";
+import { rolePermissions } from "@palisade/api/roles";
+import { parseRoleName } from "../../auth/roles";
+import type { Database } from "../../db/database";
+import { callContext } from "../../rpc/call-context";
+import { invalidArgument } from "../../rpc/errors";
+import { writeAudit } from "../audit/audit-log";
+import {
+  claimInvitation,
+  findInvitationByTokenHashAnyTenant,
+  insertMembership,
+  type TokenInvitationRow,
+  type Transaction,
+} from "./invitation-repository";
+import { hashInvitationToken } from "./invitation-token";
+
+// Longer than any token we issue; a longer string is not worth hashing.
+const MAX_TOKEN_LENGTH = 256;
+
+export function invitationTokenState(row: TokenInvitationRow | undefined, now: Date): InvitationTokenState {
+  if (!row) return InvitationTokenState.UNKNOWN;
+  if (row.status === "accepted") return InvitationTokenState.USED;
+  if (row.status === "canceled" || row.status === "rejected") return InvitationTokenState.REVOKED;
+  if (row.status !== "pending") return InvitationTokenState.UNKNOWN;
+  return row.expiresAt.getTime() <= now.getTime() ? InvitationTokenState.EXPIRED : InvitationTokenState.VALID;
+}
+
+/** The invitation of a link's token, whatever its state; undefined for a token nobody issued. */
+export async function findInvitationByToken(
+  db: Database,
+  token: string,
+): Promise<TokenInvitationRow | undefined> {
+  const trimmed = token.trim();
+  if (!trimmed || trimmed.length > MAX_TOKEN_LENGTH) return undefined;
+  return findInvitationByTokenHashAnyTenant(db, hashInvitationToken(trimmed));
+}
+
+/** The invitation of the token if it can still be accepted; otherwise an error saying why not. */
+export async function requireAcceptableInvitation(
+  db: Database,
+  token: string,
+  now: Date,
+): Promise<TokenInvitationRow> {
+  if (!token.trim()) {
+    const message = '"token" must not be empty';
+    throw invalidArgument(message, [{ field: "token", message }]);
+  }
+  const row = await findInvitationByToken(db, token);
+  refuseUnlessValid(row, now);
+  return row;
+}
+
+function refuseUnlessValid(
+  row: TokenInvitationRow | undefined,
+  now: Date,
+): asserts row is TokenInvitationRow {
+  switch (invitationTokenState(row, now)) {
+    case InvitationTokenState.VALID:
+      return;
+    case InvitationTokenState.EXPIRED:
+      throw new ConnectError(
+        `This invitation has expired; ask ${row?.inviterName} to send a new one.`,
+        Code.FailedPrecondition,
+      );
+    case InvitationTokenState.USED:
+      throw new ConnectError(
+        "This invitation has already been used. Sign in to reach the tenant.",
+        Code.FailedPrecondition,
+      );
+    case InvitationTokenState.REVOKED:
+      throw new ConnectError(
+        `This invitation was revoked; ask ${row?.inviterName} to send a new one.`,
+        Code.FailedPrecondition,
+      );
+    default:
+      throw new ConnectError(
+        "This invitation link is not valid. Check that you opened the whole link, or ask the person who invited you to send a new one.",
+        Code.NotFound,
+      );
+  }
+}
+
+/**
+ * Uses up the invitation and makes the user a member with the invited role, in the caller's
+ * transaction. A second acceptance of the same token (even a concurrent one) is refused.
+ */
+export async function joinByInvitation(
+  tx: Transaction,
+  row: TokenInvitationRow,
+  userId: string,
+  now: Date,
+): Promise<void> {
+  if (!(await claimInvitation(tx, row.tenantId, row.id, now))) {
+    throw new ConnectError(
+      "This invitation has already been used. Sign in to reach the tenant.",
+      Code.FailedPrecondition,
+    );
+  }
+  await insertMembership(tx, row.tenantId, userId, row.role ?? "VIEWER", now);
+}
+
+/** The invitee, now a member, is the actor of the audit record of their acceptance. */
+export async function auditAcceptance(
+  db: Database,
+  ctx: HandlerContext,
+  row: TokenInvitationRow,
+  invitee: { id: string; name: string; email: string },
+): Promise<void> {
+  const role = parseRoleName(row.role) ?? Role.VIEWER;
+  const caller = {
+    kind: "user" as const,
+    id: invitee.id,
+    name: invitee.name,
+    email: invitee.email,
+    tenantId: row.tenantId,
+    role,
+    permissions: new Set(rolePermissions[role]),
+  };
+  await writeAudit(
+    db,
+    { ...callContext(ctx), caller },
+    {
+      action: `${ctx.service.name}.${ctx.method.name}`,
+      targetType: "invitation",
+      targetId: row.id,
+      details: { email: row.email, role: row.role },
+    },
+  );
+}

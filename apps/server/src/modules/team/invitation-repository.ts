@@ -1,0 +1,114 @@
+import { and, eq, gt } from "drizzle-orm";
+import type { Database } from "../../db/database";
+import { account, invitation, member, organization, user } from "../../db/schema/auth";
+
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+export type TokenInvitationRow = {
+  id: string;
+  tenantId: string;
+  tenantName: string;
+  inviterName: string;
+  email: string;
+  role: string | null;
+  status: string;
+  expiresAt: Date;
+};
+
+/** The invitation a link's token belongs to, in whichever tenant: the link carries no tenant. */
+export async function findInvitationByTokenHashAnyTenant(
+  db: Database,
+  tokenHash: string,
+): Promise<TokenInvitationRow | undefined> {
+  const [row] = await db
+    .select({
+      id: invitation.id,
+      tenantId: invitation.organizationId,
+      tenantName: organization.name,
+      inviterName: user.name,
+      email: invitation.email,
+      role: invitation.role,
+      status: invitation.status,
+      expiresAt: invitation.expiresAt,
+    })
+    .from(invitation)
+    .innerJoin(organization, eq(invitation.organizationId, organization.id))
+    .innerJoin(user, eq(invitation.inviterId, user.id))
+    .where(eq(invitation.tokenHash, tokenHash))
+    .limit(1);
+  return row;
+}
+
+export async function findUserByEmail(db: Database | Transaction, email: string) {
+  const [row] = await db
+    .select({ id: user.id, name: user.name, email: user.email })
+    .from(user)
+    .where(eq(user.email, email))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Marks the invitation accepted if it still is pending and unexpired; false when another
+ * acceptance got there first (or it was revoked or expired meanwhile). The row lock this
+ * update takes makes the token single-use under concurrent requests.
+ */
+export async function claimInvitation(
+  tx: Transaction,
+  tenantId: string,
+  invitationId: string,
+  now: Date,
+): Promise<boolean> {
+  const rows = await tx
+    .update(invitation)
+    .set({ status: "accepted", acceptedAt: now })
+    .where(
+      and(
+        eq(invitation.organizationId, tenantId),
+        eq(invitation.id, invitationId),
+        eq(invitation.status, "pending"),
+        gt(invitation.expiresAt, now),
+      ),
+    )
+    .returning({ id: invitation.id });
+  return rows.length > 0;
+}
+
+/** A password account whose address is verified. */
+export async function insertVerifiedPasswordUser(
+  tx: Transaction,
+  values: { id: string; name: string; email: string; passwordHash: string; now: Date },
+): Promise<void> {
+  await tx.insert(user).values({
+    id: values.id,
+    name: values.name,
+    email: values.email,
+    emailVerified: true,
+    createdAt: values.now,
+    updatedAt: values.now,
+  });
+  // Better Auth's password accounts: provider "credential", account id = user id.
+  await tx.insert(account).values({
+    id: crypto.randomUUID(),
+    accountId: values.id,
+    providerId: "credential",
+    userId: values.id,
+    password: values.passwordHash,
+    createdAt: values.now,
+    updatedAt: values.now,
+  });
+}
+
+/** Joins the user to the tenant; an existing membership keeps its role. */
+export async function insertMembership(
+  tx: Transaction,
+  tenantId: string,
+  userId: string,
+  role: string,
+  now: Date,
+): Promise<void> {
+  await tx
+    .insert(member)
+    .values({ id: crypto.randomUUID(), organizationId: tenantId, userId, role, createdAt: now })
+    .onConflictDoNothing();
+}

@@ -1,0 +1,75 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import type {
+  AcceptInvitationWithNewAccountRequest,
+  AcceptInvitationWithNewAccountResponseSchema,
+} from "@palisade/api/gen/palisade/team/v1/team_pb";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../../auth/auth";
+import { type FieldProblem, invalidArgument } from "../../../rpc/errors";
+import { auditAcceptance, joinByInvitation, requireAcceptableInvitation } from "../invitation-acceptance";
+import { findUserByEmail, insertVerifiedPasswordUser } from "../invitation-repository";
+import type { TeamServiceDeps } from "../team-members";
+
+const MAX_NAME_LENGTH = 100;
+
+export async function acceptInvitationWithNewAccount(
+  deps: TeamServiceDeps,
+  req: AcceptInvitationWithNewAccountRequest,
+  ctx: HandlerContext,
+): Promise<MessageInitShape<typeof AcceptInvitationWithNewAccountResponseSchema>> {
+  const now = new Date();
+  const invitation = await requireAcceptableInvitation(deps.db, req.token, now);
+  const name = req.name.trim();
+  const problems = accountProblems(name, req.password);
+  if (problems.length > 0) {
+    throw invalidArgument(problems.map((p) => p.message).join(" "), problems);
+  }
+  if (await findUserByEmail(deps.db, invitation.email)) {
+    throw new ConnectError(
+      `An account with ${invitation.email} already exists. Sign in to accept the invitation.`,
+      Code.AlreadyExists,
+    );
+  }
+  const authContext = await deps.auth.$context;
+  const passwordHash = await authContext.password.hash(req.password);
+  const userId = crypto.randomUUID();
+  await deps.db.transaction(async (tx) => {
+    // The link reached this address, so the address is verified.
+    await insertVerifiedPasswordUser(tx, { id: userId, name, email: invitation.email, passwordHash, now });
+    await joinByInvitation(tx, invitation, userId, now);
+  });
+  await auditAcceptance(deps.db, ctx, invitation, { id: userId, name, email: invitation.email });
+
+  // Signs the new member in as the sign-in page would: the session cookie comes with this answer.
+  const signIn = await deps.auth.api.signInEmail({
+    body: { email: invitation.email, password: req.password },
+    returnHeaders: true,
+  });
+  await deps.auth.api.setActiveOrganization({
+    headers: new Headers({ authorization: `Bearer ${signIn.response.token}` }),
+    body: { organizationId: invitation.tenantId },
+  });
+  for (const cookie of signIn.headers.getSetCookie()) ctx.responseHeader.append("set-cookie", cookie);
+  return { tenantId: invitation.tenantId };
+}
+
+function accountProblems(name: string, password: string): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (!name) problems.push({ field: "name", message: '"name" must not be empty' });
+  else if (name.length > MAX_NAME_LENGTH) {
+    problems.push({ field: "name", message: `Name must not exceed ${MAX_NAME_LENGTH} characters` });
+  }
+  if (!password) problems.push({ field: "password", message: '"password" must not be empty' });
+  else if (password.length < MIN_PASSWORD_LENGTH) {
+    problems.push({
+      field: "password",
+      message: `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
+    });
+  } else if (password.length > MAX_PASSWORD_LENGTH) {
+    problems.push({
+      field: "password",
+      message: `Password must not exceed ${MAX_PASSWORD_LENGTH} characters`,
+    });
+  }
+  return problems;
+}
