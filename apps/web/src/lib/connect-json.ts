@@ -1,5 +1,5 @@
 import { requestTimeoutMessage, requestTimeoutMs, unexpectedErrorMessage } from "./request-limits";
-import { RpcError } from "./rpc-error";
+import { RpcError, type WireDetail } from "./rpc-error";
 
 const httpStatusCodes: Record<number, string> = {
   400: "invalid_argument",
@@ -53,8 +53,33 @@ export async function callConnectJson<Res>(
     parsed = null;
   }
   if (response.ok && parsed && typeof parsed === "object") return parsed as Res;
-  const wire = parsed && typeof parsed === "object" ? (parsed as { code?: unknown; message?: unknown }) : {};
+  const wire =
+    parsed && typeof parsed === "object"
+      ? (parsed as { code?: unknown; message?: unknown; details?: unknown })
+      : {};
   const code = typeof wire.code === "string" ? wire.code : (httpStatusCodes[response.status] ?? "unknown");
   const message = typeof wire.message === "string" && wire.message ? wire.message : unexpectedErrorMessage;
-  throw new RpcError(code, message);
+  throw new RpcError(code, message, wireDetails(wire.details));
+}
+
+/** Standard or URL-safe base64, padded or not, as Connect allows for detail values. */
+function base64Bytes(text: string): Uint8Array {
+  const standard = text.replace(/-/g, "+").replace(/_/g, "/");
+  const binary = atob(standard.padEnd(Math.ceil(standard.length / 4) * 4, "="));
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+}
+
+/** The details of a Connect JSON error body: `[{ type, value: <base64 of the binary message> }]`. */
+function wireDetails(details: unknown): WireDetail[] {
+  if (!Array.isArray(details)) return [];
+  return details.flatMap((detail: unknown) => {
+    if (!detail || typeof detail !== "object") return [];
+    const { type, value } = detail as { type?: unknown; value?: unknown };
+    if (typeof type !== "string" || typeof value !== "string") return [];
+    try {
+      return [{ type, value: base64Bytes(value) }];
+    } catch {
+      return [];
+    }
+  });
 }

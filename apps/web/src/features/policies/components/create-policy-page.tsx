@@ -187,7 +187,7 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
     } catch (error) {
       if (error instanceof ConnectError && error.code === Code.InvalidArgument) {
         const fields = ["name", "namespace", "scopes", ...specs.map((s) => `parameters.${s.name}`)];
-        const found = serverFieldErrors(error.rawMessage, fields);
+        const found = serverFieldErrors(error, fields);
         setErrors(found.fields);
         if (found.rest.length > 0) setFailure(error);
       } else {
