@@ -1,3 +1,10 @@
+import type {
+  MethodName,
+  RequestJson,
+  ResponseJson,
+  ServiceType,
+  ServiceTypeName,
+} from "./connect-json-types";
 import { requestTimeoutMessage, requestTimeoutMs, unexpectedErrorMessage } from "./request-limits";
 import { RpcError, type WireDetail } from "./rpc-error";
 
@@ -14,6 +21,12 @@ const httpStatusCodes: Record<number, string> = {
   504: "unavailable",
 };
 
+interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
 /**
  * Calls a unary Connect method with the JSON encoding over plain fetch. The public waiver page uses this
  * instead of the generated client so that its first load stays small: the protobuf runtime and
@@ -22,7 +35,7 @@ const httpStatusCodes: Record<number, string> = {
 export async function callConnectJson<Res>(
   path: `${string}.${string}/${string}`,
   body: unknown,
-  options: { signal?: AbortSignal; timeoutMs?: number; fetch?: typeof fetch } = {},
+  options: CallOptions = {},
 ): Promise<Res> {
   const timeoutMs = options.timeoutMs ?? requestTimeoutMs;
   const timeout = AbortSignal.timeout(timeoutMs);
@@ -82,4 +95,34 @@ function wireDetails(details: unknown): WireDetail[] {
       return [];
     }
   });
+}
+
+/** "getBundleByKey" -> "GetBundleByKey": the method's name in the contract and in its URL path. */
+function protoMethodName(method: string): string {
+  return method.charAt(0).toUpperCase() + method.slice(1);
+}
+
+/**
+ * The JSON client of one service, typed by the generated service (`typeof SomeService`, imported with
+ * `import type` so the runtime and descriptors stay out of the bundle): method names, requests and
+ * answers are checked against the contract. Its query keys have connect-query's shape, so the signed-in
+ * pages' queries of the same methods can be refreshed from here.
+ */
+export function createJsonClient<S extends ServiceType>(service: ServiceTypeName<S>) {
+  return {
+    call<K extends MethodName<S>>(method: K, request: RequestJson<S, K>, options?: CallOptions) {
+      return callConnectJson<ResponseJson<S, K>>(`${service}/${protoMethodName(method)}`, request, options);
+    },
+    /** The key of one query of the method, as connect-query builds it. */
+    queryKey<K extends MethodName<S>>(method: K, input: RequestJson<S, K>) {
+      return [
+        "connect-query",
+        { serviceName: service, methodName: protoMethodName(method), cardinality: "finite", input },
+      ] as const;
+    },
+    /** The key of every cached query of the method, whatever its input. */
+    methodKey<K extends MethodName<S>>(method: K) {
+      return ["connect-query", { serviceName: service, methodName: protoMethodName(method) }] as const;
+    },
+  };
 }

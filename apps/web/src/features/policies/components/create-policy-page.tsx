@@ -1,14 +1,12 @@
 import { toJson } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { useMutation } from "@connectrpc/connect-query";
 import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
-import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import type { PolicyDefinition } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { LoaderIcon } from "lucide-react";
 import { type FormEvent, useEffect, useMemo, useState } from "react";
@@ -22,7 +20,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { hierarchyQuery } from "@/features/connectors/api/connector-queries";
 import { Permission, usePermissions } from "@/lib/permissions";
 import type { policyCreateSearchSchema } from "@/routes/_authenticated/policies/create/-search";
-import { bundleQuery, catalogueChoicesQuery, definitionQuery, deploymentKeys } from "../api/policy-queries";
+import { bundleQuery, catalogueChoicesQuery, definitionQuery, useCreateBundle } from "../api/policy-queries";
 import { providerOf } from "../catalogue-filters";
 import {
   initialInputs,
@@ -115,7 +113,6 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
   const permissions = usePermissions();
   const canDeploy = permissions.hasAll(Permission.POLICIES_WRITE_ALERT, Permission.POLICIES_WRITE_PREVENT);
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const fromKey = useQuery({ ...bundleQuery(context.policyKey ?? ""), enabled: !!context.policyKey });
   const [slug, setSlug] = useState(context.defaultSelectedPolicies?.[0] ?? "");
   useEffect(() => {
@@ -137,7 +134,7 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
   const [inputs, setInputs] = useState<ParameterInputs>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>(null);
-  const create = useMutation(DeploymentManagerService.method.createBundle);
+  const create = useCreateBundle();
 
   useEffect(() => {
     setInputs(initialInputs(specs));
@@ -181,7 +178,6 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
         namespace: namespace.trim() || undefined,
         waiverSettings: { approvalMode: approval },
       });
-      await queryClient.invalidateQueries({ queryKey: deploymentKeys });
       const id = answer.bundle?.entity?.id ?? answer.bundle?.key ?? "";
       await navigate({ to: "/policies/$policyId", params: { policyId: id } });
     } catch (error) {

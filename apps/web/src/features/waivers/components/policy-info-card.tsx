@@ -3,7 +3,7 @@ import { lazy, type ReactNode, Suspense } from "react";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorText } from "@/lib/error-text";
-import { useBundleByKey, useDefinitionBySlug } from "../api/policy-lookup";
+import { useBundleByKey, useDefinitionBySlug } from "../api/waiver-request-queries";
 import { policyKeyLength } from "../forms/waiver-request-schema";
 import { policyCardState } from "../policy-card-state";
 

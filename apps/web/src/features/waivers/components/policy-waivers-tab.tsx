@@ -1,8 +1,6 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { useMutation } from "@connectrpc/connect-query";
 import { type Waiver, WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
-import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { CheckIcon, LoaderIcon, XIcon } from "lucide-react";
 import { useState } from "react";
 import { EmptyState } from "@/components/empty-state";
@@ -18,7 +16,8 @@ import {
   policyBundleQuery,
   policyWaiverSummaryQuery,
   policyWaiversQuery,
-  refreshedAfterWaiverChange,
+  useCancelWaiver,
+  useUpdateWaiver,
 } from "../api/policy-waiver-queries";
 import { formatDuration, waiverActions, waiverStatusLabel } from "../waiver-row";
 
@@ -58,9 +57,8 @@ function WaiverRow({
   grants: { canUpdate: boolean; canWrite: boolean };
   onError: (error: unknown) => void;
 }) {
-  const queryClient = useQueryClient();
-  const update = useMutation(WaiverService.method.update);
-  const cancel = useMutation(WaiverService.method.cancel);
+  const update = useUpdateWaiver();
+  const cancel = useCancelWaiver();
   const id = waiver.entity?.id ?? "";
   const row = {
     status: waiver.status,
@@ -75,10 +73,6 @@ function WaiverRow({
       await change();
     } catch (error) {
       onError(error);
-    } finally {
-      await Promise.all(
-        refreshedAfterWaiverChange.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-      );
     }
   };
   return (

@@ -7,7 +7,7 @@ import { Card, CardContent } from "@/components/ui/card";
 import { logger } from "@/lib/logger";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { useDocumentTitle } from "@/lib/use-document-title";
-import { useCreateWaiver } from "../api/create-waiver";
+import { useCreateWaiver } from "../api/waiver-request-queries";
 import { useWaiverRequestForm } from "../forms/use-waiver-request-form";
 import { clearWaiverDraft, readWaiverDraft, saveWaiverDraft } from "../forms/waiver-draft";
 import type { WaiverRequestValues } from "../forms/waiver-request-schema";

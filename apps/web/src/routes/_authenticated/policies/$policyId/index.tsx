@@ -1,8 +1,14 @@
 import { createFileRoute } from "@tanstack/react-router";
 import { PolicyDetailPage } from "@/features/policies/components/policy-detail-page";
+import { loadPageData } from "@/lib/page-data";
 import { policyDetailSearchSchema } from "./-search";
 
 export const Route = createFileRoute("/_authenticated/policies/$policyId/")({
+  // Imported on use so that the Connect runtime stays out of the first load of every page.
+  loader: async ({ context, params }) => {
+    const { bundleQuery } = await import("@/features/policies/api/policy-queries");
+    await loadPageData(context.queryClient, bundleQuery(params.policyId));
+  },
   validateSearch: policyDetailSearchSchema,
   component: PolicyDetailRoute,
 });
