@@ -20,10 +20,6 @@ export function connectorsQuery() {
   };
 }
 
-export function hierarchyQuery() {
-  return createQueryOptions(ConnectorService.method.listHierarchy, {}, { transport: appTransport });
-}
-
 export function setupInstructionsQuery(
   target: { case: "connectorId"; value: string } | { case: "provider"; value: number },
 ) {

@@ -22,10 +22,10 @@ import {
 } from "@/components/ui/dialog";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { hierarchyQuery } from "@/lib/hierarchy-query";
 import { Permission, usePermissions } from "@/lib/permissions";
 import {
   connectorsQuery,
-  hierarchyQuery,
   useDeleteConnector,
   useSyncHierarchy,
   useTestConnector,

@@ -8,8 +8,8 @@ import { keepPreviousData, useQueryClient } from "@tanstack/react-query";
 import { bundleLookup } from "@/lib/bundle-lookup";
 import { invalidateMethods } from "@/lib/query-keys";
 import { appTransport } from "@/lib/transport";
-import type { PoliciesSearch } from "@/routes/_authenticated/policies/-search";
 import { CATALOGUE_PAGE_SIZE, catalogueRequest } from "../catalogue-filters";
+import type { PoliciesSearch } from "../policies-search";
 
 /** While a deployment is being applied, its status is read again this often. */
 const DEPLOY_POLL_MS = 2000;

@@ -17,9 +17,9 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
-import { hierarchyQuery } from "@/features/connectors/api/connector-queries";
+import { hierarchyQuery } from "@/lib/hierarchy-query";
 import { Permission, usePermissions } from "@/lib/permissions";
-import type { policyCreateSearchSchema } from "@/routes/_authenticated/policies/create/-search";
+import { providerLabel } from "@/lib/policy-definition-labels";
 import { bundleQuery, catalogueChoicesQuery, definitionQuery, useCreateBundle } from "../api/policy-queries";
 import { providerOf } from "../catalogue-filters";
 import {
@@ -29,11 +29,9 @@ import {
   parameterValues,
   serverFieldErrors,
 } from "../forms/parameter-form";
-import { providerLabel } from "./catalogue-table";
+import type { CreatePolicyContext } from "../policies-search";
 import { ParameterFields } from "./parameter-fields";
 import { ScopePicker, scopeId, scopeOf } from "./scope-picker";
-
-export type CreatePolicyContext = import("zod/mini").infer<typeof policyCreateSearchSchema>;
 
 function specsOf(definition: PolicyDefinition | undefined): ParameterSpec[] {
   return (definition?.parameterDefinitions ?? []).map((p) => ({

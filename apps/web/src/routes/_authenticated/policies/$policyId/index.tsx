@@ -1,5 +1,7 @@
 import { createFileRoute } from "@tanstack/react-router";
+import { EventsTable } from "@/features/events/components/events-table";
 import { PolicyDetailPage } from "@/features/policies/components/policy-detail-page";
+import { PolicyWaiversTab } from "@/features/waivers/components/policy-waivers-tab";
 import { loadPageData } from "@/lib/page-data";
 import { policyDetailSearchSchema } from "./-search";
 
@@ -16,5 +18,20 @@ export const Route = createFileRoute("/_authenticated/policies/$policyId/")({
 function PolicyDetailRoute() {
   const { policyId } = Route.useParams();
   const { tab, eventType } = Route.useSearch();
-  return <PolicyDetailPage policyId={policyId} tab={tab} eventType={eventType} />;
+  return (
+    <PolicyDetailPage
+      policyId={policyId}
+      tab={tab}
+      eventType={eventType}
+      renderEvents={({ bundleId, types, emptyTitle, emptyDescription }) => (
+        <EventsTable
+          filter={{ policyId: bundleId, type: types }}
+          showPolicy={false}
+          emptyTitle={emptyTitle}
+          emptyDescription={emptyDescription}
+        />
+      )}
+      waiversTab={<PolicyWaiversTab policyId={policyId} />}
+    />
+  );
 }
