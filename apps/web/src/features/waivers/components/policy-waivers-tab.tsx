@@ -5,6 +5,7 @@ import { CheckIcon, LoaderIcon, XIcon } from "lucide-react";
 import { useState } from "react";
 import { EmptyState } from "@/components/empty-state";
 import { ErrorDialog } from "@/components/error-dialog";
+import { PagePagination } from "@/components/page-pagination";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
@@ -195,19 +196,7 @@ function WaiverList({ policyKey }: { policyKey: string }) {
           ))}
         </TableBody>
       </Table>
-      {totalPages > 1 && (
-        <div className="flex items-center justify-end gap-2 text-sm">
-          <Button size="sm" variant="outline" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </Button>
-          <span className="tabular-nums">
-            Page {page} of {totalPages}
-          </span>
-          <Button size="sm" variant="outline" disabled={page >= totalPages} onClick={() => setPage(page + 1)}>
-            Next
-          </Button>
-        </div>
-      )}
+      <PagePagination page={page} totalPages={totalPages} onPage={setPage} />
       <ErrorDialog error={error} onClose={() => setError(null)} />
     </div>
   );
