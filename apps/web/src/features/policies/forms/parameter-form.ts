@@ -1,5 +1,9 @@
-import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import { ParameterType } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
+import { type JsonObject, type JsonValue, toJson } from "@bufbuild/protobuf";
+import { ValueSchema } from "@bufbuild/protobuf/wkt";
+import {
+  ParameterType,
+  type PolicyDefinition,
+} from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import { fieldErrorsOf } from "@/lib/error-detail";
 import { errorText } from "@/lib/error-text";
 
@@ -11,6 +15,18 @@ export interface ParameterSpec {
   type: ParameterType;
   defaultValue: JsonValue | undefined;
   allowedValues: JsonValue[];
+}
+
+/** The parameter definitions of a policy, with their defaults and allowed values read as JSON. */
+export function parameterSpecsOf(definition: PolicyDefinition | undefined): ParameterSpec[] {
+  return (definition?.parameterDefinitions ?? []).map((p) => ({
+    name: p.name,
+    label: p.displayName || p.name,
+    description: p.description,
+    type: p.type,
+    defaultValue: p.defaultValue ? toJson(ValueSchema, p.defaultValue) : undefined,
+    allowedValues: p.allowedValues.map((v) => toJson(ValueSchema, v)),
+  }));
 }
 
 /** What a field holds while it is edited: text for numbers, strings, lists and objects; a flag for booleans. */
