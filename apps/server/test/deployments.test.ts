@@ -177,7 +177,7 @@ describe.each(engines)("deployments on %s", (engine) => {
     const [audit] = await db()
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.targetId, awsBundleId), eq(auditLog.action, "deployment.CreateBundle")));
+      .where(and(eq(auditLog.targetId, awsBundleId), eq(auditLog.action, "DeploymentManagerService.CreateBundle")));
     expect(audit?.actorName).toBe("Ada Admin");
   });
 
