@@ -5,7 +5,9 @@ import { startCloudConnections } from "./cloud/sandbox-connection";
 import type { Config } from "./config";
 import { openDatabase } from "./db/database";
 import { startJobQueue } from "./jobs/job-queue";
+import { registerWorkers } from "./jobs/register-workers";
 import type { Logger } from "./logger";
+import { createBundleEngine } from "./modules/deployment/bundle-engine";
 import { startExports } from "./modules/export/export-service";
 import { loadCatalogue } from "./modules/policy-definition/load-catalogue";
 import { loadSecretKey } from "./secrets";
@@ -67,6 +69,14 @@ export async function createPalisade(config: Config, logger: Logger) {
   }
 
   const cloud = await startCloudConnections({ config, db: database.db, logger });
+  const engine = createBundleEngine({
+    db: database.db,
+    catalogue,
+    runtime: cloud.service.runtime,
+    publicUrl: config.publicUrl,
+    logger,
+  });
+  await registerWorkers(jobs, { db: database.db, logger, engine });
 
   const app = await buildServer({
     database,
@@ -75,6 +85,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     cloud: cloud.service,
     catalogue,
     jobs,
+    engine,
     exports,
     publicUrl: config.publicUrl,
     webDist: config.webDist,

@@ -20,6 +20,9 @@ import { findConnector } from "../connector/connector-repository";
 import type { ConnectorRuntime } from "../connector/connector-runtime";
 import { recordMissingDeployment } from "../event/record-event";
 import { loadTenantCatalogue } from "../policy-definition/tenant-catalogue";
+import { markWaiversEnforced, markWaiversFailed, markWaiversWithdrawn } from "../waiver/waiver-lifecycle";
+import { type WaiverRow, waiversOfBundle } from "../waiver/waiver-repository";
+import { isEnforceable } from "../waiver/waiver-rules";
 import {
   bundleStatus,
   cloudFailure,
@@ -34,14 +37,10 @@ import {
   type BundleRow,
   type DeploymentRow,
   findDeploymentsOfBundle,
-  findWaiversOfBundle,
-  isEnforceable,
   listBundlesBeingDeleted,
   listLiveBundles,
   type StoredScope,
-  setWaiverDeploymentStatus,
   updateDeployments,
-  type WaiverRow,
 } from "./deployment-repository";
 
 export interface EngineDeps {
@@ -410,7 +409,7 @@ export function createBundleEngine(deps: EngineDeps) {
         });
         return finishBundle(bundle);
       }
-      const waiverRows = await findWaiversOfBundle(db, bundle.id);
+      const waiverRows = await waiversOfBundle(db, bundle.tenantId, bundle.id);
       const now = new Date();
       const byId = new Map(all.map((d) => [d.id, d]));
       const enforceable = waiverRows
@@ -476,12 +475,13 @@ export function createBundleEngine(deps: EngineDeps) {
           .filter((d) => d.status === "DEPLOYED")
           .map((d) => d.id),
       );
-      await recordWaiverOutcome(waiverRows, enforceable, waiverFailures, deployed, now);
+      await recordWaiverOutcome(bundle.tenantId, waiverRows, enforceable, waiverFailures, deployed, now);
       await finishBundle(bundle, [...waiverFailures.values()]);
     });
   }
 
   async function recordWaiverOutcome(
+    tenantId: string,
     rows: WaiverRow[],
     enforceable: ActiveWaiver[],
     failures: Map<string, WaiverErrorCode>,
@@ -504,10 +504,9 @@ export function createBundleEngine(deps: EngineDeps) {
         left.push(row.id);
       }
     }
-    await setWaiverDeploymentStatus(db, active, { deploymentStatus: "ACTIVE", errorCode: null });
-    await setWaiverDeploymentStatus(db, left, { deploymentStatus: "PENDING", errorCode: null });
-    for (const [code, ids] of failed)
-      await setWaiverDeploymentStatus(db, ids, { deploymentStatus: "FAILED", errorCode: code });
+    await markWaiversEnforced(db, tenantId, active);
+    await markWaiversWithdrawn(db, tenantId, left);
+    for (const [code, ids] of failed) await markWaiversFailed(db, tenantId, ids, code);
   }
 
   /** Removes a deleted bundle from the cloud: its SCP, or its exemptions, assignments and definition. */
@@ -553,7 +552,7 @@ export function createBundleEngine(deps: EngineDeps) {
         const byId = new Map(all.map((d) => [d.id, d]));
         let compiled: CompiledAzureBundle | undefined;
         if (input) {
-          for (const waiver of await findWaiversOfBundle(db, bundle.id)) {
+          for (const waiver of await waiversOfBundle(db, bundle.tenantId, bundle.id)) {
             for (const id of exemptionIds(input, toActiveWaiver(waiver, byId.get(waiver.deploymentId))))
               await provider.removeExemption(id);
           }

@@ -6,7 +6,6 @@ import { policyEvents } from "../../db/schema/events";
 
 export type BundleRow = typeof bundles.$inferSelect;
 export type DeploymentRow = typeof deployments.$inferSelect;
-export type WaiverRow = typeof waivers.$inferSelect;
 export type HierarchyNodeRow = typeof hierarchyNodes.$inferSelect;
 
 /** A scope as stored on bundles and deployments (the contract's Scope in JSON form). */
@@ -219,35 +218,6 @@ export async function replaceBundleTargets(
         .values([...wanted.values()].map((scope) => deploymentValues(bundle, scope)));
     }
   });
-}
-
-/** Waivers of the bundle's deployments. */
-export async function findWaiversOfBundle(db: Database, bundleId: string): Promise<WaiverRow[]> {
-  const rows = await db
-    .select({ waiver: waivers })
-    .from(waivers)
-    .innerJoin(deployments, eq(deployments.id, waivers.deploymentId))
-    .where(eq(deployments.bundleId, bundleId))
-    .orderBy(asc(waivers.createdAt), asc(waivers.id));
-  return rows.map((row) => row.waiver);
-}
-
-export async function setWaiverDeploymentStatus(
-  db: Database,
-  ids: string[],
-  values: { deploymentStatus: "PENDING" | "ACTIVE" | "FAILED"; errorCode: string | null },
-): Promise<void> {
-  if (ids.length === 0) return;
-  await db.update(waivers).set(values).where(inArray(waivers.id, ids));
-}
-
-/** Cancels the waivers of a bundle that are still pending or active (the bundle is going away). */
-export async function cancelWaiversOfBundle(db: Database, bundleId: string): Promise<void> {
-  const ids = db.select({ id: deployments.id }).from(deployments).where(eq(deployments.bundleId, bundleId));
-  await db
-    .update(waivers)
-    .set({ status: "CANCELLED" })
-    .where(and(inArray(waivers.deploymentId, ids), inArray(waivers.status, ["PENDING", "ACTIVE"])));
 }
 
 /** Live bundles (not deleted) of one tenant, or of every tenant. */
@@ -605,43 +575,6 @@ export async function policyUsage(
     usage.set(row.slug, entry);
   }
   return usage;
-}
-
-/** Waivers the cloud should enforce now: approved and unexpired. */
-export function isEnforceable(waiver: WaiverRow, now: Date): boolean {
-  return (
-    waiver.status === "ACTIVE" && waiver.expiresAt !== null && waiver.expiresAt.getTime() > now.getTime()
-  );
-}
-
-export async function insertWaiver(db: Database, values: typeof waivers.$inferInsert): Promise<WaiverRow> {
-  const [row] = await db.insert(waivers).values(values).returning();
-  if (!row) throw new Error("insert returned no waiver");
-  return row;
-}
-
-export async function findWaiver(db: Database, tenantId: string, id: string): Promise<WaiverRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(waivers)
-    .where(and(eq(waivers.tenantId, tenantId), eq(waivers.id, id)))
-    .limit(1);
-  return row;
-}
-
-export async function cancelWaiver(
-  db: Database,
-  tenantId: string,
-  id: string,
-): Promise<WaiverRow | undefined> {
-  const [row] = await db
-    .update(waivers)
-    .set({ status: "CANCELLED" })
-    .where(
-      and(eq(waivers.tenantId, tenantId), eq(waivers.id, id), inArray(waivers.status, ["PENDING", "ACTIVE"])),
-    )
-    .returning();
-  return row;
 }
 
 /**

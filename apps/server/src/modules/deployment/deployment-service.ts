@@ -1,9 +1,4 @@
-import type { JobQueue } from "../../jobs/job-queue";
-import type { Logger } from "../../logger";
-import type { ConnectorRuntime } from "../connector/connector-runtime";
-import { createBundleEngine } from "./bundle-engine";
 import { defineBundleExport } from "./bundle-export";
-import { registerDeploymentJobs } from "./bundle-sync";
 import type { DeploymentRpc, DeploymentServiceDeps } from "./deployment-deps";
 import { createBundle } from "./rpc/create-bundle";
 import { createWaiver } from "./rpc/create-waiver";
@@ -49,22 +44,4 @@ export function createDeploymentManagerService(deps: DeploymentServiceDeps): Dep
     exportAsync: exportAsync(deps),
     listValidDeploymentsByBundleIds: listValidDeploymentsByBundleIds(deps),
   };
-}
-
-/**
- * The deployment manager with its engine: registers the deploy, delete and reconcile jobs (and the
- * reconcile schedule) before the service answers.
- */
-export async function startDeploymentManagerService(
-  deps: Omit<DeploymentServiceDeps, "engine"> & { jobs: JobQueue; runtime: ConnectorRuntime; logger: Logger },
-): Promise<DeploymentRpc> {
-  const engine = createBundleEngine({
-    db: deps.db,
-    catalogue: deps.catalogue,
-    runtime: deps.runtime,
-    publicUrl: deps.publicUrl,
-    logger: deps.logger,
-  });
-  await registerDeploymentJobs(deps.jobs, engine);
-  return createDeploymentManagerService({ ...deps, engine });
 }

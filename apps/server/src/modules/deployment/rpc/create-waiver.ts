@@ -4,19 +4,17 @@ import { WaiverCreateSource } from "@palisade/api/gen/palisade/waiver/v1/waiver_
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
-import { findWaiver as findWaiverView } from "../../waiver/waiver-repository";
-import { waiverMessage } from "../../waiver/waiver-service";
+import { createWaivers, tenantMaxWaiverHours } from "../../waiver/waiver-lifecycle";
+import { waiverMessage } from "../../waiver/waiver-message";
 import { bundleByKey, liveBundle } from "../bundle-lookup";
-import { enqueueBundleSync } from "../bundle-sync";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
-import { findDeploymentsOfBundle, insertWaiver } from "../deployment-repository";
+import { findDeploymentsOfBundle } from "../deployment-repository";
 
 const MAX_COMMENT = 220;
-/** Longest a directly recorded waiver may last, as for requested ones. */
-const MAX_WAIVER_SECONDS = 72 * 3600;
 
 /** Records a waiver directly, approved at once (integrations, the security team). */
-export function createWaiver({ db, jobs }: DeploymentServiceDeps): DeploymentRpc["createWaiver"] {
+export function createWaiver(deps: DeploymentServiceDeps): DeploymentRpc["createWaiver"] {
+  const { db } = deps;
   return async (req, ctx) => {
     const caller = requireCaller(ctx);
     const bundle = liveBundle(await bundleByKey(db, caller, req.key));
@@ -24,7 +22,9 @@ export function createWaiver({ db, jobs }: DeploymentServiceDeps): DeploymentRpc
     const expiresAt = timestampDate(req.expiresAt);
     const seconds = Math.round((expiresAt.getTime() - Date.now()) / 1000);
     if (seconds <= 0) throw invalidField("expires_at", "must be in the future.");
-    if (seconds > MAX_WAIVER_SECONDS) throw invalidField("expires_at", "at most 72 hours from now.");
+    // The same limit as for requested waivers: the tenant's longest.
+    const maxHours = await tenantMaxWaiverHours(db, caller.tenantId);
+    if (seconds > maxHours * 3_600) throw invalidField("expires_at", `at most ${maxHours} hours from now.`);
     const request = req.waiverRequest;
     const comment = request?.requester?.comment.trim() ?? "";
     if (comment.length > MAX_COMMENT)
@@ -49,43 +49,43 @@ export function createWaiver({ db, jobs }: DeploymentServiceDeps): DeploymentRpc
       ) ?? deployments[0];
     if (!deployment)
       throw new ConnectError("The bundle has no live deployment to waive.", Code.FailedPrecondition);
-    const now = new Date();
-    const row = await insertWaiver(db, {
-      tenantId: caller.tenantId,
-      deploymentId: deployment.id,
-      policyKey: bundle.key,
+    const created = await createWaivers(deps, {
+      bundle,
+      rows: [
+        {
+          deploymentId: deployment.id,
+          deploymentScope: deployment.scopeExternalId,
+          scope: scope ?? null,
+          resource: resource ?? null,
+          principalArn: principalArn ?? null,
+        },
+      ],
       createSource:
         request && request.createSource !== WaiverCreateSource.UNSPECIFIED
           ? WaiverCreateSource[request.createSource]
           : "SYSTEM",
-      requesterName: request?.requester?.name.trim() || caller.name,
-      requesterIdentifier: request?.requester?.identifier.trim() || caller.email || caller.id,
-      requesterUserId: caller.kind === "user" ? caller.id : null,
+      requester: {
+        name: request?.requester?.name.trim() || caller.name,
+        identifier: request?.requester?.identifier.trim() || caller.email || caller.id,
+        userId: caller.kind === "user" ? caller.id : null,
+      },
       comment,
       durationSeconds: seconds,
-      expiresAt,
-      scope: scope ?? null,
-      resource: resource ?? null,
-      principalArn: principalArn ?? null,
-      status: "ACTIVE",
-      approvalType: "AUTO",
-      reviewerName: caller.name,
-      reviewerIdentifier: caller.email ?? caller.id,
-      reviewedAt: now,
-      deploymentStatus: "PENDING",
-    });
-    await auditCall(db, ctx, {
-      targetType: "waiver",
-      targetId: row.id,
-      details: { key: bundle.key, expiresAt: expiresAt.toISOString() },
-    });
-    await enqueueBundleSync(jobs, {
-      tenantId: caller.tenantId,
-      bundleId: bundle.id,
+      // Recorded by someone allowed to change deployments: approved by them at once.
+      approval: {
+        approved: true,
+        expiresAt,
+        reviewer: { name: caller.name, identifier: caller.email ?? caller.id },
+      },
       reason: "waiver created",
     });
-    const view = await findWaiverView(db, caller.tenantId, row.id);
+    const [view] = created.waivers;
     if (!view) throw new ConnectError("The waiver was not stored.", Code.Internal);
+    await auditCall(db, ctx, {
+      targetType: "waiver",
+      targetId: view.id,
+      details: { key: bundle.key, expiresAt: expiresAt.toISOString() },
+    });
     return { waiver: waiverMessage(view) };
   };
 }

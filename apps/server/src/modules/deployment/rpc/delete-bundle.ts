@@ -1,9 +1,10 @@
+import { enqueueBundleDelete } from "../../../jobs/bundle-delete-job";
 import { requireCaller } from "../../../rpc/call-context";
 import { auditCall } from "../../audit/audit-log";
+import { cancelWaiversOfBundle } from "../../waiver/waiver-lifecycle";
 import { bundleById } from "../bundle-lookup";
-import { enqueueBundleDelete } from "../bundle-sync";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
-import { cancelWaiversOfBundle, updateBundle } from "../deployment-repository";
+import { updateBundle } from "../deployment-repository";
 
 export function deleteBundle({ db, jobs }: DeploymentServiceDeps): DeploymentRpc["deleteBundle"] {
   return async (req, ctx) => {
@@ -16,7 +17,7 @@ export function deleteBundle({ db, jobs }: DeploymentServiceDeps): DeploymentRpc
         editedBy: caller.name,
         editedAt: new Date(),
       });
-      await cancelWaiversOfBundle(db, bundle.id);
+      await cancelWaiversOfBundle(db, caller.tenantId, bundle.id);
       await auditCall(db, ctx, { targetType: "bundle", targetId: bundle.id, details: { key: bundle.key } });
     }
     // Queued again on a repeated call, so that a removal that failed earlier is retried.

@@ -1,6 +1,6 @@
+import { enqueueReconcile } from "../../../jobs/reconcile-job";
 import { requireCaller } from "../../../rpc/call-context";
 import { auditCall } from "../../audit/audit-log";
-import { enqueueReconcile } from "../bundle-sync";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
 
 export function sync({ db, jobs }: DeploymentServiceDeps): DeploymentRpc["sync"] {

@@ -1,7 +1,7 @@
+import { enqueueReconcile } from "../../../jobs/reconcile-job";
 import { requireCaller } from "../../../rpc/call-context";
 import { FETCH_JOB } from "../../event/event-pipeline";
 import { bundleById } from "../bundle-lookup";
-import { enqueueReconcile } from "../bundle-sync";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
 import type { StoredScope } from "../deployment-repository";
 

@@ -1,6 +1,6 @@
+import { enqueueBundleSync } from "../../../jobs/bundle-sync-job";
 import { requireCaller } from "../../../rpc/call-context";
 import { deploymentNotFound } from "../bundle-lookup";
-import { enqueueBundleSync } from "../bundle-sync";
 import { changeMode } from "../change-mode";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
 import { deploymentMessage } from "../deployment-message";

@@ -1,9 +1,9 @@
 import { Code } from "@connectrpc/connect";
+import { enqueueBundleSync } from "../../../jobs/bundle-sync-job";
 import { requireCaller } from "../../../rpc/call-context";
 import { callError } from "../../../rpc/errors";
 import { TransientCloudError } from "../bundle-engine";
 import { deploymentNotFound } from "../bundle-lookup";
-import { enqueueBundleSync } from "../bundle-sync";
 import { changeMode } from "../change-mode";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
 import { deploymentMessage, errorCodeOfName } from "../deployment-message";
