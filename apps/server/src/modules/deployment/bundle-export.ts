@@ -1,11 +1,8 @@
 import type { Database } from "../../db/database";
 import type { ExportService } from "../export/export-service";
-import {
-  allBundles,
-  type BundleFilter,
-  findDeploymentsOfBundle,
-  type StoredScope,
-} from "./deployment-repository";
+import { allBundles, type BundleFilter } from "./bundle-query-repository";
+import type { StoredScope } from "./bundle-repository";
+import { findDeploymentsOfBundle } from "./deployment-repository";
 
 const HEADER = [
   "bundle_id",
@@ -33,7 +30,7 @@ export function defineBundleExport(deps: { db: Database; exports: ExportService 
     const rows = await allBundles(db, tenantId, params.filter as BundleFilter);
     const lines: unknown[][] = [];
     for (const bundle of rows) {
-      for (const deployment of await findDeploymentsOfBundle(db, bundle.id, tenantId)) {
+      for (const deployment of await findDeploymentsOfBundle(db, tenantId, bundle.id)) {
         const scope = deployment.scope as StoredScope;
         lines.push([
           bundle.id,

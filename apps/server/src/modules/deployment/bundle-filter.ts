@@ -6,8 +6,8 @@ import {
 import { invalidField } from "../../rpc/errors";
 import type { ExportFormatName } from "../export/export-service";
 import { searchText } from "../policy-definition/definition-query";
+import type { BundleFilter, BundleOrder } from "./bundle-query-repository";
 import { modeName, statusName } from "./deployment-message";
-import type { BundleFilter, BundleOrder } from "./deployment-repository";
 
 const MAX_FILTER_VALUES = 200;
 const MAX_FILTER_VALUE = 300;

@@ -3,10 +3,9 @@ import { isPolicyKeyFormat, normalizePolicyKey } from "@palisade/policy-engine/k
 import type { Database } from "../../db/database";
 import type { Caller } from "../../rpc/call-context";
 import { invalidArgument, invalidField } from "../../rpc/errors";
+import { type BundleRow, findBundle } from "./bundle-repository";
 import {
-  type BundleRow,
   type DeploymentRow,
-  findBundle,
   findBundleByKey,
   findDeployment,
   findDeploymentsOfBundle,
@@ -57,7 +56,7 @@ export async function deploymentFor(
     const bundle = await bundleByKey(db, caller, lookup.value).catch(() => {
       throw deploymentNotFound();
     });
-    const rows = await findDeploymentsOfBundle(db, bundle.id, caller.tenantId);
+    const rows = await findDeploymentsOfBundle(db, caller.tenantId, bundle.id);
     const row = rows.find((d) => d.status !== "DELETED") ?? rows[0];
     if (!row) throw deploymentNotFound();
     return row;

@@ -5,8 +5,9 @@ import { requireCaller } from "../../rpc/call-context";
 import { invalidField } from "../../rpc/errors";
 import { auditCall } from "../audit/audit-log";
 import { bundleById, bundleNotFound, deploymentNotFound, liveBundle } from "./bundle-lookup";
+import { type BundleRow, updateBundle } from "./bundle-repository";
 import { modeName } from "./deployment-message";
-import { type BundleRow, findDeployment, replaceBundleTargets, updateBundle } from "./deployment-repository";
+import { findDeployment, replaceBundleTargets } from "./deployment-repository";
 
 /** Changes the mode of the deployment's bundle: one policy serves all of a bundle's scopes. */
 export async function changeMode(

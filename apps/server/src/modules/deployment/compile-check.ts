@@ -7,9 +7,10 @@ import { CompileError } from "@palisade/policy-engine/compilers/compile-input";
 import type { Database } from "../../db/database";
 import { callError, invalidField } from "../../rpc/errors";
 import { loadTenantCatalogue } from "../policy-definition/tenant-catalogue";
+import type { StoredScope } from "./bundle-repository";
 import { compileFailure } from "./cloud-failure";
 import { errorCodeOfName } from "./deployment-message";
-import { palisadeScpsPerTarget, type StoredScope } from "./deployment-repository";
+import { palisadeScpsPerTarget } from "./deployment-repository";
 
 interface CatalogueDeps {
   db: Database;

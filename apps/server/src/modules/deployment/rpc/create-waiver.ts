@@ -40,7 +40,7 @@ export function createWaiver(deps: DeploymentServiceDeps): DeploymentRpc["create
     ) {
       throw invalidField("waiver_request.target", "a scope, resource or principal of 1 to 1024 characters.");
     }
-    const deployments = (await findDeploymentsOfBundle(db, bundle.id, caller.tenantId)).filter(
+    const deployments = (await findDeploymentsOfBundle(db, caller.tenantId, bundle.id)).filter(
       (d) => d.status !== "DELETED" && d.status !== "DELETING",
     );
     const deployment =

@@ -3,8 +3,8 @@ import { requireCaller } from "../../../rpc/call-context";
 import { auditCall } from "../../audit/audit-log";
 import { cancelWaiversOfBundle } from "../../waiver/waiver-lifecycle";
 import { bundleById } from "../bundle-lookup";
+import { updateBundle } from "../bundle-repository";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
-import { updateBundle } from "../deployment-repository";
 
 export function deleteBundle({ db, jobs }: DeploymentServiceDeps): DeploymentRpc["deleteBundle"] {
   return async (req, ctx) => {

@@ -1,9 +1,9 @@
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
 import { bundleById, bundleByKey } from "../bundle-lookup";
+import { bundleCounts } from "../bundle-query-repository";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
 import { excludedBundleFields, extendedBundleMessage } from "../deployment-message";
-import { bundleCounts } from "../deployment-repository";
 
 export function getBundle({ db }: DeploymentServiceDeps): DeploymentRpc["getBundle"] {
   return async (req, ctx) => {
@@ -21,6 +21,8 @@ export function getBundle({ db }: DeploymentServiceDeps): DeploymentRpc["getBund
         { field: "key", message: "required." },
       ]);
     }
-    return { bundle: extendedBundleMessage(bundle, await bundleCounts(db, bundle.id), excluded) };
+    return {
+      bundle: extendedBundleMessage(bundle, await bundleCounts(db, caller.tenantId, bundle.id), excluded),
+    };
   };
 }

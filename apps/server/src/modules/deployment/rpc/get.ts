@@ -1,8 +1,8 @@
 import { requireCaller } from "../../../rpc/call-context";
 import { deploymentFor, deploymentNotFound } from "../bundle-lookup";
+import { listDeploymentsWithCounts } from "../bundle-query-repository";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
 import { extendedDeploymentMessage } from "../deployment-message";
-import { listDeploymentsWithCounts } from "../deployment-repository";
 
 export function get({ db }: DeploymentServiceDeps): DeploymentRpc["get"] {
   return async (req, ctx) => {

@@ -3,9 +3,9 @@ import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
 import { pageResponse, pageWindow } from "../../../rpc/pagination";
 import { BUNDLE_ORDERS, readBundleFilter } from "../bundle-filter";
+import { listBundles } from "../bundle-query-repository";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
 import { excludedBundleFields, extendedBundleMessage } from "../deployment-message";
-import { listBundles } from "../deployment-repository";
 
 export function listBundle({ db }: DeploymentServiceDeps): DeploymentRpc["listBundle"] {
   return async (req, ctx) => {

@@ -1,9 +1,9 @@
 import { requireCaller } from "../../../rpc/call-context";
 import { pageResponse, pageWindow } from "../../../rpc/pagination";
 import { filterStrings } from "../bundle-filter";
+import { listDeploymentsWithCounts } from "../bundle-query-repository";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
 import { extendedDeploymentMessage, modeName } from "../deployment-message";
-import { listDeploymentsWithCounts } from "../deployment-repository";
 
 export function listDeployments({ db }: DeploymentServiceDeps): DeploymentRpc["listDeployments"] {
   return async (req, ctx) => {

@@ -1,6 +1,6 @@
 import { requireCaller } from "../../../rpc/call-context";
+import { listNamespaces as namespacesOf } from "../bundle-repository";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
-import { listNamespaces as namespacesOf } from "../deployment-repository";
 
 export function listNamespaces({ db }: DeploymentServiceDeps): DeploymentRpc["listNamespaces"] {
   return async (_req, ctx) => {

@@ -1,7 +1,7 @@
 import { requireCaller } from "../../../rpc/call-context";
 import { parseNamespace } from "../bundle-input";
+import { summariseBundles } from "../bundle-repository";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
-import { summariseBundles } from "../deployment-repository";
 
 export function summaryBundle({ db }: DeploymentServiceDeps): DeploymentRpc["summaryBundle"] {
   return async (req, ctx) => {

@@ -1,12 +1,9 @@
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
 import { parseNamespace } from "../bundle-input";
+import { summariseNamespaceEvents, summariseNamespaceWaivers } from "../bundle-query-repository";
+import { summariseBundles } from "../bundle-repository";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
-import {
-  summariseBundles,
-  summariseNamespaceEvents,
-  summariseNamespaceWaivers,
-} from "../deployment-repository";
 
 export function summaryNamespace({ db }: DeploymentServiceDeps): DeploymentRpc["summaryNamespace"] {
   return async (req, ctx) => {

@@ -2,8 +2,8 @@ import { enqueueReconcile } from "../../../jobs/reconcile-job";
 import { requireCaller } from "../../../rpc/call-context";
 import { FETCH_JOB } from "../../event/event-pipeline";
 import { bundleById } from "../bundle-lookup";
+import type { StoredScope } from "../bundle-repository";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
-import type { StoredScope } from "../deployment-repository";
 
 export function triggerFetch({ db, jobs }: DeploymentServiceDeps): DeploymentRpc["triggerFetch"] {
   return async (req, ctx) => {

@@ -9,16 +9,18 @@ import { auditCall } from "../../audit/audit-log";
 import { findTenantSettings } from "../../tenant/tenant-repository";
 import { parseName, parseNamespace, parseParameters, resolveScopes } from "../bundle-input";
 import { bundleById, bundleNotFound, liveBundle } from "../bundle-lookup";
+import {
+  type BundleRow,
+  findBundle,
+  type StoredScope,
+  updateBundle as storeBundle,
+} from "../bundle-repository";
 import { checkCompiles, definitionFor } from "../compile-check";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
 import { bundleMessage, modeName } from "../deployment-message";
 import {
-  type BundleRow,
-  findBundle,
   findHierarchyNodes,
   replaceBundleTargets,
-  type StoredScope,
-  updateBundle as storeBundle,
   updateDeploymentsOfBundle,
 } from "../deployment-repository";
 
@@ -106,7 +108,7 @@ export function updateBundle(deps: DeploymentServiceDeps): DeploymentRpc["update
       await enqueueBundleSync(jobs, { tenantId: caller.tenantId, bundleId: bundle.id, reason: "updated" });
     } else {
       // Nothing the cloud sees changed: the deployments keep their status.
-      await updateDeploymentsOfBundle(db, bundle.id, { isVisible: updated.isVisible });
+      await updateDeploymentsOfBundle(db, caller.tenantId, bundle.id, { isVisible: updated.isVisible });
     }
     await auditCall(db, ctx, {
       targetType: "bundle",

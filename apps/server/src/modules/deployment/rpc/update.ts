@@ -2,7 +2,7 @@ import { Code } from "@connectrpc/connect";
 import { enqueueBundleSync } from "../../../jobs/bundle-sync-job";
 import { requireCaller } from "../../../rpc/call-context";
 import { callError } from "../../../rpc/errors";
-import { TransientCloudError } from "../bundle-engine";
+import { TransientCloudError } from "../bundle-apply";
 import { deploymentNotFound } from "../bundle-lookup";
 import { changeMode } from "../change-mode";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
