@@ -1,29 +1,19 @@
 import { Code } from "@connectrpc/connect";
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
-import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import { checkScpTargetLimits, compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
 import { compileAzureBundle } from "@palisade/policy-engine/compilers/azure/compile-azure";
 import { CompileError } from "@palisade/policy-engine/compilers/compile-input";
 import type { Database } from "../../db/database";
 import { callError, invalidField } from "../../rpc/errors";
-import { loadTenantCatalogue } from "../policy-definition/tenant-catalogue";
 import type { StoredScope } from "./bundle-repository";
 import { compileFailure } from "./cloud-failure";
 import { errorCodeOfName } from "./deployment-message";
 import { palisadeScpsPerTarget } from "./deployment-repository";
+import type { TenantReads } from "./tenant-reads";
 
-interface CatalogueDeps {
-  db: Database;
-  catalogue: Catalogue;
-  publicUrl: string;
-}
-
-export async function definitionFor(
-  deps: CatalogueDeps,
-  tenantId: string,
-  slug: string,
-): Promise<Definition> {
-  const view = await loadTenantCatalogue(deps.db, deps.catalogue, tenantId);
+/** The tenant's definition of a slug, as the bundle's policy_slug names it. */
+export async function definitionFor(tenant: TenantReads, slug: string): Promise<Definition> {
+  const view = await tenant.catalogue();
   const entry = view.bySlug.get(slug.trim());
   if (!entry) throw invalidField("policy_slug", `no policy definition "${slug}" in this tenant's catalogue.`);
   return entry.definition;
@@ -45,13 +35,14 @@ export interface BundleDraft {
  * (an SCP over the size limit, Azure scopes without a common home) is refused before it is stored.
  */
 export async function checkCompiles(
-  deps: CatalogueDeps,
-  tenantId: string,
+  deps: { db: Database; publicUrl: string },
+  tenant: TenantReads,
   definition: Definition,
   bundle: BundleDraft,
 ): Promise<void> {
   const { db } = deps;
-  const view = await loadTenantCatalogue(db, deps.catalogue, tenantId);
+  const { tenantId } = tenant;
+  const view = await tenant.catalogue();
   const input = {
     definition,
     definitions: new Map(view.definitions.map((entry) => [entry.definition.slug, entry.definition])),

@@ -7,12 +7,12 @@ import { enqueueBundleSync } from "../../../jobs/bundle-sync-job";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
-import { findTenantSettings } from "../../tenant/tenant-repository";
 import { parseName, parseNamespace, parseParameters, resolveScopes } from "../bundle-input";
 import { checkCompiles, definitionFor } from "../compile-check";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
 import { bundleMessage, modeName } from "../deployment-message";
 import { findHierarchyNodes, insertBundle } from "../deployment-repository";
+import { tenantReads } from "../tenant-reads";
 
 /** Attempts at a fresh policy key before giving up (keys are random; a clash is rare). */
 const KEY_ATTEMPTS = 10;
@@ -25,20 +25,22 @@ export function createBundle(deps: DeploymentServiceDeps): DeploymentRpc["create
     if (!req.policySlug.trim()) throw invalidField("policy_slug", "required.");
     const mode = modeName(req.mode);
     const namespace = parseNamespace(req.namespace);
-    const definition = await definitionFor(deps, caller.tenantId, req.policySlug);
+    // The catalogue and the settings are read once for the whole call.
+    const tenant = tenantReads(deps, caller.tenantId);
+    const definition = await definitionFor(tenant, req.policySlug);
     const parameters = parseParameters(definition, req.parameters);
     const nodes = await findHierarchyNodes(db, caller.tenantId, [
       ...req.scopes.map((s) => s.externalId.trim()),
       ...req.excludedScopes.map((s) => s.externalId.trim()),
     ]);
     const { scopes, excluded } = resolveScopes(definition, req.scopes, req.excludedScopes, nodes);
-    await checkCompiles(deps, caller.tenantId, definition, { parameters, mode, name, scopes, excluded });
+    await checkCompiles(deps, tenant, definition, { parameters, mode, name, scopes, excluded });
     const approval = req.waiverSettings?.approvalMode ?? WaiverApprovalMode.UNSPECIFIED;
     const approvalMode =
       approval === WaiverApprovalMode.UNSPECIFIED
-        ? (await findTenantSettings(db, caller.tenantId)).defaultWaiverApprovalMode
+        ? (await tenant.settings()).defaultWaiverApprovalMode
         : WaiverApprovalMode[approval];
-    const linkBase = (await findTenantSettings(db, caller.tenantId)).waiverLinkBaseUrl || deps.publicUrl;
+    const linkBase = (await tenant.settings()).waiverLinkBaseUrl || deps.publicUrl;
 
     for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
       const key = generatePolicyKey((n) => randomBytes(n));

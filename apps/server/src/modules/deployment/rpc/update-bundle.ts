@@ -6,7 +6,6 @@ import { enqueueBundleSync } from "../../../jobs/bundle-sync-job";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
-import { findTenantSettings } from "../../tenant/tenant-repository";
 import { parseName, parseNamespace, parseParameters, resolveScopes } from "../bundle-input";
 import { bundleById, bundleNotFound, liveBundle } from "../bundle-lookup";
 import {
@@ -23,6 +22,7 @@ import {
   replaceBundleTargets,
   updateDeploymentsOfBundle,
 } from "../deployment-repository";
+import { tenantReads } from "../tenant-reads";
 
 function asScope(scope: StoredScope): Scope {
   return create(ScopeSchema, { externalId: scope.externalId, connectorId: scope.connectorId });
@@ -34,7 +34,8 @@ export function updateBundle(deps: DeploymentServiceDeps): DeploymentRpc["update
   return async (req, ctx) => {
     const caller = requireCaller(ctx);
     const bundle = liveBundle(await bundleById(db, caller, req.id));
-    const definition = await definitionFor(deps, caller.tenantId, bundle.policySlug);
+    const tenant = tenantReads(deps, caller.tenantId);
+    const definition = await definitionFor(tenant, bundle.policySlug);
     const changes: Partial<BundleRow> = {};
     let redeploy = false;
     if (req.name !== undefined) {
@@ -78,7 +79,7 @@ export function updateBundle(deps: DeploymentServiceDeps): DeploymentRpc["update
       redeploy = true;
     }
     if (changes.name !== undefined) {
-      const settings = await findTenantSettings(db, caller.tenantId);
+      const settings = await tenant.settings();
       changes.feedbackMessage = renderFeedbackMessage({
         definition,
         key: bundle.key,
@@ -87,7 +88,7 @@ export function updateBundle(deps: DeploymentServiceDeps): DeploymentRpc["update
       });
     }
     if (redeploy) {
-      await checkCompiles(deps, caller.tenantId, definition, {
+      await checkCompiles(deps, tenant, definition, {
         id: bundle.id,
         key: bundle.key,
         parameters: changes.parameters ?? bundle.parameters,
