@@ -3,13 +3,8 @@ import { isPolicyKeyFormat, normalizePolicyKey } from "@palisade/policy-engine/k
 import type { Database } from "../../db/database";
 import type { Caller } from "../../rpc/call-context";
 import { invalidArgument, invalidField } from "../../rpc/errors";
-import { type BundleRow, findBundle } from "./bundle-repository";
-import {
-  type DeploymentRow,
-  findBundleByKey,
-  findDeployment,
-  findDeploymentsOfBundle,
-} from "./deployment-repository";
+import { type BundleRow, findBundle, findBundleByKeyAnyTenant } from "./bundle-repository";
+import { type DeploymentRow, findDeployment, findDeploymentsOfBundle } from "./deployment-repository";
 
 export const bundleNotFound = () =>
   new ConnectError("No bundle with this id or key in this tenant.", Code.NotFound);
@@ -27,7 +22,7 @@ export async function bundleByKey(db: Database, caller: Caller, raw: string): Pr
   const key = normalizePolicyKey(raw);
   if (!isPolicyKeyFormat(key))
     throw invalidField("key", "a policy key is 7 characters (0-9, A-Z without I, L, O, U).");
-  const bundle = await findBundleByKey(db, key);
+  const bundle = await findBundleByKeyAnyTenant(db, key);
   // Keys are unique across tenants; another tenant's key is simply not found here.
   if (!bundle || bundle.tenantId !== caller.tenantId) throw bundleNotFound();
   return bundle;

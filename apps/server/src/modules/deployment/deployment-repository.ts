@@ -266,8 +266,3 @@ export async function policyUsage(
   }
   return usage;
 }
-
-/**
- * @deprecated The lookup crosses tenants; call findBundleByKeyAnyTenant from bundle-repository.ts.
- */
-export { findBundleByKeyAnyTenant as findBundleByKey } from "./bundle-repository";

@@ -5,6 +5,7 @@ import { enqueueBundleSync } from "../../jobs/bundle-sync-job";
 import type { JobQueue } from "../../jobs/job-queue";
 import { enqueueWaiverExpiry } from "../../jobs/waiver-expiry-job";
 import { callError } from "../../rpc/errors";
+import { writeSystemAudit } from "../audit/audit-log";
 import { maxWaiverHours } from "./waiver-context-repository";
 import {
   type BundleRow,
@@ -22,7 +23,6 @@ import {
   transitionWaiver,
   type WaiverInsert,
   type WaiverView,
-  writeSystemAudit,
 } from "./waiver-repository";
 import {
   describeTarget,
@@ -296,9 +296,9 @@ export async function expireDueWaivers(deps: WaiverLifecycleDeps, now = new Date
   );
   for (const waiver of due) {
     if (!expired.has(waiver.id)) continue;
-    await writeSystemAudit(db, {
-      tenantId: waiver.tenantId,
+    await writeSystemAudit(db, waiver.tenantId, {
       action: "WaiverService.Expire",
+      targetType: "waiver",
       targetId: waiver.id,
       details: { policyKey: waiver.policyKey, expiresAt: waiver.expiresAt?.toISOString() },
     });

@@ -1,8 +1,7 @@
 import { and, asc, count, desc, eq, gt, ilike, inArray, lte, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
+import type { PageWindow } from "../../db/page-window";
 import { bundles, deployments, waivers } from "../../db/schema/deployments";
-import { auditLog } from "../../db/schema/operations";
-import type { PageWindow } from "../../rpc/pagination";
 import type { WaiverStatusName } from "./waiver-rules";
 
 export type WaiverRow = typeof waivers.$inferSelect;
@@ -323,20 +322,4 @@ export async function expireWaiversAnyTenant(db: Database, ids: string[], now: D
     .where(and(inArray(waivers.id, ids), eq(waivers.status, "ACTIVE"), lte(waivers.expiresAt, now)))
     .returning({ id: waivers.id });
   return rows.map((r) => r.id);
-}
-
-/** An audit record for a change no caller made (expiry). */
-export async function writeSystemAudit(
-  db: Database,
-  entry: { tenantId: string; action: string; targetId: string; details: Record<string, unknown> },
-): Promise<void> {
-  await db.insert(auditLog).values({
-    tenantId: entry.tenantId,
-    actorType: "system",
-    actorName: "Palisade",
-    action: entry.action,
-    targetType: "waiver",
-    targetId: entry.targetId,
-    details: entry.details,
-  });
 }

@@ -1,6 +1,6 @@
+import { enqueueEventFetch } from "../../../jobs/event-fetch-job";
 import { enqueueReconcile } from "../../../jobs/reconcile-job";
 import { requireCaller } from "../../../rpc/call-context";
-import { FETCH_JOB } from "../../event/event-pipeline";
 import { bundleById } from "../bundle-lookup";
 import type { StoredScope } from "../bundle-repository";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
@@ -12,7 +12,7 @@ export function triggerFetch({ db, jobs }: DeploymentServiceDeps): DeploymentRpc
     const jobId = await enqueueReconcile(jobs, { tenantId: caller.tenantId, bundleId: bundle.id });
     // The events the bundle caused are read from its connector's audit stream.
     const connectorId = (bundle.scopes as StoredScope[])[0]?.connectorId;
-    if (connectorId) await jobs.send(FETCH_JOB, { tenantId: caller.tenantId, connectorId });
+    if (connectorId) await enqueueEventFetch(jobs, { tenantId: caller.tenantId, connectorId });
     return { jobId: jobId ?? "" };
   };
 }
