@@ -7,6 +7,7 @@ import { startJobQueue } from "./jobs/job-queue";
 import { registerWorkers } from "./jobs/register-workers";
 import type { Logger } from "./logger";
 import { createMailSender, describeMailTarget } from "./mail/mail-sender";
+import { createBundleEngine } from "./modules/deployment/bundle-engine";
 import { createExports } from "./modules/export/export-service";
 import { loadCatalogue } from "./modules/policy-definition/load-catalogue";
 import { startCloudConnections } from "./sandbox-connection";
@@ -75,6 +76,13 @@ export async function createPalisade(config: Config, logger: Logger) {
   );
 
   const cloud = await startCloudConnections({ config, db: database.db, logger });
+  const engine = createBundleEngine({
+    db: database.db,
+    catalogue,
+    runtime: cloud.service.runtime,
+    publicUrl: config.publicUrl,
+    logger,
+  });
 
   const app = await buildServer({
     database,
@@ -83,6 +91,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     cloud: cloud.service,
     catalogue,
     jobs,
+    engine,
     exports,
     publicUrl: config.publicUrl,
     invitationTtlHours: config.invitationTtlHours,
@@ -96,6 +105,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     runtime: cloud.service.runtime,
     catalogue,
     logger,
+    engine,
     exports,
     mail: { sender: mail, retry: config.mail.retry },
   });

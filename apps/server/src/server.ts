@@ -12,7 +12,8 @@ import type { JobQueue } from "./jobs/job-queue";
 import type { Logger } from "./logger";
 import { createConnectorService } from "./modules/connector/connector-service";
 import type { ConnectorServiceDeps } from "./modules/connector/connectors";
-import { startDeploymentManagerService } from "./modules/deployment/deployment-service";
+import type { BundleEngine } from "./modules/deployment/bundle-engine";
+import { createDeploymentManagerService } from "./modules/deployment/deployment-service";
 import { createPolicyEventStoreService } from "./modules/event/event-service";
 import type { ExportService } from "./modules/export/export-service";
 import { createInitiativeService } from "./modules/initiative/initiative-service";
@@ -36,6 +37,8 @@ export interface ServerDeps {
   catalogue: Catalogue;
   /** Background jobs (pg-boss): cloud side effects, fetching, exports. */
   jobs: JobQueue;
+  /** Applies bundles to the cloud (also run by the deployment jobs). */
+  engine: BundleEngine;
   /** CSV/JSON exports and their signed download links. */
   exports: ExportService;
   /** Public address of Palisade (waiver links in deny messages). */
@@ -118,14 +121,8 @@ export async function buildServer(deps: ServerDeps) {
       createPolicyEventStoreService({ db, jobs: deps.jobs, exports: deps.exports }),
     ],
     ["palisade.policy.v1.PolicyService", createPolicyService({ db, catalogue })],
-    [
-      "palisade.deployment.v1.DeploymentManagerService",
-      await startDeploymentManagerService({ ...deps, db, runtime: deps.cloud.runtime }),
-    ],
-    [
-      "palisade.waiver.v1.WaiverService",
-      await createWaiverService({ db, jobs: deps.jobs, logger: deps.logger }),
-    ],
+    ["palisade.deployment.v1.DeploymentManagerService", createDeploymentManagerService({ ...deps, db })],
+    ["palisade.waiver.v1.WaiverService", createWaiverService({ db, jobs: deps.jobs })],
   ]);
   const publicRateLimiter = createRateLimiter(deps.publicRateLimit);
   await app.register(fastifyConnectPlugin, {

@@ -17,7 +17,7 @@ import { connectors } from "../src/db/schema/connectors";
 import { waivers } from "../src/db/schema/deployments";
 import { policyEvents } from "../src/db/schema/events";
 import { auditLog } from "../src/db/schema/operations";
-import { enqueueBundleSync } from "../src/modules/deployment/bundle-sync";
+import { enqueueBundleSync } from "../src/jobs/bundle-sync-job";
 import {
   advanceSandboxClock,
   deploymentRows,
@@ -177,7 +177,9 @@ describe.each(engines)("deployments on %s", (engine) => {
     const [audit] = await db()
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.targetId, awsBundleId), eq(auditLog.action, "deployment.CreateBundle")));
+      .where(
+        and(eq(auditLog.targetId, awsBundleId), eq(auditLog.action, "DeploymentManagerService.CreateBundle")),
+      );
     expect(audit?.actorName).toBe("Ada Admin");
   });
 

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   CloudProvider,
@@ -22,13 +23,13 @@ import {
 import { ListOrderBy, WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { generatePolicyKey } from "@palisade/policy-engine/keys/policy-key";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase } from "../src/db/database";
 import { member } from "../src/db/schema/auth";
 import { bundles, deployments, waivers } from "../src/db/schema/deployments";
 import { auditLog } from "../src/db/schema/operations";
 import { tenantSettings } from "../src/db/schema/tenants";
-import { WAIVER_EXPIRY_JOB } from "../src/modules/waiver/waiver-expiry";
+import { WAIVER_EXPIRY_JOB } from "../src/jobs/waiver-expiry-job";
 import { createTestDatabase, type Engine, engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
@@ -345,6 +346,73 @@ describe.each(engines)("waivers on %s", (engine) => {
         comment: "room again",
       });
       expect(waiver?.status).toBe(WaiverStatus.PENDING);
+    });
+  });
+
+  describe("recorded directly through DeploymentManagerService", () => {
+    const manager = (credentials: Credentials) => server.client(DeploymentManagerService, credentials);
+    const inHours = (hours: number) => timestampFromDate(new Date(Date.now() + hours * 3_600_000));
+
+    it("holds the tenant's maximum duration, as a requested waiver does", async () => {
+      const tenantId = await server.createTenant("Short direct waivers");
+      await db().insert(tenantSettings).values({ tenantId, maxWaiverDurationHours: 4 });
+      const admin = await server.addMember({ role: "ADMINISTRATOR", tenantId });
+      const seeded = await seedBundle(server, { tenantId });
+      const error = await errorOf(
+        manager(admin.credentials).createWaiver({ key: seeded.key, expiresAt: inHours(5) }),
+      );
+      expect(error.code).toBe(Code.InvalidArgument);
+      expect(error.rawMessage).toBe("expires_at: at most 4 hours from now.");
+      const { waiver } = await manager(admin.credentials).createWaiver({
+        key: seeded.key,
+        expiresAt: inHours(3),
+      });
+      expect(waiver?.policyKey).toBe(seeded.key);
+    });
+
+    it("caps open waivers per deployment with WAIVER_LIMIT_EXCEEDED, as a requested waiver does", async () => {
+      const seeded = await seedBundle(server);
+      await db()
+        .insert(waivers)
+        .values(
+          Array.from({ length: 50 }, (_, i) => ({
+            tenantId: server.defaultTenantId,
+            deploymentId: seeded.deploymentIds[0] ?? "",
+            policyKey: seeded.key,
+            createSource: "FORM",
+            requesterName: "Seed",
+            requesterIdentifier: `seed-${i}@palisade.test`,
+            comment: "seeded",
+            durationSeconds: 3_600,
+            status: "PENDING",
+            approvalType: "MANUAL",
+          })),
+        );
+      const error = await errorOf(
+        manager(as.ADMINISTRATOR as Credentials).createWaiver({ key: seeded.key, expiresAt: inHours(1) }),
+      );
+      expect(error.code).toBe(Code.FailedPrecondition);
+      expect(error.findDetails(ErrorDetailSchema).map((d) => d.code)).toEqual([
+        ProductErrorCode.WAIVER_LIMIT_EXCEEDED,
+      ]);
+      const rows = await db().select().from(waivers).where(eq(waivers.policyKey, seeded.key));
+      expect(rows).toHaveLength(50);
+    });
+
+    it("queues the expiry sweep for the moment the waiver ends", async () => {
+      const seeded = await seedBundle(server);
+      const expiresAt = inHours(2);
+      const sent = vi.spyOn(server.palisade.jobs, "send");
+      try {
+        const { waiver } = await manager(as.ADMINISTRATOR as Credentials).createWaiver({
+          key: seeded.key,
+          expiresAt,
+        });
+        expect(waiver?.expiresAt).toEqual(expiresAt);
+        expect(sent).toHaveBeenCalledWith(WAIVER_EXPIRY_JOB, {}, { startAfter: timestampDate(expiresAt) });
+      } finally {
+        sent.mockRestore();
+      }
     });
   });
 

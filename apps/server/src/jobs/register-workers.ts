@@ -3,37 +3,67 @@ import type { Database } from "../db/database";
 import type { Logger } from "../logger";
 import type { MailSender } from "../mail/mail-sender";
 import type { ConnectorRuntime } from "../modules/connector/connector-runtime";
+import type { BundleEngine } from "../modules/deployment/bundle-engine";
 import { createEventPipeline } from "../modules/event/event-pipeline";
 import { listConnectorIdsAnyTenant } from "../modules/event/fetch-repository";
 import type { ExportService } from "../modules/export/export-service";
 import { recordInvitationDelivery } from "../modules/team/invitation-delivery-repository";
+import { expireDueWaivers } from "../modules/waiver/waiver-lifecycle";
+import { bundleDeleteWorker } from "./bundle-delete-job";
+import { bundleSyncWorker } from "./bundle-sync-job";
 import { eventFetchAllWorker, scheduleEventFetchAll } from "./event-fetch-all-job";
 import { eventFetchWorker } from "./event-fetch-job";
 import { exportWorker } from "./export-job";
 import type { JobQueue } from "./job-queue";
+import { enqueueReconcile, RECONCILE_CRON, RECONCILE_JOB, reconcileWorker } from "./reconcile-job";
 import { type MailRetry, sendMailWorker } from "./send-mail-job";
+import {
+  enqueueWaiverExpiry,
+  WAIVER_EXPIRY_CRON,
+  WAIVER_EXPIRY_JOB,
+  waiverExpiryWorker,
+} from "./waiver-expiry-job";
 
 export interface WorkerDeps {
   db: Database;
   runtime: ConnectorRuntime;
   catalogue: Catalogue;
   logger: Logger;
+  /** Applies bundles to the cloud: deploy, delete and reconcile jobs. */
+  engine: BundleEngine;
   exports: ExportService;
   mail: { sender: MailSender; retry: MailRetry };
 }
 
-/** Starts every kind of background work in this process, and the schedules that feed them. */
+/**
+ * Starts every kind of background work in this process, and the schedules that feed them. Work
+ * interrupted by a crash (a deployment left PENDING or EVALUATING, a waiver due while the server
+ * was down) is queued once at start-up.
+ */
 export async function registerWorkers(jobs: JobQueue, deps: WorkerDeps): Promise<void> {
-  const { db } = deps;
+  const { db, logger, engine } = deps;
+
+  await jobs.register(bundleSyncWorker({ engine }));
+  await jobs.register(bundleDeleteWorker({ engine }));
+  await jobs.register(reconcileWorker({ engine }));
+  await jobs.schedule(RECONCILE_JOB, RECONCILE_CRON, {});
+  await enqueueReconcile(jobs, {});
+
+  await jobs.register(waiverExpiryWorker({ expireDue: () => expireDueWaivers({ db, jobs }), logger }));
+  await jobs.schedule(WAIVER_EXPIRY_JOB, WAIVER_EXPIRY_CRON);
+  await enqueueWaiverExpiry(jobs);
+
   const pipeline = createEventPipeline(deps);
   await jobs.register(eventFetchWorker({ pipeline }));
   await jobs.register(eventFetchAllWorker({ jobs, listConnectorIds: () => listConnectorIdsAnyTenant(db) }));
   await scheduleEventFetchAll(jobs);
+
   await jobs.register(exportWorker({ exports: deps.exports }));
+
   await jobs.register(
     sendMailWorker({
       ...deps.mail,
-      logger: deps.logger,
+      logger,
       recordDelivery: (target, outcome) => recordInvitationDelivery(db, target, outcome),
     }),
   );

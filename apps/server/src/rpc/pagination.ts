@@ -6,18 +6,10 @@ import {
   type PaginationResponse,
   PaginationResponseSchema,
 } from "@palisade/api/gen/palisade/common/v1/common_pb";
+import type { PageWindow } from "../db/page-window";
 
 export const DEFAULT_PAGE_SIZE = 30;
 export const MAX_PAGE_SIZE = 200;
-
-export interface PageWindow {
-  /** 1-based page number. */
-  page: number;
-  limit: number;
-  offset: number;
-  /** Lists default to newest first. */
-  descending: boolean;
-}
 
 /** Reads a page-number pagination request: pages start at 1, 30 items by default, at most 200. */
 export function pageWindow(pagination: PaginationRequest | undefined): PageWindow {

@@ -1,6 +1,6 @@
 import { Permission } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { useQuery } from "@tanstack/react-query";
-import { currentTenantQuery } from "@/features/tenant/api/current-tenant";
+import { currentTenantQuery } from "./current-tenant";
 
 export { Permission };
 

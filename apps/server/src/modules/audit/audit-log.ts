@@ -38,3 +38,16 @@ export async function auditCall(
 ): Promise<void> {
   await writeAudit(db, callContext(ctx), { action: `${ctx.service.name}.${ctx.method.name}`, ...entry });
 }
+
+/** Records a change Palisade made on its own (a scheduled job), in the tenant it concerns. */
+export async function writeSystemAudit(db: Database, tenantId: string, entry: AuditEntry): Promise<void> {
+  await insertAuditRecord(db, {
+    tenantId,
+    actorType: "system",
+    actorName: "Palisade",
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    details: entry.details ?? {},
+  });
+}

@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { HierarchyEntry, ProviderName } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
+import type { PageWindow } from "../../db/page-window";
 import { connectors, hierarchyNodes } from "../../db/schema/connectors";
 import { deployments } from "../../db/schema/deployments";
 import { jobs } from "../../db/schema/operations";
-import type { PageWindow } from "../../rpc/pagination";
 
 export type ConnectorKind = "aws" | "azure" | "sandbox";
 export type ConnectorStatusName = "NEVER_SYNCED" | "SYNCING" | "CONNECTED" | "ERROR";

@@ -2,7 +2,8 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { Scope } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
 import { validateBundleParameters } from "@palisade/policy-engine/compilers/tree";
-import type { HierarchyNodeRow, StoredScope } from "./deployment-repository";
+import type { StoredScope } from "./bundle-repository";
+import type { HierarchyNodeRow } from "./deployment-repository";
 
 export const MAX_NAME = 120;
 export const MAX_NAMESPACE = 64;

@@ -2,8 +2,8 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { ProductErrorCode, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { DeploymentStatus } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { describe, expect, it } from "vitest";
+import type { BundleRow } from "./bundle-repository";
 import { bundleMessage, errorCodeOfName, excludedBundleFields, statusOfName } from "./deployment-message";
-import type { BundleRow } from "./deployment-repository";
 
 const now = new Date("2026-01-02T03:04:05Z");
 const row: BundleRow = {

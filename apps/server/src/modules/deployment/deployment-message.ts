@@ -21,7 +21,9 @@ import {
   PolicyDeploymentSchema,
 } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
-import type { BundleCounts, BundleRow, DeploymentRow, StoredScope } from "./deployment-repository";
+import type { BundleCounts } from "./bundle-query-repository";
+import type { BundleRow, StoredScope } from "./bundle-repository";
+import type { DeploymentRow } from "./deployment-repository";
 
 export type ModeName = "PREVENT" | "ALERT";
 

@@ -1,6 +1,6 @@
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import type { Database } from "../../db/database";
-import { EVENT_FETCH_JOB, type EventFetchOutcome, type EventFetchRunner } from "../../jobs/event-fetch-job";
+import type { EventFetchOutcome, EventFetchRunner } from "../../jobs/event-fetch-job";
 import { createKeyedLock } from "../../lib/keyed-lock";
 import type { Logger } from "../../logger";
 import type { ConnectorRuntime } from "../connector/connector-runtime";
@@ -15,7 +15,6 @@ import { writeEvents } from "./record-event";
 import { listResourceEventStates, rebuildResourceEvents } from "./resource-event-repository";
 
 /** Queue of the per-connector event fetch, for modules that ask for a fetch after a change. */
-export const FETCH_JOB = EVENT_FETCH_JOB;
 
 export type FetchOutcome = EventFetchOutcome;
 

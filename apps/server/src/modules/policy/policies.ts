@@ -1,6 +1,6 @@
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import type { Database } from "../../db/database";
-import { findBundleByKey } from "../deployment/deployment-repository";
+import { findBundleByKeyAnyTenant } from "../deployment/bundle-repository";
 import { createTtlCache } from "./ttl-cache";
 
 /** What the public waiver page's card shows of a bundle. */
@@ -19,7 +19,7 @@ export interface PolicyServiceDeps {
 
 /** The card of the bundle with this key in whichever tenant holds it; deleted bundles have none. */
 export async function findLiveBundleCard(db: Database, key: string): Promise<BundleCard | undefined> {
-  const bundle = await findBundleByKey(db, key);
+  const bundle = await findBundleByKeyAnyTenant(db, key);
   return bundle && !bundle.deletedAt
     ? { key: bundle.key, policySlug: bundle.policySlug, feedbackMessage: bundle.feedbackMessage }
     : undefined;

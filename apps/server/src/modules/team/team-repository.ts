@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, ilike, or, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/database";
+import type { PageWindow } from "../../db/page-window";
 import { apikey, invitation, member, user } from "../../db/schema/auth";
-import type { PageWindow } from "../../rpc/pagination";
 
 export type MemberRow = {
   id: string;

@@ -1,27 +1,7 @@
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  gt,
-  ilike,
-  inArray,
-  isNull,
-  lte,
-  ne,
-  notInArray,
-  or,
-  type SQL,
-  sql,
-} from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, ilike, inArray, lte, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { member } from "../../db/schema/auth";
-import { hierarchyNodes } from "../../db/schema/connectors";
+import type { PageWindow } from "../../db/page-window";
 import { bundles, deployments, waivers } from "../../db/schema/deployments";
-import { auditLog } from "../../db/schema/operations";
-import { tenantSettings } from "../../db/schema/tenants";
-import type { PageWindow } from "../../rpc/pagination";
 import type { WaiverStatusName } from "./waiver-rules";
 
 export type WaiverRow = typeof waivers.$inferSelect;
@@ -69,76 +49,6 @@ function viewQuery(db: Database) {
     .innerJoin(bundles, eq(deployments.bundleId, bundles.id));
 }
 
-/** The bundle holding a policy key, in any tenant (the key's tenant decides, not the caller's). */
-export async function findLiveBundleByKey(db: Database, key: string): Promise<BundleRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(bundles)
-    .where(and(sql`upper(${bundles.key}) = ${key.toUpperCase()}`, isNull(bundles.deletedAt)))
-    .limit(1);
-  return row;
-}
-
-/** Whether this tenant has (or had) a bundle with the key; its waivers outlive the bundle. */
-export async function tenantHasKey(db: Database, tenantId: string, key: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: bundles.id })
-    .from(bundles)
-    .where(and(eq(bundles.tenantId, tenantId), sql`upper(${bundles.key}) = ${key.toUpperCase()}`))
-    .limit(1);
-  return row !== undefined;
-}
-
-/** The bundle's deployments that are (or are being) in the cloud: a removed scope takes no new waivers. */
-export async function deploymentsOfBundle(db: Database, bundleId: string): Promise<DeploymentRow[]> {
-  return db
-    .select()
-    .from(deployments)
-    .where(and(eq(deployments.bundleId, bundleId), notInArray(deployments.status, ["DELETED", "DELETING"])))
-    .orderBy(asc(deployments.createdAt), asc(deployments.id));
-}
-
-/** The parent of a node of the tenant's cloud hierarchy (an account's OU, an OU's parent...). */
-export async function parentScope(
-  db: Database,
-  tenantId: string,
-  externalId: string,
-): Promise<string | undefined> {
-  const [row] = await db
-    .select({ parent: hierarchyNodes.parentExternalId })
-    .from(hierarchyNodes)
-    .where(
-      and(
-        eq(hierarchyNodes.tenantId, tenantId),
-        sql`lower(${hierarchyNodes.externalId}) = ${externalId.toLowerCase()}`,
-      ),
-    )
-    .limit(1);
-  return row?.parent ?? undefined;
-}
-
-export async function membershipRole(
-  db: Database,
-  tenantId: string,
-  userId: string,
-): Promise<string | undefined> {
-  const [row] = await db
-    .select({ role: member.role })
-    .from(member)
-    .where(and(eq(member.organizationId, tenantId), eq(member.userId, userId)))
-    .limit(1);
-  return row?.role;
-}
-
-export async function maxWaiverHours(db: Database, tenantId: string): Promise<number | undefined> {
-  const [row] = await db
-    .select({ hours: tenantSettings.maxWaiverDurationHours })
-    .from(tenantSettings)
-    .where(eq(tenantSettings.tenantId, tenantId))
-    .limit(1);
-  return row?.hours;
-}
-
 /** Serialises waiver creation per bundle until the transaction ends (cap and idempotency checks). */
 export async function lockBundleForWaivers(tx: Database, bundleId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`waiver-create:${bundleId}`}))`);
@@ -165,11 +75,21 @@ export async function findByIdempotencyKey(
   return row ? toView(row) : undefined;
 }
 
-export async function countOpenWaivers(db: Database, deploymentId: string): Promise<number> {
+export async function countOpenWaivers(
+  db: Database,
+  tenantId: string,
+  deploymentId: string,
+): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(waivers)
-    .where(and(eq(waivers.deploymentId, deploymentId), inArray(waivers.status, ["PENDING", "ACTIVE"])));
+    .where(
+      and(
+        eq(waivers.tenantId, tenantId),
+        eq(waivers.deploymentId, deploymentId),
+        inArray(waivers.status, ["PENDING", "ACTIVE"]),
+      ),
+    );
   return row?.n ?? 0;
 }
 
@@ -188,10 +108,10 @@ export async function findWaiver(
   return row ? toView(row) : undefined;
 }
 
-export async function findWaivers(db: Database, ids: string[]): Promise<WaiverView[]> {
+export async function findWaivers(db: Database, tenantId: string, ids: string[]): Promise<WaiverView[]> {
   if (ids.length === 0) return [];
   const rows = await viewQuery(db)
-    .where(inArray(waivers.id, ids))
+    .where(and(eq(waivers.tenantId, tenantId), inArray(waivers.id, ids)))
     .orderBy(asc(waivers.createdAt), asc(waivers.id));
   return rows.map(toView);
 }
@@ -226,6 +146,57 @@ export async function transitionWaiver(
     .where(and(eq(waivers.tenantId, tenantId), eq(waivers.id, id), eq(waivers.status, from)))
     .returning({ id: waivers.id });
   return rows.length > 0;
+}
+
+/** Waivers of the bundle's deployments, oldest first. */
+export async function waiversOfBundle(
+  db: Database,
+  tenantId: string,
+  bundleId: string,
+): Promise<WaiverRow[]> {
+  const rows = await db
+    .select({ waiver: waivers })
+    .from(waivers)
+    .innerJoin(deployments, eq(deployments.id, waivers.deploymentId))
+    .where(and(eq(waivers.tenantId, tenantId), eq(deployments.bundleId, bundleId)))
+    .orderBy(asc(waivers.createdAt), asc(waivers.id));
+  return rows.map((row) => row.waiver);
+}
+
+/** Records what the cloud did with waivers: enforced, out of the cloud again, or refused. */
+export async function setWaiverDeploymentStatus(
+  db: Database,
+  tenantId: string,
+  ids: string[],
+  values: { deploymentStatus: "PENDING" | "ACTIVE" | "FAILED"; errorCode: string | null },
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(waivers)
+    .set(values)
+    .where(and(eq(waivers.tenantId, tenantId), inArray(waivers.id, ids)));
+}
+
+/** Cancels the waivers of a bundle that are still pending or active (the bundle is going away). */
+export async function cancelOpenWaiversOfBundle(
+  db: Database,
+  tenantId: string,
+  bundleId: string,
+): Promise<void> {
+  const ids = db
+    .select({ id: deployments.id })
+    .from(deployments)
+    .where(and(eq(deployments.tenantId, tenantId), eq(deployments.bundleId, bundleId)));
+  await db
+    .update(waivers)
+    .set({ status: "CANCELLED" })
+    .where(
+      and(
+        eq(waivers.tenantId, tenantId),
+        inArray(waivers.deploymentId, ids),
+        inArray(waivers.status, ["PENDING", "ACTIVE"]),
+      ),
+    );
 }
 
 /** What users see as the status: an active waiver the cloud has not received reads PENDING. */
@@ -334,7 +305,7 @@ export async function summarize(
 }
 
 /** Active waivers whose time is up, across tenants (the expiry job). */
-export async function dueWaivers(db: Database, now: Date): Promise<WaiverView[]> {
+export async function dueWaiversAnyTenant(db: Database, now: Date): Promise<WaiverView[]> {
   const rows = await viewQuery(db)
     .where(and(eq(waivers.status, "ACTIVE"), lte(waivers.expiresAt, now)))
     .orderBy(asc(waivers.expiresAt))
@@ -342,8 +313,8 @@ export async function dueWaivers(db: Database, now: Date): Promise<WaiverView[]>
   return rows.map(toView);
 }
 
-/** Marks due waivers EXPIRED; returns the ones this call changed. */
-export async function expireWaivers(db: Database, ids: string[], now: Date): Promise<string[]> {
+/** Marks due waivers EXPIRED (ids from every tenant); returns the ones this call changed. */
+export async function expireWaiversAnyTenant(db: Database, ids: string[], now: Date): Promise<string[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .update(waivers)
@@ -351,20 +322,4 @@ export async function expireWaivers(db: Database, ids: string[], now: Date): Pro
     .where(and(inArray(waivers.id, ids), eq(waivers.status, "ACTIVE"), lte(waivers.expiresAt, now)))
     .returning({ id: waivers.id });
   return rows.map((r) => r.id);
-}
-
-/** An audit record for a change no caller made (expiry). */
-export async function writeSystemAudit(
-  db: Database,
-  entry: { tenantId: string; action: string; targetId: string; details: Record<string, unknown> },
-): Promise<void> {
-  await db.insert(auditLog).values({
-    tenantId: entry.tenantId,
-    actorType: "system",
-    actorName: "Palisade",
-    action: entry.action,
-    targetType: "waiver",
-    targetId: entry.targetId,
-    details: entry.details,
-  });
 }

@@ -205,3 +205,10 @@ export function enclosingScopes(target: WaiverTarget): string[] {
   }
   return scopes;
 }
+
+/** Waivers the cloud should enforce now: approved and unexpired. */
+export function isEnforceable(waiver: { status: string; expiresAt: Date | null }, now: Date): boolean {
+  return (
+    waiver.status === "ACTIVE" && waiver.expiresAt !== null && waiver.expiresAt.getTime() > now.getTime()
+  );
+}

@@ -1,9 +1,5 @@
 import { EventType } from "@palisade/api/gen/palisade/event/v1/event_pb";
-import {
-  type EventsSearch,
-  type EventTypeFilter,
-  selectedEventTypes,
-} from "@/routes/_authenticated/events/-search";
+import { type EventsSearch, type EventTypeFilter, selectedEventTypes } from "./events-search";
 
 export const EVENTS_PAGE_SIZE = 30;
 

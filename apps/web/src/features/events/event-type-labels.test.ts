@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { EventTypeFilter } from "@/routes/_authenticated/events/-search";
 import { toggleEventType } from "./event-type-labels";
+import type { EventTypeFilter } from "./events-search";
 
 describe("toggleEventType", () => {
   it.each<[EventTypeFilter[], EventTypeFilter, ReturnType<typeof toggleEventType>]>([

@@ -1,4 +1,4 @@
-import type { EventTypeFilter } from "@/routes/_authenticated/events/-search";
+import type { EventTypeFilter } from "./events-search";
 
 export const eventTypeLabels: Record<EventTypeFilter, string> = {
   prevented: "Prevented",

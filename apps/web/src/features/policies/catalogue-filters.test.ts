@@ -1,30 +1,7 @@
 import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { PolicyDefinitionState } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import { describe, expect, it } from "vitest";
-import { policiesSearchSchema } from "@/routes/_authenticated/policies/-search";
 import { catalogueRequest, searchTerm, totalPagesOf, withFilter } from "./catalogue-filters";
-
-describe("catalogue search parameters", () => {
-  it.each([
-    [{}, {}],
-    [
-      { view: "deployed", page: 3 },
-      { view: "deployed", page: 3 },
-    ],
-    [{ view: "archived", page: 0 }, {}],
-    [
-      { provider: "AWS", category: "encryption", state: "prevent" },
-      { provider: "AWS", category: "encryption", state: "prevent" },
-    ],
-    [{ provider: "GCP", state: "maybe" }, {}],
-    [
-      { search: 42, framework: "CIS" },
-      { search: "42", framework: "CIS" },
-    ],
-  ])("%j -> %j", (input, expected) => {
-    expect(policiesSearchSchema.parse(input)).toEqual(expected);
-  });
-});
 
 describe("searchTerm", () => {
   it.each([

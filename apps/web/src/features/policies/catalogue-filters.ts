@@ -5,7 +5,7 @@ import {
   PolicyDefinitionState,
   Score,
 } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
-import type { PoliciesSearch } from "@/routes/_authenticated/policies/-search";
+import type { PoliciesSearch } from "./policies-search";
 
 export const CATALOGUE_PAGE_SIZE = 30;
 
@@ -32,31 +32,12 @@ export const stateOf: Record<StateFilter, PolicyDefinitionState> = {
   prevent: PolicyDefinitionState.PREVENT,
 };
 
-export const categoryLabels: Record<Category, string> = {
-  [Category.UNSPECIFIED]: "Uncategorised",
-  [Category.OTHER]: "Other",
-  [Category.NETWORK_ACCESS]: "Network access",
-  [Category.DATA_PROTECTION]: "Data protection",
-  [Category.ENCRYPTION]: "Encryption",
-  [Category.IDENTITY]: "Identity",
-};
-
 export const scoreLabels: Record<Score, string> = {
   [Score.UNSPECIFIED]: "—",
   [Score.LOW]: "Low",
   [Score.MEDIUM]: "Medium",
   [Score.HIGH]: "High",
   [Score.VERY_HIGH]: "Very high",
-};
-
-export const stateLabels: Record<
-  PolicyDefinitionState,
-  { label: string; variant: "secondary" | "warning" | "success" }
-> = {
-  [PolicyDefinitionState.UNSPECIFIED]: { label: "Not installed", variant: "secondary" },
-  [PolicyDefinitionState.NOT_INSTALLED]: { label: "Not installed", variant: "secondary" },
-  [PolicyDefinitionState.ALERT]: { label: "Alert", variant: "warning" },
-  [PolicyDefinitionState.PREVENT]: { label: "Prevent", variant: "success" },
 };
 
 /** A search of one character matches nearly everything, so it is not sent. */

@@ -1,4 +1,4 @@
-import { policyKeyLength } from "./forms/waiver-request-schema";
+import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 
 export type LookupStatus = "idle" | "pending" | "error" | "success";
 
@@ -26,8 +26,8 @@ export function policyCardState(input: {
 }): PolicyCardState {
   const length = input.key.trim().length;
   if (length === 0) return { kind: "empty" };
-  if (length < policyKeyLength) return { kind: "keep-typing", length };
-  if (length > policyKeyLength)
+  if (length < POLICY_KEY_LENGTH) return { kind: "keep-typing", length };
+  if (length > POLICY_KEY_LENGTH)
     return input.typing ? { kind: "keep-typing", length } : { kind: "invalid-format", length };
   if (input.typing || input.status === "pending" || input.status === "idle") return { kind: "loading" };
   if (input.status === "error") {

@@ -12,7 +12,7 @@ export const Route = createFileRoute("/_authenticated")({
   },
   loader: async ({ context, location }) => {
     // Loaded on demand so the Connect runtime stays out of the public pages' first load.
-    const { loadCurrentTenant } = await import("@/features/tenant/api/load-current-tenant");
+    const { loadCurrentTenant } = await import("@/features/shell/api/load-current-tenant");
     const access = await loadCurrentTenant(context.queryClient);
     if (access === "blocked") throw redirect({ to: "/blocked-access" });
     if (access === "signed-out") {

@@ -3,8 +3,8 @@ import { FileKeyIcon, LogOutIcon, ShieldOffIcon, UserPlusIcon } from "lucide-rea
 import { Logo } from "@/components/logo";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { useSignOut } from "@/features/auth/api/sign-out";
 import { useDocumentTitle } from "@/lib/use-document-title";
+import { useSignOut } from "@/lib/use-sign-out";
 
 export function BlockedAccessPage({ signedInAs }: { signedInAs: string | null }) {
   useDocumentTitle("No access");

@@ -1,6 +1,8 @@
-import { createQueryOptions } from "@connectrpc/connect-query";
+import { createQueryOptions, useMutation } from "@connectrpc/connect-query";
 import { ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
+import { useQueryClient } from "@tanstack/react-query";
+import { invalidateMethods } from "@/lib/query-keys";
 import { appTransport } from "@/lib/transport";
 
 /** While a sync runs, the list is read again this often to show its end. */
@@ -18,10 +20,6 @@ export function connectorsQuery() {
   };
 }
 
-export function hierarchyQuery() {
-  return createQueryOptions(ConnectorService.method.listHierarchy, {}, { transport: appTransport });
-}
-
 export function setupInstructionsQuery(
   target: { case: "connectorId"; value: string } | { case: "provider"; value: number },
 ) {
@@ -30,4 +28,38 @@ export function setupInstructionsQuery(
     { target },
     { transport: appTransport },
   );
+}
+
+/** Connectors come and go with their hierarchy. */
+const changedByAddOrRemove = [ConnectorService.method.listConnectors, ConnectorService.method.listHierarchy];
+
+/** A test or a sync records its outcome on the connector (status, last error, last sync). */
+const changedByCheck = [ConnectorService.method.listConnectors];
+
+export function useCreateConnector() {
+  const queryClient = useQueryClient();
+  return useMutation(ConnectorService.method.createConnector, {
+    onSuccess: () => invalidateMethods(queryClient, changedByAddOrRemove),
+  });
+}
+
+export function useDeleteConnector() {
+  const queryClient = useQueryClient();
+  return useMutation(ConnectorService.method.deleteConnector, {
+    onSuccess: () => invalidateMethods(queryClient, changedByAddOrRemove),
+  });
+}
+
+export function useTestConnector() {
+  const queryClient = useQueryClient();
+  return useMutation(ConnectorService.method.testConnector, {
+    onSettled: () => invalidateMethods(queryClient, changedByCheck),
+  });
+}
+
+export function useSyncHierarchy() {
+  const queryClient = useQueryClient();
+  return useMutation(ConnectorService.method.syncHierarchy, {
+    onSettled: () => invalidateMethods(queryClient, changedByCheck),
+  });
 }

@@ -1,9 +1,7 @@
-import { useMutation } from "@connectrpc/connect-query";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { AzureCredentialType, type Connector } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
-import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { LoaderIcon, PlusIcon } from "lucide-react";
 import { type ReactNode, useId, useState } from "react";
 import { useForm } from "react-hook-form";
@@ -23,7 +21,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { Textarea } from "@/components/ui/textarea";
 import { errorText } from "@/lib/error-text";
-import { connectorsQuery, setupInstructionsQuery } from "../api/connector-queries";
+import { setupInstructionsQuery, useCreateConnector } from "../api/connector-queries";
 import {
   type AwsConnectorValues,
   type AzureConnectorValues,
@@ -77,7 +75,7 @@ function Instructions({ provider }: { provider: CloudProvider }) {
 function SandboxForm({ onCreated }: { onCreated: (connector: Connector) => void }) {
   const id = useId();
   const [provider, setProvider] = useState<"AWS" | "AZURE">("AWS");
-  const create = useMutation(ConnectorService.method.createConnector);
+  const create = useCreateConnector();
   const submit = async () => {
     const cloud = provider === "AWS" ? CloudProvider.AWS : CloudProvider.AZURE;
     const { connector } = await create.mutateAsync({
@@ -116,7 +114,7 @@ function SandboxForm({ onCreated }: { onCreated: (connector: Connector) => void 
 
 function AwsForm({ onCreated }: { onCreated: (connector: Connector) => void }) {
   const id = useId();
-  const create = useMutation(ConnectorService.method.createConnector);
+  const create = useCreateConnector();
   const form = useForm<AwsConnectorValues>({
     resolver: zodResolver(awsConnectorSchema),
     mode: "onTouched",
@@ -183,7 +181,7 @@ function AwsForm({ onCreated }: { onCreated: (connector: Connector) => void }) {
 
 function AzureForm({ onCreated }: { onCreated: (connector: Connector) => void }) {
   const id = useId();
-  const create = useMutation(ConnectorService.method.createConnector);
+  const create = useCreateConnector();
   const form = useForm<AzureConnectorValues>({
     resolver: zodResolver(azureConnectorSchema),
     mode: "onTouched",
@@ -307,11 +305,9 @@ function CreatedStep({ connector, onDone }: { connector: Connector; onDone: () =
 }
 
 export function AddConnectorDialog() {
-  const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [created, setCreated] = useState<Connector | null>(null);
-  const onCreated = async (connector: Connector) => {
-    await queryClient.invalidateQueries({ queryKey: connectorsQuery().queryKey });
+  const onCreated = (connector: Connector) => {
     if (connector.config?.kind.case === "sandbox") setOpen(false);
     else setCreated(connector);
   };

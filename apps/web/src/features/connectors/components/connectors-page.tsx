@@ -1,11 +1,7 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { useMutation } from "@connectrpc/connect-query";
 import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { type Connector, ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
-import {
-  ConnectorService,
-  type TestConnectorResponse,
-} from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
+import type { TestConnectorResponse } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { LoaderIcon, PlugZapIcon, RefreshCwIcon, Trash2Icon } from "lucide-react";
 import { useEffect, useState } from "react";
@@ -26,8 +22,14 @@ import {
 } from "@/components/ui/dialog";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { hierarchyQuery } from "@/lib/hierarchy-query";
 import { Permission, usePermissions } from "@/lib/permissions";
-import { connectorsQuery, hierarchyQuery } from "../api/connector-queries";
+import {
+  connectorsQuery,
+  useDeleteConnector,
+  useSyncHierarchy,
+  useTestConnector,
+} from "../api/connector-queries";
 import { AddConnectorDialog } from "./add-connector-dialog";
 import { ConnectionChecks } from "./connection-checks";
 import { HierarchyTree } from "./hierarchy-tree";
@@ -83,22 +85,13 @@ function TestResultDialog({
   );
 }
 
-function RemoveDialog({
-  connector,
-  onClose,
-  onRemoved,
-}: {
-  connector: Connector | null;
-  onClose: () => void;
-  onRemoved: () => Promise<void>;
-}) {
-  const remove = useMutation(ConnectorService.method.deleteConnector);
+function RemoveDialog({ connector, onClose }: { connector: Connector | null; onClose: () => void }) {
+  const remove = useDeleteConnector();
   const [error, setError] = useState<unknown>(null);
   const confirm = async () => {
     if (!connector) return;
     try {
       await remove.mutateAsync({ id: connector.entity?.id ?? "" });
-      await onRemoved();
       onClose();
     } catch (e) {
       setError(e);
@@ -145,21 +138,17 @@ function ConnectorRow({
   onRemove: (connector: Connector) => void;
   onError: (error: unknown) => void;
 }) {
-  const queryClient = useQueryClient();
-  const test = useMutation(ConnectorService.method.testConnector);
-  const sync = useMutation(ConnectorService.method.syncHierarchy);
+  const test = useTestConnector();
+  const sync = useSyncHierarchy();
   const id = connector.entity?.id ?? "";
   const status = STATUS[connector.status];
   const syncing = connector.status === ConnectorStatus.SYNCING || sync.isPending;
-  const refresh = () => queryClient.invalidateQueries({ queryKey: connectorsQuery().queryKey });
   const runTest = async () => {
     try {
       const result = await test.mutateAsync({ target: { case: "id", value: id } });
       onTested(result, connector.name);
     } catch (e) {
       onError(e);
-    } finally {
-      await refresh();
     }
   };
   const runSync = async () => {
@@ -167,8 +156,6 @@ function ConnectorRow({
       await sync.mutateAsync({ id });
     } catch (e) {
       onError(e);
-    } finally {
-      await refresh();
     }
   };
   return (
@@ -302,13 +289,7 @@ export function ConnectorsPage() {
         name={tested?.name ?? ""}
         onClose={() => setTested(null)}
       />
-      <RemoveDialog
-        connector={removing}
-        onClose={() => setRemoving(null)}
-        onRemoved={async () => {
-          await queryClient.invalidateQueries({ queryKey: connectorsQuery().queryKey });
-        }}
-      />
+      <RemoveDialog connector={removing} onClose={() => setRemoving(null)} />
       <ErrorDialog error={error} onClose={() => setError(null)} />
     </>
   );

@@ -4,12 +4,35 @@ import { PolicyEventStoreService } from "@palisade/api/gen/palisade/event/v1/eve
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { appTransport } from "@/lib/transport";
 
+const TREND_CHOICES = 30;
+
 export function bundleSummaryQuery() {
   return createQueryOptions(DeploymentManagerService.method.summaryBundle, {}, { transport: appTransport });
 }
 
 export function waiverSummaryQuery() {
   return createQueryOptions(WaiverService.method.summary, { filter: {} }, { transport: appTransport });
+}
+
+/** The event counts of the whole tenant. */
+export function eventTotalsQuery() {
+  return createQueryOptions(
+    PolicyEventStoreService.method.summary,
+    { filter: {} },
+    { transport: appTransport },
+  );
+}
+
+/** The policies the compliance trend can be shown for: the first page of deployed bundles. */
+export function trendBundlesQuery() {
+  return createQueryOptions(
+    DeploymentManagerService.method.listBundle,
+    {
+      pagination: { position: { case: "page", value: 1 }, limit: TREND_CHOICES },
+      filter: { policySlugs: [] },
+    },
+    { transport: appTransport },
+  );
 }
 
 export function complianceTrendQuery(bundleId: string) {

@@ -8,10 +8,14 @@ import { FilterSelect } from "@/components/filter-select";
 import { PageHeader } from "@/components/page-header";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { eventSummaryQuery } from "@/features/events/api/event-queries";
-import { bundlesQuery } from "@/features/policies/api/policy-queries";
 import { Permission, usePermissions } from "@/lib/permissions";
-import { bundleSummaryQuery, complianceTrendQuery, waiverSummaryQuery } from "../api/dashboard-queries";
+import {
+  bundleSummaryQuery,
+  complianceTrendQuery,
+  eventTotalsQuery,
+  trendBundlesQuery,
+  waiverSummaryQuery,
+} from "../api/dashboard-queries";
 import { compliancePercent, trendPoints } from "../trend-points";
 
 const ComplianceChart = lazy(() => import("./compliance-chart"));
@@ -119,7 +123,7 @@ function MostActive({ title, items }: { title: string; items: BundleCount[] }) {
 }
 
 function ComplianceTrend() {
-  const bundles = useQuery(bundlesQuery(1));
+  const bundles = useQuery(trendBundlesQuery());
   const choices = (bundles.data?.items ?? []).flatMap((item) =>
     item.bundle?.entity?.id ? [item.bundle] : [],
   );
@@ -168,7 +172,7 @@ function ComplianceTrend() {
 export function DashboardPage() {
   const permissions = usePermissions();
   const bundles = useQuery(bundleSummaryQuery());
-  const events = useQuery({ ...eventSummaryQuery(), enabled: permissions.has(Permission.EVENTS_READ) });
+  const events = useQuery({ ...eventTotalsQuery(), enabled: permissions.has(Permission.EVENTS_READ) });
   const waivers = useQuery({ ...waiverSummaryQuery(), enabled: permissions.has(Permission.WAIVERS_READ) });
   const nothingYet = bundles.data?.total === 0;
   const summary = events.data?.summary;

@@ -1,17 +1,13 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { useMutation } from "@connectrpc/connect-query";
-import {
-  type EventFilterSchema,
-  PolicyEventStoreService,
-} from "@palisade/api/gen/palisade/event/v1/event_service_pb";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { EventFilterSchema } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
+import { useQuery } from "@tanstack/react-query";
 import { LoaderIcon, RefreshCwIcon } from "lucide-react";
 import { useState } from "react";
 import { ErrorDialog } from "@/components/error-dialog";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { eventKeys, eventSummaryQuery } from "../api/event-queries";
+import { eventSummaryQuery, useTriggerFetch } from "../api/event-queries";
 
 const counts = [
   ["prevention", "Prevented"],
@@ -44,13 +40,11 @@ export function EventSummaryCards({ filter }: { filter: MessageInitShape<typeof 
 
 /** Asks the service to read the clouds' logs now instead of at the next scheduled fetch. */
 export function FetchNowButton() {
-  const queryClient = useQueryClient();
-  const fetchNow = useMutation(PolicyEventStoreService.method.triggerFetch);
+  const fetchNow = useTriggerFetch();
   const [error, setError] = useState<unknown>(null);
   const run = async () => {
     try {
       await fetchNow.mutateAsync({});
-      await queryClient.invalidateQueries({ queryKey: eventKeys });
     } catch (e) {
       setError(e);
     }

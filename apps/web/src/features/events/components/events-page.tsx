@@ -8,9 +8,9 @@ import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Permission, usePermissions } from "@/lib/permissions";
 import { cn } from "@/lib/utils";
-import { type EventsSearch, eventTypes, selectedEventTypes } from "@/routes/_authenticated/events/-search";
 import { eventFilterOf } from "../event-filter";
 import { eventTypeLabels, toggleEventType } from "../event-type-labels";
+import { type EventsSearch, eventTypes, selectedEventTypes } from "../events-search";
 import { EventSummaryCards, FetchNowButton } from "./event-summary";
 import { EventsTable } from "./events-table";
 

@@ -1,12 +1,8 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { useMutation } from "@connectrpc/connect-query";
 import type { ResourceEvent } from "@palisade/api/gen/palisade/event/v1/event_pb";
-import {
-  type EventFilterSchema,
-  PolicyEventStoreService,
-} from "@palisade/api/gen/palisade/event/v1/event_service_pb";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { EventFilterSchema } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ExternalLinkIcon, EyeIcon, EyeOffIcon } from "lucide-react";
 import { useState } from "react";
@@ -20,7 +16,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { describeError } from "@/lib/error-text";
 import { Permission, usePermissions } from "@/lib/permissions";
 import { safeUrl } from "@/lib/safe-url";
-import { eventKeys, resourceEventsQuery } from "../api/event-queries";
+import { resourceEventsQuery, useUpdateResources } from "../api/event-queries";
 import { eventTypeText, eventUserName, neighbours, type PageCursor } from "../event-filter";
 
 function EventRow({
@@ -34,8 +30,7 @@ function EventRow({
   showPolicy: boolean;
   onError: (error: unknown) => void;
 }) {
-  const queryClient = useQueryClient();
-  const update = useMutation(PolicyEventStoreService.method.updateResources);
+  const update = useUpdateResources();
   const event = item.event;
   if (!event) return null;
   const type = eventTypeText[event.type];
@@ -45,8 +40,6 @@ function EventRow({
       await update.mutateAsync({ id: event.entity?.id ?? "", isDismissed: !item.isDismissed });
     } catch (error) {
       onError(error);
-    } finally {
-      await queryClient.invalidateQueries({ queryKey: eventKeys });
     }
   };
   const time = item.lastOccurredTime ?? event.occurredTime;

@@ -12,15 +12,12 @@ import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { categoryLabels, stateLabels } from "@/features/policies/catalogue-filters";
-import { providerLabel } from "@/features/policies/components/catalogue-table";
 import { describeError } from "@/lib/error-text";
 import { Permission, usePermissions } from "@/lib/permissions";
-import { initiativeTabs } from "@/routes/_authenticated/initiatives/$initiativeId/-search";
+import { categoryLabels, providerLabel, stateLabels } from "@/lib/policy-definition-labels";
 import { initiativePoliciesQuery, initiativeQuery } from "../api/initiative-queries";
+import { type InitiativeTab, initiativeTabs } from "../initiative-tabs";
 import { CoverageBar } from "./coverage-bar";
-
-type InitiativeTab = (typeof initiativeTabs)[number];
 
 const tabLabels: Record<InitiativeTab, string> = {
   policies: "Policies",

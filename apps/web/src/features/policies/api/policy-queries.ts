@@ -1,13 +1,15 @@
-import { createConnectQueryKey, createQueryOptions } from "@connectrpc/connect-query";
+import { createQueryOptions, useMutation } from "@connectrpc/connect-query";
 import type { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { DeploymentStatus } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { ListOrderBy } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import { PolicyDefinitionService } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
-import { keepPreviousData } from "@tanstack/react-query";
+import { keepPreviousData, useQueryClient } from "@tanstack/react-query";
+import { bundleLookup } from "@/lib/bundle-lookup";
+import { invalidateMethods } from "@/lib/query-keys";
 import { appTransport } from "@/lib/transport";
-import type { PoliciesSearch } from "@/routes/_authenticated/policies/-search";
 import { CATALOGUE_PAGE_SIZE, catalogueRequest } from "../catalogue-filters";
+import type { PoliciesSearch } from "../policies-search";
 
 /** While a deployment is being applied, its status is read again this often. */
 const DEPLOY_POLL_MS = 2000;
@@ -93,7 +95,7 @@ export function bundleQuery(policyId: string) {
   return {
     ...createQueryOptions(
       DeploymentManagerService.method.getBundle,
-      { lookup: policyId.length === 7 ? { case: "key", value: policyId } : { case: "id", value: policyId } },
+      { lookup: bundleLookup(policyId) },
       { transport: appTransport },
     ),
     refetchInterval: (query: {
@@ -107,8 +109,38 @@ export function bundleQuery(policyId: string) {
 
 export { inProgress };
 
-/** Every cached answer of the deployment service, to read again after a bundle changes. */
-export const deploymentKeys = createConnectQueryKey({
-  schema: DeploymentManagerService,
-  cardinality: undefined,
-});
+/** A new bundle changes the bundle lists and counts and the catalogue's deployed state. */
+const changedByCreate = [
+  DeploymentManagerService.method.listBundle,
+  DeploymentManagerService.method.summaryBundle,
+  PolicyDefinitionService.method.list,
+];
+
+/** A changed or deleted bundle also changes its own page and its deployments. */
+const changedByChange = [
+  ...changedByCreate,
+  DeploymentManagerService.method.getBundle,
+  DeploymentManagerService.method.listDeployments,
+];
+
+export function useCreateBundle() {
+  const queryClient = useQueryClient();
+  return useMutation(DeploymentManagerService.method.createBundle, {
+    onSuccess: () => invalidateMethods(queryClient, changedByCreate),
+  });
+}
+
+/** Switches a bundle's mode. Its state is read again whether or not the switch went through. */
+export function useUpdateBundle() {
+  const queryClient = useQueryClient();
+  return useMutation(DeploymentManagerService.method.updateBundle, {
+    onSettled: () => invalidateMethods(queryClient, changedByChange),
+  });
+}
+
+export function useDeleteBundle() {
+  const queryClient = useQueryClient();
+  return useMutation(DeploymentManagerService.method.deleteBundle, {
+    onSuccess: () => invalidateMethods(queryClient, changedByChange),
+  });
+}

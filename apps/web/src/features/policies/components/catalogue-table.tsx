@@ -1,8 +1,3 @@
-import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
-import {
-  Enforcer,
-  type PolicyDefinition,
-} from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { RocketIcon } from "lucide-react";
@@ -17,29 +12,13 @@ import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { describeError } from "@/lib/error-text";
+import { categoryLabels, providerLabel, stateLabels } from "@/lib/policy-definition-labels";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
-import {
-  catalogueCategories,
-  catalogueStates,
-  type PoliciesSearch,
-} from "@/routes/_authenticated/policies/-search";
 import { catalogueQuery, frameworksQuery, resourceTypesQuery } from "../api/policy-queries";
-import {
-  categoryLabels,
-  categoryOf,
-  providerOf,
-  scoreLabels,
-  stateLabels,
-  totalPagesOf,
-} from "../catalogue-filters";
+import { categoryOf, providerOf, scoreLabels, totalPagesOf } from "../catalogue-filters";
+import { catalogueCategories, catalogueStates, type PoliciesSearch } from "../policies-search";
 
 const SEARCH_DEBOUNCE_MS = 300;
-
-export function providerLabel(definition: PolicyDefinition): "AWS" | "Azure" {
-  if (definition.enforcer === Enforcer.AWS_SCP) return "AWS";
-  if (definition.enforcer === Enforcer.AZURE_POLICY) return "Azure";
-  return definition.supportedProvider === CloudProvider.AWS ? "AWS" : "Azure";
-}
 
 function CatalogueFilters({
   search,

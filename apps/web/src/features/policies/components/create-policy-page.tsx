@@ -1,14 +1,9 @@
-import { toJson } from "@bufbuild/protobuf";
-import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { useMutation } from "@connectrpc/connect-query";
 import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
-import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
-import type { PolicyDefinition } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { LoaderIcon } from "lucide-react";
 import { type FormEvent, useEffect, useMemo, useState } from "react";
@@ -16,106 +11,30 @@ import { EmptyState } from "@/components/empty-state";
 import { ErrorDialog } from "@/components/error-dialog";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
-import { hierarchyQuery } from "@/features/connectors/api/connector-queries";
+import { hierarchyQuery } from "@/lib/hierarchy-query";
 import { Permission, usePermissions } from "@/lib/permissions";
-import type { policyCreateSearchSchema } from "@/routes/_authenticated/policies/create/-search";
-import { bundleQuery, catalogueChoicesQuery, definitionQuery, deploymentKeys } from "../api/policy-queries";
+import { providerLabel } from "@/lib/policy-definition-labels";
+import { bundleQuery, catalogueChoicesQuery, definitionQuery, useCreateBundle } from "../api/policy-queries";
 import { providerOf } from "../catalogue-filters";
 import {
   initialInputs,
   type ParameterInputs,
-  type ParameterSpec,
+  parameterSpecsOf,
   parameterValues,
   serverFieldErrors,
 } from "../forms/parameter-form";
-import { providerLabel } from "./catalogue-table";
+import type { CreatePolicyContext } from "../policies-search";
+import { FieldError, RadioGroup, Section } from "./form-section";
 import { ParameterFields } from "./parameter-fields";
 import { ScopePicker, scopeId, scopeOf } from "./scope-picker";
-
-export type CreatePolicyContext = import("zod/mini").infer<typeof policyCreateSearchSchema>;
-
-function specsOf(definition: PolicyDefinition | undefined): ParameterSpec[] {
-  return (definition?.parameterDefinitions ?? []).map((p) => ({
-    name: p.name,
-    label: p.displayName || p.name,
-    description: p.description,
-    type: p.type,
-    defaultValue: p.defaultValue ? toJson(ValueSchema, p.defaultValue) : undefined,
-    allowedValues: p.allowedValues.map((v) => toJson(ValueSchema, v)),
-  }));
-}
-
-function Section({
-  title,
-  description,
-  children,
-}: {
-  title: string;
-  description?: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle className="text-base">{title}</CardTitle>
-        {description && <CardDescription>{description}</CardDescription>}
-      </CardHeader>
-      <CardContent>{children}</CardContent>
-    </Card>
-  );
-}
-
-function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? (
-    <p id={id} className="text-xs text-destructive">
-      {message}
-    </p>
-  ) : null;
-}
-
-function RadioGroup<T extends number>({
-  legend,
-  name,
-  value,
-  options,
-  onChange,
-}: {
-  legend: string;
-  name: string;
-  value: T;
-  options: readonly (readonly [T, string, string])[];
-  onChange: (value: T) => void;
-}) {
-  return (
-    <fieldset className="space-y-2">
-      <legend className="text-sm font-medium">{legend}</legend>
-      {options.map(([option, label, hint]) => (
-        <label key={option} className="flex items-start gap-2 text-sm">
-          <input
-            type="radio"
-            name={name}
-            className="mt-1"
-            checked={value === option}
-            onChange={() => onChange(option)}
-          />
-          <span>
-            <span className="font-medium">{label}</span>
-            <span className="block text-xs text-muted-foreground">{hint}</span>
-          </span>
-        </label>
-      ))}
-    </fieldset>
-  );
-}
+import { StartingPoint } from "./starting-point";
 
 export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) {
   const permissions = usePermissions();
   const canDeploy = permissions.hasAll(Permission.POLICIES_WRITE_ALERT, Permission.POLICIES_WRITE_PREVENT);
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const fromKey = useQuery({ ...bundleQuery(context.policyKey ?? ""), enabled: !!context.policyKey });
   const [slug, setSlug] = useState(context.defaultSelectedPolicies?.[0] ?? "");
   useEffect(() => {
@@ -126,7 +45,7 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
   const catalogue = useQuery(catalogueChoicesQuery(provider ? providerOf[provider] : undefined));
   const definition = useQuery({ ...definitionQuery(slug), enabled: slug !== "" });
   const selectedDefinition = definition.data?.policyDefinition;
-  const specs = useMemo(() => specsOf(selectedDefinition), [selectedDefinition]);
+  const specs = useMemo(() => parameterSpecsOf(selectedDefinition), [selectedDefinition]);
   const hierarchy = useQuery(hierarchyQuery());
 
   const [name, setName] = useState("");
@@ -137,7 +56,7 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
   const [inputs, setInputs] = useState<ParameterInputs>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>(null);
-  const create = useMutation(DeploymentManagerService.method.createBundle);
+  const create = useCreateBundle();
 
   useEffect(() => {
     setInputs(initialInputs(specs));
@@ -181,13 +100,12 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
         namespace: namespace.trim() || undefined,
         waiverSettings: { approvalMode: approval },
       });
-      await queryClient.invalidateQueries({ queryKey: deploymentKeys });
       const id = answer.bundle?.entity?.id ?? answer.bundle?.key ?? "";
       await navigate({ to: "/policies/$policyId", params: { policyId: id } });
     } catch (error) {
       if (error instanceof ConnectError && error.code === Code.InvalidArgument) {
         const fields = ["name", "namespace", "scopes", ...specs.map((s) => `parameters.${s.name}`)];
-        const found = serverFieldErrors(error.rawMessage, fields);
+        const found = serverFieldErrors(error, fields);
         setErrors(found.fields);
         if (found.rest.length > 0) setFailure(error);
       } else {
@@ -208,8 +126,6 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
     );
   }
 
-  const origin = context.recommendationTitle ?? context.recommendationId;
-  const initiative = context.initiativeTitle ?? context.initiativeSlug;
   const choices = catalogue.data?.items ?? [];
   const parameterErrors = Object.fromEntries(
     Object.entries(errors)
@@ -223,34 +139,7 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
         title="Create policy"
         description="Choose a policy from the catalogue, set its parameters, pick the scopes and deploy it in alert mode first or straight to prevent."
       />
-      {(origin || initiative || context.defaultSelectedPolicies?.length || context.policyKey) && (
-        <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm" aria-label="Starting point">
-          {origin && (
-            <div className="flex gap-1">
-              <dt className="text-muted-foreground">Recommendation</dt>
-              <dd className="font-medium">{origin}</dd>
-            </div>
-          )}
-          {initiative && (
-            <div className="flex gap-1">
-              <dt className="text-muted-foreground">Initiative</dt>
-              <dd className="font-medium">{initiative}</dd>
-            </div>
-          )}
-          {context.defaultSelectedPolicies && context.defaultSelectedPolicies.length > 0 && (
-            <div className="flex gap-1">
-              <dt className="text-muted-foreground">Suggested</dt>
-              <dd className="font-mono">{context.defaultSelectedPolicies.join(", ")}</dd>
-            </div>
-          )}
-          {context.policyKey && (
-            <div className="flex gap-1">
-              <dt className="text-muted-foreground">From policy key</dt>
-              <dd className="font-mono">{context.policyKey}</dd>
-            </div>
-          )}
-        </dl>
-      )}
+      <StartingPoint context={context} />
       <form className="grid gap-4 lg:grid-cols-2" onSubmit={submit} noValidate>
         <div className="space-y-4">
           <Section title="Policy">

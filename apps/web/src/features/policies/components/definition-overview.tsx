@@ -12,10 +12,10 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { describeError } from "@/lib/error-text";
+import { categoryLabels, providerLabel } from "@/lib/policy-definition-labels";
 import { safeUrl } from "@/lib/safe-url";
 import { definitionQuery } from "../api/policy-queries";
-import { categoryLabels, scoreLabels } from "../catalogue-filters";
-import { providerLabel } from "./catalogue-table";
+import { scoreLabels } from "../catalogue-filters";
 
 function valueText(value: unknown): string {
   if (value === undefined) return "—";

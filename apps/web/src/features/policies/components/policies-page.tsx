@@ -5,8 +5,8 @@ import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { Permission, usePermissions } from "@/lib/permissions";
-import type { PoliciesSearch } from "@/routes/_authenticated/policies/-search";
 import { withFilter } from "../catalogue-filters";
+import type { PoliciesSearch } from "../policies-search";
 import { CatalogueTable } from "./catalogue-table";
 import { DeployedTable } from "./deployed-table";
 

@@ -1,10 +1,8 @@
-import { useMutation } from "@connectrpc/connect-query";
 import {
   type DeploymentBundle,
   DeploymentMode,
 } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
-import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { LoaderIcon, Trash2Icon } from "lucide-react";
 import { useState } from "react";
@@ -24,7 +22,7 @@ import {
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { describeError } from "@/lib/error-text";
-import { bundlesQuery, deploymentKeys, deploymentsQuery } from "../api/policy-queries";
+import { bundlesQuery, deploymentsQuery, useDeleteBundle, useUpdateBundle } from "../api/policy-queries";
 import { deploymentStatusLabels, errorCodeLabel, modeLabels } from "../bundle-status";
 
 function Deployments({ bundleId }: { bundleId: string }) {
@@ -80,7 +78,7 @@ function DeleteDialog({
   onOpenChange: (open: boolean) => void;
   onDeleted: () => Promise<void>;
 }) {
-  const remove = useMutation(DeploymentManagerService.method.deleteBundle);
+  const remove = useDeleteBundle();
   const [error, setError] = useState<unknown>(null);
   const confirm = async () => {
     try {
@@ -127,9 +125,8 @@ function BundleCard({
   current: boolean;
   canWrite: boolean;
 }) {
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const update = useMutation(DeploymentManagerService.method.updateBundle);
+  const update = useUpdateBundle();
   const [error, setError] = useState<unknown>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const status = deploymentStatusLabels[bundle.status];
@@ -140,8 +137,6 @@ function BundleCard({
       await update.mutateAsync({ id, mode: nextMode });
     } catch (e) {
       setError(e);
-    } finally {
-      await queryClient.invalidateQueries({ queryKey: deploymentKeys });
     }
   };
   return (
@@ -190,7 +185,6 @@ function BundleCard({
         open={confirmDelete}
         onOpenChange={setConfirmDelete}
         onDeleted={async () => {
-          await queryClient.invalidateQueries({ queryKey: deploymentKeys });
           if (current) await navigate({ to: "/policies", search: { view: "deployed" } });
         }}
       />

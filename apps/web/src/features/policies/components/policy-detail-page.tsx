@@ -2,21 +2,18 @@ import { EventType } from "@palisade/api/gen/palisade/event/v1/event_pb";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { ArrowLeftIcon } from "lucide-react";
+import type { ReactNode } from "react";
 import { EmptyState } from "@/components/empty-state";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { EventsTable } from "@/features/events/components/events-table";
-import { PolicyWaiversTab } from "@/features/waivers/components/policy-waivers-tab";
 import { describeError } from "@/lib/error-text";
 import { Permission, usePermissions } from "@/lib/permissions";
-import { policyTabs } from "@/routes/_authenticated/policies/$policyId/-search";
 import { bundleQuery } from "../api/policy-queries";
+import { type PolicyTab, policyTabs } from "../policies-search";
 import { DefinitionOverview } from "./definition-overview";
 import { PolicyBundles } from "./policy-bundles";
-
-type PolicyTab = (typeof policyTabs)[number];
 
 const tabLabels: Record<PolicyTab, string> = {
   overview: "Overview",
@@ -25,14 +22,27 @@ const tabLabels: Record<PolicyTab, string> = {
   waivers: "Waivers",
 };
 
+/** The events one tab of the page lists, and what it says when there are none. */
+export interface PolicyEventsView {
+  bundleId: string;
+  types: EventType[];
+  emptyTitle: string;
+  emptyDescription: string;
+}
+
+/** The policy page. Its events and waivers tabs are other features' lists, handed in by the route. */
 export function PolicyDetailPage({
   policyId,
   tab = "overview",
   eventType,
+  renderEvents,
+  waiversTab,
 }: {
   policyId: string;
   tab?: PolicyTab;
   eventType?: number;
+  renderEvents: (view: PolicyEventsView) => ReactNode;
+  waiversTab: ReactNode;
 }) {
   const navigate = useNavigate({ from: "/policies/$policyId/" });
   const permissions = usePermissions();
@@ -87,26 +97,26 @@ export function PolicyDetailPage({
               <PolicyBundles slug={bundle.policySlug} currentId={bundleId} canWrite={canWrite} />
             </TabsContent>
             <TabsContent value="events">
-              <EventsTable
-                filter={{ policyId: bundleId, type: eventType ? [eventType as EventType] : [] }}
-                showPolicy={false}
-                emptyTitle="No events for this policy"
-                emptyDescription="Actions this policy prevented or flagged are listed here as they are collected from the cloud."
-              />
+              {renderEvents({
+                bundleId,
+                types: eventType ? [eventType as EventType] : [],
+                emptyTitle: "No events for this policy",
+                emptyDescription:
+                  "Actions this policy prevented or flagged are listed here as they are collected from the cloud.",
+              })}
             </TabsContent>
             <TabsContent value="drifts">
-              <EventsTable
-                filter={{ policyId: bundleId, type: [EventType.DRIFT, EventType.HISTORICAL_DRIFT] }}
-                showPolicy={false}
-                emptyTitle="No drifts detected"
-                emptyDescription="Resources that no longer comply with this policy are listed here after each evaluation."
-              />
+              {renderEvents({
+                bundleId,
+                types: [EventType.DRIFT, EventType.HISTORICAL_DRIFT],
+                emptyTitle: "No drifts detected",
+                emptyDescription:
+                  "Resources that no longer comply with this policy are listed here after each evaluation.",
+              })}
             </TabsContent>
           </>
         )}
-        <TabsContent value="waivers">
-          <PolicyWaiversTab policyId={policyId} />
-        </TabsContent>
+        <TabsContent value="waivers">{waiversTab}</TabsContent>
       </Tabs>
     </>
   );

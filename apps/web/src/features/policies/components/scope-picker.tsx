@@ -1,19 +1,7 @@
 import type { CloudProvider, Scope } from "@palisade/api/gen/palisade/common/v1/common_pb";
-import { ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
-import { ChevronDownIcon, ChevronRightIcon } from "lucide-react";
-import { useState } from "react";
+import { scopeTypeLabels, TreeRow } from "@/components/tree-row";
 import { Badge } from "@/components/ui/badge";
-
-const TYPE_LABEL: Record<ScopeType, string> = {
-  [ScopeType.UNSPECIFIED]: "Scope",
-  [ScopeType.AWS_ORGANIZATION_ROOT]: "Root",
-  [ScopeType.AWS_OU]: "OU",
-  [ScopeType.AWS_ACCOUNT]: "Account",
-  [ScopeType.AZURE_MANAGEMENT_GROUP]: "Management group",
-  [ScopeType.AZURE_SUBSCRIPTION]: "Subscription",
-  [ScopeType.AZURE_RESOURCE_GROUP]: "Resource group",
-};
 
 export function scopeId(scope: { connectorId: string; externalId: string }): string {
   return `${scope.connectorId}/${scope.externalId}`;
@@ -40,49 +28,21 @@ function Item({
   selected: ReadonlySet<string>;
   onToggle: (node: HierarchyNode) => void;
 }) {
-  const [open, setOpen] = useState(depth < 2);
-  const hasChildren = node.children.length > 0;
-  const id = scopeId(node);
   return (
-    <li>
-      <div
-        className="flex items-center gap-2 rounded-md py-1 pr-2 hover:bg-accent"
-        style={{ paddingLeft: `${depth * 1.25}rem` }}
-      >
-        {hasChildren ? (
-          <button
-            type="button"
-            className="rounded-sm text-muted-foreground hover:text-foreground"
-            aria-expanded={open}
-            aria-label={open ? `Collapse ${node.name}` : `Expand ${node.name}`}
-            onClick={() => setOpen(!open)}
-          >
-            {open ? <ChevronDownIcon className="size-4" /> : <ChevronRightIcon className="size-4" />}
-          </button>
-        ) : (
-          <span className="inline-block size-4" />
-        )}
-        <label className="flex flex-1 cursor-pointer items-center gap-2 text-sm">
-          <input type="checkbox" checked={selected.has(id)} onChange={() => onToggle(node)} />
-          <span className="font-medium">{node.name}</span>
-          <Badge variant="outline">{TYPE_LABEL[node.type]}</Badge>
-          <span className="truncate font-mono text-xs text-muted-foreground">{node.externalId}</span>
-        </label>
-      </div>
-      {hasChildren && open && (
-        <ul>
-          {node.children.map((child) => (
-            <Item
-              key={scopeId(child)}
-              node={child}
-              depth={depth + 1}
-              selected={selected}
-              onToggle={onToggle}
-            />
-          ))}
-        </ul>
+    <TreeRow
+      node={node}
+      depth={depth}
+      renderChild={(child) => (
+        <Item key={scopeId(child)} node={child} depth={depth + 1} selected={selected} onToggle={onToggle} />
       )}
-    </li>
+    >
+      <label className="flex flex-1 cursor-pointer items-center gap-2 text-sm">
+        <input type="checkbox" checked={selected.has(scopeId(node))} onChange={() => onToggle(node)} />
+        <span className="font-medium">{node.name}</span>
+        <Badge variant="outline">{scopeTypeLabels[node.type]}</Badge>
+        <span className="truncate font-mono text-xs text-muted-foreground">{node.externalId}</span>
+      </label>
+    </TreeRow>
   );
 }
 

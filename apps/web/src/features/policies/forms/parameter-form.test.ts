@@ -1,6 +1,14 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { ErrorDetailSchema } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { ParameterType } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import { describe, expect, it } from "vitest";
-import { initialInput, type ParameterSpec, parameterValues, serverFieldErrors } from "./parameter-form";
+import {
+  initialInput,
+  messageFieldErrors,
+  type ParameterSpec,
+  parameterValues,
+  serverFieldErrors,
+} from "./parameter-form";
 
 function spec(type: ParameterType, extra: Partial<ParameterSpec> = {}): ParameterSpec {
   return {
@@ -69,7 +77,7 @@ describe("parameterValues", () => {
   });
 });
 
-describe("serverFieldErrors", () => {
+describe("messageFieldErrors", () => {
   const fields = ["name", "namespace", "scopes", "parameters.port", "parameters.cidr"];
   it.each([
     ["name: required.", { name: "required." }, []],
@@ -88,6 +96,35 @@ describe("serverFieldErrors", () => {
     ],
     ["The policy is too large for an SCP.", {}, ["The policy is too large for an SCP."]],
   ])("%s", (message, expected, rest) => {
-    expect(serverFieldErrors(message, fields)).toEqual({ fields: expected, rest });
+    expect(messageFieldErrors(message, fields)).toEqual({ fields: expected, rest });
+  });
+});
+
+describe("serverFieldErrors", () => {
+  const fields = ["name", "parameters.port"];
+  const withViolations = new ConnectError(
+    "Invalid parameters: port: must be an integer",
+    Code.InvalidArgument,
+    undefined,
+    [
+      {
+        desc: ErrorDetailSchema,
+        value: { fieldViolations: [{ field: "parameters.port", message: "must be a whole number" }] },
+      },
+    ],
+  );
+
+  it("takes the problems from the error's field violations", () => {
+    expect(serverFieldErrors(withViolations, fields)).toEqual({
+      fields: { "parameters.port": "must be a whole number" },
+      rest: [],
+    });
+  });
+
+  it("reads the message text when the error names no fields", () => {
+    expect(serverFieldErrors(new ConnectError("name: required.", Code.InvalidArgument), fields)).toEqual({
+      fields: { name: "required." },
+      rest: [],
+    });
   });
 });

@@ -1,5 +1,11 @@
-import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import { ParameterType } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
+import { type JsonObject, type JsonValue, toJson } from "@bufbuild/protobuf";
+import { ValueSchema } from "@bufbuild/protobuf/wkt";
+import {
+  ParameterType,
+  type PolicyDefinition,
+} from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
+import { fieldErrorsOf } from "@/lib/error-detail";
+import { errorText } from "@/lib/error-text";
 
 /** A parameter definition with its default and allowed values already read as JSON. */
 export interface ParameterSpec {
@@ -9,6 +15,18 @@ export interface ParameterSpec {
   type: ParameterType;
   defaultValue: JsonValue | undefined;
   allowedValues: JsonValue[];
+}
+
+/** The parameter definitions of a policy, with their defaults and allowed values read as JSON. */
+export function parameterSpecsOf(definition: PolicyDefinition | undefined): ParameterSpec[] {
+  return (definition?.parameterDefinitions ?? []).map((p) => ({
+    name: p.name,
+    label: p.displayName || p.name,
+    description: p.description,
+    type: p.type,
+    defaultValue: p.defaultValue ? toJson(ValueSchema, p.defaultValue) : undefined,
+    allowedValues: p.allowedValues.map((v) => toJson(ValueSchema, v)),
+  }));
 }
 
 /** What a field holds while it is edited: text for numbers, strings, lists and objects; a flag for booleans. */
@@ -109,11 +127,22 @@ export function parameterValues(specs: readonly ParameterSpec[], inputs: Paramet
 }
 
 /**
- * The server names the field at the start of each problem ("name: required.", "Invalid parameters:
- * parameters.port: must be an integer; ..."); each problem goes beside its field, parameters under
- * "parameters.<name>". Problems without a known field are left for the error dialog.
+ * A rejected deploy's problems sorted for the form: each beside its field (parameters under
+ * "parameters.<name>"), the others left for the error dialog. They come from the error's field
+ * violations; a server that names the fields only in the message text is read from the text.
  */
 export function serverFieldErrors(
+  error: unknown,
+  fields: readonly string[],
+): { fields: Record<string, string>; rest: string[] } {
+  return fieldErrorsOf(error, fields) ?? messageFieldErrors(errorText(error), fields);
+}
+
+/**
+ * The server names the field at the start of each problem ("name: required.", "Invalid parameters:
+ * parameters.port: must be an integer; ...").
+ */
+export function messageFieldErrors(
   message: string,
   fields: readonly string[],
 ): { fields: Record<string, string>; rest: string[] } {

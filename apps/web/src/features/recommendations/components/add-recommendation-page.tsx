@@ -1,7 +1,5 @@
-import { useMutation } from "@connectrpc/connect-query";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
-import { RecommendationService } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { LoaderIcon } from "lucide-react";
 import { useId, useState } from "react";
@@ -14,6 +12,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
+import { useAddRecommendation } from "../api/recommendation-queries";
 import {
   type AddRecommendationInput,
   type AddRecommendationValues,
@@ -33,7 +32,7 @@ export function AddRecommendationPage() {
   const id = useId();
   const navigate = useNavigate();
   const [error, setError] = useState<unknown>(null);
-  const add = useMutation(RecommendationService.method.addRecommendation);
+  const add = useAddRecommendation();
   const form = useForm<AddRecommendationInput, unknown, AddRecommendationValues>({
     resolver: zodResolver(addRecommendationSchema),
     mode: "onTouched",

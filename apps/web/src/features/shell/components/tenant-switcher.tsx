@@ -11,8 +11,8 @@ import {
   DropdownMenuLabel,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
-import { currentTenantQuery } from "@/features/tenant/api/current-tenant";
 import { authClient } from "@/lib/auth-client";
+import { currentTenantQuery } from "@/lib/current-tenant";
 
 export function TenantSwitcher() {
   const { data } = useQuery(currentTenantQuery());

@@ -9,8 +9,8 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
-import { useSignOut } from "@/features/auth/api/sign-out";
-import { currentTenantQuery } from "@/features/tenant/api/current-tenant";
+import { currentTenantQuery } from "@/lib/current-tenant";
+import { useSignOut } from "@/lib/use-sign-out";
 import { displayName, initials } from "@/lib/user-display";
 import { roleLabel } from "../role-label";
 

@@ -1,20 +1,19 @@
-import { createQueryOptions } from "@connectrpc/connect-query";
+import { createQueryOptions, useMutation } from "@connectrpc/connect-query";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
+import { PolicyService } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
+import { useQueryClient } from "@tanstack/react-query";
+import { bundleLookup } from "@/lib/bundle-lookup";
+import { invalidateMethods } from "@/lib/query-keys";
 import { appTransport } from "@/lib/transport";
-import { connectQueryKey } from "./waiver-rpc";
 
 export const WAIVERS_PAGE_SIZE = 30;
-const KEY_LENGTH = 7;
 
-/** The policy of the detail page: addressed by its bundle id, or by its 7-character key. */
+/** The policy of the detail page: addressed by its bundle id, or by its policy key. */
 export function policyBundleQuery(policyId: string) {
   return createQueryOptions(
     DeploymentManagerService.method.getBundle,
-    {
-      lookup:
-        policyId.length === KEY_LENGTH ? { case: "key", value: policyId } : { case: "id", value: policyId },
-    },
+    { lookup: bundleLookup(policyId) },
     { transport: appTransport },
   );
 }
@@ -36,8 +35,23 @@ export function policyWaiverSummaryQuery(key: string) {
 }
 
 /** Everything a waiver change can alter: the lists, the counts and the policies' waiver counts. */
-export const refreshedAfterWaiverChange = [
-  connectQueryKey("palisade.waiver.v1.WaiverService", "List"),
-  connectQueryKey("palisade.waiver.v1.WaiverService", "Summary"),
-  connectQueryKey("palisade.policy.v1.PolicyService", "GetPolicies"),
+const changedByWaiverChange = [
+  WaiverService.method.list,
+  WaiverService.method.summary,
+  PolicyService.method.getPolicies,
 ];
+
+/** Approves or rejects a waiver. The lists are read again whether or not the change went through. */
+export function useUpdateWaiver() {
+  const queryClient = useQueryClient();
+  return useMutation(WaiverService.method.update, {
+    onSettled: () => invalidateMethods(queryClient, changedByWaiverChange),
+  });
+}
+
+export function useCancelWaiver() {
+  const queryClient = useQueryClient();
+  return useMutation(WaiverService.method.cancel, {
+    onSettled: () => invalidateMethods(queryClient, changedByWaiverChange),
+  });
+}

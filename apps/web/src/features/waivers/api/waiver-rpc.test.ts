@@ -1,11 +1,11 @@
-import type { DescMethodUnary } from "@bufbuild/protobuf";
-import { createQueryOptions } from "@connectrpc/connect-query";
+import { createConnectQueryKey, createQueryOptions } from "@connectrpc/connect-query";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { PolicyService } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { partialMatchKey } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { connectQueryKey, createWaiver } from "./waiver-rpc";
+import { methodKey } from "@/lib/query-keys";
+import { createWaiver, policyRpc, waiverRpc } from "./waiver-rpc";
 
 describe("createWaiver", () => {
   afterEach(() => {
@@ -32,24 +32,30 @@ describe("createWaiver", () => {
   });
 });
 
-describe("connectQueryKey", () => {
-  const transport = createConnectTransport({ baseUrl: "/" });
-  const keyOf = (method: DescMethodUnary, input: object) =>
-    createQueryOptions(method, input as never, { transport }).queryKey;
-  const signedInQueries = {
-    "WaiverService/List": keyOf(WaiverService.method.list, { filter: { key: "ABCDEFG" } }),
-    "WaiverService/Summary": keyOf(WaiverService.method.summary, { filter: { keys: ["ABCDEFG"] } }),
-    "PolicyService/GetPolicies": keyOf(PolicyService.method.getPolicies, {}),
-  };
-
+describe("query keys of the JSON clients", () => {
   it.each([
-    ["palisade.waiver.v1.WaiverService", "List", "WaiverService/List"],
-    ["palisade.waiver.v1.WaiverService", "Summary", "WaiverService/Summary"],
-    ["palisade.policy.v1.PolicyService", "GetPolicies", "PolicyService/GetPolicies"],
-  ] as const)("%s %s refreshes exactly the signed-in pages' %s queries", (service, method, expected) => {
-    const key = connectQueryKey(service, method);
-    for (const [name, queryKey] of Object.entries(signedInQueries)) {
-      expect(partialMatchKey(queryKey, key), name).toBe(name === expected);
-    }
+    ["WaiverService list", waiverRpc.methodKey("list"), WaiverService.method.list],
+    ["WaiverService summary", waiverRpc.methodKey("summary"), WaiverService.method.summary],
+    ["PolicyService getPolicies", policyRpc.methodKey("getPolicies"), PolicyService.method.getPolicies],
+  ] as const)("%s is connect-query's key of every query of the method", (_name, key, schema) => {
+    expect(key).toEqual(methodKey(schema));
+  });
+
+  it("keys one query as connect-query does", () => {
+    expect(policyRpc.queryKey("getBundleByKey", { key: "ABCDEFG" })).toEqual(
+      createConnectQueryKey({
+        schema: PolicyService.method.getBundleByKey,
+        input: { key: "ABCDEFG" },
+        cardinality: "finite",
+      }),
+    );
+  });
+
+  it("refreshes the signed-in pages' queries of the method and no other", () => {
+    const transport = createConnectTransport({ baseUrl: "/" });
+    const list = createQueryOptions(WaiverService.method.list, { filter: { key: "ABCDEFG" } }, { transport });
+    const summary = createQueryOptions(WaiverService.method.summary, {}, { transport });
+    expect(partialMatchKey(list.queryKey, waiverRpc.methodKey("list"))).toBe(true);
+    expect(partialMatchKey(summary.queryKey, waiverRpc.methodKey("list"))).toBe(false);
   });
 });

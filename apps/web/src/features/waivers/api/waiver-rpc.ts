@@ -1,40 +1,26 @@
-import { callConnectJson } from "@/lib/connect-json";
+import type { PolicyService } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
+import type { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
+import { createJsonClient } from "@/lib/connect-json";
+import type { ResponseJson } from "@/lib/connect-json-types";
 
-/** JSON forms of the public lookups and the waiver request (see palisade.policy.v1 and palisade.waiver.v1). */
-export interface BundleByKeyJson {
-  key?: string;
-  policySlug?: string;
-  feedbackMessage?: string;
-}
+/** The public lookups and the waiver request, over the JSON client (see palisade.policy.v1 and palisade.waiver.v1). */
+export const policyRpc = createJsonClient<typeof PolicyService>("palisade.policy.v1.PolicyService");
+export const waiverRpc = createJsonClient<typeof WaiverService>("palisade.waiver.v1.WaiverService");
 
-export interface DefinitionBySlugJson {
-  slug?: string;
-  furtherReadingUrls?: { name?: string; href?: string }[];
-}
+export type BundleByKeyJson = ResponseJson<typeof PolicyService, "getBundleByKey">;
+export type DefinitionBySlugJson = ResponseJson<typeof PolicyService, "getDefinitionBySlug">;
 
 export function getBundleByKey(key: string, signal?: AbortSignal) {
-  return callConnectJson<BundleByKeyJson>(
-    "palisade.policy.v1.PolicyService/GetBundleByKey",
-    { key },
-    { signal },
-  );
+  return policyRpc.call("getBundleByKey", { key }, { signal });
 }
 
 export function getDefinitionBySlug(slug: string, signal?: AbortSignal) {
-  return callConnectJson<DefinitionBySlugJson>(
-    "palisade.policy.v1.PolicyService/GetDefinitionBySlug",
-    { slug },
-    { signal },
-  );
+  return policyRpc.call("getDefinitionBySlug", { slug }, { signal });
 }
 
 /** The key of the policy a pasted deny message names only by its SCP. */
 export function resolvePolicyKey(text: string, signal?: AbortSignal) {
-  return callConnectJson<{ key?: string }>(
-    "palisade.policy.v1.PolicyService/ResolvePolicyKey",
-    { text },
-    { signal },
-  );
+  return policyRpc.call("resolvePolicyKey", { text }, { signal });
 }
 
 export function createWaiver(request: {
@@ -44,8 +30,8 @@ export function createWaiver(request: {
   /** The same for a resubmitted form, so the server creates one waiver. */
   idempotencyKey: string;
 }) {
-  return callConnectJson<unknown>(
-    "palisade.waiver.v1.WaiverService/Create",
+  return waiverRpc.call(
+    "create",
     {
       key: request.key,
       // int64 travels as a decimal string in the JSON encoding.
@@ -64,9 +50,4 @@ export function createWaiver(request: {
         }),
     },
   );
-}
-
-/** Query keys in the shape the signed-in pages' generated queries use, so they can be refreshed from here. */
-export function connectQueryKey(serviceName: string, methodName: string) {
-  return ["connect-query", { serviceName, methodName }] as const;
 }

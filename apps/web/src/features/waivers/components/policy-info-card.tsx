@@ -1,10 +1,10 @@
+import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 import { ExternalLinkIcon, KeyRoundIcon, SearchXIcon, WifiOffIcon } from "lucide-react";
 import { lazy, type ReactNode, Suspense } from "react";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorText } from "@/lib/error-text";
-import { useBundleByKey, useDefinitionBySlug } from "../api/policy-lookup";
-import { policyKeyLength } from "../forms/waiver-request-schema";
+import { useBundleByKey, useDefinitionBySlug } from "../api/waiver-request-queries";
 import { policyCardState } from "../policy-card-state";
 
 // Markdown rendering is the heaviest part of this page and only needed once a key is found.
@@ -78,7 +78,7 @@ function FurtherReading({ slug }: { slug: string }) {
 
 export function PolicyInfoCard({ typedKey, debouncedKey }: { typedKey: string; debouncedKey: string }) {
   const key = debouncedKey.trim();
-  const lookupKey = key.length === policyKeyLength ? key : "";
+  const lookupKey = key.length === POLICY_KEY_LENGTH ? key : "";
   const bundle = useBundleByKey(lookupKey);
   const state = policyCardState({
     key: typedKey,

@@ -1,12 +1,11 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { useMutation } from "@connectrpc/connect-query";
 import { type Waiver, WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
-import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { CheckIcon, LoaderIcon, XIcon } from "lucide-react";
 import { useState } from "react";
 import { EmptyState } from "@/components/empty-state";
 import { ErrorDialog } from "@/components/error-dialog";
+import { PagePagination } from "@/components/page-pagination";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
@@ -18,7 +17,8 @@ import {
   policyBundleQuery,
   policyWaiverSummaryQuery,
   policyWaiversQuery,
-  refreshedAfterWaiverChange,
+  useCancelWaiver,
+  useUpdateWaiver,
 } from "../api/policy-waiver-queries";
 import { formatDuration, waiverActions, waiverStatusLabel } from "../waiver-row";
 
@@ -58,9 +58,8 @@ function WaiverRow({
   grants: { canUpdate: boolean; canWrite: boolean };
   onError: (error: unknown) => void;
 }) {
-  const queryClient = useQueryClient();
-  const update = useMutation(WaiverService.method.update);
-  const cancel = useMutation(WaiverService.method.cancel);
+  const update = useUpdateWaiver();
+  const cancel = useCancelWaiver();
   const id = waiver.entity?.id ?? "";
   const row = {
     status: waiver.status,
@@ -75,10 +74,6 @@ function WaiverRow({
       await change();
     } catch (error) {
       onError(error);
-    } finally {
-      await Promise.all(
-        refreshedAfterWaiverChange.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-      );
     }
   };
   return (
@@ -201,19 +196,7 @@ function WaiverList({ policyKey }: { policyKey: string }) {
           ))}
         </TableBody>
       </Table>
-      {totalPages > 1 && (
-        <div className="flex items-center justify-end gap-2 text-sm">
-          <Button size="sm" variant="outline" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            Previous
-          </Button>
-          <span className="tabular-nums">
-            Page {page} of {totalPages}
-          </span>
-          <Button size="sm" variant="outline" disabled={page >= totalPages} onClick={() => setPage(page + 1)}>
-            Next
-          </Button>
-        </div>
-      )}
+      <PagePagination page={page} totalPages={totalPages} onPage={setPage} />
       <ErrorDialog error={error} onClose={() => setError(null)} />
     </div>
   );

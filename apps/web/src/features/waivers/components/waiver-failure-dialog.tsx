@@ -8,11 +8,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from "@/components/ui/dialog";
-
-export type WaiverFailure =
-  | { kind: "invalid-key" }
-  /** The server's explanation: the key's tenant does not let this user request waivers. */
-  | { kind: "permission-denied"; message: string };
+import type { WaiverFailure } from "../waiver-failure";
 
 export function WaiverFailureDialog({ failure, onClose }: { failure: WaiverFailure; onClose: () => void }) {
   const denied = failure.kind === "permission-denied";

@@ -5,15 +5,14 @@ import { Logo } from "@/components/logo";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { logger } from "@/lib/logger";
-import { RpcError } from "@/lib/rpc-error";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { useDocumentTitle } from "@/lib/use-document-title";
-import { useCreateWaiver } from "../api/create-waiver";
+import { useCreateWaiver } from "../api/waiver-request-queries";
 import { useWaiverRequestForm } from "../forms/use-waiver-request-form";
 import { clearWaiverDraft, readWaiverDraft, saveWaiverDraft } from "../forms/waiver-draft";
 import type { WaiverRequestValues } from "../forms/waiver-request-schema";
+import { type WaiverFailure, waiverFailureOf } from "../waiver-failure";
 import { PolicyInfoCard } from "./policy-info-card";
-import type { WaiverFailure } from "./waiver-failure-dialog";
 import { WaiverRequestForm } from "./waiver-request-form";
 
 const lookupDebounceMs = 300;
@@ -50,13 +49,10 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
       await createWaiver.mutateAsync(values);
       setCreated(true);
     } catch (error) {
-      if (error instanceof RpcError && error.code === "unauthenticated") return signInFirst();
-      logger.error("Waiver request failed", error);
-      setFailure(
-        error instanceof RpcError && error.code === "permission_denied"
-          ? { kind: "permission-denied", message: error.message }
-          : { kind: "invalid-key" },
-      );
+      const next = waiverFailureOf(error);
+      if (next.kind === "sign-in") return signInFirst();
+      logger.error("Waiver request failed", error, next);
+      setFailure(next);
     }
   }
 

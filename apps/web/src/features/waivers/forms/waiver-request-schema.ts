@@ -1,6 +1,6 @@
+import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 import * as z from "zod/mini";
 
-export const policyKeyLength = 7;
 export const commentMaxLength = 220;
 export const durationHours = { min: 1, max: 72, default: 24, step: 1 } as const;
 
@@ -8,8 +8,8 @@ const policyKeySchema = z.string().check(
   z.trim(),
   z.minLength(1, "Policy key is required"),
   z.refine(
-    (key: string) => key.length === 0 || key.length === policyKeyLength,
-    "Key must be 7 characters long",
+    (key: string) => key.length === 0 || key.length === POLICY_KEY_LENGTH,
+    `Key must be ${POLICY_KEY_LENGTH} characters long`,
   ),
 );
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { eventsSearchSchema, selectedEventTypes } from "./-search";
+import { eventsSearchSchema } from "./-search";
 
 describe("events search", () => {
   it.each([
@@ -20,16 +20,5 @@ describe("events search", () => {
     [{ scope: [1, 2] }, {}],
   ])("%j -> %j", (input, expected) => {
     expect(eventsSearchSchema.parse(input)).toEqual(expected);
-  });
-
-  it.each([
-    [undefined, []],
-    ["waived", ["waived"]],
-    [
-      ["dismissed", "resolved"],
-      ["dismissed", "resolved"],
-    ],
-  ] as const)("selected types of %j", (type, expected) => {
-    expect(selectedEventTypes(type as never)).toEqual(expected);
   });
 });

@@ -1,16 +1,8 @@
 import * as z from "zod/mini";
+import { eventTypes } from "@/features/events/events-search";
 import { listOf, optionalString } from "@/lib/search-params";
 
-export const eventTypes = [
-  "prevented",
-  "alert",
-  "waived",
-  "historical-drift",
-  "dismissed",
-  "resolved",
-] as const;
-export const eventTypeSchema = z.enum(eventTypes);
-export type EventTypeFilter = z.infer<typeof eventTypeSchema>;
+const eventTypeSchema = z.enum(eventTypes);
 
 export const eventsSearchSchema = z.object({
   type: z.catch(z.optional(z.union([eventTypeSchema, z.array(eventTypeSchema)])), undefined),
@@ -21,11 +13,3 @@ export const eventsSearchSchema = z.object({
   user: listOf(z.string()),
   policyId: optionalString,
 });
-
-export type EventsSearch = z.infer<typeof eventsSearchSchema>;
-
-/** The selected event types as a list, whichever form the link used. */
-export function selectedEventTypes(type: EventsSearch["type"]): EventTypeFilter[] {
-  if (type === undefined) return [];
-  return Array.isArray(type) ? type : [type];
-}

@@ -1,7 +1,6 @@
 import * as z from "zod/mini";
+import { initiativeTabs } from "@/features/initiatives/initiative-tabs";
 import { stringish } from "@/lib/search-params";
-
-export const initiativeTabs = ["policies", "covered", "description"] as const;
 
 const nonEmpty = z.pipe(stringish, z.string().check(z.minLength(1)));
 

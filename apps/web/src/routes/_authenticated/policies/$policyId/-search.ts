@@ -1,6 +1,5 @@
 import * as z from "zod/mini";
-
-export const policyTabs = ["overview", "events", "drifts", "waivers"] as const;
+import { policyTabs } from "@/features/policies/policies-search";
 
 export const policyDetailSearchSchema = z.object({
   tab: z.catch(z.optional(z.enum(policyTabs)), undefined),

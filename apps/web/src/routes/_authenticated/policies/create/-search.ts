@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { catalogueProviders } from "@/features/policies/policies-search";
 import { listOf, optionalString } from "@/lib/search-params";
 
 export const policyCreateSearchSchema = z.object({
@@ -6,7 +7,7 @@ export const policyCreateSearchSchema = z.object({
   recommendationTitle: optionalString,
   initiativeSlug: optionalString,
   initiativeTitle: optionalString,
-  provider: z.catch(z.optional(z.enum(["Azure", "AWS"])), undefined),
+  provider: z.catch(z.optional(z.enum(catalogueProviders)), undefined),
   defaultSelectedPolicies: listOf(z.string()),
   policyKey: optionalString,
 });

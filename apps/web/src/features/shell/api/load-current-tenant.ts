@@ -1,7 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { QueryClient } from "@tanstack/react-query";
-import { canUseApp } from "@/features/shell/nav-items";
-import { currentTenantQuery } from "./current-tenant";
+import { currentTenantQuery } from "@/lib/current-tenant";
+import { canUseApp } from "../nav-items";
 
 export type TenantAccess = "granted" | "blocked" | "signed-out";
 

@@ -1,12 +1,39 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef } from "react";
 import { durationSeconds, type WaiverRequestValues } from "../forms/waiver-request-schema";
-import { connectQueryKey, createWaiver } from "./waiver-rpc";
+import { createWaiver, getBundleByKey, getDefinitionBySlug, policyRpc, waiverRpc } from "./waiver-rpc";
 
-const refreshedAfterCreate = [
-  connectQueryKey("palisade.waiver.v1.WaiverService", "Summary"),
-  connectQueryKey("palisade.waiver.v1.WaiverService", "List"),
-  connectQueryKey("palisade.policy.v1.PolicyService", "GetPolicies"),
+export function bundleByKeyQuery(key: string) {
+  const input = { key: key.toUpperCase() };
+  return queryOptions({
+    queryKey: policyRpc.queryKey("getBundleByKey", input),
+    queryFn: ({ signal }) => getBundleByKey(input.key, signal),
+    enabled: key !== "",
+  });
+}
+
+export function definitionBySlugQuery(slug: string | undefined) {
+  const input = { slug: slug ?? "" };
+  return queryOptions({
+    queryKey: policyRpc.queryKey("getDefinitionBySlug", input),
+    queryFn: ({ signal }) => getDefinitionBySlug(input.slug, signal),
+    enabled: !!slug,
+  });
+}
+
+export function useBundleByKey(key: string) {
+  return useQuery(bundleByKeyQuery(key));
+}
+
+export function useDefinitionBySlug(slug: string | undefined) {
+  return useQuery(definitionBySlugQuery(slug));
+}
+
+/** What a new waiver changes on the signed-in pages: the waiver lists and counts, the policies' waiver counts. */
+const changedByCreate = [
+  waiverRpc.methodKey("summary"),
+  waiverRpc.methodKey("list"),
+  policyRpc.methodKey("getPolicies"),
 ];
 
 /** crypto.randomUUID needs a secure context; a self-hosted server may be reached over plain HTTP. */
@@ -40,6 +67,6 @@ export function useCreateWaiver() {
         idempotencyKey: idempotencyKeyFor(values),
       }),
     onSuccess: () =>
-      Promise.all(refreshedAfterCreate.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+      Promise.all(changedByCreate.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }

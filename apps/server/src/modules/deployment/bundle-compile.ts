@@ -1,0 +1,102 @@
+import { createHash } from "node:crypto";
+import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
+import { type CompiledScp, compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
+import {
+  type CompiledAzureBundle,
+  compileAzureBundle,
+} from "@palisade/policy-engine/compilers/azure/compile-azure";
+import {
+  type ActiveWaiver,
+  type CompileBundleInput,
+  CompileError,
+} from "@palisade/policy-engine/compilers/compile-input";
+import type { WaiverRow } from "../waiver/waiver-repository";
+import type { BundleRow, StoredScope } from "./bundle-repository";
+import { type WaiverErrorCode, waiverFailure } from "./cloud-failure";
+import type { DeploymentRow } from "./deployment-repository";
+
+export type Compiled =
+  | { provider: "aws"; scp: CompiledScp }
+  | { provider: "azure"; azure: CompiledAzureBundle };
+
+export type BaseInput = Omit<CompileBundleInput, "waivers">;
+
+export const documentHash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 32);
+
+export function toActiveWaiver(waiver: WaiverRow, deployment: DeploymentRow | undefined): ActiveWaiver {
+  const named = waiver.principalArn ?? waiver.resource ?? waiver.scope;
+  return {
+    id: waiver.id,
+    key: waiver.policyKey,
+    expiresAt: waiver.expiresAt ?? new Date(0),
+    principalArn: waiver.principalArn ?? undefined,
+    resource: waiver.resource ?? undefined,
+    // A waiver naming nothing exempts its deployment's whole scope.
+    scope: waiver.scope ?? (named ? undefined : deployment?.scopeExternalId),
+  };
+}
+
+export function compile(input: CompileBundleInput): Compiled {
+  return input.definition.enforcer === "aws_scp"
+    ? { provider: "aws", scp: compileScp(input) }
+    : { provider: "azure", azure: compileAzureBundle(input) };
+}
+
+/** What the compilers need of a bundle, for the given scopes, before waivers. */
+export function baseInput(
+  bundle: BundleRow,
+  definition: Definition,
+  all: Map<string, Definition>,
+  scopes: StoredScope[],
+  waiverLinkBaseUrl: string,
+): BaseInput {
+  return {
+    definition,
+    definitions: all,
+    parameters: bundle.parameters as Record<string, unknown>,
+    mode: bundle.mode as "PREVENT" | "ALERT",
+    key: bundle.key,
+    name: bundle.name,
+    scopes: scopes.map((scope) => ({ id: scope.externalId, displayName: scope.name })),
+    excludedScopes: (bundle.excludedScopes as StoredScope[]).map((scope) => ({
+      id: scope.externalId,
+      displayName: scope.name,
+    })),
+    waiverLinkBaseUrl,
+    now: new Date(),
+  };
+}
+
+/**
+ * Compiles the bundle with as many enforceable waivers as fit: each waiver is added on its own,
+ * so one that cannot be expressed (bad scope, document over the size limit) fails alone.
+ */
+export function compileWithWaivers(
+  input: BaseInput,
+  enforceable: ActiveWaiver[],
+): { compiled: Compiled; accepted: ActiveWaiver[]; rejected: Map<string, WaiverErrorCode> } {
+  let compiled = compile({ ...input, waivers: [] });
+  const accepted: ActiveWaiver[] = [];
+  const rejected = new Map<string, WaiverErrorCode>();
+  for (const waiver of [...enforceable].sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())) {
+    try {
+      compiled = compile({ ...input, waivers: [...accepted, waiver] });
+      accepted.push(waiver);
+    } catch (error) {
+      if (!(error instanceof CompileError)) throw error;
+      rejected.set(waiver.id, waiverFailure(error));
+    }
+  }
+  return { compiled, accepted, rejected };
+}
+
+/** Ids of the Azure exemptions a waiver would have: the compiler names them deterministically. */
+export function exemptionIds(input: BaseInput, waiver: ActiveWaiver): string[] {
+  try {
+    const future = new Date(input.now.getTime() + 3_600_000);
+    const compiled = compileAzureBundle({ ...input, waivers: [{ ...waiver, expiresAt: future }] });
+    return compiled.exemptions.map((exemption) => exemption.id);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,63 @@
+import type { Database } from "../../db/database";
+import type { ExportService } from "../export/export-service";
+import { allBundles, type BundleFilter } from "./bundle-query-repository";
+import type { StoredScope } from "./bundle-repository";
+import { findDeploymentsOfBundle } from "./deployment-repository";
+
+const HEADER = [
+  "bundle_id",
+  "key",
+  "name",
+  "policy_slug",
+  "provider",
+  "mode",
+  "bundle_status",
+  "namespace",
+  "deployment_id",
+  "scope_id",
+  "scope_name",
+  "deployment_status",
+  "error_code",
+  "error_message",
+  "created_by",
+  "created_at",
+];
+
+/** The "bundles" export: one line per deployment of every matching bundle. */
+export function defineBundleExport(deps: { db: Database; exports: ExportService }): void {
+  const { db } = deps;
+  deps.exports.define("bundles", async (tenantId, params) => {
+    const rows = await allBundles(db, tenantId, params.filter as BundleFilter);
+    const lines: unknown[][] = [];
+    for (const bundle of rows) {
+      for (const deployment of await findDeploymentsOfBundle(db, tenantId, bundle.id)) {
+        const scope = deployment.scope as StoredScope;
+        lines.push([
+          bundle.id,
+          bundle.key,
+          bundle.name,
+          bundle.policySlug,
+          bundle.provider.toUpperCase(),
+          bundle.mode,
+          bundle.status,
+          bundle.namespace ?? "",
+          deployment.id,
+          scope.externalId,
+          scope.name,
+          deployment.status,
+          deployment.errorCode ?? "",
+          deployment.errorMessage ?? "",
+          bundle.createdBy,
+          bundle.createdAt.toISOString(),
+        ]);
+      }
+    }
+    return {
+      header: HEADER,
+      total: lines.length,
+      pages: (async function* () {
+        yield lines;
+      })(),
+    };
+  });
+}

@@ -1,0 +1,97 @@
+import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
+import {
+  type CompiledAzureBundle,
+  compileAzureBundle,
+} from "@palisade/policy-engine/compilers/azure/compile-azure";
+import { CompileError } from "@palisade/policy-engine/compilers/compile-input";
+import type { CloudProvider } from "../../cloud/cloud-provider";
+import { waiversOfBundle } from "../waiver/waiver-repository";
+import { type ApplyContext, failDeployments, type RunOptions, rethrowTransient } from "./bundle-apply";
+import { baseInput, exemptionIds, toActiveWaiver } from "./bundle-compile";
+import type { BundleRow, StoredScope } from "./bundle-repository";
+import { cloudFailure } from "./cloud-failure";
+import { findDeploymentsOfBundle } from "./deployment-repository";
+import { definitionsOf, type EngineDeps, finishBundle, providerOf } from "./engine-context";
+import { updateDeployments } from "./sync-state-repository";
+
+/** Removes a deleted bundle from the cloud: its SCP, or its exemptions, assignments and definition. */
+export async function removeBundleNow(
+  deps: EngineDeps,
+  bundle: BundleRow,
+  options: RunOptions,
+): Promise<void> {
+  const { db } = deps;
+  const run: ApplyContext = { db, logger: deps.logger, tenantId: bundle.tenantId, options };
+  const all = await findDeploymentsOfBundle(db, bundle.tenantId, bundle.id);
+  const remaining = all.filter((d) => d.status !== "DELETED");
+  if (remaining.length === 0) return finishBundle(db, bundle);
+  let provider: CloudProvider;
+  try {
+    provider = await providerOf(deps, bundle, all);
+  } catch (error) {
+    rethrowTransient(error, options);
+    // Without a connector there is nothing Palisade can reach any more.
+    await updateDeployments(
+      db,
+      bundle.tenantId,
+      remaining.map((d) => d.id),
+      { status: "DELETED" },
+    );
+    return finishBundle(db, bundle);
+  }
+  const { definition, all: definitions } = await definitionsOf(deps, bundle);
+  const input = definition
+    ? baseInput(
+        bundle,
+        definition,
+        definitions,
+        all.map((d) => d.scope as StoredScope),
+        deps.publicUrl,
+      )
+    : undefined;
+  try {
+    if (provider.provider === "aws") {
+      const ids = new Set(all.map((d) => d.nativeId).filter((id): id is string => Boolean(id)));
+      if (input) {
+        try {
+          const found = await provider.findScpByName(compileScp({ ...input, waivers: [] }).name);
+          if (found) ids.add(found.id);
+        } catch (error) {
+          if (!(error instanceof CompileError)) throw error;
+        }
+      }
+      for (const id of ids) await provider.removeScp(id);
+    } else {
+      const byId = new Map(all.map((d) => [d.id, d]));
+      let compiled: CompiledAzureBundle | undefined;
+      if (input) {
+        for (const waiver of await waiversOfBundle(db, bundle.tenantId, bundle.id)) {
+          for (const id of exemptionIds(input, toActiveWaiver(waiver, byId.get(waiver.deploymentId))))
+            await provider.removeExemption(id);
+        }
+        try {
+          compiled = compileAzureBundle({ ...input, waivers: [] });
+        } catch (error) {
+          if (!(error instanceof CompileError)) throw error;
+        }
+      }
+      const assignments = new Set([
+        ...all.map((d) => d.nativeId).filter((id): id is string => Boolean(id)),
+        ...(compiled?.assignments.map((a) => a.id) ?? []),
+      ]);
+      for (const id of assignments) await provider.removeAssignment(id);
+      if (compiled) await provider.removeDefinition(compiled.definition.id);
+    }
+  } catch (error) {
+    rethrowTransient(error, options);
+    await failDeployments(run, remaining, cloudFailure(error, "delete"));
+    return finishBundle(db, bundle);
+  }
+  await updateDeployments(
+    db,
+    bundle.tenantId,
+    remaining.map((d) => d.id),
+    { status: "DELETED", errorCode: null, errorMessage: null },
+  );
+  await finishBundle(db, bundle);
+}

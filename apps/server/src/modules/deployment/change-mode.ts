@@ -1,0 +1,34 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import type { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
+import type { Database } from "../../db/database";
+import { requireCaller } from "../../rpc/call-context";
+import { invalidField } from "../../rpc/errors";
+import { auditCall } from "../audit/audit-log";
+import { bundleById, bundleNotFound, deploymentNotFound, liveBundle } from "./bundle-lookup";
+import { type BundleRow, updateBundle } from "./bundle-repository";
+import { modeName } from "./deployment-message";
+import { findDeployment, replaceBundleTargets } from "./deployment-repository";
+
+/** Changes the mode of the deployment's bundle: one policy serves all of a bundle's scopes. */
+export async function changeMode(
+  db: Database,
+  ctx: HandlerContext,
+  id: string,
+  mode: DeploymentMode,
+): Promise<{ bundle: BundleRow; deploymentId: string }> {
+  const caller = requireCaller(ctx);
+  if (!id) throw invalidField("id", "required.");
+  const name = modeName(mode);
+  const deployment = await findDeployment(db, caller.tenantId, id);
+  if (!deployment) throw deploymentNotFound();
+  const bundle = liveBundle(await bundleById(db, caller, deployment.bundleId));
+  const updated = await updateBundle(db, caller.tenantId, bundle.id, {
+    mode: name,
+    editedBy: caller.name,
+    editedAt: new Date(),
+  });
+  if (!updated) throw bundleNotFound();
+  await replaceBundleTargets(db, updated, undefined);
+  await auditCall(db, ctx, { targetType: "deployment", targetId: id, details: { mode: name } });
+  return { bundle: updated, deploymentId: id };
+}

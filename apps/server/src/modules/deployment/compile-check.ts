@@ -1,0 +1,75 @@
+import { Code } from "@connectrpc/connect";
+import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
+import { checkScpTargetLimits, compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
+import { compileAzureBundle } from "@palisade/policy-engine/compilers/azure/compile-azure";
+import { CompileError } from "@palisade/policy-engine/compilers/compile-input";
+import type { Database } from "../../db/database";
+import { callError, invalidField } from "../../rpc/errors";
+import type { StoredScope } from "./bundle-repository";
+import { compileFailure } from "./cloud-failure";
+import { errorCodeOfName } from "./deployment-message";
+import { palisadeScpsPerTarget } from "./deployment-repository";
+import type { TenantReads } from "./tenant-reads";
+
+/** The tenant's definition of a slug, as the bundle's policy_slug names it. */
+export async function definitionFor(tenant: TenantReads, slug: string): Promise<Definition> {
+  const view = await tenant.catalogue();
+  const entry = view.bySlug.get(slug.trim());
+  if (!entry) throw invalidField("policy_slug", `no policy definition "${slug}" in this tenant's catalogue.`);
+  return entry.definition;
+}
+
+/** A bundle as it is about to be stored. */
+export interface BundleDraft {
+  id?: string;
+  key?: string;
+  parameters: unknown;
+  mode: string;
+  name: string;
+  scopes: StoredScope[];
+  excluded: StoredScope[];
+}
+
+/**
+ * Compiles the bundle as it would be deployed (without waivers) so that what can never deploy
+ * (an SCP over the size limit, Azure scopes without a common home) is refused before it is stored.
+ */
+export async function checkCompiles(
+  deps: { db: Database; publicUrl: string },
+  tenant: TenantReads,
+  definition: Definition,
+  bundle: BundleDraft,
+): Promise<void> {
+  const { db } = deps;
+  const { tenantId } = tenant;
+  const view = await tenant.catalogue();
+  const input = {
+    definition,
+    definitions: new Map(view.definitions.map((entry) => [entry.definition.slug, entry.definition])),
+    parameters: bundle.parameters as Record<string, unknown>,
+    mode: bundle.mode as "PREVENT" | "ALERT",
+    // Keys have a fixed length, so a stand-in gives the real document size.
+    key: "0000000",
+    name: bundle.name,
+    scopes: bundle.scopes.map((scope) => ({ id: scope.externalId })),
+    excludedScopes: bundle.excluded.map((scope) => ({ id: scope.externalId })),
+    waivers: [],
+    waiverLinkBaseUrl: deps.publicUrl,
+    now: new Date(),
+  };
+  try {
+    if (definition.enforcer === "aws_scp") {
+      const compiled = compileScp(input);
+      if (compiled.attach) {
+        // FullAWSAccess takes one of the five places on every target.
+        const used = await palisadeScpsPerTarget(db, tenantId, compiled.targets, bundle.id);
+        const counts = Object.fromEntries(compiled.targets.map((t) => [t, (used[t] ?? 0) + 1]));
+        checkScpTargetLimits(bundle.key ?? "this bundle", compiled.targets, counts);
+      }
+    } else compileAzureBundle(input);
+  } catch (error) {
+    if (!(error instanceof CompileError)) throw error;
+    const failure = compileFailure(error);
+    throw callError(Code.InvalidArgument, failure.message, { product: errorCodeOfName(failure.code) });
+  }
+}

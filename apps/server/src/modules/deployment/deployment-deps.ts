@@ -1,0 +1,20 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
+import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
+import type { Database } from "../../db/database";
+import type { JobQueue } from "../../jobs/job-queue";
+import type { ExportService } from "../export/export-service";
+import type { BundleEngine } from "./bundle-engine";
+
+/** What the deployment manager's RPCs work with. */
+export interface DeploymentServiceDeps {
+  db: Database;
+  catalogue: Catalogue;
+  jobs: JobQueue;
+  engine: BundleEngine;
+  exports: ExportService;
+  /** Public address of Palisade; waiver links use the tenant's own base URL when it has one. */
+  publicUrl: string;
+}
+
+export type DeploymentRpc = ServiceImpl<typeof DeploymentManagerService>;

@@ -1,0 +1,91 @@
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { WaiverCreateSource } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
+import { requireCaller } from "../../../rpc/call-context";
+import { invalidField } from "../../../rpc/errors";
+import { auditCall } from "../../audit/audit-log";
+import { createWaivers, tenantMaxWaiverHours } from "../../waiver/waiver-lifecycle";
+import { waiverMessage } from "../../waiver/waiver-message";
+import { bundleByKey, liveBundle } from "../bundle-lookup";
+import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
+import { findDeploymentsOfBundle } from "../deployment-repository";
+
+const MAX_COMMENT = 220;
+
+/** Records a waiver directly, approved at once (integrations, the security team). */
+export function createWaiver(deps: DeploymentServiceDeps): DeploymentRpc["createWaiver"] {
+  const { db } = deps;
+  return async (req, ctx) => {
+    const caller = requireCaller(ctx);
+    const bundle = liveBundle(await bundleByKey(db, caller, req.key));
+    if (!req.expiresAt) throw invalidField("expires_at", "required.");
+    const expiresAt = timestampDate(req.expiresAt);
+    const seconds = Math.round((expiresAt.getTime() - Date.now()) / 1000);
+    if (seconds <= 0) throw invalidField("expires_at", "must be in the future.");
+    // The same limit as for requested waivers: the tenant's longest.
+    const maxHours = await tenantMaxWaiverHours(db, caller.tenantId);
+    if (seconds > maxHours * 3_600) throw invalidField("expires_at", `at most ${maxHours} hours from now.`);
+    const request = req.waiverRequest;
+    const comment = request?.requester?.comment.trim() ?? "";
+    if (comment.length > MAX_COMMENT)
+      throw invalidField("waiver_request.requester.comment", `at most ${MAX_COMMENT} characters.`);
+    const target = request?.target;
+    const scope = target?.case === "targetScope" ? target.value.externalId.trim() : undefined;
+    const resource = target?.case === "resource" ? target.value.externalId.trim() : undefined;
+    const principalArn = target?.case === "principalArn" ? target.value.trim() : undefined;
+    if (
+      [scope, resource, principalArn].some(
+        (value) => value !== undefined && (value === "" || value.length > 1024),
+      )
+    ) {
+      throw invalidField("waiver_request.target", "a scope, resource or principal of 1 to 1024 characters.");
+    }
+    const deployments = (await findDeploymentsOfBundle(db, caller.tenantId, bundle.id)).filter(
+      (d) => d.status !== "DELETED" && d.status !== "DELETING",
+    );
+    const deployment =
+      deployments.find(
+        (d) => scope !== undefined && d.scopeExternalId.toLowerCase() === scope.toLowerCase(),
+      ) ?? deployments[0];
+    if (!deployment)
+      throw new ConnectError("The bundle has no live deployment to waive.", Code.FailedPrecondition);
+    const created = await createWaivers(deps, {
+      bundle,
+      rows: [
+        {
+          deploymentId: deployment.id,
+          deploymentScope: deployment.scopeExternalId,
+          scope: scope ?? null,
+          resource: resource ?? null,
+          principalArn: principalArn ?? null,
+        },
+      ],
+      createSource:
+        request && request.createSource !== WaiverCreateSource.UNSPECIFIED
+          ? WaiverCreateSource[request.createSource]
+          : "SYSTEM",
+      requester: {
+        name: request?.requester?.name.trim() || caller.name,
+        identifier: request?.requester?.identifier.trim() || caller.email || caller.id,
+        userId: caller.kind === "user" ? caller.id : null,
+      },
+      comment,
+      durationSeconds: seconds,
+      // Recorded by someone allowed to change deployments: approved by them at once.
+      approval: {
+        approved: true,
+        expiresAt,
+        reviewer: { name: caller.name, identifier: caller.email ?? caller.id },
+      },
+      reason: "waiver created",
+    });
+    const [view] = created.waivers;
+    if (!view) throw new ConnectError("The waiver was not stored.", Code.Internal);
+    await auditCall(db, ctx, {
+      targetType: "waiver",
+      targetId: view.id,
+      details: { key: bundle.key, expiresAt: expiresAt.toISOString() },
+    });
+    return { waiver: waiverMessage(view) };
+  };
+}

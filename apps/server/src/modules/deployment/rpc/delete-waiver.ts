@@ -1,0 +1,28 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { requireCaller } from "../../../rpc/call-context";
+import { invalidField } from "../../../rpc/errors";
+import { auditCall } from "../../audit/audit-log";
+import { cancelWaiver, waiverNotFound } from "../../waiver/waiver-lifecycle";
+import { findWaiver } from "../../waiver/waiver-repository";
+import { OPEN_STATUSES, type WaiverStatusName } from "../../waiver/waiver-rules";
+import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
+
+/** Ends a waiver as WaiverService.Cancel does; the bundle is synced without it. */
+export function deleteWaiver(deps: DeploymentServiceDeps): DeploymentRpc["deleteWaiver"] {
+  const { db } = deps;
+  return async (req, ctx) => {
+    const caller = requireCaller(ctx);
+    if (!req.id) throw invalidField("id", "required.");
+    const waiver = await findWaiver(db, caller.tenantId, req.id);
+    if (!waiver) throw waiverNotFound();
+    if (!OPEN_STATUSES.includes(waiver.status as WaiverStatusName)) {
+      throw new ConnectError(
+        `The waiver is already ${waiver.status.toLowerCase()}; only pending or active waivers can be deleted.`,
+        Code.FailedPrecondition,
+      );
+    }
+    await cancelWaiver(deps, waiver, "waiver deleted");
+    await auditCall(db, ctx, { targetType: "waiver", targetId: req.id });
+    return {};
+  };
+}

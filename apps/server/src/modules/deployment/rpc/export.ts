@@ -1,0 +1,17 @@
+import { requireCaller } from "../../../rpc/call-context";
+import { exportFormat, readBundleFilter } from "../bundle-filter";
+import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
+
+export function exportBundles({ exports }: DeploymentServiceDeps): DeploymentRpc["export"] {
+  return async (req, ctx) => {
+    const caller = requireCaller(ctx);
+    const result = await exports.exportNow({
+      tenantId: caller.tenantId,
+      kind: "bundles",
+      params: { filter: readBundleFilter(req.filter) },
+      format: exportFormat(req.format),
+      createdBy: caller.id,
+    });
+    return { presignedUrl: result.presignedUrl };
+  };
+}

@@ -1,0 +1,18 @@
+import { enqueueEventFetch } from "../../../jobs/event-fetch-job";
+import { enqueueReconcile } from "../../../jobs/reconcile-job";
+import { requireCaller } from "../../../rpc/call-context";
+import { bundleById } from "../bundle-lookup";
+import type { StoredScope } from "../bundle-repository";
+import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
+
+export function triggerFetch({ db, jobs }: DeploymentServiceDeps): DeploymentRpc["triggerFetch"] {
+  return async (req, ctx) => {
+    const caller = requireCaller(ctx);
+    const bundle = await bundleById(db, caller, req.id);
+    const jobId = await enqueueReconcile(jobs, { tenantId: caller.tenantId, bundleId: bundle.id });
+    // The events the bundle caused are read from its connector's audit stream.
+    const connectorId = (bundle.scopes as StoredScope[])[0]?.connectorId;
+    if (connectorId) await enqueueEventFetch(jobs, { tenantId: caller.tenantId, connectorId });
+    return { jobId: jobId ?? "" };
+  };
+}

@@ -1,0 +1,43 @@
+import { requireCaller } from "../../../rpc/call-context";
+import { invalidArgument } from "../../../rpc/errors";
+import { auditCall } from "../../audit/audit-log";
+import { tenantHasKey } from "../waiver-context-repository";
+import { notFoundKey, type WaiverRpc, type WaiverServiceDeps } from "../waiver-deps";
+import { cancelOpenWaiversOfKey, cancelWaiver, waiverNotFound } from "../waiver-lifecycle";
+import { waiverMessage } from "../waiver-message";
+import { findWaiver } from "../waiver-repository";
+import { parseKey } from "../waiver-rules";
+
+/** Cancels one waiver, or every open waiver of a policy key. */
+export function cancel(deps: WaiverServiceDeps): WaiverRpc["cancel"] {
+  const { db } = deps;
+  return async (req, ctx) => {
+    const caller = requireCaller(ctx);
+    const target = req.target;
+    if (target.case === "id") {
+      const waiver = target.value ? await findWaiver(db, caller.tenantId, target.value) : undefined;
+      if (!waiver) throw waiverNotFound();
+      const cancelled = await cancelWaiver(deps, waiver);
+      await auditCall(db, ctx, {
+        targetType: "waiver",
+        targetId: cancelled.id,
+        details: { policyKey: cancelled.policyKey, from: waiver.status },
+      });
+      return { waivers: [waiverMessage(cancelled)] };
+    }
+    if (target.case === "policyKey") {
+      const key = parseKey(target.value);
+      if (!(await tenantHasKey(db, caller.tenantId, key))) throw notFoundKey(key);
+      const cancelled = await cancelOpenWaiversOfKey(deps, caller.tenantId, key);
+      for (const { waiver, from } of cancelled) {
+        await auditCall(db, ctx, {
+          targetType: "waiver",
+          targetId: waiver.id,
+          details: { policyKey: waiver.policyKey, from },
+        });
+      }
+      return { waivers: cancelled.map(({ waiver }) => waiverMessage(waiver)) };
+    }
+    throw invalidArgument("Give the id of the waiver to cancel, or a policy key.");
+  };
+}

@@ -1,0 +1,39 @@
+import { WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
+import { callContext, requireCaller } from "../../../rpc/call-context";
+import { invalidArgument } from "../../../rpc/errors";
+import { writeAudit } from "../../audit/audit-log";
+import type { WaiverRpc, WaiverServiceDeps } from "../waiver-deps";
+import { approveWaiver, rejectWaiver, waiverNotFound } from "../waiver-lifecycle";
+import { waiverMessage } from "../waiver-message";
+import { findWaiver } from "../waiver-repository";
+
+/** Approves or rejects a pending waiver; the audit record names which. */
+export function update(deps: WaiverServiceDeps): WaiverRpc["update"] {
+  const { db } = deps;
+  return async (req, ctx) => {
+    const caller = requireCaller(ctx);
+    if (req.status !== WaiverStatus.ACTIVE && req.status !== WaiverStatus.REJECTED) {
+      throw invalidArgument(
+        "status must be ACTIVE (approve) or REJECTED (reject); cancel a waiver with Cancel.",
+        [{ field: "status", message: "must be ACTIVE (approve) or REJECTED (reject)." }],
+      );
+    }
+    const waiver = req.id ? await findWaiver(db, caller.tenantId, req.id) : undefined;
+    if (!waiver) throw waiverNotFound();
+    // E-mail for people; the API key's id for integrations.
+    const reviewer = { name: caller.name, identifier: caller.email ?? caller.id };
+    const approve = req.status === WaiverStatus.ACTIVE;
+    const updated = approve
+      ? await approveWaiver(deps, waiver, reviewer)
+      : await rejectWaiver(deps, waiver, reviewer);
+    await writeAudit(db, callContext(ctx), {
+      action: approve ? "WaiverService.Approve" : "WaiverService.Reject",
+      targetType: "waiver",
+      targetId: updated.id,
+      details: approve
+        ? { policyKey: updated.policyKey, expiresAt: updated.expiresAt?.toISOString() }
+        : { policyKey: updated.policyKey },
+    });
+    return { waiver: waiverMessage(updated) };
+  };
+}

@@ -1,0 +1,93 @@
+import { and, asc, eq, isNull, notInArray, sql } from "drizzle-orm";
+import type { Database } from "../../db/database";
+import { member } from "../../db/schema/auth";
+import { hierarchyNodes } from "../../db/schema/connectors";
+import { bundles, deployments } from "../../db/schema/deployments";
+import { tenantSettings } from "../../db/schema/tenants";
+import type { BundleRow, DeploymentRow } from "./waiver-repository";
+
+// What a waiver request is checked against: the key's bundle and deployments, the cloud
+// hierarchy, the requester's membership and the tenant's limits. Read only.
+
+/** The bundle holding a policy key, in any tenant (the key's tenant decides, not the caller's). */
+export async function findLiveBundleByKeyAnyTenant(
+  db: Database,
+  key: string,
+): Promise<BundleRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(bundles)
+    .where(and(sql`upper(${bundles.key}) = ${key.toUpperCase()}`, isNull(bundles.deletedAt)))
+    .limit(1);
+  return row;
+}
+
+/** Whether this tenant has (or had) a bundle with the key; its waivers outlive the bundle. */
+export async function tenantHasKey(db: Database, tenantId: string, key: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: bundles.id })
+    .from(bundles)
+    .where(and(eq(bundles.tenantId, tenantId), sql`upper(${bundles.key}) = ${key.toUpperCase()}`))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The bundle's deployments that are (or are being) in the cloud: a removed scope takes no new waivers. */
+export async function deploymentsOfBundle(
+  db: Database,
+  tenantId: string,
+  bundleId: string,
+): Promise<DeploymentRow[]> {
+  return db
+    .select()
+    .from(deployments)
+    .where(
+      and(
+        eq(deployments.tenantId, tenantId),
+        eq(deployments.bundleId, bundleId),
+        notInArray(deployments.status, ["DELETED", "DELETING"]),
+      ),
+    )
+    .orderBy(asc(deployments.createdAt), asc(deployments.id));
+}
+
+/** The parent of a node of the tenant's cloud hierarchy (an account's OU, an OU's parent...). */
+export async function parentScope(
+  db: Database,
+  tenantId: string,
+  externalId: string,
+): Promise<string | undefined> {
+  const [row] = await db
+    .select({ parent: hierarchyNodes.parentExternalId })
+    .from(hierarchyNodes)
+    .where(
+      and(
+        eq(hierarchyNodes.tenantId, tenantId),
+        sql`lower(${hierarchyNodes.externalId}) = ${externalId.toLowerCase()}`,
+      ),
+    )
+    .limit(1);
+  return row?.parent ?? undefined;
+}
+
+export async function membershipRole(
+  db: Database,
+  tenantId: string,
+  userId: string,
+): Promise<string | undefined> {
+  const [row] = await db
+    .select({ role: member.role })
+    .from(member)
+    .where(and(eq(member.organizationId, tenantId), eq(member.userId, userId)))
+    .limit(1);
+  return row?.role;
+}
+
+export async function maxWaiverHours(db: Database, tenantId: string): Promise<number | undefined> {
+  const [row] = await db
+    .select({ hours: tenantSettings.maxWaiverDurationHours })
+    .from(tenantSettings)
+    .where(eq(tenantSettings.tenantId, tenantId))
+    .limit(1);
+  return row?.hours;
+}

@@ -1,0 +1,14 @@
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import type { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
+import type { Database } from "../../db/database";
+import type { JobQueue } from "../../jobs/job-queue";
+
+export interface WaiverServiceDeps {
+  db: Database;
+  jobs: JobQueue;
+}
+
+export type WaiverRpc = ServiceImpl<typeof WaiverService>;
+
+export const notFoundKey = (key: string) =>
+  new ConnectError(`No policy with key ${key} in this tenant.`, Code.NotFound);
