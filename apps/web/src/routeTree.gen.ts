@@ -20,6 +20,7 @@ import { Route as AuthenticatedPoliciesIndexRouteImport } from './routes/_authen
 import { Route as AuthenticatedRecommendationsIndexRouteImport } from './routes/_authenticated/recommendations/index'
 import { Route as AuthenticatedTeamMembersIndexRouteImport } from './routes/_authenticated/team-members/index'
 import { Route as ExternalBlockedAccessIndexRouteImport } from './routes/_external/blocked-access/index'
+import { Route as ExternalInviteTokenRouteImport } from './routes/_external/invite/$token'
 import { Route as ExternalReqIndexRouteImport } from './routes/_external/req/index'
 import { Route as ExternalUiComponentsIndexRouteImport } from './routes/_external/ui-components/index'
 import { Route as AuthenticatedInitiativesInitiativeIdIndexRouteImport } from './routes/_authenticated/initiatives/$initiativeId/index'
@@ -91,6 +92,11 @@ const ExternalBlockedAccessIndexRoute =
     path: '/blocked-access/',
     getParentRoute: () => ExternalRouteRoute,
   } as any)
+const ExternalInviteTokenRoute = ExternalInviteTokenRouteImport.update({
+  id: '/invite/$token',
+  path: '/invite/$token',
+  getParentRoute: () => ExternalRouteRoute,
+} as any)
 const ExternalReqIndexRoute = ExternalReqIndexRouteImport.update({
   id: '/req/',
   path: '/req/',
@@ -147,6 +153,7 @@ const ExternalUiComponentsScrollIndicatorIndexRoute =
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/invite/$token': typeof ExternalInviteTokenRoute
   '/connectors/': typeof AuthenticatedConnectorsIndexRoute
   '/dashboard/': typeof AuthenticatedDashboardIndexRoute
   '/events/': typeof AuthenticatedEventsIndexRoute
@@ -167,6 +174,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/invite/$token': typeof ExternalInviteTokenRoute
   '/connectors': typeof AuthenticatedConnectorsIndexRoute
   '/dashboard': typeof AuthenticatedDashboardIndexRoute
   '/events': typeof AuthenticatedEventsIndexRoute
@@ -190,6 +198,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/_authenticated': typeof AuthenticatedRouteRouteWithChildren
   '/_external': typeof ExternalRouteRouteWithChildren
+  '/_external/invite/$token': typeof ExternalInviteTokenRoute
   '/_authenticated/connectors/': typeof AuthenticatedConnectorsIndexRoute
   '/_authenticated/dashboard/': typeof AuthenticatedDashboardIndexRoute
   '/_authenticated/events/': typeof AuthenticatedEventsIndexRoute
@@ -212,6 +221,7 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/invite/$token'
     | '/connectors/'
     | '/dashboard/'
     | '/events/'
@@ -232,6 +242,7 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/invite/$token'
     | '/connectors'
     | '/dashboard'
     | '/events'
@@ -254,6 +265,7 @@ export interface FileRouteTypes {
     | '/'
     | '/_authenticated'
     | '/_external'
+    | '/_external/invite/$token'
     | '/_authenticated/connectors/'
     | '/_authenticated/dashboard/'
     | '/_authenticated/events/'
@@ -356,6 +368,13 @@ declare module '@tanstack/react-router' {
       path: '/blocked-access'
       fullPath: '/blocked-access/'
       preLoaderRoute: typeof ExternalBlockedAccessIndexRouteImport
+      parentRoute: typeof ExternalRouteRoute
+    }
+    '/_external/invite/$token': {
+      id: '/_external/invite/$token'
+      path: '/invite/$token'
+      fullPath: '/invite/$token'
+      preLoaderRoute: typeof ExternalInviteTokenRouteImport
       parentRoute: typeof ExternalRouteRoute
     }
     '/_external/req/': {
@@ -466,6 +485,7 @@ const AuthenticatedRouteRouteWithChildren =
   AuthenticatedRouteRoute._addFileChildren(AuthenticatedRouteRouteChildren)
 
 interface ExternalRouteRouteChildren {
+  ExternalInviteTokenRoute: typeof ExternalInviteTokenRoute
   ExternalBlockedAccessIndexRoute: typeof ExternalBlockedAccessIndexRoute
   ExternalReqIndexRoute: typeof ExternalReqIndexRoute
   ExternalUiComponentsIndexRoute: typeof ExternalUiComponentsIndexRoute
@@ -473,6 +493,7 @@ interface ExternalRouteRouteChildren {
 }
 
 const ExternalRouteRouteChildren: ExternalRouteRouteChildren = {
+  ExternalInviteTokenRoute: ExternalInviteTokenRoute,
   ExternalBlockedAccessIndexRoute: ExternalBlockedAccessIndexRoute,
   ExternalReqIndexRoute: ExternalReqIndexRoute,
   ExternalUiComponentsIndexRoute: ExternalUiComponentsIndexRoute,
