@@ -1,0 +1,39 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "@playwright/test";
+
+/** The server runs without SMTP_URL: each message is an .eml file in DATA_DIR/outbox. */
+function outboxDir(): string {
+  const dataDir = process.env.PALISADE_E2E_DATA_DIR;
+  if (!dataDir) throw new Error("PALISADE_E2E_DATA_DIR is not set (see playwright.config.ts)");
+  return join(dataDir, "outbox");
+}
+
+function invitationPathIn(to: string): string | undefined {
+  const dir = outboxDir();
+  const files = (() => {
+    try {
+      return readdirSync(dir).filter((name) => name.endsWith(".eml"));
+    } catch {
+      return [];
+    }
+  })();
+  const newestFirst = files
+    .map((name) => ({ name, at: statSync(join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const { name } of newestFirst) {
+    // Quoted-printable soft line breaks may cut the link; the token itself is URL-safe base64.
+    const text = readFileSync(join(dir, name), "utf8").replace(/=\r?\n/g, "");
+    if (!new RegExp(`^To: .*${to.replace(/[.+]/g, "\\$&")}`, "mi").test(text)) continue;
+    const token = text.match(/\/invite\/([A-Za-z0-9_-]{20,})/)?.[1];
+    if (token) return `/invite/${token}`;
+  }
+  return undefined;
+}
+
+/** The path of the invitation link last written to the outbox for this address. */
+export async function invitationPathFor(to: string): Promise<string> {
+  let path: string | undefined;
+  await expect.poll(() => (path = invitationPathIn(to)), { timeout: 15_000 }).toBeTruthy();
+  return path as string;
+}
