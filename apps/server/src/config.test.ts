@@ -51,3 +51,13 @@ describe("mail settings", () => {
     expect(() => readConfig({ MAIL_RETRY_LIMIT: "-1" })).toThrow(/MAIL_RETRY_LIMIT must be a whole number/);
   });
 });
+
+describe("invitation links", () => {
+  it("stay valid 7 days unless INVITATION_TTL_HOURS says otherwise", () => {
+    expect(readConfig({}).invitationTtlHours).toBe(168);
+    expect(readConfig({ INVITATION_TTL_HOURS: "48" }).invitationTtlHours).toBe(48);
+    expect(() => readConfig({ INVITATION_TTL_HOURS: "0" })).toThrow(
+      /INVITATION_TTL_HOURS must be a positive number/,
+    );
+  });
+});

@@ -125,6 +125,23 @@ describe.each(engines)("invitation links on %s", (engine) => {
     expect(audited[0]?.actorName).toBe("Dana Dev");
   });
 
+  it("accepts a token once when two new accounts race for it", async () => {
+    const token = await invite("kim@example.com", Role.VIEWER);
+    const results = await Promise.allSettled([
+      anonymous().acceptInvitationWithNewAccount({ token, name: "Kim", password: "a-long-password-6" }),
+      anonymous().acceptInvitationWithNewAccount({ token, name: "Kim Two", password: "a-long-password-7" }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((r) => r.status === "rejected");
+    const error = ConnectError.from(refused?.reason);
+    expect([Code.FailedPrecondition, Code.AlreadyExists]).toContain(error.code);
+    const accounts = await server.palisade.database.db
+      .select()
+      .from(user)
+      .where(eq(user.email, "kim@example.com"));
+    expect(accounts).toHaveLength(1);
+  });
+
   it("a sign-up or sign-in with the invited address does not get the membership", async () => {
     const token = await invite("erin@example.com", Role.ADMINISTRATOR);
     const signUp = await fetch(`${server.url}/api/auth/sign-up/email`, {

@@ -83,13 +83,12 @@ function refuseUnlessValid(
 }
 
 /**
- * Uses up the invitation and makes the user a member with the invited role, in the caller's
- * transaction. A second acceptance of the same token (even a concurrent one) is refused.
+ * Uses up the invitation in the caller's transaction, before anything else is written: a second
+ * acceptance of the same token, even a concurrent one, waits on this row and is then refused.
  */
-export async function joinByInvitation(
+export async function claimInvitationOrRefuse(
   tx: Transaction,
   row: TokenInvitationRow,
-  userId: string,
   now: Date,
 ): Promise<void> {
   if (!(await claimInvitation(tx, row.tenantId, row.id, now))) {
@@ -98,6 +97,15 @@ export async function joinByInvitation(
       Code.FailedPrecondition,
     );
   }
+}
+
+/** Makes the user a member with the invited role, in the transaction that claimed the invitation. */
+export async function addInvitedMember(
+  tx: Transaction,
+  row: TokenInvitationRow,
+  userId: string,
+  now: Date,
+): Promise<void> {
   await insertMembership(tx, row.tenantId, userId, row.role ?? "VIEWER", now);
 }
 

@@ -6,7 +6,12 @@ import type {
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../../auth/auth";
 import { type FieldProblem, invalidArgument } from "../../../rpc/errors";
-import { auditAcceptance, joinByInvitation, requireAcceptableInvitation } from "../invitation-acceptance";
+import {
+  addInvitedMember,
+  auditAcceptance,
+  claimInvitationOrRefuse,
+  requireAcceptableInvitation,
+} from "../invitation-acceptance";
 import { findUserByEmail, insertVerifiedPasswordUser } from "../invitation-repository";
 import type { TeamServiceDeps } from "../team-members";
 
@@ -34,9 +39,10 @@ export async function acceptInvitationWithNewAccount(
   const passwordHash = await authContext.password.hash(req.password);
   const userId = crypto.randomUUID();
   await deps.db.transaction(async (tx) => {
+    await claimInvitationOrRefuse(tx, invitation, now);
     // The link reached this address, so the address is verified.
     await insertVerifiedPasswordUser(tx, { id: userId, name, email: invitation.email, passwordHash, now });
-    await joinByInvitation(tx, invitation, userId, now);
+    await addInvitedMember(tx, invitation, userId, now);
   });
   await auditAcceptance(deps.db, ctx, invitation, { id: userId, name, email: invitation.email });
 

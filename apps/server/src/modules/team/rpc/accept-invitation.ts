@@ -4,7 +4,12 @@ import type {
   AcceptInvitationRequest,
   AcceptInvitationResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
-import { auditAcceptance, joinByInvitation, requireAcceptableInvitation } from "../invitation-acceptance";
+import {
+  addInvitedMember,
+  auditAcceptance,
+  claimInvitationOrRefuse,
+  requireAcceptableInvitation,
+} from "../invitation-acceptance";
 import type { TeamServiceDeps } from "../team-members";
 
 export async function acceptInvitation(
@@ -25,7 +30,10 @@ export async function acceptInvitation(
       Code.PermissionDenied,
     );
   }
-  await deps.db.transaction((tx) => joinByInvitation(tx, invitation, session.user.id, now));
+  await deps.db.transaction(async (tx) => {
+    await claimInvitationOrRefuse(tx, invitation, now);
+    await addInvitedMember(tx, invitation, session.user.id, now);
+  });
   await deps.auth.api.setActiveOrganization({
     headers: ctx.requestHeader,
     body: { organizationId: invitation.tenantId },
