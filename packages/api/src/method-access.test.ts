@@ -8,11 +8,16 @@ import { allServices } from "./services";
 const allMethods: DescMethod[] = allServices.flatMap((service) => service.methods);
 const methodName = (method: DescMethod) => `${method.parent.typeName}/${method.name}`;
 
-// Methods callable without sign-in: the lookups of the public waiver-request page.
+// Methods callable without sign-in: the lookups of the public waiver-request page, and the
+// invitation page, where the link's token is the credential (AcceptInvitation checks the
+// session itself: the invitee may be a member of no tenant yet).
 const expectedPublic = [
   "palisade.policy.v1.PolicyService/GetBundleByKey",
   "palisade.policy.v1.PolicyService/GetDefinitionBySlug",
   "palisade.policy.v1.PolicyService/ResolvePolicyKey",
+  "palisade.team.v1.TeamService/GetInvitationByToken",
+  "palisade.team.v1.TeamService/AcceptInvitationWithNewAccount",
+  "palisade.team.v1.TeamService/AcceptInvitation",
 ];
 
 type PermissionName = keyof typeof Permission;
@@ -159,7 +164,7 @@ describe("methodAccess", () => {
     expect(() => methodAccess(method)).not.toThrow();
   });
 
-  it("public methods are exactly the waiver page lookups", () => {
+  it("public methods are exactly the waiver page lookups and the invitation page's methods", () => {
     const publicMethods = allMethods.filter((m) => methodAccess(m).public).map(methodName);
     expect(publicMethods.sort()).toEqual([...expectedPublic].sort());
   });
