@@ -1,7 +1,6 @@
 import { rolePermissions } from "@palisade/api/roles";
-import { asc, eq } from "drizzle-orm";
 import type { Database } from "../db/database";
-import { member } from "../db/schema/auth";
+import { listMembershipsOfUserAnyTenant } from "../modules/team/team-repository";
 import type { Caller } from "../rpc/call-context";
 import { API_KEY_PREFIX, type Auth } from "./auth";
 import { parseRoleName } from "./roles";
@@ -33,11 +32,7 @@ export async function authenticate(
       ? { status: "invalid", reason: "Your session has expired or is not valid. Sign in again." }
       : { status: "anonymous" };
   }
-  const memberships = await deps.db
-    .select({ tenantId: member.organizationId, role: member.role })
-    .from(member)
-    .where(eq(member.userId, session.user.id))
-    .orderBy(asc(member.createdAt));
+  const memberships = await listMembershipsOfUserAnyTenant(deps.db, session.user.id);
   const active = session.session.activeOrganizationId;
   const membership = memberships.find((m) => m.tenantId === active) ?? memberships[0];
   const role = parseRoleName(membership?.role);

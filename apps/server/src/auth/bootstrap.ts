@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
 import type { Database } from "../db/database";
-import { member, organization, user } from "../db/schema/auth";
-import { tenantSettings } from "../db/schema/tenants";
+import { insertMember } from "../modules/team/team-repository";
+import { anyTenantExists, insertTenant } from "../modules/tenant/tenant-repository";
 import type { Auth } from "./auth";
+import { findUserByEmail } from "./user-repository";
 
 export interface BootstrapResult {
   /** Set when this start created the tenant. */
@@ -23,30 +23,23 @@ export async function bootstrapFirstTenant(
   admin: { email: string | undefined; password: string | undefined },
 ): Promise<BootstrapResult | undefined> {
   const { db, auth } = deps;
-  const [existing] = await db.select({ id: organization.id }).from(organization).limit(1);
-  if (existing) return undefined;
+  if (await anyTenantExists(db)) return undefined;
 
   const email = (admin.email ?? "admin@palisade.local").toLowerCase();
   const generatedPassword = admin.password ? undefined : randomBytes(12).toString("base64url");
   const password = admin.password ?? generatedPassword ?? "";
 
-  let [adminUser] = await db.select().from(user).where(eq(user.email, email)).limit(1);
+  let adminUser = await findUserByEmail(db, email);
   if (!adminUser) {
     await auth.api.signUpEmail({ body: { email, password, name: "Administrator" } });
-    [adminUser] = await db.select().from(user).where(eq(user.email, email)).limit(1);
+    adminUser = await findUserByEmail(db, email);
   }
   if (!adminUser) throw new Error(`Could not create the administrator ${email}`);
 
   const tenantId = crypto.randomUUID();
   await db.transaction(async (tx) => {
-    await tx.insert(organization).values({ id: tenantId, name: "Default", slug: "default" });
-    await tx.insert(member).values({
-      id: crypto.randomUUID(),
-      organizationId: tenantId,
-      userId: adminUser.id,
-      role: "ADMINISTRATOR",
-    });
-    await tx.insert(tenantSettings).values({ tenantId });
+    await insertTenant(tx as unknown as Database, { id: tenantId, name: "Default", slug: "default" });
+    await insertMember(tx as unknown as Database, { tenantId, userId: adminUser.id, role: "ADMINISTRATOR" });
   });
   return { created: true, tenantId, adminEmail: email, generatedPassword };
 }

@@ -4,7 +4,6 @@ import type { Database } from "../../db/database";
 import type { PageWindow } from "../../db/page-window";
 import { connectors, hierarchyNodes } from "../../db/schema/connectors";
 import { deployments } from "../../db/schema/deployments";
-import { jobs } from "../../db/schema/operations";
 
 export type ConnectorKind = "aws" | "azure" | "sandbox";
 export type ConnectorStatusName = "NEVER_SYNCED" | "SYNCING" | "CONNECTED" | "ERROR";
@@ -186,32 +185,16 @@ export async function listHierarchyNodes(
     .orderBy(asc(hierarchyNodes.name), asc(hierarchyNodes.id));
 }
 
-export async function insertJob(
-  db: Database,
-  row: { tenantId: string; kind: string; createdBy: string | null },
-): Promise<string> {
-  const [job] = await db
-    .insert(jobs)
-    .values({ ...row, status: "RUNNING" })
-    .returning({ id: jobs.id });
-  if (!job) throw new Error("job insert returned nothing");
-  return job.id;
-}
-
-export async function finishJob(
+/** Moves the connector's audit-stream cursor; run in the transaction that wrote the events. */
+export async function saveEventCursor(
   db: Database,
   tenantId: string,
-  id: string,
-  outcome: { status: "SUCCEEDED"; result: Record<string, unknown> } | { status: "FAILED"; error: string },
+  connectorId: string,
+  cursor: string | null,
+  fetchedAt: Date,
 ): Promise<void> {
   await db
-    .update(jobs)
-    .set({
-      status: outcome.status,
-      progress: 100,
-      result: outcome.status === "SUCCEEDED" ? outcome.result : null,
-      error: outcome.status === "FAILED" ? outcome.error : null,
-      finishedAt: new Date(),
-    })
-    .where(and(eq(jobs.tenantId, tenantId), eq(jobs.id, id)));
+    .update(connectors)
+    .set({ eventCursor: cursor, eventsFetchedAt: fetchedAt })
+    .where(and(eq(connectors.tenantId, tenantId), eq(connectors.id, connectorId)));
 }

@@ -5,11 +5,10 @@ import type { CloudProvider } from "../../cloud/cloud-provider";
 import { errorCode, errorMessage, errorStatus, isUnreachable } from "../../cloud/errors";
 import { sandboxAwsConnection, sandboxAzureConnection } from "../../cloud/sandbox-endpoints";
 import type { Database } from "../../db/database";
+import { finishJobRecord, insertJobRecord } from "../../jobs/job-record-repository";
 import type { Logger } from "../../logger";
 import {
   type ConnectorRow,
-  finishJob,
-  insertJob,
   replaceHierarchy,
   type StoredConfig,
   updateConnector,
@@ -152,8 +151,8 @@ export function createConnectorRuntime(deps: {
         lastSyncAt: new Date(),
         lastError: null,
       });
-      await finishJob(db, row.tenantId, jobId, {
-        status: "SUCCEEDED",
+      await finishJobRecord(db, row.tenantId, jobId, {
+        ok: true,
         result: { nodes: entries.length, durationMs },
       });
       logger.info({ connectorId: row.id, nodes: entries.length, durationMs }, "hierarchy synced");
@@ -163,7 +162,7 @@ export function createConnectorRuntime(deps: {
       await updateConnector(db, row.tenantId, row.id, { status: "ERROR", lastError: message }).catch(
         () => {},
       );
-      await finishJob(db, row.tenantId, jobId, { status: "FAILED", error: message }).catch(() => {});
+      await finishJobRecord(db, row.tenantId, jobId, { ok: false, error: message }).catch(() => {});
     }
   }
 
@@ -175,7 +174,12 @@ export function createConnectorRuntime(deps: {
     async startSync(row, createdBy) {
       const current = running.get(row.id);
       if (current) return current;
-      const jobId = await insertJob(db, { tenantId: row.tenantId, kind: "connector.sync", createdBy });
+      const jobId = await insertJobRecord(db, {
+        tenantId: row.tenantId,
+        kind: "connector.sync",
+        createdBy,
+        status: "RUNNING",
+      });
       running.set(row.id, jobId);
       await updateConnector(db, row.tenantId, row.id, { status: "SYNCING" });
       const task = runSync(row, jobId).finally(() => {

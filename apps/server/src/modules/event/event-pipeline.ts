@@ -1,14 +1,16 @@
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import type { Database } from "../../db/database";
 import type { EventFetchOutcome, EventFetchRunner } from "../../jobs/event-fetch-job";
+import { finishJobRecord } from "../../jobs/job-record-repository";
 import { createKeyedLock } from "../../lib/keyed-lock";
 import type { Logger } from "../../logger";
+import { saveEventCursor } from "../connector/connector-repository";
 import type { ConnectorRuntime } from "../connector/connector-runtime";
 import { classifyAudit } from "./classify";
 import { type ComplianceFinding, complianceEvent, latestCompliance } from "./classify-compliance";
 import type { ClassifyContext } from "./classify-context";
 import { listRequestEventsSince, markDriftHistorical, recordObservations } from "./event-repository";
-import { findConnectorAnyTenant, finishFetchRequest, saveEventCursor } from "./fetch-repository";
+import { findConnectorAnyTenant } from "./fetch-repository";
 import { loadClassifyContext } from "./load-classify-context";
 import type { NewPolicyEvent } from "./policy-event";
 import { writeEvents } from "./record-event";
@@ -139,6 +141,6 @@ export function createEventPipeline(deps: {
   return {
     fetchConnector: (connectorId) => exclusive(connectorId, () => fetchOnce(connectorId)),
     rebuildResourceEvents: (tenantId) => rebuildResourceEvents(db, tenantId),
-    finishRequest: (tenantId, jobId, outcome) => finishFetchRequest(db, tenantId, jobId, outcome),
+    finishRequest: (tenantId, jobId, outcome) => finishJobRecord(db, tenantId, jobId, outcome),
   };
 }

@@ -2,7 +2,6 @@ import { and, eq, inArray, isNull, ne, or } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import { connectors, hierarchyNodes } from "../../db/schema/connectors";
 import { bundles, deployments, waivers } from "../../db/schema/deployments";
-import { jobs as jobRows } from "../../db/schema/operations";
 
 export type FetchedConnector = typeof connectors.$inferSelect;
 
@@ -71,47 +70,4 @@ export async function listConnectorHierarchy(db: Database, tenantId: string, con
     .select({ externalId: hierarchyNodes.externalId, parent: hierarchyNodes.parentExternalId })
     .from(hierarchyNodes)
     .where(and(eq(hierarchyNodes.tenantId, tenantId), eq(hierarchyNodes.connectorId, connectorId)));
-}
-
-/** Moves the connector's audit-stream cursor; run in the transaction that wrote the events. */
-export async function saveEventCursor(
-  db: Database,
-  tenantId: string,
-  connectorId: string,
-  cursor: string | null,
-  fetchedAt: Date,
-): Promise<void> {
-  await db
-    .update(connectors)
-    .set({ eventCursor: cursor, eventsFetchedAt: fetchedAt })
-    .where(and(eq(connectors.tenantId, tenantId), eq(connectors.id, connectorId)));
-}
-
-/** The row of the `jobs` table a user watches while their fetch runs. */
-export async function insertFetchRequest(
-  db: Database,
-  row: { tenantId: string; kind: string; createdBy: string | null; total: number },
-): Promise<string> {
-  const [job] = await db
-    .insert(jobRows)
-    .values({ ...row, status: "QUEUED" })
-    .returning({ id: jobRows.id });
-  if (!job) throw new Error("job insert returned nothing");
-  return job.id;
-}
-
-export async function finishFetchRequest(
-  db: Database,
-  tenantId: string,
-  jobId: string,
-  outcome: { ok: true; result: object } | { ok: false; error: string },
-): Promise<void> {
-  await db
-    .update(jobRows)
-    .set(
-      outcome.ok
-        ? { status: "SUCCEEDED", progress: 100, result: outcome.result, finishedAt: new Date() }
-        : { status: "FAILED", error: outcome.error, finishedAt: new Date() },
-    )
-    .where(and(eq(jobRows.tenantId, tenantId), eq(jobRows.id, jobId)));
 }

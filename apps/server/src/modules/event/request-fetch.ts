@@ -1,7 +1,7 @@
 import type { Database } from "../../db/database";
 import { enqueueEventFetch } from "../../jobs/event-fetch-job";
 import type { JobQueue } from "../../jobs/job-queue";
-import { finishFetchRequest, insertFetchRequest } from "./fetch-repository";
+import { finishJobRecord, insertJobRecord } from "../../jobs/job-record-repository";
 import { rebuildResourceEvents } from "./resource-event-repository";
 
 /** Queues a fetch of the tenant's connectors (or one); returns the id of the job users see. */
@@ -17,10 +17,16 @@ export async function requestFetch(
 ): Promise<string> {
   const { db, jobs } = deps;
   const { tenantId, connectorIds, createdBy, kind, resync } = input;
-  const jobId = await insertFetchRequest(db, { tenantId, kind, createdBy, total: connectorIds.length });
+  const jobId = await insertJobRecord(db, {
+    tenantId,
+    kind,
+    createdBy,
+    status: "QUEUED",
+    total: connectorIds.length,
+  });
   if (connectorIds.length === 0) {
     if (resync) await rebuildResourceEvents(db, tenantId);
-    await finishFetchRequest(db, tenantId, jobId, { ok: true, result: { records: 0, events: 0, states: 0 } });
+    await finishJobRecord(db, tenantId, jobId, { ok: true, result: { records: 0, events: 0, states: 0 } });
     return jobId;
   }
   for (const [i, connectorId] of connectorIds.entries()) {

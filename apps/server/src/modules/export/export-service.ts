@@ -6,16 +6,18 @@ import type { FastifyInstance, RawServerDefault } from "fastify";
 import type { Database } from "../../db/database";
 import { type ExportPayload, enqueueExport } from "../../jobs/export-job";
 import type { JobQueue } from "../../jobs/job-queue";
+import {
+  findJobRecord,
+  findJobRecordAnyTenant,
+  insertJobRecord,
+  updateJobRecord,
+} from "../../jobs/job-record-repository";
 import type { Logger } from "../../logger";
 import { csvLine } from "./csv";
-import {
-  EXPORT_KIND_PREFIX,
-  findExportJob,
-  findExportJobAnyTenant,
-  insertExportJob,
-  updateExportJob,
-} from "./export-repository";
 import { createExportLinkSigner, LINK_TTL_MS } from "./signed-link";
+
+/** Rows of the `jobs` table that track exports are of kind `export:<kind>`. */
+const EXPORT_KIND_PREFIX = "export:";
 
 export type ExportFormatName = "csv" | "json";
 
@@ -83,21 +85,22 @@ export function createExports(deps: {
 
   async function createJobRow(request: ExportRequest, format: ExportFormatName): Promise<string> {
     if (!producers.has(request.kind)) throw new Error(`No export of kind ${request.kind}`);
-    return insertExportJob(db, {
+    return insertJobRecord(db, {
       tenantId: request.tenantId,
-      kind: request.kind,
+      kind: `${EXPORT_KIND_PREFIX}${request.kind}`,
+      status: "QUEUED",
       createdBy: request.createdBy,
-      format,
+      result: { format },
     });
   }
 
   async function run(data: ExportPayload): Promise<void> {
-    const row = await findExportJob(db, data.tenantId, data.jobId);
+    const row = await findJobRecord(db, data.tenantId, data.jobId);
     // Done by an earlier attempt, or the tenant is gone.
     if (!row || row.status === "SUCCEEDED") return;
     const producer = producers.get(data.kind);
     if (!producer) throw new Error(`No export of kind ${data.kind}`);
-    await updateExportJob(db, data.tenantId, data.jobId, { status: "RUNNING", progress: 0 });
+    await updateJobRecord(db, data.tenantId, data.jobId, { status: "RUNNING", progress: 0 });
     try {
       const source = await producer(data.tenantId, data.params);
       const target = fileOf(data.jobId, data.format);
@@ -122,7 +125,7 @@ export function createExports(deps: {
           const percent = source.total ? Math.min(99, Math.floor((written / source.total) * 100)) : 0;
           if (percent >= lastPercent + 10) {
             lastPercent = percent;
-            await updateExportJob(db, data.tenantId, data.jobId, {
+            await updateJobRecord(db, data.tenantId, data.jobId, {
               progress: percent,
               total: source.total ?? null,
             });
@@ -134,7 +137,7 @@ export function createExports(deps: {
       }
       // The link starts answering only once the whole file is there.
       renameSync(partial, target);
-      await updateExportJob(db, data.tenantId, data.jobId, {
+      await updateJobRecord(db, data.tenantId, data.jobId, {
         status: "SUCCEEDED",
         progress: 100,
         total: written,
@@ -142,7 +145,7 @@ export function createExports(deps: {
         finishedAt: now(),
       });
     } catch (error) {
-      await updateExportJob(db, data.tenantId, data.jobId, {
+      await updateJobRecord(db, data.tenantId, data.jobId, {
         status: "FAILED",
         error: (error as Error).message,
         finishedAt: now(),
@@ -192,7 +195,7 @@ export function createExports(deps: {
                   : "This download link is not valid.",
             });
           }
-          const row = await findExportJobAnyTenant(db, id);
+          const row = await findJobRecordAnyTenant(db, id);
           const format = ((row?.result as { format?: ExportFormatName } | null)?.format ??
             "csv") as ExportFormatName;
           const file = fileOf(id, format);

@@ -166,3 +166,24 @@ export async function deleteApiKey(db: Database, tenantId: string, keyId: string
     .returning({ id: apikey.id });
   return rows.length > 0;
 }
+
+export async function insertMember(
+  db: Database,
+  row: { tenantId: string; userId: string; role: string },
+): Promise<void> {
+  await db
+    .insert(member)
+    .values({ id: crypto.randomUUID(), organizationId: row.tenantId, userId: row.userId, role: row.role });
+}
+
+/** Every tenant a user belongs to, oldest membership first (the user's own view across tenants). */
+export async function listMembershipsOfUserAnyTenant(
+  db: Database,
+  userId: string,
+): Promise<{ tenantId: string; role: string }[]> {
+  return db
+    .select({ tenantId: member.organizationId, role: member.role })
+    .from(member)
+    .where(eq(member.userId, userId))
+    .orderBy(asc(member.createdAt));
+}

@@ -64,3 +64,18 @@ export async function listUserTenants(db: Database, userId: string): Promise<Ten
     .orderBy(asc(member.createdAt));
   return rows.map((r) => r.tenant);
 }
+
+/** Whether any tenant exists yet: on an empty database the first start creates one. */
+export async function anyTenantExists(db: Database): Promise<boolean> {
+  const [row] = await db.select({ id: organization.id }).from(organization).limit(1);
+  return Boolean(row);
+}
+
+/** A new tenant with default settings. */
+export async function insertTenant(
+  db: Database,
+  tenant: { id: string; name: string; slug: string },
+): Promise<void> {
+  await db.insert(organization).values(tenant);
+  await db.insert(tenantSettings).values({ tenantId: tenant.id });
+}
