@@ -93,31 +93,49 @@ describe.each(engines)("deployments on %s", (engine) => {
     const ou = await scope("Workloads");
     const subscription = await scope("corp-prod");
     const valid = { name: "S3 guard", policySlug: S3_SLUG, scopes: [ou], mode: DeploymentMode.PREVENT };
-    const cases: [string, Record<string, unknown>, RegExp][] = [
-      ["empty name", { name: "  " }, /^.*name: required/],
-      ["long name", { name: "x".repeat(121) }, /name: at most 120/],
-      ["unknown policy", { policySlug: "no-such-policy" }, /policy_slug: no policy definition/],
-      ["no mode", { mode: DeploymentMode.UNSPECIFIED }, /mode: choose PREVENT or ALERT/],
-      ["no scope", { scopes: [] }, /scopes: choose at least one/],
+    // Each problem also travels as a field violation, so the deploy form shows it beside its field.
+    const cases: [string, Record<string, unknown>, RegExp, string][] = [
+      ["empty name", { name: "  " }, /^.*name: required/, "name"],
+      ["long name", { name: "x".repeat(121) }, /name: at most 120/, "name"],
+      [
+        "unknown policy",
+        { policySlug: "no-such-policy" },
+        /policy_slug: no policy definition/,
+        "policy_slug",
+      ],
+      ["no mode", { mode: DeploymentMode.UNSPECIFIED }, /mode: choose PREVENT or ALERT/, "mode"],
+      ["no scope", { scopes: [] }, /scopes: choose at least one/, "scopes"],
       [
         "unknown scope",
         { scopes: [{ externalId: "ou-zzzz-zzzzzzzz" }] },
         /scopes\[0\]: ou-zzzz-zzzzzzzz is not in any connected hierarchy/,
+        "scopes[0]",
       ],
-      ["scope of the other cloud", { scopes: [subscription] }, /scopes\[0\]: .* is an AZURE scope/],
-      ["scope twice", { scopes: [ou, ou] }, /listed twice/],
-      ["unknown parameter", { parameters: { nope: 1 } }, /parameters.nope/],
+      [
+        "scope of the other cloud",
+        { scopes: [subscription] },
+        /scopes\[0\]: .* is an AZURE scope/,
+        "scopes[0]",
+      ],
+      ["scope twice", { scopes: [ou, ou] }, /listed twice/, "scopes"],
+      ["unknown parameter", { parameters: { nope: 1 } }, /parameters.nope/, "parameters.nope"],
       [
         "wrong parameter type",
         { parameters: { exempt_principal_arns: "not-a-list" } },
         /parameters.exempt_principal_arns/,
+        "parameters.exempt_principal_arns",
       ],
-      ["long namespace", { namespace: "n".repeat(65) }, /namespace: at most 64/],
+      ["long namespace", { namespace: "n".repeat(65) }, /namespace: at most 64/, "namespace"],
     ];
-    for (const [what, change, message] of cases) {
+    for (const [what, change, message, field] of cases) {
       const error = await errorOf(manager().createBundle({ ...valid, ...change }));
       expect(error.code, what).toBe(Code.InvalidArgument);
       expect(error.rawMessage, what).toMatch(message);
+      const violations = error.findDetails(ErrorDetailSchema)[0]?.fieldViolations ?? [];
+      expect(
+        violations.map((v) => v.field),
+        what,
+      ).toContain(field);
     }
     // Refused before anything is stored: the SCP would exceed what AWS Organizations accepts.
     const arns = Array.from({ length: 120 }, (_, i) => `arn:aws:iam::*:role/break-glass-role-number-${i}`);

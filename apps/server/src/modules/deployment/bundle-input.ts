@@ -1,7 +1,7 @@
-import { Code, ConnectError } from "@connectrpc/connect";
 import type { Scope } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
 import { validateBundleParameters } from "@palisade/policy-engine/compilers/tree";
+import { invalidArgument, invalidField } from "../../rpc/errors";
 import type { StoredScope } from "./bundle-repository";
 import type { HierarchyNodeRow } from "./deployment-repository";
 
@@ -10,19 +10,18 @@ export const MAX_NAMESPACE = 64;
 export const MAX_SCOPES = 100;
 const MAX_PARAMETERS_BYTES = 64 * 1024;
 
-const invalid = (message: string) => new ConnectError(message, Code.InvalidArgument);
-
 export function parseName(raw: string, field = "name"): string {
   const name = raw.trim();
-  if (name.length === 0) throw invalid(`${field}: required.`);
-  if (name.length > MAX_NAME) throw invalid(`${field}: at most ${MAX_NAME} characters.`);
+  if (name.length === 0) throw invalidField(field, `required.`);
+  if (name.length > MAX_NAME) throw invalidField(field, `at most ${MAX_NAME} characters.`);
   return name;
 }
 
 /** An empty namespace means none. */
 export function parseNamespace(raw: string | undefined): string | null {
   const namespace = raw?.trim() ?? "";
-  if (namespace.length > MAX_NAMESPACE) throw invalid(`namespace: at most ${MAX_NAMESPACE} characters.`);
+  if (namespace.length > MAX_NAMESPACE)
+    throw invalidField("namespace", `at most ${MAX_NAMESPACE} characters.`);
   return namespace === "" ? null : namespace;
 }
 
@@ -33,11 +32,17 @@ export function parseNamespace(raw: string | undefined): string | null {
 export function parseParameters(definition: Definition, raw: Record<string, unknown> | undefined) {
   const parameters = raw ?? {};
   if (JSON.stringify(parameters).length > MAX_PARAMETERS_BYTES) {
-    throw invalid(`parameters: at most ${MAX_PARAMETERS_BYTES / 1024} KB of JSON.`);
+    throw invalidField("parameters", `at most ${MAX_PARAMETERS_BYTES / 1024} KB of JSON.`);
   }
   const errors = validateBundleParameters(definition, parameters);
   if (errors.length > 0) {
-    throw invalid(`Invalid parameters: ${errors.map((e) => `${e.field}: ${e.message}`).join("; ")}`);
+    throw invalidArgument(
+      `Invalid parameters: ${errors.map((e) => `${e.field}: ${e.message}`).join("; ")}`,
+      errors.map((e) => ({
+        field: e.field.startsWith("parameters.") ? e.field : `parameters.${e.field}`,
+        message: e.message,
+      })),
+    );
   }
   return parameters;
 }
@@ -54,38 +59,43 @@ export function resolveScopes(
   excludedRequested: readonly Scope[],
   nodes: readonly HierarchyNodeRow[],
 ): { scopes: StoredScope[]; excluded: StoredScope[]; connectorId: string } {
-  if (requested.length === 0) throw invalid("scopes: choose at least one scope.");
-  if (requested.length > MAX_SCOPES) throw invalid(`scopes: at most ${MAX_SCOPES}.`);
-  if (excludedRequested.length > MAX_SCOPES) throw invalid(`excluded_scopes: at most ${MAX_SCOPES}.`);
+  if (requested.length === 0) throw invalidField("scopes", "choose at least one scope.");
+  if (requested.length > MAX_SCOPES) throw invalidField("scopes", `at most ${MAX_SCOPES}.`);
+  if (excludedRequested.length > MAX_SCOPES) throw invalidField("excluded_scopes", `at most ${MAX_SCOPES}.`);
   const provider = PROVIDER_OF_ENFORCER[definition.enforcer];
   let connectorId: string | undefined;
 
   const resolve = (scope: Scope, field: string): StoredScope => {
     const externalId = scope.externalId.trim();
-    if (externalId === "") throw invalid(`${field}: external_id is required.`);
+    if (externalId === "") throw invalidField(field, `external_id is required.`);
     const candidates = nodes.filter(
       (node) =>
         node.externalId.toLowerCase() === externalId.toLowerCase() &&
         (scope.connectorId === "" || node.connectorId === scope.connectorId),
     );
     if (candidates.length === 0) {
-      throw invalid(
-        `${field}: ${externalId} is not in any connected hierarchy of this tenant; sync the connector or pick another scope.`,
+      throw invalidField(
+        field,
+        `${externalId} is not in any connected hierarchy of this tenant; sync the connector or pick another scope.`,
       );
     }
     const node =
       candidates.find((c) => c.connectorId === connectorId) ??
       (candidates.length === 1 ? candidates[0] : undefined);
     if (!node) {
-      throw invalid(`${field}: ${externalId} is reachable through several connectors; set its connector_id.`);
+      throw invalidField(
+        field,
+        `${externalId} is reachable through several connectors; set its connector_id.`,
+      );
     }
     if (node.provider !== provider) {
-      throw invalid(
-        `${field}: ${externalId} is an ${node.provider.toUpperCase()} scope, but ${definition.slug} is a policy for ${provider.toUpperCase()}.`,
+      throw invalidField(
+        field,
+        `${externalId} is an ${node.provider.toUpperCase()} scope, but ${definition.slug} is a policy for ${provider.toUpperCase()}.`,
       );
     }
     if (connectorId !== undefined && node.connectorId !== connectorId) {
-      throw invalid(`${field}: all scopes of a bundle must belong to one connector.`);
+      throw invalidField(field, `all scopes of a bundle must belong to one connector.`);
     }
     connectorId = node.connectorId;
     return {
@@ -101,13 +111,14 @@ export function resolveScopes(
   const excluded = excludedRequested.map((scope, i) => resolve(scope, `excluded_scopes[${i}]`));
   const seen = new Set<string>();
   for (const scope of scopes) {
-    if (seen.has(scope.externalId)) throw invalid(`scopes: ${scope.externalId} is listed twice.`);
+    if (seen.has(scope.externalId)) throw invalidField("scopes", `${scope.externalId} is listed twice.`);
     seen.add(scope.externalId);
   }
   for (const scope of excluded) {
     if (seen.has(scope.externalId)) {
-      throw invalid(
-        `excluded_scopes: ${scope.externalId} is also a target scope; remove it from one of the lists.`,
+      throw invalidField(
+        "excluded_scopes",
+        `${scope.externalId} is also a target scope; remove it from one of the lists.`,
       );
     }
   }

@@ -1,6 +1,5 @@
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError } from "@connectrpc/connect";
 import {
   CloudProvider,
   ProductErrorCode,
@@ -21,6 +20,7 @@ import {
   PolicyDeploymentSchema,
 } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
+import { invalidField } from "../../rpc/errors";
 import type { BundleCounts } from "./bundle-query-repository";
 import type { BundleRow, StoredScope } from "./bundle-repository";
 import type { DeploymentRow } from "./deployment-repository";
@@ -34,7 +34,7 @@ export function modeOfName(name: string): DeploymentMode {
 export function modeName(mode: DeploymentMode, field = "mode"): ModeName {
   if (mode === DeploymentMode.PREVENT) return "PREVENT";
   if (mode === DeploymentMode.ALERT) return "ALERT";
-  throw new ConnectError(`${field}: choose PREVENT or ALERT.`, Code.InvalidArgument);
+  throw invalidField(field, "choose PREVENT or ALERT.");
 }
 
 /** `DELETING` (a scope being removed) reads as PENDING: the contract has no such state. */
@@ -47,10 +47,7 @@ export function statusOfName(name: string): DeploymentStatus {
 export function statusName(status: DeploymentStatus, field: string): string {
   const name = DeploymentStatus[status];
   if (status === DeploymentStatus.UNSPECIFIED || typeof name !== "string") {
-    throw new ConnectError(
-      `${field}: use PENDING, EVALUATING, DEPLOYED, DELETED or FAILED.`,
-      Code.InvalidArgument,
-    );
+    throw invalidField(field, "use PENDING, EVALUATING, DEPLOYED, DELETED or FAILED.");
   }
   return name;
 }
@@ -91,16 +88,10 @@ export function excludedBundleFields(paths: readonly string[] | undefined): Read
   for (const path of paths ?? []) {
     const name = path.trim().replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
     if (!BUNDLE_FIELDS.has(name)) {
-      throw new ConnectError(
-        `exclude_mask: ${path} is not a field of DeploymentBundle.`,
-        Code.InvalidArgument,
-      );
+      throw invalidField("exclude_mask", `${path} is not a field of DeploymentBundle.`);
     }
     if (name === "entity") {
-      throw new ConnectError(
-        "exclude_mask: the entity (id) of a bundle is always returned.",
-        Code.InvalidArgument,
-      );
+      throw invalidField("exclude_mask", "the entity (id) of a bundle is always returned.");
     }
     excluded.add(name);
   }

@@ -1,8 +1,9 @@
-import { Code, ConnectError } from "@connectrpc/connect";
+import type { ConnectError } from "@connectrpc/connect";
 import { ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
+import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
+import { invalidArgument } from "../../rpc/errors";
 
-export const KEY_LENGTH = 7;
 export const MAX_COMMENT = 220;
 export const MIN_DURATION_SECONDS = 3_600;
 export const MAX_DURATION_SECONDS = 72 * 3_600;
@@ -72,15 +73,16 @@ export interface CreateInput {
   target: WaiverTarget | undefined;
 }
 
-function invalid(message: string): ConnectError {
-  return new ConnectError(message, Code.InvalidArgument);
+/** A problem with one field of the request, in the request page's own words. */
+function invalid(message: string, field: string): ConnectError {
+  return invalidArgument(message, [{ field, message }]);
 }
 
 /** Normalises a policy key as typed: trimmed and upper-case (keys match case-insensitively). */
 export function parseKey(raw: string): string {
   const key = raw.trim();
-  if (key.length === 0) throw invalid("Policy key is required");
-  if (key.length !== KEY_LENGTH) throw invalid("Key must be 7 characters long");
+  if (key.length === 0) throw invalid("Policy key is required", "key");
+  if (key.length !== POLICY_KEY_LENGTH) throw invalid("Key must be 7 characters long", "key");
   return key.toUpperCase();
 }
 
@@ -97,11 +99,12 @@ export function parseCreateInput(request: {
   if (request.duration < BigInt(MIN_DURATION_SECONDS) || request.duration > BigInt(MAX_DURATION_SECONDS)) {
     throw invalid(
       `Duration must be 1 to 72 hours (${MIN_DURATION_SECONDS} to ${MAX_DURATION_SECONDS} seconds); got ${request.duration} seconds.`,
+      "duration",
     );
   }
   const comment = request.comment.trim();
-  if (comment.length === 0) throw invalid("Comment is required");
-  if (comment.length > MAX_COMMENT) throw invalid("Comment must not exceed 220 characters");
+  if (comment.length === 0) throw invalid("Comment is required", "comment");
+  if (comment.length > MAX_COMMENT) throw invalid("Comment must not exceed 220 characters", "comment");
   return { key, durationSeconds: Number(request.duration), comment, target: parseTarget(request.target) };
 }
 
@@ -118,13 +121,14 @@ function parseTarget(
     principalArn: "principal_arn",
   }[target.case];
   if (value.length === 0 || value.length > MAX_TARGET) {
-    throw invalid(`${field} must be 1 to ${MAX_TARGET} characters.`);
+    throw invalid(`${field} must be 1 to ${MAX_TARGET} characters.`, field);
   }
   switch (target.case) {
     case "scopeExternalId":
       if (scopeTypeOf(value) === ScopeType.UNSPECIFIED) {
         throw invalid(
           `${field} "${value}" is not a scope: give an AWS root, OU or 12-digit account id, or an Azure management group, subscription or resource group id.`,
+          field,
         );
       }
       return { kind: "scope", externalId: value };
@@ -133,13 +137,14 @@ function parseTarget(
         !value.startsWith("arn:") &&
         !/^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/.+/i.test(value)
       ) {
-        throw invalid(`${field} "${value}" is not an AWS ARN or an Azure resource id.`);
+        throw invalid(`${field} "${value}" is not an AWS ARN or an Azure resource id.`, field);
       }
       return { kind: "resource", externalId: value };
     case "principalArn":
       if (!/^arn:aws[\w-]*:(iam|sts)::\d{12}:.+/.test(value)) {
         throw invalid(
           `${field} "${value}" is not an IAM principal ARN (arn:aws:iam::<account>:role/<name>).`,
+          field,
         );
       }
       return { kind: "principal", arn: value };

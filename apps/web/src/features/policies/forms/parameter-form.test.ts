@@ -2,13 +2,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { ErrorDetailSchema } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { ParameterType } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import { describe, expect, it } from "vitest";
-import {
-  initialInput,
-  messageFieldErrors,
-  type ParameterSpec,
-  parameterValues,
-  serverFieldErrors,
-} from "./parameter-form";
+import { initialInput, type ParameterSpec, parameterValues, serverFieldErrors } from "./parameter-form";
 
 function spec(type: ParameterType, extra: Partial<ParameterSpec> = {}): ParameterSpec {
   return {
@@ -77,29 +71,6 @@ describe("parameterValues", () => {
   });
 });
 
-describe("messageFieldErrors", () => {
-  const fields = ["name", "namespace", "scopes", "parameters.port", "parameters.cidr"];
-  it.each([
-    ["name: required.", { name: "required." }, []],
-    ["namespace: at most 64 characters.", { namespace: "at most 64 characters." }, []],
-    ["scopes[1]: ou-x is not in this tenant.", { scopes: "ou-x is not in this tenant." }, []],
-    [
-      "Invalid parameters: parameters.port: must be an integer; parameters.cidr: required",
-      { "parameters.port": "must be an integer", "parameters.cidr": "required" },
-      [],
-    ],
-    ["Invalid parameters: port: must be an integer", { "parameters.port": "must be an integer" }, []],
-    [
-      "Invalid parameters: parameters.extra: s3-x has no parameter extra",
-      {},
-      ["parameters.extra: s3-x has no parameter extra"],
-    ],
-    ["The policy is too large for an SCP.", {}, ["The policy is too large for an SCP."]],
-  ])("%s", (message, expected, rest) => {
-    expect(messageFieldErrors(message, fields)).toEqual({ fields: expected, rest });
-  });
-});
-
 describe("serverFieldErrors", () => {
   const fields = ["name", "parameters.port"];
   const withViolations = new ConnectError(
@@ -121,10 +92,11 @@ describe("serverFieldErrors", () => {
     });
   });
 
-  it("reads the message text when the error names no fields", () => {
-    expect(serverFieldErrors(new ConnectError("name: required.", Code.InvalidArgument), fields)).toEqual({
-      fields: { name: "required." },
-      rest: [],
+  it("leaves an error that names no field for the error dialog", () => {
+    const error = new ConnectError("The policy is too large for an SCP.", Code.InvalidArgument);
+    expect(serverFieldErrors(error, fields)).toEqual({
+      fields: {},
+      rest: ["The policy is too large for an SCP."],
     });
   });
 });

@@ -127,41 +127,12 @@ export function parameterValues(specs: readonly ParameterSpec[], inputs: Paramet
 }
 
 /**
- * A rejected deploy's problems sorted for the form: each beside its field (parameters under
- * "parameters.<name>"), the others left for the error dialog. They come from the error's field
- * violations; a server that names the fields only in the message text is read from the text.
+ * A rejected deploy's problems sorted for the form: each field violation beside its field
+ * (parameters under "parameters.<name>"), everything else left for the error dialog.
  */
 export function serverFieldErrors(
   error: unknown,
   fields: readonly string[],
 ): { fields: Record<string, string>; rest: string[] } {
-  return fieldErrorsOf(error, fields) ?? messageFieldErrors(errorText(error), fields);
-}
-
-/**
- * The server names the field at the start of each problem ("name: required.", "Invalid parameters:
- * parameters.port: must be an integer; ...").
- */
-export function messageFieldErrors(
-  message: string,
-  fields: readonly string[],
-): { fields: Record<string, string>; rest: string[] } {
-  const parameterPrefix = "Invalid parameters:";
-  const out: Record<string, string> = {};
-  const rest: string[] = [];
-  const inParameters = message.startsWith(parameterPrefix);
-  const body = inParameters ? message.slice(parameterPrefix.length) : message;
-  for (const part of body
-    .split(";")
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const colon = part.indexOf(":");
-    const field = colon > 0 ? part.slice(0, colon).trim() : "";
-    const text = colon > 0 ? part.slice(colon + 1).trim() : part;
-    const named = inParameters && !field.startsWith("parameters.") ? `parameters.${field}` : field;
-    const key = named.replace(/\[\d+\]$/, "");
-    if (field && fields.includes(key)) out[key] = text;
-    else rest.push(part);
-  }
-  return { fields: out, rest };
+  return fieldErrorsOf(error, fields) ?? { fields: {}, rest: [errorText(error)] };
 }
