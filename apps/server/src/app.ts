@@ -81,6 +81,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     webDist: config.webDist,
     trustProxy: config.trustProxy,
     publicRateLimit: config.publicRateLimit,
+    maxRequestBytes: config.maxRequestBytes,
   });
 
   await registerWorkers(jobs, {

@@ -8,6 +8,7 @@ import Fastify from "fastify";
 import type { Auth } from "./auth/auth";
 import { authenticate } from "./auth/authenticate";
 import type { DatabaseHandle } from "./db/database";
+import { registerRequestLimits } from "./http/request-limits";
 import type { JobQueue } from "./jobs/job-queue";
 import type { Logger } from "./logger";
 import { type ConnectorServiceDeps, createConnectorService } from "./modules/connector/connector-service";
@@ -43,6 +44,8 @@ export interface ServerDeps {
   trustProxy: boolean;
   /** Public (no sign-in) methods: calls allowed at once per client address, and per second after. */
   publicRateLimit: { burst: number; perSecond: number };
+  /** Largest request body on any route, after decompression. */
+  maxRequestBytes: number;
 }
 
 /** Builds the HTTP server: RPCs, Better Auth, health, and the web app. */
@@ -52,8 +55,9 @@ export async function buildServer(deps: ServerDeps) {
   const app = Fastify({
     loggerInstance: deps.logger,
     trustProxy: deps.trustProxy,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: deps.maxRequestBytes,
   });
+  registerRequestLimits(app, deps.maxRequestBytes);
 
   app.get("/healthz", async (_req, reply) => {
     const ok = await database.ping();
@@ -127,6 +131,7 @@ export async function buildServer(deps: ServerDeps) {
     contextValues: (request) =>
       createContextValues().set(callContextKey, { caller: undefined, ip: request.ip }),
     jsonOptions: { ignoreUnknownFields: false },
+    readMaxBytes: deps.maxRequestBytes,
   });
 
   if (existsSync(join(deps.webDist, "index.html"))) {
