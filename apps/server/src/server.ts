@@ -2,13 +2,14 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createContextValues } from "@connectrpc/connect";
 import { fastifyConnectPlugin } from "@connectrpc/connect-fastify";
-import fastifyStatic from "@fastify/static";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import Fastify from "fastify";
 import type { Auth } from "./auth/auth";
 import { authenticate } from "./auth/authenticate";
 import type { DatabaseHandle } from "./db/database";
 import { registerRequestLimits } from "./http/request-limits";
+import { registerSecurityHeaders } from "./http/security-headers";
+import { registerStaticWeb } from "./http/static-web";
 import type { JobQueue } from "./jobs/job-queue";
 import type { Logger } from "./logger";
 import { type ConnectorServiceDeps, createConnectorService } from "./modules/connector/connector-service";
@@ -57,6 +58,7 @@ export async function buildServer(deps: ServerDeps) {
     trustProxy: deps.trustProxy,
     bodyLimit: deps.maxRequestBytes,
   });
+  registerSecurityHeaders(app, { publicUrl: deps.publicUrl });
   registerRequestLimits(app, deps.maxRequestBytes);
 
   app.get("/healthz", async (_req, reply) => {
@@ -135,14 +137,7 @@ export async function buildServer(deps: ServerDeps) {
   });
 
   if (existsSync(join(deps.webDist, "index.html"))) {
-    await app.register(fastifyStatic, { root: deps.webDist, wildcard: false, index: ["index.html"] });
-    // Routes of the single-page app are resolved in the browser.
-    app.setNotFoundHandler((request, reply) => {
-      const isPage =
-        request.method === "GET" && !request.url.startsWith("/api/") && !request.url.startsWith("/palisade.");
-      if (isPage && request.headers.accept?.includes("text/html")) return reply.sendFile("index.html");
-      return reply.code(404).send({ error: "Not Found" });
-    });
+    await registerStaticWeb(app, deps.webDist);
   } else {
     deps.logger.warn({ webDist: deps.webDist }, "web app not built; run `npm run build` to serve it");
   }
