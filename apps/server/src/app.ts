@@ -82,6 +82,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     trustProxy: config.trustProxy,
     publicRateLimit: config.publicRateLimit,
     maxRequestBytes: config.maxRequestBytes,
+    trustedOrigins,
   });
 
   await registerWorkers(jobs, {

@@ -24,6 +24,7 @@ import { createTenantService } from "./modules/tenant/tenant-service";
 import { createWaiverService } from "./modules/waiver/waiver-service";
 import { createAuthInterceptor } from "./rpc/auth-interceptor";
 import { callContextKey } from "./rpc/call-context";
+import { createOriginCheck, requestOriginKey } from "./rpc/origin-check";
 import { createRateLimiter } from "./rpc/rate-limiter";
 import { type AnyServiceImpl, registerServices } from "./rpc/register-services";
 
@@ -47,6 +48,8 @@ export interface ServerDeps {
   publicRateLimit: { burst: number; perSecond: number };
   /** Largest request body on any route, after decompression. */
   maxRequestBytes: number;
+  /** Origins besides the public address whose pages may call RPCs with the session cookie. */
+  trustedOrigins?: string[];
 }
 
 /** Builds the HTTP server: RPCs, Better Auth, health, and the web app. */
@@ -128,10 +131,13 @@ export async function buildServer(deps: ServerDeps) {
       createAuthInterceptor({
         authenticate: (headers) => authenticate(headers, { auth, db }),
         publicRateLimiter,
+        isTrustedOrigin: createOriginCheck([deps.publicUrl, ...(deps.trustedOrigins ?? [])]),
       }),
     ],
     contextValues: (request) =>
-      createContextValues().set(callContextKey, { caller: undefined, ip: request.ip }),
+      createContextValues()
+        .set(callContextKey, { caller: undefined, ip: request.ip })
+        .set(requestOriginKey, `${request.protocol}://${request.host}`),
     jsonOptions: { ignoreUnknownFields: false },
     readMaxBytes: deps.maxRequestBytes,
   });

@@ -7,9 +7,9 @@ const LIMIT = 64 * 1024;
 const PUBLIC_METHOD = "/palisade.policy.v1.PolicyService/ResolvePolicyKey";
 const PRIVATE_METHOD = "/palisade.tenant.v1.TenantService/GetCurrent";
 
-/** A JSON request message of about `size` bytes: one long unknown-looking string. */
+/** A key lookup request of about `size` bytes: one long deny message. */
 function jsonBodyOf(size: number): Buffer {
-  return Buffer.from(JSON.stringify({ key: "A".repeat(size) }));
+  return Buffer.from(JSON.stringify({ text: "A".repeat(size) }));
 }
 
 describe.each(engines)("request body limits (%s)", (engine) => {
@@ -31,7 +31,7 @@ describe.each(engines)("request body limits (%s)", (engine) => {
     const lookup = await fetch(`${server.url}${PUBLIC_METHOD}`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ key: "ABCDEFG" }),
+      body: JSON.stringify({ text: "ABCDEFG" }),
     });
     expect(lookup.status).not.toBe(413);
   }
@@ -63,7 +63,7 @@ describe.each(engines)("request body limits (%s)", (engine) => {
     let sent = 0;
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
-        if (sent === 0) controller.enqueue(new TextEncoder().encode('{"key":"'));
+        if (sent === 0) controller.enqueue(new TextEncoder().encode('{"text":"'));
         sent += 1;
         if (sent > 64) controller.close();
         else controller.enqueue(chunk);
@@ -100,7 +100,7 @@ describe.each(engines)("request body limits (%s)", (engine) => {
     const response = await fetch(`${server.url}${PUBLIC_METHOD}`, {
       method: "POST",
       headers: { "content-type": "application/json", "content-encoding": "gzip" },
-      body: gzipSync(JSON.stringify({ key: "ABCDEFG" })),
+      body: gzipSync(JSON.stringify({ text: "ABCDEFG" })),
     });
     expect(response.status).not.toBe(413);
     const body = (await response.json()) as { code?: string };
