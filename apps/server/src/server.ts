@@ -6,6 +6,7 @@ import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogu
 import Fastify from "fastify";
 import type { Auth } from "./auth/auth";
 import { authenticate } from "./auth/authenticate";
+import { createCredentialFailureLog } from "./auth/credential-failure-log";
 import type { DatabaseHandle } from "./db/database";
 import { registerRequestLimits } from "./http/request-limits";
 import { registerSecurityHeaders } from "./http/security-headers";
@@ -63,6 +64,7 @@ export async function buildServer(deps: ServerDeps) {
   });
   registerSecurityHeaders(app, { publicUrl: deps.publicUrl });
   registerRequestLimits(app, deps.maxRequestBytes);
+  const credentialFailures = createCredentialFailureLog(deps.logger);
 
   app.get("/healthz", async (_req, reply) => {
     const ok = await database.ping();
@@ -90,6 +92,9 @@ export async function buildServer(deps: ServerDeps) {
         }),
       );
       reply.status(response.status);
+      if (response.status === 401 && url.pathname.includes("/sign-in/")) {
+        credentialFailures.record(request.ip, "sign-in refused");
+      }
       response.headers.forEach((value, name) => {
         if (name !== "set-cookie") reply.header(name, value);
       });
@@ -132,6 +137,7 @@ export async function buildServer(deps: ServerDeps) {
         authenticate: (headers) => authenticate(headers, { auth, db }),
         publicRateLimiter,
         isTrustedOrigin: createOriginCheck([deps.publicUrl, ...(deps.trustedOrigins ?? [])]),
+        credentialFailures,
       }),
     ],
     contextValues: (request) =>

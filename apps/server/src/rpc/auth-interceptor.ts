@@ -2,6 +2,7 @@ import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { Permission } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { methodAccess } from "@palisade/api/method-access";
 import type { Authentication } from "../auth/authenticate";
+import type { CredentialFailureLog } from "../auth/credential-failure-log";
 import { callContextKey } from "./call-context";
 import { crossSiteRefused, requestOriginKey, sessionCookieAuthenticates } from "./origin-check";
 import type { RateLimiter } from "./rate-limiter";
@@ -12,6 +13,7 @@ export interface AuthInterceptorDeps {
   publicRateLimiter: RateLimiter;
   /** Whether the request's Origin is Palisade's own (for calls the session cookie authenticates). */
   isTrustedOrigin(headers: Headers, requestOrigin: string | undefined): boolean;
+  credentialFailures: CredentialFailureLog;
 }
 
 /**
@@ -41,6 +43,8 @@ export function createAuthInterceptor(deps: AuthInterceptorDeps): Interceptor {
       const authentication = hasCredentials
         ? await deps.authenticate(req.header).catch(() => undefined)
         : undefined;
+      if (authentication?.status === "invalid")
+        deps.credentialFailures.record(context.ip, authentication.reason);
       // A cross-site page may still look a key up, as anyone may, but not as the signed-in user.
       if (authentication?.status === "ok" && !crossSite) {
         req.contextValues.set(callContextKey, { ...context, caller: authentication.caller });
@@ -56,6 +60,7 @@ export function createAuthInterceptor(deps: AuthInterceptorDeps): Interceptor {
       case "anonymous":
         throw new ConnectError("Sign in or send an API key to call this method.", Code.Unauthenticated);
       case "invalid":
+        deps.credentialFailures.record(context.ip, authentication.reason);
         throw new ConnectError(authentication.reason, Code.Unauthenticated);
       case "no_tenant":
         throw new ConnectError(
