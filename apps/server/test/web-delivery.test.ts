@@ -3,11 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONTENT_SECURITY_POLICY } from "../src/http/security-headers";
+import { contentSecurityPolicy } from "../src/http/security-headers";
 import { createRouteMatcher } from "../src/http/static-web";
 import { startTestServer, type TestServer } from "./support/test-server";
 
-const INDEX_HTML = `<!doctype html><html><head><script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div>${" ".repeat(2048)}</body></html>`;
+const INDEX_HTML = `<!doctype html><html><head>
+<script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div>${" ".repeat(2048)}</body></html>`;
 const SCRIPT = `console.log("palisade");${"/* padding */".repeat(200)}`;
 const ROUTES = ["/", "/dashboard", "/policies", "/policies/$policyId", "/policies/create", "/req"];
 
@@ -30,11 +31,18 @@ function writeWebBuild(dir: string) {
 }
 
 function expectSecurityHeaders(response: Response, referrerPolicy = "strict-origin-when-cross-origin") {
-  expect(response.headers.get("content-security-policy")).toBe(CONTENT_SECURITY_POLICY);
+  const csp = response.headers.get("content-security-policy") ?? "";
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+  expect(csp).toBe(contentSecurityPolicy(nonce));
   expect(response.headers.get("x-frame-options")).toBe("DENY");
   expect(response.headers.get("x-content-type-options")).toBe("nosniff");
   expect(response.headers.get("referrer-policy")).toBe(referrerPolicy);
   expect(response.headers.get("permissions-policy")).toContain("camera=()");
+}
+
+/** The built page, as served less the per-answer nonce. */
+function withoutNonce(html: string): string {
+  return html.replace(/\n {4}<meta name="csp-nonce" content="[^"]+" \/>/, "");
 }
 
 /** Node's fetch decodes bodies itself; these requests read the bytes as sent. */
@@ -141,8 +149,25 @@ describe("the web app's delivery and security headers", () => {
     const page = await rawGet(`${server.url}/`, { "accept-encoding": "br", accept: "text/html" });
     expect(page.status).toBe(200);
     expect(page.headers["content-encoding"]).toBe("br");
+    expect(page.headers.vary).toContain("accept-encoding");
     expect(page.headers["cache-control"]).toBe("no-cache");
-    expect(brotliDecompressSync(page.body).toString()).toBe(INDEX_HTML);
+    expect(withoutNonce(brotliDecompressSync(page.body).toString())).toBe(INDEX_HTML);
+  });
+
+  it("each page answer carries a fresh style nonce, in its policy and in the page", async () => {
+    const nonces = [];
+    for (let i = 0; i < 2; i += 1) {
+      const page = await fetch(`${server.url}/dashboard`, { headers: { accept: "text/html" } });
+      const nonce = /'nonce-([^']+)'/.exec(page.headers.get("content-security-policy") ?? "")?.[1];
+      expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+      expect(page.headers.get("content-security-policy")).toContain(`style-src 'self' 'nonce-${nonce}'`);
+      expect(await page.text()).toContain(`<meta name="csp-nonce" content="${nonce}" />`);
+      nonces.push(nonce);
+    }
+    expect(nonces[0]).not.toBe(nonces[1]);
+    // Nothing but the page may use a nonce.
+    const asset = await fetch(`${server.url}/assets/index-abc123.js`);
+    expect(asset.headers.get("content-security-policy")).toBe(contentSecurityPolicy());
   });
 
   it("known routes, deep ones with parameters too, answer 200 with the page", async () => {
@@ -156,7 +181,7 @@ describe("the web app's delivery and security headers", () => {
       const page = await rawGet(`${server.url}${path}`, { accept: "text/html", "accept-encoding": "gzip" });
       expect(page.status, path).toBe(200);
       expect(page.headers["cache-control"]).toBe("no-cache");
-      expect(gunzipSync(page.body).toString()).toBe(INDEX_HTML);
+      expect(withoutNonce(gunzipSync(page.body).toString())).toBe(INDEX_HTML);
     }
   });
 
@@ -165,7 +190,7 @@ describe("the web app's delivery and security headers", () => {
       const page = await fetch(`${server.url}${path}`, { headers: { accept: "text/html" } });
       expect(page.status, path).toBe(404);
       expect(page.headers.get("content-type")).toContain("text/html");
-      expect(await page.text()).toBe(INDEX_HTML);
+      expect(withoutNonce(await page.text())).toBe(INDEX_HTML);
       expectSecurityHeaders(page);
     }
     const missingAsset = await fetch(`${server.url}/assets/missing-000000.js`);

@@ -3,20 +3,23 @@ import type { HttpApp } from "./http-app";
 
 /**
  * Scripts, styles and connections from Palisade's own origin only; nothing may frame it. The
- * built web app has no inline script or style element, so none is allowed.
+ * built web app has no inline script or style; the one style element components add at run
+ * time (a dialog's scroll lock) carries the page's nonce, which only the page may use.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+export function contentSecurityPolicy(nonce?: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    nonce ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
 
 // Passkeys (WebAuthn) stay allowed on the app's own pages; the rest is never used.
 const PERMISSIONS_POLICY = [
@@ -45,7 +48,10 @@ function referrerPolicyFor(url: string): string {
 export function registerSecurityHeaders(app: HttpApp, options: { publicUrl: string }) {
   const https = new URL(options.publicUrl).protocol === "https:";
   const apply = (url: string, reply: FastifyReply) => {
-    reply.header("content-security-policy", CONTENT_SECURITY_POLICY);
+    // A page sets its own, with its nonce.
+    if (!reply.hasHeader("content-security-policy")) {
+      reply.header("content-security-policy", contentSecurityPolicy());
+    }
     reply.header("x-frame-options", "DENY");
     reply.header("x-content-type-options", "nosniff");
     reply.header("referrer-policy", referrerPolicyFor(url));
