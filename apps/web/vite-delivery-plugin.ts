@@ -49,6 +49,8 @@ export function deliveryPlugin(options: { routeTree: string }): Plugin {
       let written = 0;
       for (const file of filesUnder(outDir)) {
         if (!COMPRESSIBLE.test(file) || statSync(file).size < MIN_BYTES) continue;
+        // The server renders the page per answer (it carries a nonce) and compresses it then.
+        if (file === join(outDir, "index.html")) continue;
         const content = readFileSync(file);
         const brotli = brotliCompressSync(content, {
           params: {
