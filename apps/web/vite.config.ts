@@ -3,6 +3,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type ProxyOptions } from "vite";
+import { deliveryPlugin } from "./vite-delivery-plugin";
 
 const apiTarget = process.env.PALISADE_API_URL ?? "http://127.0.0.1:8080";
 
@@ -18,7 +19,12 @@ const toServer: ProxyOptions = {
 };
 
 export default defineConfig({
-  plugins: [tanstackRouter({ target: "react", autoCodeSplitting: true }), react(), tailwindcss()],
+  plugins: [
+    tanstackRouter({ target: "react", autoCodeSplitting: true }),
+    react(),
+    tailwindcss(),
+    deliveryPlugin({ routeTree: fileURLToPath(new URL("./src/routeTree.gen.ts", import.meta.url)) }),
+  ],
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
   },

@@ -99,7 +99,7 @@ async function createBundle(): Promise<string> {
   const call = async <Res>(method: string, body: unknown): Promise<Res> => {
     const response = await fetch(`${BASE}/${method}`, {
       method: "POST",
-      headers: { "content-type": "application/json", cookie },
+      headers: { "content-type": "application/json", cookie, origin: BASE },
       body: JSON.stringify(body),
     });
     if (!response.ok) throw new Error(`${method}: ${response.status} ${await response.text()}`);

@@ -98,6 +98,8 @@ export async function createPalisade(config: Config, logger: Logger) {
     webDist: config.webDist,
     trustProxy: config.trustProxy,
     publicRateLimit: config.publicRateLimit,
+    maxRequestBytes: config.maxRequestBytes,
+    trustedOrigins,
   });
 
   await registerWorkers(jobs, {

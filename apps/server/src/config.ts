@@ -20,6 +20,8 @@ export interface Config {
   trustProxy: boolean;
   /** Public (no sign-in) methods: calls allowed at once per client address, and per second after. */
   publicRateLimit: { burst: number; perSecond: number };
+  /** Largest request body accepted on any route, after decompression. */
+  maxRequestBytes: number;
   /** The sandbox cloud started in-process, and the sandbox connectors made on first start. */
   sandbox: { enabled: boolean; port: number; dataDir: string; activity: boolean; actionsPerMinute: number };
   /** The IAM principal this server assumes connector roles as; shown in the AWS trust policy. */
@@ -57,6 +59,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       burst: positiveNumber(env, "PUBLIC_RATE_LIMIT_BURST", 60),
       perSecond: positiveNumber(env, "PUBLIC_RATE_LIMIT_PER_SECOND", 10),
     },
+    maxRequestBytes: Math.floor(positiveNumber(env, "MAX_REQUEST_BYTES", 1024 * 1024)),
     sandbox: {
       enabled: env.PALISADE_SANDBOX !== "false",
       port: sandboxPort,

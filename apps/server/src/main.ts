@@ -1,9 +1,10 @@
 import { createPalisade } from "./app";
-import { readConfig } from "./config";
+import { settingsOrExit } from "./command-line";
+import { logDestination } from "./log-destination";
 import { createLogger } from "./logger";
 
-const config = readConfig();
-const logger = createLogger(config.logLevel);
+const config = settingsOrExit(process.argv.slice(2));
+const logger = createLogger(config.logLevel, logDestination());
 const palisade = await createPalisade(config, logger);
 
 const generatedPassword = palisade.bootstrap?.generatedPassword;

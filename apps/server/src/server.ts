@@ -2,12 +2,15 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createContextValues } from "@connectrpc/connect";
 import { fastifyConnectPlugin } from "@connectrpc/connect-fastify";
-import fastifyStatic from "@fastify/static";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import Fastify from "fastify";
 import type { Auth } from "./auth/auth";
 import { authenticate } from "./auth/authenticate";
+import { createCredentialFailureLog } from "./auth/credential-failure-log";
 import type { DatabaseHandle } from "./db/database";
+import { registerRequestLimits } from "./http/request-limits";
+import { registerSecurityHeaders } from "./http/security-headers";
+import { registerStaticWeb } from "./http/static-web";
 import type { JobQueue } from "./jobs/job-queue";
 import type { Logger } from "./logger";
 import { createConnectorService } from "./modules/connector/connector-service";
@@ -24,6 +27,7 @@ import { createTenantService } from "./modules/tenant/tenant-service";
 import { createWaiverService } from "./modules/waiver/waiver-service";
 import { createAuthInterceptor } from "./rpc/auth-interceptor";
 import { callContextKey } from "./rpc/call-context";
+import { createOriginCheck, requestOriginKey } from "./rpc/origin-check";
 import { createRateLimiter } from "./rpc/rate-limiter";
 import { type AnyServiceImpl, registerServices } from "./rpc/register-services";
 
@@ -49,6 +53,10 @@ export interface ServerDeps {
   trustProxy: boolean;
   /** Public (no sign-in) methods: calls allowed at once per client address, and per second after. */
   publicRateLimit: { burst: number; perSecond: number };
+  /** Largest request body on any route, after decompression. */
+  maxRequestBytes: number;
+  /** Origins besides the public address whose pages may call RPCs with the session cookie. */
+  trustedOrigins?: string[];
 }
 
 /** Builds the HTTP server: RPCs, Better Auth, health, and the web app. */
@@ -58,8 +66,11 @@ export async function buildServer(deps: ServerDeps) {
   const app = Fastify({
     loggerInstance: deps.logger,
     trustProxy: deps.trustProxy,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: deps.maxRequestBytes,
   });
+  registerSecurityHeaders(app, { publicUrl: deps.publicUrl });
+  registerRequestLimits(app, deps.maxRequestBytes);
+  const credentialFailures = createCredentialFailureLog(deps.logger);
 
   app.get("/healthz", async (_req, reply) => {
     const ok = await database.ping();
@@ -87,6 +98,9 @@ export async function buildServer(deps: ServerDeps) {
         }),
       );
       reply.status(response.status);
+      if (response.status === 401 && url.pathname.includes("/sign-in/")) {
+        credentialFailures.record(request.ip, "sign-in refused");
+      }
       response.headers.forEach((value, name) => {
         if (name !== "set-cookie") reply.header(name, value);
       });
@@ -131,22 +145,20 @@ export async function buildServer(deps: ServerDeps) {
       createAuthInterceptor({
         authenticate: (headers) => authenticate(headers, { auth, db }),
         publicRateLimiter,
+        isTrustedOrigin: createOriginCheck([deps.publicUrl, ...(deps.trustedOrigins ?? [])]),
+        credentialFailures,
       }),
     ],
     contextValues: (request) =>
-      createContextValues().set(callContextKey, { caller: undefined, ip: request.ip }),
+      createContextValues()
+        .set(callContextKey, { caller: undefined, ip: request.ip })
+        .set(requestOriginKey, `${request.protocol}://${request.host}`),
     jsonOptions: { ignoreUnknownFields: false },
+    readMaxBytes: deps.maxRequestBytes,
   });
 
   if (existsSync(join(deps.webDist, "index.html"))) {
-    await app.register(fastifyStatic, { root: deps.webDist, wildcard: false, index: ["index.html"] });
-    // Routes of the single-page app are resolved in the browser.
-    app.setNotFoundHandler((request, reply) => {
-      const isPage =
-        request.method === "GET" && !request.url.startsWith("/api/") && !request.url.startsWith("/palisade.");
-      if (isPage && request.headers.accept?.includes("text/html")) return reply.sendFile("index.html");
-      return reply.code(404).send({ error: "Not Found" });
-    });
+    await registerStaticWeb(app, deps.webDist);
   } else {
     deps.logger.warn({ webDist: deps.webDist }, "web app not built; run `npm run build` to serve it");
   }

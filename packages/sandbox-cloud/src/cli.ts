@@ -1,27 +1,81 @@
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
+import {
+  HelpRequested,
+  integerOption,
+  parseOptions,
+  positiveOption,
+  runCommandLine,
+  UsageError,
+} from "./cli-args";
 import { DEFAULT_SEED, startSandboxCloud } from "./start-sandbox-cloud";
 
 const USAGE = `Usage:
-  npm run sandbox                      start the sandbox cloud (SANDBOX_PORT, SANDBOX_DATA_DIR)
-  npm run sandbox -- try --provider aws|azure --principal P --action A --resource R
-                     [--account ID|NAME] [--subscription ID|NAME] [--region R]
-                     [--context k=v ...] [--url http://127.0.0.1:4510]
+  npm run sandbox [-- serve] [options]   start the sandbox cloud
+  npm run sandbox -- try [options]       ask the sandbox whether an action is allowed
+  npm run sandbox -- help [serve|try]    this help, or a command's
 
-Exit codes of try: 0 allowed, 3 denied, 2 bad request or sandbox unreachable.`;
+Run a command with --help for its options.`;
+
+const SERVE_USAGE = `Usage: npm run sandbox [-- serve] [options]
+
+Starts the sandbox cloud (AWS Organizations, STS, CloudTrail; Azure ARM).
+
+Options:
+  --port N          port (default SANDBOX_PORT or 4510)
+  --host H          address to listen on (default SANDBOX_HOST or 127.0.0.1)
+  --data-dir DIR    state folder (default SANDBOX_DATA_DIR or ./.palisade/sandbox)
+  --seed N          seed of the simulated organisation (default SANDBOX_SEED)
+  --no-activity     no simulated cloud users
+  --rate N          simulated actions per minute (default SANDBOX_ACTIVITY_RATE or 12)
+  -h, --help        this help`;
+
+const TRY_USAGE = `Usage: npm run sandbox -- try --provider aws|azure --principal P --action A --resource R [options]
+
+Asks the running sandbox cloud whether the principal may take the action, as the provider would.
+
+Options:
+  --provider aws|azure      the cloud
+  --principal P             who acts (e.g. role/Developer, user/alice)
+  --action A                the API action (e.g. ec2:RunInstances)
+  --resource R              the resource (ARN, resource id or '*')
+  --account ID|NAME         AWS account
+  --subscription ID|NAME    Azure subscription
+  --region R                region or location
+  --context k=v             a condition key (repeat for several)
+  --url URL                 the sandbox (default SANDBOX_URL or http://127.0.0.1:4510)
+  -h, --help                this help
+
+Exit codes: 0 allowed, 3 denied, 2 bad request or sandbox unreachable.`;
 
 async function serve(argv: string[]) {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
+  const values = parseOptions(
+    argv,
+    {
       port: { type: "string" },
       host: { type: "string" },
       "data-dir": { type: "string" },
       seed: { type: "string" },
       "no-activity": { type: "boolean" },
       rate: { type: "string" },
+      help: { type: "boolean", short: "h" },
     },
-  });
+    SERVE_USAGE,
+  );
+  const port = integerOption(
+    "--port",
+    values.port ?? process.env.SANDBOX_PORT,
+    4510,
+    { min: 0, max: 65535 },
+    SERVE_USAGE,
+  );
+  const seed = integerOption(
+    "--seed",
+    values.seed ?? process.env.SANDBOX_SEED,
+    DEFAULT_SEED,
+    { min: 0, max: Number.MAX_SAFE_INTEGER },
+    SERVE_USAGE,
+  );
+  const rate = positiveOption("--rate", values.rate ?? process.env.SANDBOX_ACTIVITY_RATE, 12, SERVE_USAGE);
   const cloud = await startSandboxCloud({
     // npm runs workspace scripts in the workspace folder; relative paths mean the caller's folder.
     dataDir: resolve(
@@ -29,12 +83,9 @@ async function serve(argv: string[]) {
       values["data-dir"] ?? process.env.SANDBOX_DATA_DIR ?? "./.palisade/sandbox",
     ),
     host: values.host ?? process.env.SANDBOX_HOST ?? "127.0.0.1",
-    port: Number(values.port ?? process.env.SANDBOX_PORT ?? 4510),
-    seed: Number(values.seed ?? process.env.SANDBOX_SEED ?? DEFAULT_SEED),
-    activity: {
-      enabled: !values["no-activity"],
-      actionsPerMinute: Number(values.rate ?? process.env.SANDBOX_ACTIVITY_RATE ?? 12),
-    },
+    port,
+    seed,
+    activity: { enabled: !values["no-activity"], actionsPerMinute: rate },
     logger: { info: (m) => console.log(m), warn: (m) => console.warn(m) },
   });
   const { aws, azure } = cloud;
@@ -65,9 +116,9 @@ Try an action: npm run sandbox -- try --provider aws --account payments-dev --pr
 }
 
 async function tryCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
+  const { help: _help, ...values } = parseOptions(
+    argv,
+    {
       provider: { type: "string" },
       principal: { type: "string" },
       action: { type: "string" },
@@ -77,15 +128,21 @@ async function tryCommand(argv: string[]): Promise<number> {
       region: { type: "string" },
       context: { type: "string", multiple: true },
       url: { type: "string" },
+      help: { type: "boolean", short: "h" },
     },
-  });
+    TRY_USAGE,
+  );
+  if (values.provider !== undefined && values.provider !== "aws" && values.provider !== "azure") {
+    throw new UsageError(`--provider must be aws or azure, got '${values.provider}'.`, TRY_USAGE);
+  }
+  const missing = (["provider", "principal", "action", "resource"] as const).filter((name) => !values[name]);
+  if (missing.length > 0) {
+    throw new UsageError(`Missing ${missing.map((name) => `--${name}`).join(", ")}.`, TRY_USAGE);
+  }
   const context: Record<string, string | string[]> = {};
   for (const pair of values.context ?? []) {
     const eq = pair.indexOf("=");
-    if (eq <= 0) {
-      console.error(`--context expects key=value, got '${pair}'`);
-      return 2;
-    }
+    if (eq <= 0) throw new UsageError(`--context expects key=value, got '${pair}'.`, TRY_USAGE);
     const key = pair.slice(0, eq);
     const value = pair.slice(eq + 1);
     const previous = context[key];
@@ -94,6 +151,7 @@ async function tryCommand(argv: string[]): Promise<number> {
       previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
   }
   const url = values.url ?? process.env.SANDBOX_URL ?? `http://127.0.0.1:${process.env.SANDBOX_PORT ?? 4510}`;
+  if (!URL.canParse(url)) throw new UsageError(`--url must be a URL, got '${url}'.`, TRY_USAGE);
   let res: Response;
   try {
     res = await fetch(`${url}/sandbox/try`, {
@@ -111,7 +169,29 @@ async function tryCommand(argv: string[]): Promise<number> {
   return body.allowed ? 0 : 3;
 }
 
-const [command, ...rest] = process.argv.slice(2);
-if (command === "try") process.exitCode = await tryCommand(rest);
-else if (command === "help" || command === "--help") console.log(USAGE);
-else await serve(command === "serve" || command === undefined ? rest : [command, ...rest]);
+const COMMAND_USAGE: Record<string, string> = { serve: SERVE_USAGE, try: TRY_USAGE };
+
+async function main(argv: string[]): Promise<number | undefined> {
+  const [command, ...rest] = argv;
+  if (command === "--help" || command === "-h") throw new HelpRequested(USAGE);
+  // Options without a command are the default command's, as `npm run sandbox -- --port 4600`.
+  if (command === undefined || command.startsWith("-")) return serve(argv).then(() => undefined);
+  switch (command) {
+    case "serve":
+      return serve(rest).then(() => undefined);
+    case "try":
+      return tryCommand(rest);
+    case "help": {
+      const topic = rest[0];
+      if (topic === undefined) throw new HelpRequested(USAGE);
+      const usage = COMMAND_USAGE[topic];
+      if (!usage) throw new UsageError(`Unknown command '${topic}'.`, USAGE);
+      throw new HelpRequested(usage);
+    }
+    default:
+      throw new UsageError(`Unknown command '${command}'.`, USAGE);
+  }
+}
+
+const code = await runCommandLine(() => main(process.argv.slice(2)));
+if (code !== undefined) process.exitCode = code;

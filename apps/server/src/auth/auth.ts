@@ -7,6 +7,7 @@ import { defaultStatements } from "better-auth/plugins/organization/access";
 import type { Database } from "../db/database";
 import * as authSchema from "../db/schema/auth";
 import type { Logger } from "../logger";
+import { authLog } from "./credential-failure-log";
 
 /** Prefix of Palisade API keys; a bearer credential with it is an API key, not a session. */
 export const API_KEY_PREFIX = "pal_";
@@ -38,10 +39,7 @@ export interface AuthOptions {
 export function createAuth(options: AuthOptions) {
   return betterAuth({
     appName: "Palisade",
-    logger: {
-      level: "warn",
-      log: (level, message) => options.logger[level]({ component: "auth" }, message),
-    },
+    logger: authLog(options.logger),
     baseURL: options.publicUrl,
     basePath: "/api/auth",
     secret: options.secret,

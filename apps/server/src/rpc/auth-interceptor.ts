@@ -2,13 +2,18 @@ import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { Permission } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { methodAccess } from "@palisade/api/method-access";
 import type { Authentication } from "../auth/authenticate";
+import type { CredentialFailureLog } from "../auth/credential-failure-log";
 import { callContextKey } from "./call-context";
+import { crossSiteRefused, requestOriginKey, sessionCookieAuthenticates } from "./origin-check";
 import type { RateLimiter } from "./rate-limiter";
 
 export interface AuthInterceptorDeps {
   authenticate(headers: Headers): Promise<Authentication>;
   /** Applied to public methods, per client address. */
   publicRateLimiter: RateLimiter;
+  /** Whether the request's Origin is Palisade's own (for calls the session cookie authenticates). */
+  isTrustedOrigin(headers: Headers, requestOrigin: string | undefined): boolean;
+  credentialFailures: CredentialFailureLog;
 }
 
 /**
@@ -19,6 +24,9 @@ export function createAuthInterceptor(deps: AuthInterceptorDeps): Interceptor {
   return (next) => async (req) => {
     const access = methodAccess(req.method);
     const context = req.contextValues.get(callContextKey);
+    const crossSite =
+      sessionCookieAuthenticates(req.header) &&
+      !deps.isTrustedOrigin(req.header, req.contextValues.get(requestOriginKey));
 
     if (access.public) {
       const verdict = deps.publicRateLimiter.take(context.ip);
@@ -35,17 +43,24 @@ export function createAuthInterceptor(deps: AuthInterceptorDeps): Interceptor {
       const authentication = hasCredentials
         ? await deps.authenticate(req.header).catch(() => undefined)
         : undefined;
-      if (authentication?.status === "ok") {
+      if (authentication?.status === "invalid")
+        deps.credentialFailures.record(context.ip, authentication.reason);
+      // A cross-site page may still look a key up, as anyone may, but not as the signed-in user.
+      if (authentication?.status === "ok" && !crossSite) {
         req.contextValues.set(callContextKey, { ...context, caller: authentication.caller });
       }
       return next(req);
     }
 
     const authentication = await deps.authenticate(req.header);
+    if (crossSite && (authentication.status === "ok" || authentication.status === "no_tenant")) {
+      throw crossSiteRefused();
+    }
     switch (authentication.status) {
       case "anonymous":
         throw new ConnectError("Sign in or send an API key to call this method.", Code.Unauthenticated);
       case "invalid":
+        deps.credentialFailures.record(context.ip, authentication.reason);
         throw new ConnectError(authentication.reason, Code.Unauthenticated);
       case "no_tenant":
         throw new ConnectError(

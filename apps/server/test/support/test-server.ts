@@ -76,7 +76,11 @@ export async function startTestServer(engine: Engine, env: Record<string, string
     client(service, credentials = { kind: "none" }) {
       const withCredentials: Interceptor = (next) => (req) => {
         if (credentials.kind === "bearer") req.header.set("authorization", `Bearer ${credentials.token}`);
-        if (credentials.kind === "cookie") req.header.set("cookie", credentials.cookie);
+        if (credentials.kind === "cookie") {
+          req.header.set("cookie", credentials.cookie);
+          // As a browser on Palisade's own page would.
+          req.header.set("origin", url);
+        }
         return next(req);
       };
       return createClient(

@@ -1,0 +1,106 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import fastifyStatic from "@fastify/static";
+import type { HttpApp } from "./http-app";
+import { isRpcPath } from "./request-limits";
+import { contentSecurityPolicy } from "./security-headers";
+
+/** Written by the web build beside index.html: the app's page paths, `$name` for a parameter. */
+const ROUTES_FILE = "routes.json";
+
+/** Tells the single-page app's paths from unknown ones, from the build's list of route patterns. */
+export function createRouteMatcher(patterns: string[]): (path: string) => boolean {
+  const compiled = patterns.map((pattern) => pattern.split("/").filter(Boolean));
+  return (path) => {
+    const segments = path.split("/").filter(Boolean);
+    return compiled.some((pattern) => {
+      for (const [index, part] of pattern.entries()) {
+        // A bare `$` is a splat: it takes the rest of the path.
+        if (part === "$") return segments.length > index;
+        const segment = segments[index];
+        if (segment === undefined) return false;
+        if (!part.startsWith("$") && part !== safeDecode(segment)) return false;
+      }
+      return segments.length === pattern.length;
+    });
+  };
+}
+
+function safeDecode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The page with its nonce where the app's start-up code reads it. */
+function withNonce(page: string, nonce: string): string {
+  return page.replace("<head>", `<head>\n    <meta name="csp-nonce" content="${nonce}" />`);
+}
+
+function cacheControlFor(file: string): string {
+  // Built asset names carry a hash of their content: a changed file is a new URL.
+  if (/[\\/]assets[\\/]/.test(file)) return "public, max-age=31536000, immutable";
+  return "public, max-age=3600";
+}
+
+/**
+ * Serves the built web app: pre-compressed copies chosen by Accept-Encoding, hashed assets cached
+ * for good, the page itself (never cached unchecked: it names the current assets) for every path
+ * the app routes, and the page with 404 for the rest (the app then shows its Not Found screen).
+ */
+export async function registerStaticWeb(app: HttpApp, webDist: string) {
+  const routesFile = join(webDist, ROUTES_FILE);
+  const isAppRoute = existsSync(routesFile)
+    ? createRouteMatcher(JSON.parse(readFileSync(routesFile, "utf8")) as string[])
+    : // A build without the list: every path may be a page, as the router decides in the browser.
+      () => true;
+
+  const page = readFileSync(join(webDist, "index.html"), "utf8");
+
+  await app.register(fastifyStatic, {
+    root: webDist,
+    wildcard: false,
+    // The page is rendered per answer (its nonce), below.
+    index: false,
+    allowedPath: (path) => !path.startsWith("/index.html"),
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders: (reply, file) => {
+      reply.header("cache-control", cacheControlFor(file));
+    },
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?", 1)[0] ?? "/";
+    const isPageRequest =
+      (request.method === "GET" || request.method === "HEAD") &&
+      !path.startsWith("/api/") &&
+      !path.startsWith("/assets/") &&
+      !isRpcPath(path) &&
+      // Paths with a file extension are files, never pages.
+      !/\.[a-z0-9]+$/i.test(path);
+    if (!isPageRequest) return reply.code(404).send({ error: "Not Found" });
+    const nonce = randomBytes(16).toString("base64");
+    const html = Buffer.from(withNonce(page, nonce));
+    // The page is small; compressing it per answer costs microseconds.
+    const accepted = request.headers["accept-encoding"] ?? "";
+    const encoding = /\bbr\b/.test(accepted) ? "br" : /\bgzip\b/.test(accepted) ? "gzip" : undefined;
+    reply
+      .code(isAppRoute(path) ? 200 : 404)
+      .header("content-type", "text/html; charset=utf-8")
+      .header("cache-control", "no-cache")
+      .header("vary", "accept-encoding")
+      .header("content-security-policy", contentSecurityPolicy(nonce));
+    if (encoding === undefined) return reply.send(html);
+    reply.header("content-encoding", encoding);
+    return reply.send(
+      encoding === "br"
+        ? brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
+        : gzipSync(html),
+    );
+  });
+}

@@ -1,0 +1,71 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import type { Plugin, ResolvedConfig } from "vite";
+
+/** The file the server reads to tell the app's pages from unknown paths. */
+export const ROUTES_FILE = "routes.json";
+
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map|webmanifest|xml)$/;
+// Below this, the compressed copy saves less than its own headers cost.
+const MIN_BYTES = 1024;
+
+/** The paths of the app's pages (`/policies/$policyId`), as the router plugin generated them. */
+export function routePatternsOf(routeTreeSource: string): string[] {
+  const patterns = new Set<string>();
+  for (const match of routeTreeSource.matchAll(/fullPath: '([^']+)'/g)) {
+    const path = match[1] ?? "";
+    patterns.add(path.length > 1 ? path.replace(/\/$/, "") : path);
+  }
+  return [...patterns].sort();
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/**
+ * Writes Brotli and gzip copies of the built text files beside them (the server picks one by
+ * the browser's Accept-Encoding, so nothing is compressed per request), and the list of the
+ * app's page paths, so the server can answer unknown paths with 404.
+ */
+export function deliveryPlugin(options: { routeTree: string }): Plugin {
+  let config: ResolvedConfig;
+  return {
+    name: "palisade-delivery",
+    apply: "build",
+    configResolved(resolved) {
+      config = resolved;
+    },
+    closeBundle() {
+      const outDir = join(config.root, config.build.outDir);
+      const patterns = routePatternsOf(readFileSync(options.routeTree, "utf8"));
+      if (patterns.length === 0) throw new Error(`no routes found in ${options.routeTree}`);
+      writeFileSync(join(outDir, ROUTES_FILE), `${JSON.stringify(patterns, null, 2)}\n`);
+
+      let written = 0;
+      for (const file of filesUnder(outDir)) {
+        if (!COMPRESSIBLE.test(file) || statSync(file).size < MIN_BYTES) continue;
+        // The server renders the page per answer (it carries a nonce) and compresses it then.
+        if (file === join(outDir, "index.html")) continue;
+        const content = readFileSync(file);
+        const brotli = brotliCompressSync(content, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+            [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+          },
+        });
+        const gzip = gzipSync(content, { level: constants.Z_BEST_COMPRESSION });
+        if (brotli.length < content.length) writeFileSync(`${file}.br`, brotli);
+        if (gzip.length < content.length) writeFileSync(`${file}.gz`, gzip);
+        written += 1;
+      }
+      config.logger.info(
+        `pre-compressed ${written} files (br, gz) in ${relative(config.root, outDir) || "."}; ${patterns.length} routes in ${ROUTES_FILE}`,
+      );
+    },
+  };
+}
