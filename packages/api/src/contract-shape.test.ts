@@ -8,17 +8,20 @@ const allMethods: DescMethod[] = allServices.flatMap((service) => service.method
 const methodName = (method: DescMethod) => `${method.parent.typeName}/${method.name}`;
 const fieldNames = (message: DescMessage) => message.fields.map((f) => f.name).sort();
 
-// What the waiver page's policy card shows; anything more would leak tenant data to anyone
-// holding a key.
+// What the public pages show: the waiver page's policy card to anyone holding a key, and the
+// invitation page to the holder of an invitation link. Anything more would leak tenant data.
 const publicResponseFields: Record<string, string[]> = {
   "palisade.policy.v1.PolicyService/GetBundleByKey": ["feedback_message", "key", "policy_slug"],
   "palisade.policy.v1.PolicyService/GetDefinitionBySlug": ["further_reading_urls", "slug"],
   "palisade.policy.v1.PolicyService/ResolvePolicyKey": ["key"],
+  "palisade.team.v1.TeamService/GetInvitationByToken": ["invitation", "state"],
+  "palisade.team.v1.TeamService/AcceptInvitationWithNewAccount": ["tenant_id"],
+  "palisade.team.v1.TeamService/AcceptInvitation": ["tenant_id"],
 };
 
 describe("contract shape", () => {
   it.each(allMethods.filter((m) => methodAccess(m).public).map((m) => [methodName(m), m] as const))(
-    "public %s answers only what the waiver page shows",
+    "public %s answers only what its page shows",
     (name, method) => {
       expect(fieldNames(method.output)).toEqual(publicResponseFields[name]);
     },
