@@ -5,6 +5,7 @@ import type { Config } from "./config";
 import { openDatabase } from "./db/database";
 import { startJobQueue } from "./jobs/job-queue";
 import { registerWorkers } from "./jobs/register-workers";
+import { enqueueMail } from "./jobs/send-mail-job";
 import type { Logger } from "./logger";
 import { createMailSender, describeMailTarget } from "./mail/mail-sender";
 import { createBundleEngine } from "./modules/deployment/bundle-engine";
@@ -56,6 +57,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     publicUrl: config.publicUrl,
     trustedOrigins,
     logger,
+    enqueueMail: (payload) => enqueueMail(jobs, payload),
   });
 
   const bootstrap = await bootstrapFirstTenant(

@@ -37,3 +37,32 @@ export async function invitationPathFor(to: string): Promise<string> {
   await expect.poll(() => (path = invitationPathIn(to)), { timeout: 15_000 }).toBeTruthy();
   return path as string;
 }
+
+function signInCodeIn(to: string, newerThan: number): string | undefined {
+  const dir = outboxDir();
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir).filter((name) => name.endsWith(".eml"));
+  } catch {
+    return undefined;
+  }
+  const newestFirst = files
+    .map((name) => ({ name, at: statSync(join(dir, name)).mtimeMs }))
+    .filter(({ at }) => at >= newerThan)
+    .sort((a, b) => b.at - a.at);
+  for (const { name } of newestFirst) {
+    const text = readFileSync(join(dir, name), "utf8").replace(/=\r?\n/g, "");
+    if (!new RegExp(`^To: .*${to.replace(/[.+]/g, "\\$&")}`, "mi").test(text)) continue;
+    if (!/^Subject: Your Palisade sign-in code/im.test(text)) continue;
+    const code = text.match(/^(\d{6})\r?$/m)?.[1];
+    if (code) return code;
+  }
+  return undefined;
+}
+
+/** The sign-in code e-mailed to this address at or after `since` (a Date.now() value). */
+export async function signInCodeFor(to: string, since: number): Promise<string> {
+  let code: string | undefined;
+  await expect.poll(() => (code = signInCodeIn(to, since - 1000)), { timeout: 15_000 }).toBeTruthy();
+  return code as string;
+}

@@ -1,19 +1,25 @@
 import { apiKey } from "@better-auth/api-key";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { bearer, organization } from "better-auth/plugins";
+import { bearer, emailOTP, organization } from "better-auth/plugins";
 import { createAccessControl } from "better-auth/plugins/access";
 import { defaultStatements } from "better-auth/plugins/organization/access";
 import type { Database } from "../db/database";
 import * as authSchema from "../db/schema/auth";
+import type { SendMailPayload } from "../jobs/send-mail-job";
 import type { Logger } from "../logger";
+import { signInCodeMail } from "../mail/mail-templates";
 import { authLog } from "./credential-failure-log";
+import { findUserByEmail } from "./user-repository";
 
 /** Prefix of Palisade API keys; a bearer credential with it is an API key, not a session. */
 export const API_KEY_PREFIX = "pal_";
 
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 128;
+
+/** The e-mailed sign-in code: six digits, ten minutes, five wrong tries. */
+export const SIGN_IN_CODE = { length: 6, validSeconds: 600, allowedAttempts: 5 } as const;
 
 // Better Auth checks its own organisation endpoints (invite, change role) with these
 // statements; Palisade's RPCs use the permission table of the contract instead.
@@ -34,6 +40,8 @@ export interface AuthOptions {
   publicUrl: string;
   trustedOrigins: string[];
   logger: Logger;
+  /** Queues a message for durable delivery (the mail job). */
+  enqueueMail: (payload: SendMailPayload) => Promise<unknown>;
 }
 
 export function createAuth(options: AuthOptions) {
@@ -44,6 +52,16 @@ export function createAuth(options: AuthOptions) {
     basePath: "/api/auth",
     secret: options.secret,
     trustedOrigins: options.trustedOrigins,
+    // Codes are for signing in only; these would send or take codes for other purposes.
+    disabledPaths: [
+      "/email-otp/verify-email",
+      "/email-otp/check-verification-otp",
+      "/email-otp/request-password-reset",
+      "/email-otp/reset-password",
+      "/forget-password/email-otp",
+      "/email-otp/request-email-change",
+      "/email-otp/change-email",
+    ],
     database: drizzleAdapter(options.db, { provider: "pg", schema: authSchema }),
     emailAndPassword: {
       enabled: true,
@@ -69,9 +87,35 @@ export function createAuth(options: AuthOptions) {
         "/sign-in/email": { window: 60, max: 10 },
         "/sign-up/email": { window: 60, max: 5 },
         "/api-key/verify": false,
+        // Per client address; the sign-in page also waits 30 s before it offers a new code.
+        "/email-otp/send-verification-otp": { window: 60, max: 3 },
+        // Five wrong codes end a code anyway; this bounds guessing across codes and addresses.
+        "/sign-in/email-otp": { window: 60, max: 10 },
       },
     },
     plugins: [
+      emailOTP({
+        otpLength: SIGN_IN_CODE.length,
+        expiresIn: SIGN_IN_CODE.validSeconds,
+        allowedAttempts: SIGN_IN_CODE.allowedAttempts,
+        storeOTP: "hashed",
+        // Accounts come from invitations and the administrator, never from a code.
+        disableSignUp: true,
+        async sendVerificationOTP({ email, otp, type }) {
+          if (type !== "sign-in") return;
+          // Better Auth answers a code for an unverified account by deleting its password and
+          // sessions; such an account gets no code (the answer is the same) and keeps them.
+          const account = await findUserByEmail(options.db, email);
+          if (!account?.emailVerified) {
+            options.logger.info({ component: "auth" }, "sign-in code not sent: address not verified");
+            return;
+          }
+          await options.enqueueMail({
+            message: signInCodeMail({ to: email, code: otp, validMinutes: SIGN_IN_CODE.validSeconds / 60 }),
+            link: `${options.publicUrl}/sign-in`,
+          });
+        },
+      }),
       organization({
         ac,
         roles: {

@@ -113,3 +113,33 @@ export function invitationMail(input: InvitationMailInput): MailMessage {
     ],
   });
 }
+
+export interface SignInCodeMailInput {
+  to: string;
+  code: string;
+  /** How long the code is accepted, in minutes. */
+  validMinutes: number;
+}
+
+/** The one-time sign-in code: no link to follow, so a forwarded or previewed message signs nobody in. */
+export function signInCodeMail(input: SignInCodeMailInput): MailMessage {
+  const code = oneLine(input.code);
+  const intro = `Your ${PRODUCT_NAME} sign-in code is:`;
+  const validity = `Enter it on the sign-in page. It is valid for ${input.validMinutes} minutes and can be used once.`;
+  const ignore = `If you did not ask for a code, you can ignore this message; nobody can sign in without it.`;
+  const text = [intro, code, validity, ignore, `-- \n${PRODUCT_NAME}`].join("\n\n");
+  const paragraph = (line: string) => `<p style="margin:0 0 16px">${escapeHtml(line)}</p>`;
+  const subject = `Your ${PRODUCT_NAME} sign-in code`;
+  const html = [
+    "<!doctype html>",
+    `<html><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>`,
+    '<body style="font-family:system-ui,sans-serif;font-size:15px;line-height:1.5;color:#1f2937">',
+    paragraph(intro),
+    `<p style="margin:24px 0;font-size:28px;font-weight:600;letter-spacing:6px;font-family:ui-monospace,monospace">${escapeHtml(code)}</p>`,
+    paragraph(validity),
+    paragraph(ignore),
+    `<p style="margin:24px 0 0;color:#6b7280">${escapeHtml(PRODUCT_NAME)}</p>`,
+    "</body></html>",
+  ].join("\n");
+  return { to: oneLine(input.to), subject, text, html };
+}

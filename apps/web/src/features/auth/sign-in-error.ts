@@ -13,3 +13,15 @@ export function signInErrorMessage(error: AuthErrorLike): string {
     return "The server could not be reached. Check your connection and try again.";
   return error.message || "Sign-in failed. Try again.";
 }
+
+/** What a refused one-time code means for the person holding it. */
+export function signInCodeErrorMessage(error: AuthErrorLike): string {
+  if (error.code === "INVALID_OTP") return "That code is not right. Check the latest e-mail and try again.";
+  if (error.code === "TOO_MANY_ATTEMPTS")
+    return "Too many wrong tries: this code no longer works. Request a new code.";
+  if (error.code === "OTP_EXPIRED") return "This code has expired. Request a new code.";
+  if (error.status === 429) return "Too many attempts. Wait a minute and try again.";
+  if (error.status === 0 || error.status === undefined)
+    return "The server could not be reached. Check your connection and try again.";
+  return error.message || "Sign-in failed. Try again.";
+}

@@ -13,6 +13,7 @@ import { authClient } from "@/lib/auth-client";
 import { readLastLogin, rememberLastLogin } from "@/lib/last-login";
 import { postSignInPath } from "@/lib/redirect-path";
 import { signInErrorMessage } from "../sign-in-error";
+import { SignInCodeForm } from "./sign-in-code-form";
 
 const signInSchema = z.object({
   email: z.pipe(
@@ -29,6 +30,7 @@ export function SignInCard({ redirectPath }: { redirectPath: string | undefined 
   const { auth } = useRouteContext({ from: "__root__" });
   const [lastLogin] = useState(() => readLastLogin());
   const [failure, setFailure] = useState<string | null>(null);
+  const [method, setMethod] = useState<"password" | "code">("password");
   const id = useId();
   const form = useForm<SignInValues>({
     resolver: zodResolver(signInSchema),
@@ -54,56 +56,71 @@ export function SignInCard({ redirectPath }: { redirectPath: string | undefined 
         <CardTitle as="h1" className="text-xl">
           {lastLogin ? `Welcome back, ${lastLogin.name}` : "Sign in to Palisade"}
         </CardTitle>
-        <CardDescription>Use the e-mail address and password of your Palisade account.</CardDescription>
+        <CardDescription>
+          {method === "password"
+            ? "Use the e-mail address and password of your Palisade account."
+            : "We e-mail you a one-time code; no password needed."}
+        </CardDescription>
       </CardHeader>
       <CardContent>
-        <form onSubmit={onSubmit} noValidate className="space-y-4">
-          {failure && (
-            <Alert variant="destructive">
-              <AlertCircleIcon />
-              <AlertTitle>Sign-in failed</AlertTitle>
-              <AlertDescription>{failure}</AlertDescription>
-            </Alert>
-          )}
-          <div className="space-y-2">
-            <Label htmlFor={`${id}-email`}>E-mail</Label>
-            <Input
-              id={`${id}-email`}
-              type="email"
-              autoComplete="username"
-              autoFocus={!lastLogin}
-              aria-invalid={!!errors.email}
-              aria-describedby={errors.email ? `${id}-email-error` : undefined}
-              {...form.register("email")}
-            />
-            {errors.email && (
-              <p id={`${id}-email-error`} className="text-sm text-destructive">
-                {errors.email.message}
-              </p>
+        {method === "code" ? (
+          <SignInCodeForm
+            redirectPath={redirectPath}
+            initialEmail={form.getValues("email")}
+            onUsePassword={() => setMethod("password")}
+          />
+        ) : (
+          <form onSubmit={onSubmit} noValidate className="space-y-4">
+            {failure && (
+              <Alert variant="destructive">
+                <AlertCircleIcon />
+                <AlertTitle>Sign-in failed</AlertTitle>
+                <AlertDescription>{failure}</AlertDescription>
+              </Alert>
             )}
-          </div>
-          <div className="space-y-2">
-            <Label htmlFor={`${id}-password`}>Password</Label>
-            <Input
-              id={`${id}-password`}
-              type="password"
-              autoComplete="current-password"
-              autoFocus={!!lastLogin}
-              aria-invalid={!!errors.password}
-              aria-describedby={errors.password ? `${id}-password-error` : undefined}
-              {...form.register("password")}
-            />
-            {errors.password && (
-              <p id={`${id}-password-error`} className="text-sm text-destructive">
-                {errors.password.message}
-              </p>
-            )}
-          </div>
-          <Button type="submit" className="w-full" disabled={isSubmitting}>
-            {isSubmitting && <LoaderIcon className="animate-spin" />}
-            {isSubmitting ? "Signing in..." : "Sign in"}
-          </Button>
-        </form>
+            <div className="space-y-2">
+              <Label htmlFor={`${id}-email`}>E-mail</Label>
+              <Input
+                id={`${id}-email`}
+                type="email"
+                autoComplete="username"
+                autoFocus={!lastLogin}
+                aria-invalid={!!errors.email}
+                aria-describedby={errors.email ? `${id}-email-error` : undefined}
+                {...form.register("email")}
+              />
+              {errors.email && (
+                <p id={`${id}-email-error`} className="text-sm text-destructive">
+                  {errors.email.message}
+                </p>
+              )}
+            </div>
+            <div className="space-y-2">
+              <Label htmlFor={`${id}-password`}>Password</Label>
+              <Input
+                id={`${id}-password`}
+                type="password"
+                autoComplete="current-password"
+                autoFocus={!!lastLogin}
+                aria-invalid={!!errors.password}
+                aria-describedby={errors.password ? `${id}-password-error` : undefined}
+                {...form.register("password")}
+              />
+              {errors.password && (
+                <p id={`${id}-password-error`} className="text-sm text-destructive">
+                  {errors.password.message}
+                </p>
+              )}
+            </div>
+            <Button type="submit" className="w-full" disabled={isSubmitting}>
+              {isSubmitting && <LoaderIcon className="animate-spin" />}
+              {isSubmitting ? "Signing in..." : "Sign in"}
+            </Button>
+            <Button type="button" variant="outline" className="w-full" onClick={() => setMethod("code")}>
+              E-mail me a code
+            </Button>
+          </form>
+        )}
       </CardContent>
     </Card>
   );
