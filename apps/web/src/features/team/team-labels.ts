@@ -24,7 +24,18 @@ export const ASSIGNABLE_ROLES: readonly Role[] = [
   Role.ADMINISTRATOR,
 ];
 
-/** A date and time in the reader's time zone, with the zone named. */
-export function formatDateTime(date: Date): string {
-  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short", timeZoneName: "short" });
+/**
+ * A date and time in the reader's time zone, with the zone named. `dateStyle`/`timeStyle` cannot be
+ * combined with `timeZoneName`, so the parts are spelled out.
+ */
+export function formatDateTime(date: Date, timeZone?: string): string {
+  return date.toLocaleString(undefined, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZoneName: "short",
+    ...(timeZone ? { timeZone } : {}),
+  });
 }
