@@ -86,3 +86,20 @@ test.describe("on a phone", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 });
+
+test("a member who may only read sees the lists without the controls that change them", async ({ page }) => {
+  // The server's answer with USERS_WRITE taken away; the server itself would refuse the changes.
+  await page.route("**/palisade.tenant.v1.TenantService/GetCurrent", async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    await route.fulfill({ response, json: { ...body, permissions: ["PERMISSION_USERS_READ"] } });
+  });
+  await page.goto("/team-members");
+  const members = page.getByRole("table", { name: "Members" });
+  await expect(members.getByRole("row").filter({ hasText: adminEmail })).toBeVisible();
+  await expect(members.getByRole("combobox")).toHaveCount(0);
+  await expect(members.getByRole("button")).toHaveCount(0);
+  await expect(page.getByLabel("E-mail addresses")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Create API key" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Resend" })).toHaveCount(0);
+});
