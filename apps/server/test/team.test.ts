@@ -2,7 +2,12 @@ import { toJsonString } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { ErrorDetailSchema } from "@palisade/api/gen/palisade/common/v1/common_pb";
-import { ListApiKeysResponseSchema, TeamService } from "@palisade/api/gen/palisade/team/v1/team_pb";
+import {
+  DeliveryStatus,
+  InvitationTokenState,
+  ListApiKeysResponseSchema,
+  TeamService,
+} from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { and, eq } from "drizzle-orm";
@@ -138,6 +143,50 @@ describe.each(engines)("team management on %s", (engine) => {
       "revoked@example.com",
     );
     expect((await errorOf(team.revokeInvitation({ id: invitation?.id ?? "" }))).code).toBe(Code.NotFound);
+  });
+
+  it("resends an invitation with a new link; the old link no longer works", async () => {
+    const team = server.client(TeamService, admin);
+    const { invitation } = await team.inviteMember({ email: "resent@example.com", role: Role.EDITOR });
+    const id = invitation?.id ?? "";
+    const oldToken = await outboxInvitationToken(server.dataDir, "resent@example.com");
+
+    const resent = await team.resendInvitation({ id });
+    expect(resent.invitation?.email).toBe("resent@example.com");
+    expect(resent.invitation?.role).toBe(Role.EDITOR);
+    expect(resent.invitation?.deliveryStatus).toBe(DeliveryStatus.PENDING);
+    let newToken = oldToken;
+    for (let tries = 0; newToken === oldToken && tries < 75; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      newToken = await outboxInvitationToken(server.dataDir, "resent@example.com");
+    }
+    expect(newToken).not.toBe(oldToken);
+
+    const publicTeam = server.client(TeamService);
+    expect((await publicTeam.getInvitationByToken({ token: oldToken })).state).toBe(
+      InvitationTokenState.UNKNOWN,
+    );
+    expect(
+      (
+        await errorOf(
+          publicTeam.acceptInvitationWithNewAccount({
+            token: oldToken,
+            name: "Old",
+            password: "a-long-password-1",
+          }),
+        )
+      ).code,
+    ).toBe(Code.NotFound);
+    await publicTeam.acceptInvitationWithNewAccount({
+      token: newToken,
+      name: "Resent",
+      password: "a-long-password-1",
+    });
+    expect((await team.listMembers({})).items.find((m) => m.email === "resent@example.com")?.role).toBe(
+      Role.EDITOR,
+    );
+    expect((await errorOf(team.resendInvitation({ id }))).code).toBe(Code.NotFound);
+    expect((await errorOf(team.resendInvitation({ id: "" }))).code).toBe(Code.NotFound);
   });
 
   it("creates an API key shown once, lists it without the secret, and revokes it", async () => {

@@ -111,6 +111,7 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
     InviteMember: ["USERS_WRITE"],
     ListInvitations: ["USERS_READ"],
     RevokeInvitation: ["USERS_WRITE"],
+    ResendInvitation: ["USERS_WRITE"],
     ChangeRole: ["USERS_WRITE"],
     RemoveMember: ["USERS_WRITE"],
     ListApiKeys: ["USERS_READ"],

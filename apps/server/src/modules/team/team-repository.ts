@@ -153,6 +153,30 @@ export async function cancelInvitation(
   return rows.length > 0;
 }
 
+/**
+ * Gives a pending invitation of this tenant a new link and expiry and resets its delivery; the
+ * previous link stops working because only the new hash is stored. Undefined when there is none.
+ */
+export async function renewInvitation(
+  db: Database,
+  tenantId: string,
+  invitationId: string,
+  values: { tokenHash: string; expiresAt: Date; inviterId: string },
+) {
+  const [row] = await db
+    .update(invitation)
+    .set({ ...values, deliveryStatus: "pending", deliveryError: null })
+    .where(
+      and(
+        eq(invitation.organizationId, tenantId),
+        eq(invitation.id, invitationId),
+        eq(invitation.status, "pending"),
+      ),
+    )
+    .returning({ email: invitation.email, role: invitation.role, createdAt: invitation.createdAt });
+  return row;
+}
+
 export type ApiKeyRow = typeof apikey.$inferSelect;
 
 export async function listApiKeys(db: Database, tenantId: string): Promise<ApiKeyRow[]> {

@@ -10,6 +10,7 @@ import { listApiKeys } from "./rpc/list-api-keys";
 import { listInvitations } from "./rpc/list-invitations";
 import { listMembers } from "./rpc/list-members";
 import { removeMember } from "./rpc/remove-member";
+import { resendInvitation } from "./rpc/resend-invitation";
 import { revokeApiKey } from "./rpc/revoke-api-key";
 import { revokeInvitation } from "./rpc/revoke-invitation";
 import type { TeamServiceDeps } from "./team-members";
@@ -22,6 +23,7 @@ export function createTeamService(deps: TeamServiceDeps): ServiceImpl<typeof Tea
     inviteMember: (req, ctx) => inviteMember(deps, req, ctx),
     listInvitations: (req, ctx) => listInvitations(deps, req, ctx),
     revokeInvitation: (req, ctx) => revokeInvitation(deps, req, ctx),
+    resendInvitation: (req, ctx) => resendInvitation(deps, req, ctx),
     getInvitationByToken: (req, ctx) => getInvitationByToken(deps, req, ctx),
     acceptInvitationWithNewAccount: (req, ctx) => acceptInvitationWithNewAccount(deps, req, ctx),
     acceptInvitation: (req, ctx) => acceptInvitation(deps, req, ctx),

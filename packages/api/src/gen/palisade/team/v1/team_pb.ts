@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file palisade/team/v1/team.proto.
  */
 export const file_palisade_team_v1_team: GenFile = /*@__PURE__*/
-  fileDesc("ChtwYWxpc2FkZS90ZWFtL3YxL3RlYW0ucHJvdG8SEHBhbGlzYWRlLnRlYW0udjEilwEKBk1lbWJlchIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFZW1haWwYBCABKAkSJAoEcm9sZRgFIAEoDjIWLnBhbGlzYWRlLmF1dGgudjEuUm9sZRItCglqb2luZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIsgCCgpJbnZpdGF0aW9uEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEiQKBHJvbGUYAyABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUSEgoKaW52aXRlZF9ieRgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCgZzdGF0dXMYByABKA4yIi5wYWxpc2FkZS50ZWFtLnYxLkludml0YXRpb25TdGF0dXMSOQoPZGVsaXZlcnlfc3RhdHVzGAggASgOMiAucGFsaXNhZGUudGVhbS52MS5EZWxpdmVyeVN0YXR1cxIWCg5kZWxpdmVyeV9lcnJvchgJIAEoCSJvChJMaXN0TWVtYmVyc1JlcXVlc3QSOQoKcGFnaW5hdGlvbhgBIAEoCzIlLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uUmVxdWVzdBITCgZzZWFyY2gYAiABKAlIAIgBAUIJCgdfc2VhcmNoInoKE0xpc3RNZW1iZXJzUmVzcG9uc2USJwoFaXRlbXMYASADKAsyGC5wYWxpc2FkZS50ZWFtLnYxLk1lbWJlchI6CgpwYWdpbmF0aW9uGAIgASgLMiYucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXNwb25zZSJKChNJbnZpdGVNZW1iZXJSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEiQKBHJvbGUYAiABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUiSAoUSW52aXRlTWVtYmVyUmVzcG9uc2USMAoKaW52aXRhdGlvbhgBIAEoCzIcLnBhbGlzYWRlLnRlYW0udjEuSW52aXRhdGlvbiIYChZMaXN0SW52aXRhdGlvbnNSZXF1ZXN0IkwKF0xpc3RJbnZpdGF0aW9uc1Jlc3BvbnNlEjEKC2ludml0YXRpb25zGAEgAygLMhwucGFsaXNhZGUudGVhbS52MS5JbnZpdGF0aW9uIiUKF1Jldm9rZUludml0YXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJIhoKGFJldm9rZUludml0YXRpb25SZXNwb25zZSK4AQoRSW52aXRhdGlvblByZXZpZXcSEwoLdGVuYW50X25hbWUYASABKAkSFAoMaW52aXRlcl9uYW1lGAIgASgJEiQKBHJvbGUYAyABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUSDQoFZW1haWwYBCABKAkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLaGFzX2FjY291bnQYBiABKAgiLAobR2V0SW52aXRhdGlvbkJ5VG9rZW5SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIo4BChxHZXRJbnZpdGF0aW9uQnlUb2tlblJlc3BvbnNlEjUKBXN0YXRlGAEgASgOMiYucGFsaXNhZGUudGVhbS52MS5JbnZpdGF0aW9uVG9rZW5TdGF0ZRI3CgppbnZpdGF0aW9uGAIgASgLMiMucGFsaXNhZGUudGVhbS52MS5JbnZpdGF0aW9uUHJldmlldyJWCiVBY2NlcHRJbnZpdGF0aW9uV2l0aE5ld0FjY291bnRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEgwKBG5hbWUYAiABKAkSEAoIcGFzc3dvcmQYAyABKAkiOwomQWNjZXB0SW52aXRhdGlvbldpdGhOZXdBY2NvdW50UmVzcG9uc2USEQoJdGVuYW50X2lkGAEgASgJIigKF0FjY2VwdEludml0YXRpb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIi0KGEFjY2VwdEludml0YXRpb25SZXNwb25zZRIRCgl0ZW5hbnRfaWQYASABKAkiTAoRQ2hhbmdlUm9sZVJlcXVlc3QSEQoJbWVtYmVyX2lkGAEgASgJEiQKBHJvbGUYAiABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUiPgoSQ2hhbmdlUm9sZVJlc3BvbnNlEigKBm1lbWJlchgBIAEoCzIYLnBhbGlzYWRlLnRlYW0udjEuTWVtYmVyIigKE1JlbW92ZU1lbWJlclJlcXVlc3QSEQoJbWVtYmVyX2lkGAEgASgJIhYKFFJlbW92ZU1lbWJlclJlc3BvbnNlIpMCCgZBcGlLZXkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVzdGFydBgDIAEoCRIkCgRyb2xlGAQgASgOMhYucGFsaXNhZGUuYXV0aC52MS5Sb2xlEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKCmV4cGlyZXNfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESNQoMbGFzdF91c2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBQg0KC19leHBpcmVzX2F0Qg8KDV9sYXN0X3VzZWRfYXQiFAoSTGlzdEFwaUtleXNSZXF1ZXN0Ij4KE0xpc3RBcGlLZXlzUmVzcG9uc2USJwoFaXRlbXMYASADKAsyGC5wYWxpc2FkZS50ZWFtLnYxLkFwaUtleSJ7ChNDcmVhdGVBcGlLZXlSZXF1ZXN0EgwKBG5hbWUYASABKAkSJAoEcm9sZRgCIAEoDjIWLnBhbGlzYWRlLmF1dGgudjEuUm9sZRIcCg9leHBpcmVzX2luX2RheXMYAyABKA1IAIgBAUISChBfZXhwaXJlc19pbl9kYXlzIk4KFENyZWF0ZUFwaUtleVJlc3BvbnNlEikKB2FwaV9rZXkYASABKAsyGC5wYWxpc2FkZS50ZWFtLnYxLkFwaUtleRILCgNrZXkYAiABKAkiIQoTUmV2b2tlQXBpS2V5UmVxdWVzdBIKCgJpZBgBIAEoCSIWChRSZXZva2VBcGlLZXlSZXNwb25zZSqyAQoQSW52aXRhdGlvblN0YXR1cxIhCh1JTlZJVEFUSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGUlOVklUQVRJT05fU1RBVFVTX1BFTkRJTkcQARIeChpJTlZJVEFUSU9OX1NUQVRVU19BQ0NFUFRFRBACEh0KGUlOVklUQVRJT05fU1RBVFVTX1JFVk9LRUQQAxIdChlJTlZJVEFUSU9OX1NUQVRVU19FWFBJUkVEEAQqhAEKDkRlbGl2ZXJ5U3RhdHVzEh8KG0RFTElWRVJZX1NUQVRVU19VTlNQRUNJRklFRBAAEhsKF0RFTElWRVJZX1NUQVRVU19QRU5ESU5HEAESGAoUREVMSVZFUllfU1RBVFVTX1NFTlQQAhIaChZERUxJVkVSWV9TVEFUVVNfRkFJTEVEEAMq7QEKFEludml0YXRpb25Ub2tlblN0YXRlEiYKIklOVklUQVRJT05fVE9LRU5fU1RBVEVfVU5TUEVDSUZJRUQQABIgChxJTlZJVEFUSU9OX1RPS0VOX1NUQVRFX1ZBTElEEAESIgoeSU5WSVRBVElPTl9UT0tFTl9TVEFURV9FWFBJUkVEEAISHwobSU5WSVRBVElPTl9UT0tFTl9TVEFURV9VU0VEEAMSIgoeSU5WSVRBVElPTl9UT0tFTl9TVEFURV9SRVZPS0VEEAQSIgoeSU5WSVRBVElPTl9UT0tFTl9TVEFURV9VTktOT1dOEAUyzgoKC1RlYW1TZXJ2aWNlEmMKC0xpc3RNZW1iZXJzEiQucGFsaXNhZGUudGVhbS52MS5MaXN0TWVtYmVyc1JlcXVlc3QaJS5wYWxpc2FkZS50ZWFtLnYxLkxpc3RNZW1iZXJzUmVzcG9uc2UiB5KCGQMKARASZgoMSW52aXRlTWVtYmVyEiUucGFsaXNhZGUudGVhbS52MS5JbnZpdGVNZW1iZXJSZXF1ZXN0GiYucGFsaXNhZGUudGVhbS52MS5JbnZpdGVNZW1iZXJSZXNwb25zZSIHkoIZAwoBERJvCg9MaXN0SW52aXRhdGlvbnMSKC5wYWxpc2FkZS50ZWFtLnYxLkxpc3RJbnZpdGF0aW9uc1JlcXVlc3QaKS5wYWxpc2FkZS50ZWFtLnYxLkxpc3RJbnZpdGF0aW9uc1Jlc3BvbnNlIgeSghkDCgEQEnIKEFJldm9rZUludml0YXRpb24SKS5wYWxpc2FkZS50ZWFtLnYxLlJldm9rZUludml0YXRpb25SZXF1ZXN0GioucGFsaXNhZGUudGVhbS52MS5SZXZva2VJbnZpdGF0aW9uUmVzcG9uc2UiB5KCGQMKARESfQoUR2V0SW52aXRhdGlvbkJ5VG9rZW4SLS5wYWxpc2FkZS50ZWFtLnYxLkdldEludml0YXRpb25CeVRva2VuUmVxdWVzdBouLnBhbGlzYWRlLnRlYW0udjEuR2V0SW52aXRhdGlvbkJ5VG9rZW5SZXNwb25zZSIGkoIZAhABEpsBCh5BY2NlcHRJbnZpdGF0aW9uV2l0aE5ld0FjY291bnQSNy5wYWxpc2FkZS50ZWFtLnYxLkFjY2VwdEludml0YXRpb25XaXRoTmV3QWNjb3VudFJlcXVlc3QaOC5wYWxpc2FkZS50ZWFtLnYxLkFjY2VwdEludml0YXRpb25XaXRoTmV3QWNjb3VudFJlc3BvbnNlIgaSghkCEAEScQoQQWNjZXB0SW52aXRhdGlvbhIpLnBhbGlzYWRlLnRlYW0udjEuQWNjZXB0SW52aXRhdGlvblJlcXVlc3QaKi5wYWxpc2FkZS50ZWFtLnYxLkFjY2VwdEludml0YXRpb25SZXNwb25zZSIGkoIZAhABEmAKCkNoYW5nZVJvbGUSIy5wYWxpc2FkZS50ZWFtLnYxLkNoYW5nZVJvbGVSZXF1ZXN0GiQucGFsaXNhZGUudGVhbS52MS5DaGFuZ2VSb2xlUmVzcG9uc2UiB5KCGQMKARESZgoMUmVtb3ZlTWVtYmVyEiUucGFsaXNhZGUudGVhbS52MS5SZW1vdmVNZW1iZXJSZXF1ZXN0GiYucGFsaXNhZGUudGVhbS52MS5SZW1vdmVNZW1iZXJSZXNwb25zZSIHkoIZAwoBERJjCgtMaXN0QXBpS2V5cxIkLnBhbGlzYWRlLnRlYW0udjEuTGlzdEFwaUtleXNSZXF1ZXN0GiUucGFsaXNhZGUudGVhbS52MS5MaXN0QXBpS2V5c1Jlc3BvbnNlIgeSghkDCgEQEmYKDENyZWF0ZUFwaUtleRIlLnBhbGlzYWRlLnRlYW0udjEuQ3JlYXRlQXBpS2V5UmVxdWVzdBomLnBhbGlzYWRlLnRlYW0udjEuQ3JlYXRlQXBpS2V5UmVzcG9uc2UiB5KCGQMKARESZgoMUmV2b2tlQXBpS2V5EiUucGFsaXNhZGUudGVhbS52MS5SZXZva2VBcGlLZXlSZXF1ZXN0GiYucGFsaXNhZGUudGVhbS52MS5SZXZva2VBcGlLZXlSZXNwb25zZSIHkoIZAwoBEWIGcHJvdG8z", [file_google_protobuf_timestamp, file_palisade_auth_v1_auth, file_palisade_common_v1_common]);
+  fileDesc("ChtwYWxpc2FkZS90ZWFtL3YxL3RlYW0ucHJvdG8SEHBhbGlzYWRlLnRlYW0udjEilwEKBk1lbWJlchIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFZW1haWwYBCABKAkSJAoEcm9sZRgFIAEoDjIWLnBhbGlzYWRlLmF1dGgudjEuUm9sZRItCglqb2luZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIsgCCgpJbnZpdGF0aW9uEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEiQKBHJvbGUYAyABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUSEgoKaW52aXRlZF9ieRgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCgZzdGF0dXMYByABKA4yIi5wYWxpc2FkZS50ZWFtLnYxLkludml0YXRpb25TdGF0dXMSOQoPZGVsaXZlcnlfc3RhdHVzGAggASgOMiAucGFsaXNhZGUudGVhbS52MS5EZWxpdmVyeVN0YXR1cxIWCg5kZWxpdmVyeV9lcnJvchgJIAEoCSJvChJMaXN0TWVtYmVyc1JlcXVlc3QSOQoKcGFnaW5hdGlvbhgBIAEoCzIlLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uUmVxdWVzdBITCgZzZWFyY2gYAiABKAlIAIgBAUIJCgdfc2VhcmNoInoKE0xpc3RNZW1iZXJzUmVzcG9uc2USJwoFaXRlbXMYASADKAsyGC5wYWxpc2FkZS50ZWFtLnYxLk1lbWJlchI6CgpwYWdpbmF0aW9uGAIgASgLMiYucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXNwb25zZSJKChNJbnZpdGVNZW1iZXJSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEiQKBHJvbGUYAiABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUiSAoUSW52aXRlTWVtYmVyUmVzcG9uc2USMAoKaW52aXRhdGlvbhgBIAEoCzIcLnBhbGlzYWRlLnRlYW0udjEuSW52aXRhdGlvbiIYChZMaXN0SW52aXRhdGlvbnNSZXF1ZXN0IkwKF0xpc3RJbnZpdGF0aW9uc1Jlc3BvbnNlEjEKC2ludml0YXRpb25zGAEgAygLMhwucGFsaXNhZGUudGVhbS52MS5JbnZpdGF0aW9uIiUKF1Jldm9rZUludml0YXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJIhoKGFJldm9rZUludml0YXRpb25SZXNwb25zZSIlChdSZXNlbmRJbnZpdGF0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSJMChhSZXNlbmRJbnZpdGF0aW9uUmVzcG9uc2USMAoKaW52aXRhdGlvbhgBIAEoCzIcLnBhbGlzYWRlLnRlYW0udjEuSW52aXRhdGlvbiK4AQoRSW52aXRhdGlvblByZXZpZXcSEwoLdGVuYW50X25hbWUYASABKAkSFAoMaW52aXRlcl9uYW1lGAIgASgJEiQKBHJvbGUYAyABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUSDQoFZW1haWwYBCABKAkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLaGFzX2FjY291bnQYBiABKAgiLAobR2V0SW52aXRhdGlvbkJ5VG9rZW5SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIo4BChxHZXRJbnZpdGF0aW9uQnlUb2tlblJlc3BvbnNlEjUKBXN0YXRlGAEgASgOMiYucGFsaXNhZGUudGVhbS52MS5JbnZpdGF0aW9uVG9rZW5TdGF0ZRI3CgppbnZpdGF0aW9uGAIgASgLMiMucGFsaXNhZGUudGVhbS52MS5JbnZpdGF0aW9uUHJldmlldyJWCiVBY2NlcHRJbnZpdGF0aW9uV2l0aE5ld0FjY291bnRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEgwKBG5hbWUYAiABKAkSEAoIcGFzc3dvcmQYAyABKAkiOwomQWNjZXB0SW52aXRhdGlvbldpdGhOZXdBY2NvdW50UmVzcG9uc2USEQoJdGVuYW50X2lkGAEgASgJIigKF0FjY2VwdEludml0YXRpb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIi0KGEFjY2VwdEludml0YXRpb25SZXNwb25zZRIRCgl0ZW5hbnRfaWQYASABKAkiTAoRQ2hhbmdlUm9sZVJlcXVlc3QSEQoJbWVtYmVyX2lkGAEgASgJEiQKBHJvbGUYAiABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUiPgoSQ2hhbmdlUm9sZVJlc3BvbnNlEigKBm1lbWJlchgBIAEoCzIYLnBhbGlzYWRlLnRlYW0udjEuTWVtYmVyIigKE1JlbW92ZU1lbWJlclJlcXVlc3QSEQoJbWVtYmVyX2lkGAEgASgJIhYKFFJlbW92ZU1lbWJlclJlc3BvbnNlIpMCCgZBcGlLZXkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVzdGFydBgDIAEoCRIkCgRyb2xlGAQgASgOMhYucGFsaXNhZGUuYXV0aC52MS5Sb2xlEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKCmV4cGlyZXNfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESNQoMbGFzdF91c2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBQg0KC19leHBpcmVzX2F0Qg8KDV9sYXN0X3VzZWRfYXQiFAoSTGlzdEFwaUtleXNSZXF1ZXN0Ij4KE0xpc3RBcGlLZXlzUmVzcG9uc2USJwoFaXRlbXMYASADKAsyGC5wYWxpc2FkZS50ZWFtLnYxLkFwaUtleSJ7ChNDcmVhdGVBcGlLZXlSZXF1ZXN0EgwKBG5hbWUYASABKAkSJAoEcm9sZRgCIAEoDjIWLnBhbGlzYWRlLmF1dGgudjEuUm9sZRIcCg9leHBpcmVzX2luX2RheXMYAyABKA1IAIgBAUISChBfZXhwaXJlc19pbl9kYXlzIk4KFENyZWF0ZUFwaUtleVJlc3BvbnNlEikKB2FwaV9rZXkYASABKAsyGC5wYWxpc2FkZS50ZWFtLnYxLkFwaUtleRILCgNrZXkYAiABKAkiIQoTUmV2b2tlQXBpS2V5UmVxdWVzdBIKCgJpZBgBIAEoCSIWChRSZXZva2VBcGlLZXlSZXNwb25zZSqyAQoQSW52aXRhdGlvblN0YXR1cxIhCh1JTlZJVEFUSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGUlOVklUQVRJT05fU1RBVFVTX1BFTkRJTkcQARIeChpJTlZJVEFUSU9OX1NUQVRVU19BQ0NFUFRFRBACEh0KGUlOVklUQVRJT05fU1RBVFVTX1JFVk9LRUQQAxIdChlJTlZJVEFUSU9OX1NUQVRVU19FWFBJUkVEEAQqhAEKDkRlbGl2ZXJ5U3RhdHVzEh8KG0RFTElWRVJZX1NUQVRVU19VTlNQRUNJRklFRBAAEhsKF0RFTElWRVJZX1NUQVRVU19QRU5ESU5HEAESGAoUREVMSVZFUllfU1RBVFVTX1NFTlQQAhIaChZERUxJVkVSWV9TVEFUVVNfRkFJTEVEEAMq7QEKFEludml0YXRpb25Ub2tlblN0YXRlEiYKIklOVklUQVRJT05fVE9LRU5fU1RBVEVfVU5TUEVDSUZJRUQQABIgChxJTlZJVEFUSU9OX1RPS0VOX1NUQVRFX1ZBTElEEAESIgoeSU5WSVRBVElPTl9UT0tFTl9TVEFURV9FWFBJUkVEEAISHwobSU5WSVRBVElPTl9UT0tFTl9TVEFURV9VU0VEEAMSIgoeSU5WSVRBVElPTl9UT0tFTl9TVEFURV9SRVZPS0VEEAQSIgoeSU5WSVRBVElPTl9UT0tFTl9TVEFURV9VTktOT1dOEAUywgsKC1RlYW1TZXJ2aWNlEmMKC0xpc3RNZW1iZXJzEiQucGFsaXNhZGUudGVhbS52MS5MaXN0TWVtYmVyc1JlcXVlc3QaJS5wYWxpc2FkZS50ZWFtLnYxLkxpc3RNZW1iZXJzUmVzcG9uc2UiB5KCGQMKARASZgoMSW52aXRlTWVtYmVyEiUucGFsaXNhZGUudGVhbS52MS5JbnZpdGVNZW1iZXJSZXF1ZXN0GiYucGFsaXNhZGUudGVhbS52MS5JbnZpdGVNZW1iZXJSZXNwb25zZSIHkoIZAwoBERJvCg9MaXN0SW52aXRhdGlvbnMSKC5wYWxpc2FkZS50ZWFtLnYxLkxpc3RJbnZpdGF0aW9uc1JlcXVlc3QaKS5wYWxpc2FkZS50ZWFtLnYxLkxpc3RJbnZpdGF0aW9uc1Jlc3BvbnNlIgeSghkDCgEQEnIKEFJldm9rZUludml0YXRpb24SKS5wYWxpc2FkZS50ZWFtLnYxLlJldm9rZUludml0YXRpb25SZXF1ZXN0GioucGFsaXNhZGUudGVhbS52MS5SZXZva2VJbnZpdGF0aW9uUmVzcG9uc2UiB5KCGQMKAREScgoQUmVzZW5kSW52aXRhdGlvbhIpLnBhbGlzYWRlLnRlYW0udjEuUmVzZW5kSW52aXRhdGlvblJlcXVlc3QaKi5wYWxpc2FkZS50ZWFtLnYxLlJlc2VuZEludml0YXRpb25SZXNwb25zZSIHkoIZAwoBERJ9ChRHZXRJbnZpdGF0aW9uQnlUb2tlbhItLnBhbGlzYWRlLnRlYW0udjEuR2V0SW52aXRhdGlvbkJ5VG9rZW5SZXF1ZXN0Gi4ucGFsaXNhZGUudGVhbS52MS5HZXRJbnZpdGF0aW9uQnlUb2tlblJlc3BvbnNlIgaSghkCEAESmwEKHkFjY2VwdEludml0YXRpb25XaXRoTmV3QWNjb3VudBI3LnBhbGlzYWRlLnRlYW0udjEuQWNjZXB0SW52aXRhdGlvbldpdGhOZXdBY2NvdW50UmVxdWVzdBo4LnBhbGlzYWRlLnRlYW0udjEuQWNjZXB0SW52aXRhdGlvbldpdGhOZXdBY2NvdW50UmVzcG9uc2UiBpKCGQIQARJxChBBY2NlcHRJbnZpdGF0aW9uEikucGFsaXNhZGUudGVhbS52MS5BY2NlcHRJbnZpdGF0aW9uUmVxdWVzdBoqLnBhbGlzYWRlLnRlYW0udjEuQWNjZXB0SW52aXRhdGlvblJlc3BvbnNlIgaSghkCEAESYAoKQ2hhbmdlUm9sZRIjLnBhbGlzYWRlLnRlYW0udjEuQ2hhbmdlUm9sZVJlcXVlc3QaJC5wYWxpc2FkZS50ZWFtLnYxLkNoYW5nZVJvbGVSZXNwb25zZSIHkoIZAwoBERJmCgxSZW1vdmVNZW1iZXISJS5wYWxpc2FkZS50ZWFtLnYxLlJlbW92ZU1lbWJlclJlcXVlc3QaJi5wYWxpc2FkZS50ZWFtLnYxLlJlbW92ZU1lbWJlclJlc3BvbnNlIgeSghkDCgEREmMKC0xpc3RBcGlLZXlzEiQucGFsaXNhZGUudGVhbS52MS5MaXN0QXBpS2V5c1JlcXVlc3QaJS5wYWxpc2FkZS50ZWFtLnYxLkxpc3RBcGlLZXlzUmVzcG9uc2UiB5KCGQMKARASZgoMQ3JlYXRlQXBpS2V5EiUucGFsaXNhZGUudGVhbS52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0GiYucGFsaXNhZGUudGVhbS52MS5DcmVhdGVBcGlLZXlSZXNwb25zZSIHkoIZAwoBERJmCgxSZXZva2VBcGlLZXkSJS5wYWxpc2FkZS50ZWFtLnYxLlJldm9rZUFwaUtleVJlcXVlc3QaJi5wYWxpc2FkZS50ZWFtLnYxLlJldm9rZUFwaUtleVJlc3BvbnNlIgeSghkDCgERYgZwcm90bzM", [file_google_protobuf_timestamp, file_palisade_auth_v1_auth, file_palisade_common_v1_common]);
 
 /**
  * @generated from message palisade.team.v1.Member
@@ -270,6 +270,40 @@ export const RevokeInvitationResponseSchema: GenMessage<RevokeInvitationResponse
   messageDesc(file_palisade_team_v1_team, 9);
 
 /**
+ * @generated from message palisade.team.v1.ResendInvitationRequest
+ */
+export type ResendInvitationRequest = Message<"palisade.team.v1.ResendInvitationRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message palisade.team.v1.ResendInvitationRequest.
+ * Use `create(ResendInvitationRequestSchema)` to create a new message.
+ */
+export const ResendInvitationRequestSchema: GenMessage<ResendInvitationRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 10);
+
+/**
+ * @generated from message palisade.team.v1.ResendInvitationResponse
+ */
+export type ResendInvitationResponse = Message<"palisade.team.v1.ResendInvitationResponse"> & {
+  /**
+   * @generated from field: palisade.team.v1.Invitation invitation = 1;
+   */
+  invitation?: Invitation | undefined;
+};
+
+/**
+ * Describes the message palisade.team.v1.ResendInvitationResponse.
+ * Use `create(ResendInvitationResponseSchema)` to create a new message.
+ */
+export const ResendInvitationResponseSchema: GenMessage<ResendInvitationResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 11);
+
+/**
  * An invitation as its invitee sees it.
  *
  * @generated from message palisade.team.v1.InvitationPreview
@@ -317,7 +351,7 @@ export type InvitationPreview = Message<"palisade.team.v1.InvitationPreview"> & 
  * Use `create(InvitationPreviewSchema)` to create a new message.
  */
 export const InvitationPreviewSchema: GenMessage<InvitationPreview> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 10);
+  messageDesc(file_palisade_team_v1_team, 12);
 
 /**
  * @generated from message palisade.team.v1.GetInvitationByTokenRequest
@@ -334,7 +368,7 @@ export type GetInvitationByTokenRequest = Message<"palisade.team.v1.GetInvitatio
  * Use `create(GetInvitationByTokenRequestSchema)` to create a new message.
  */
 export const GetInvitationByTokenRequestSchema: GenMessage<GetInvitationByTokenRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 11);
+  messageDesc(file_palisade_team_v1_team, 13);
 
 /**
  * @generated from message palisade.team.v1.GetInvitationByTokenResponse
@@ -358,7 +392,7 @@ export type GetInvitationByTokenResponse = Message<"palisade.team.v1.GetInvitati
  * Use `create(GetInvitationByTokenResponseSchema)` to create a new message.
  */
 export const GetInvitationByTokenResponseSchema: GenMessage<GetInvitationByTokenResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 12);
+  messageDesc(file_palisade_team_v1_team, 14);
 
 /**
  * @generated from message palisade.team.v1.AcceptInvitationWithNewAccountRequest
@@ -389,7 +423,7 @@ export type AcceptInvitationWithNewAccountRequest = Message<"palisade.team.v1.Ac
  * Use `create(AcceptInvitationWithNewAccountRequestSchema)` to create a new message.
  */
 export const AcceptInvitationWithNewAccountRequestSchema: GenMessage<AcceptInvitationWithNewAccountRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 13);
+  messageDesc(file_palisade_team_v1_team, 15);
 
 /**
  * @generated from message palisade.team.v1.AcceptInvitationWithNewAccountResponse
@@ -408,7 +442,7 @@ export type AcceptInvitationWithNewAccountResponse = Message<"palisade.team.v1.A
  * Use `create(AcceptInvitationWithNewAccountResponseSchema)` to create a new message.
  */
 export const AcceptInvitationWithNewAccountResponseSchema: GenMessage<AcceptInvitationWithNewAccountResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 14);
+  messageDesc(file_palisade_team_v1_team, 16);
 
 /**
  * @generated from message palisade.team.v1.AcceptInvitationRequest
@@ -425,7 +459,7 @@ export type AcceptInvitationRequest = Message<"palisade.team.v1.AcceptInvitation
  * Use `create(AcceptInvitationRequestSchema)` to create a new message.
  */
 export const AcceptInvitationRequestSchema: GenMessage<AcceptInvitationRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 15);
+  messageDesc(file_palisade_team_v1_team, 17);
 
 /**
  * @generated from message palisade.team.v1.AcceptInvitationResponse
@@ -444,7 +478,7 @@ export type AcceptInvitationResponse = Message<"palisade.team.v1.AcceptInvitatio
  * Use `create(AcceptInvitationResponseSchema)` to create a new message.
  */
 export const AcceptInvitationResponseSchema: GenMessage<AcceptInvitationResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 16);
+  messageDesc(file_palisade_team_v1_team, 18);
 
 /**
  * @generated from message palisade.team.v1.ChangeRoleRequest
@@ -466,7 +500,7 @@ export type ChangeRoleRequest = Message<"palisade.team.v1.ChangeRoleRequest"> & 
  * Use `create(ChangeRoleRequestSchema)` to create a new message.
  */
 export const ChangeRoleRequestSchema: GenMessage<ChangeRoleRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 17);
+  messageDesc(file_palisade_team_v1_team, 19);
 
 /**
  * @generated from message palisade.team.v1.ChangeRoleResponse
@@ -483,7 +517,7 @@ export type ChangeRoleResponse = Message<"palisade.team.v1.ChangeRoleResponse"> 
  * Use `create(ChangeRoleResponseSchema)` to create a new message.
  */
 export const ChangeRoleResponseSchema: GenMessage<ChangeRoleResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 18);
+  messageDesc(file_palisade_team_v1_team, 20);
 
 /**
  * @generated from message palisade.team.v1.RemoveMemberRequest
@@ -500,7 +534,7 @@ export type RemoveMemberRequest = Message<"palisade.team.v1.RemoveMemberRequest"
  * Use `create(RemoveMemberRequestSchema)` to create a new message.
  */
 export const RemoveMemberRequestSchema: GenMessage<RemoveMemberRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 19);
+  messageDesc(file_palisade_team_v1_team, 21);
 
 /**
  * @generated from message palisade.team.v1.RemoveMemberResponse
@@ -513,7 +547,7 @@ export type RemoveMemberResponse = Message<"palisade.team.v1.RemoveMemberRespons
  * Use `create(RemoveMemberResponseSchema)` to create a new message.
  */
 export const RemoveMemberResponseSchema: GenMessage<RemoveMemberResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 20);
+  messageDesc(file_palisade_team_v1_team, 22);
 
 /**
  * @generated from message palisade.team.v1.ApiKey
@@ -564,7 +598,7 @@ export type ApiKey = Message<"palisade.team.v1.ApiKey"> & {
  * Use `create(ApiKeySchema)` to create a new message.
  */
 export const ApiKeySchema: GenMessage<ApiKey> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 21);
+  messageDesc(file_palisade_team_v1_team, 23);
 
 /**
  * @generated from message palisade.team.v1.ListApiKeysRequest
@@ -577,7 +611,7 @@ export type ListApiKeysRequest = Message<"palisade.team.v1.ListApiKeysRequest"> 
  * Use `create(ListApiKeysRequestSchema)` to create a new message.
  */
 export const ListApiKeysRequestSchema: GenMessage<ListApiKeysRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 22);
+  messageDesc(file_palisade_team_v1_team, 24);
 
 /**
  * @generated from message palisade.team.v1.ListApiKeysResponse
@@ -594,7 +628,7 @@ export type ListApiKeysResponse = Message<"palisade.team.v1.ListApiKeysResponse"
  * Use `create(ListApiKeysResponseSchema)` to create a new message.
  */
 export const ListApiKeysResponseSchema: GenMessage<ListApiKeysResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 23);
+  messageDesc(file_palisade_team_v1_team, 25);
 
 /**
  * @generated from message palisade.team.v1.CreateApiKeyRequest
@@ -623,7 +657,7 @@ export type CreateApiKeyRequest = Message<"palisade.team.v1.CreateApiKeyRequest"
  * Use `create(CreateApiKeyRequestSchema)` to create a new message.
  */
 export const CreateApiKeyRequestSchema: GenMessage<CreateApiKeyRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 24);
+  messageDesc(file_palisade_team_v1_team, 26);
 
 /**
  * @generated from message palisade.team.v1.CreateApiKeyResponse
@@ -647,7 +681,7 @@ export type CreateApiKeyResponse = Message<"palisade.team.v1.CreateApiKeyRespons
  * Use `create(CreateApiKeyResponseSchema)` to create a new message.
  */
 export const CreateApiKeyResponseSchema: GenMessage<CreateApiKeyResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 25);
+  messageDesc(file_palisade_team_v1_team, 27);
 
 /**
  * @generated from message palisade.team.v1.RevokeApiKeyRequest
@@ -664,7 +698,7 @@ export type RevokeApiKeyRequest = Message<"palisade.team.v1.RevokeApiKeyRequest"
  * Use `create(RevokeApiKeyRequestSchema)` to create a new message.
  */
 export const RevokeApiKeyRequestSchema: GenMessage<RevokeApiKeyRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 26);
+  messageDesc(file_palisade_team_v1_team, 28);
 
 /**
  * @generated from message palisade.team.v1.RevokeApiKeyResponse
@@ -677,7 +711,7 @@ export type RevokeApiKeyResponse = Message<"palisade.team.v1.RevokeApiKeyRespons
  * Use `create(RevokeApiKeyResponseSchema)` to create a new message.
  */
 export const RevokeApiKeyResponseSchema: GenMessage<RevokeApiKeyResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 27);
+  messageDesc(file_palisade_team_v1_team, 29);
 
 /**
  * @generated from enum palisade.team.v1.InvitationStatus
@@ -846,6 +880,17 @@ export const TeamService: GenService<{
     methodKind: "unary";
     input: typeof RevokeInvitationRequestSchema;
     output: typeof RevokeInvitationResponseSchema;
+  },
+  /**
+   * Sends a pending invitation's e-mail again with a new link: the previous link stops working,
+   * the expiry starts over and the delivery status is reset.
+   *
+   * @generated from rpc palisade.team.v1.TeamService.ResendInvitation
+   */
+  resendInvitation: {
+    methodKind: "unary";
+    input: typeof ResendInvitationRequestSchema;
+    output: typeof ResendInvitationResponseSchema;
   },
   /**
    * Public: what the invitation page shows for the token of an invitation link (the link is

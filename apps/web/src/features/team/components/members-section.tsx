@@ -1,0 +1,171 @@
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import type { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
+import type { Member } from "@palisade/api/gen/palisade/team/v1/team_pb";
+import { useQuery } from "@tanstack/react-query";
+import { SearchIcon, Trash2Icon } from "lucide-react";
+import { useState } from "react";
+import { PagePagination } from "@/components/page-pagination";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { useDebouncedValue } from "@/lib/use-debounced-value";
+import { membersQuery, useChangeRole, useRemoveMember } from "../api/team-queries";
+import { teamErrorText } from "../team-errors";
+import { ASSIGNABLE_ROLES, formatDateTime, roleLabel } from "../team-labels";
+import { ConfirmDialog } from "./confirm-dialog";
+
+const SEARCH_DEBOUNCE_MS = 300;
+
+function RoleSelect({ member, onError }: { member: Member; onError: (error: unknown) => void }) {
+  const change = useChangeRole();
+  const onChange = async (value: string) => {
+    onError(null);
+    try {
+      await change.mutateAsync({ memberId: member.id, role: Number(value) as Role });
+    } catch (error) {
+      onError(error);
+    }
+  };
+  return (
+    <Select value={String(member.role)} onValueChange={onChange} disabled={change.isPending}>
+      <SelectTrigger className="w-40" aria-label={`Role of ${member.name || member.email}`}>
+        <SelectValue />
+      </SelectTrigger>
+      <SelectContent>
+        {ASSIGNABLE_ROLES.map((role) => (
+          <SelectItem key={role} value={String(role)}>
+            {roleLabel(role)}
+          </SelectItem>
+        ))}
+      </SelectContent>
+    </Select>
+  );
+}
+
+function RemoveMemberDialog({ member, onClose }: { member: Member | null; onClose: () => void }) {
+  const remove = useRemoveMember();
+  const [error, setError] = useState<unknown>(null);
+  const close = () => {
+    setError(null);
+    onClose();
+  };
+  const confirm = async () => {
+    if (!member) return;
+    try {
+      await remove.mutateAsync({ memberId: member.id });
+      close();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <ConfirmDialog
+      open={member !== null}
+      title={`Remove ${member?.name || member?.email}?`}
+      description="They can no longer sign in to this tenant. Their past actions stay in the audit log; invite them again to give access back."
+      confirmLabel="Remove member"
+      pending={remove.isPending}
+      error={error}
+      onConfirm={confirm}
+      onClose={close}
+    />
+  );
+}
+
+export function MembersSection({ canWrite }: { canWrite: boolean }) {
+  const [search, setSearch] = useState("");
+  const [page, setPage] = useState(1);
+  const debounced = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const { data, isPending, error } = useQuery(membersQuery(page, debounced));
+  const [removing, setRemoving] = useState<Member | null>(null);
+  const [rowError, setRowError] = useState<unknown>(null);
+  const position = data?.pagination?.position;
+  const totalPages = position?.case === "totalPages" ? position.value : 1;
+
+  return (
+    <Card className="min-w-0">
+      <CardHeader>
+        <CardTitle>Members</CardTitle>
+        <CardDescription>
+          Everyone who can sign in to this tenant, with the role that decides what they may do.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        <div className="relative max-w-sm">
+          <SearchIcon className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-muted-foreground" />
+          <Input
+            type="search"
+            aria-label="Search members"
+            placeholder="Search by name or e-mail"
+            className="pl-8"
+            value={search}
+            maxLength={100}
+            onChange={(event) => {
+              setSearch(event.target.value);
+              setPage(1);
+            }}
+          />
+        </div>
+        {rowError ? (
+          <p role="alert" className="text-sm text-destructive">
+            {teamErrorText(rowError)}
+          </p>
+        ) : null}
+        {isPending ? (
+          <Skeleton className="h-24 w-full" />
+        ) : error ? (
+          <p role="alert" className="text-sm text-destructive">
+            {teamErrorText(error)}
+          </p>
+        ) : data && data.items.length === 0 ? (
+          <p className="text-sm text-muted-foreground">
+            {debounced.length > 1 ? `No member matches “${debounced}”.` : "No members yet."}
+          </p>
+        ) : (
+          <Table aria-label="Members">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Name</TableHead>
+                <TableHead>E-mail</TableHead>
+                <TableHead>Role</TableHead>
+                <TableHead>Joined</TableHead>
+                {canWrite && <TableHead className="sr-only">Actions</TableHead>}
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {data?.items.map((member) => (
+                <TableRow key={member.id}>
+                  <TableCell className="font-medium whitespace-nowrap">{member.name || "—"}</TableCell>
+                  <TableCell className="whitespace-nowrap">{member.email}</TableCell>
+                  <TableCell>
+                    {canWrite ? <RoleSelect member={member} onError={setRowError} /> : roleLabel(member.role)}
+                  </TableCell>
+                  <TableCell className="whitespace-nowrap">
+                    {member.joinedAt ? formatDateTime(timestampDate(member.joinedAt)) : "—"}
+                  </TableCell>
+                  {canWrite && (
+                    <TableCell className="text-right">
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        aria-label={`Remove ${member.name || member.email}`}
+                        onClick={() => setRemoving(member)}
+                      >
+                        <Trash2Icon />
+                      </Button>
+                    </TableCell>
+                  )}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+        <PagePagination page={page} totalPages={totalPages} onPage={setPage} />
+      </CardContent>
+      <RemoveMemberDialog member={removing} onClose={() => setRemoving(null)} />
+    </Card>
+  );
+}
