@@ -1,6 +1,7 @@
 import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { describe, expect, it } from "vitest";
-import { formatDateTime, roleLabel } from "./team-labels";
+import { roleLabel } from "@/lib/role-label";
+import { formatDateTime } from "./team-labels";
 
 describe("formatDateTime", () => {
   it("names the time zone", () => {

@@ -1,19 +1,5 @@
 import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 
-const labels: Record<Role, string> = {
-  [Role.UNSPECIFIED]: "None",
-  [Role.VISITOR]: "Visitor",
-  [Role.VIEWER]: "Viewer",
-  [Role.MODERATOR]: "Moderator",
-  [Role.EDITOR]: "Editor",
-  [Role.ADMINISTRATOR]: "Administrator",
-  [Role.INTEGRATOR]: "Integrator",
-};
-
-export function roleLabel(role: Role): string {
-  return labels[role] ?? "None";
-}
-
 /** The roles a member, an invitee or an API key can be given, least power first. */
 export const ASSIGNABLE_ROLES: readonly Role[] = [
   Role.VISITOR,

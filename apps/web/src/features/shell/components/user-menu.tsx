@@ -10,9 +10,9 @@ import {
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import { currentTenantQuery } from "@/lib/current-tenant";
+import { roleLabel } from "@/lib/role-label";
 import { useSignOut } from "@/lib/use-sign-out";
 import { displayName, initials } from "@/lib/user-display";
-import { roleLabel } from "../role-label";
 
 export function UserMenu() {
   const { data } = useQuery(currentTenantQuery());

@@ -7,9 +7,10 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { roleLabel } from "@/lib/role-label";
 import { apiKeysQuery, useRevokeApiKey } from "../api/team-queries";
 import { teamErrorText } from "../team-errors";
-import { formatDateTime, roleLabel } from "../team-labels";
+import { formatDateTime } from "../team-labels";
 import { ConfirmDialog } from "./confirm-dialog";
 import { CreateApiKeyDialog } from "./create-api-key-dialog";
 

@@ -15,9 +15,10 @@ import {
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { roleLabel } from "@/lib/role-label";
 import { useCreateApiKey } from "../api/team-queries";
 import { teamErrorText } from "../team-errors";
-import { ASSIGNABLE_ROLES, roleLabel } from "../team-labels";
+import { ASSIGNABLE_ROLES } from "../team-labels";
 
 /** The limits the contract states for CreateApiKey. */
 const NAME_MAX = 64;

@@ -6,10 +6,11 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
+import { roleLabel } from "@/lib/role-label";
 import { useInviteMember, useRefreshInvitations } from "../api/team-queries";
 import { parseEmailAddresses } from "../email-addresses";
 import { teamErrorText } from "../team-errors";
-import { ASSIGNABLE_ROLES, roleLabel } from "../team-labels";
+import { ASSIGNABLE_ROLES } from "../team-labels";
 
 type InviteResult = { email: string; ok: true } | { email: string; ok: false; message: string };
 

@@ -11,10 +11,11 @@ import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { roleLabel } from "@/lib/role-label";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { membersQuery, useChangeRole, useRemoveMember } from "../api/team-queries";
 import { teamErrorText } from "../team-errors";
-import { ASSIGNABLE_ROLES, formatDateTime, roleLabel } from "../team-labels";
+import { ASSIGNABLE_ROLES, formatDateTime } from "../team-labels";
 import { ConfirmDialog } from "./confirm-dialog";
 
 const SEARCH_DEBOUNCE_MS = 300;
