@@ -1,6 +1,7 @@
-import { type APIRequestContext, expect, request, test } from "@playwright/test";
+import { expect, request, test } from "@playwright/test";
 import { adminStorageState, baseURL } from "./support/admin";
 import { sandboxURL } from "./support/sandbox";
+import { callAsAdmin } from "./support/waiver-bundle";
 
 test.use({ storageState: adminStorageState });
 
@@ -16,15 +17,6 @@ interface Node {
 
 const flatten = (nodes: Node[]): Node[] => nodes.flatMap((node) => [node, ...flatten(node.children ?? [])]);
 
-async function call<Res>(api: APIRequestContext, method: string, body: unknown): Promise<Res> {
-  const response = await api.post(`/${method}`, {
-    data: body,
-    headers: { "Content-Type": "application/json", "Connect-Protocol-Version": "1" },
-  });
-  expect(response.ok(), `${method}: ${await response.text()}`).toBe(true);
-  return (await response.json()) as Res;
-}
-
 let account = "";
 
 test.beforeAll(async () => {
@@ -35,7 +27,7 @@ test.beforeAll(async () => {
     await expect
       .poll(
         async () => {
-          const { roots = [] } = await call<{ roots?: Node[] }>(
+          const { roots = [] } = await callAsAdmin<{ roots?: Node[] }>(
             api,
             "palisade.connector.v1.ConnectorService/ListHierarchy",
             { provider: "CLOUD_PROVIDER_AWS" },
@@ -48,13 +40,13 @@ test.beforeAll(async () => {
       .toBeTruthy();
     account =
       flatten(ou?.children ?? []).find((node) => node.type === "SCOPE_TYPE_AWS_ACCOUNT")?.externalId ?? "";
-    const { items = [] } = await call<{ items?: { bundle?: { name?: string } }[] }>(
+    const { items = [] } = await callAsAdmin<{ items?: { bundle?: { name?: string } }[] }>(
       api,
       "palisade.deployment.v1.DeploymentManagerService/ListBundle",
       { filter: { policySlugs: ["deny-glacier-vault-deletion"] } },
     );
     if (!items.some((item) => item.bundle?.name === bundleName)) {
-      const { bundle } = await call<{ bundle?: { entity?: { id?: string } } }>(
+      const { bundle } = await callAsAdmin<{ bundle?: { entity?: { id?: string } } }>(
         api,
         "palisade.deployment.v1.DeploymentManagerService/CreateBundle",
         {
@@ -72,7 +64,7 @@ test.beforeAll(async () => {
         .poll(
           async () =>
             (
-              await call<{ bundle?: { bundle?: { status?: string } } }>(
+              await callAsAdmin<{ bundle?: { bundle?: { status?: string } } }>(
                 api,
                 "palisade.deployment.v1.DeploymentManagerService/GetBundle",
                 { id: bundle?.entity?.id },

@@ -40,7 +40,7 @@ test("an invitee opens the e-mailed link, sets a password and lands in the tenan
 
   const current = await page.request.post("/palisade.tenant.v1.TenantService/GetCurrent", {
     data: {},
-    headers: { "Content-Type": "application/json", "Connect-Protocol-Version": "1" },
+    headers: { "Content-Type": "application/json", "Connect-Protocol-Version": "1", Origin: baseURL },
   });
   expect(current.ok(), await current.text()).toBe(true);
   expect(await current.json()).toMatchObject({
