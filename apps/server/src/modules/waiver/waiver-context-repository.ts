@@ -91,3 +91,13 @@ export async function maxWaiverHours(db: Database, tenantId: string): Promise<nu
     .limit(1);
   return row?.hours;
 }
+
+/** Whether the tenant requires someone other than the requester to decide on a waiver. */
+export async function requiresSeparateApprover(db: Database, tenantId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ required: tenantSettings.requireSeparateApprover })
+    .from(tenantSettings)
+    .where(eq(tenantSettings.tenantId, tenantId))
+    .limit(1);
+  return row?.required ?? true;
+}
