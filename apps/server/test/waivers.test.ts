@@ -592,6 +592,18 @@ describe.each(engines)("waivers on %s", (engine) => {
       expect((await tenant.getCurrent({})).tenant?.settings?.requireSeparateApprover).toBe(true);
     });
 
+    it("GetOwn: the requester follows their waiver until it is decided; nobody else reads it", async () => {
+      const id = await pending();
+      const own = await client("VIEWER").getOwn({ id });
+      expect(own.waiver?.status).toBe(WaiverStatus.PENDING);
+      expect(own.tenantName).toBeTruthy();
+      for (const who of ["VISITOR", "MODERATOR", "OTHER_EDITOR"]) {
+        expect((await errorOf(client(who).getOwn({ id }))).code).toBe(Code.NotFound);
+      }
+      await client("MODERATOR").update({ id, status: WaiverStatus.REJECTED });
+      expect((await client("VIEWER").getOwn({ id })).waiver?.status).toBe(WaiverStatus.REJECTED);
+    });
+
     it("pending -> rejected, and rejected is final", async () => {
       const id = await pending();
       const { waiver } = await client("MODERATOR").update({ id, status: WaiverStatus.REJECTED });
