@@ -1,24 +1,17 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { UpdateRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { invalidArgument } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
 import type { EventRpcDeps } from "../event-deps";
 import { scopesOf } from "../event-hierarchy";
 import { eventMessage } from "../event-message";
 import { findEvent, setEventDismissed } from "../event-repository";
-import { existingEvent } from "../event-request";
-
-const MAX_REASON = 500;
+import { dismissReason, existingEvent } from "../event-request";
 
 /** Dismisses (or restores) one event; the reason, if given, goes into the audit record. */
 export async function updateEvent({ db }: EventRpcDeps, req: UpdateRequest, ctx: HandlerContext) {
   const caller = requireCaller(ctx);
-  const reason = req.reason.trim();
-  if (reason.length > MAX_REASON) {
-    const message = `The reason must be at most ${MAX_REASON} characters.`;
-    throw invalidArgument(message, [{ field: "reason", message }]);
-  }
+  const reason = dismissReason(req.reason);
   const row = await existingEvent(db, caller.tenantId, req.id);
   await setEventDismissed(db, caller.tenantId, row.id, req.isDismissed);
   await auditCall(db, ctx, {
