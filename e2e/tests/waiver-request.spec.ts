@@ -433,7 +433,7 @@ test("a signed-out visitor signs in on Submit and comes back to the form as it w
   await expect(page.getByLabel("Waiver Reason")).toHaveValue(comment);
   await expect(page.getByText("Waiver Duration: 26 hours")).toBeVisible();
   await page.getByRole("button", { name: "Submit" }).click();
-  await expect(page.getByRole("heading", { name: "Waiver created successfully!" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Waiver active: you can proceed now" })).toBeVisible();
   expect((await waiversWithComment(comment)).length).toBeGreaterThan(0);
 
   // The form is not restored a second time.
