@@ -19,7 +19,8 @@ const flatten = (nodes: Node[]): Node[] => nodes.flatMap((node) => [node, ...fla
 async function call<Res>(api: APIRequestContext, method: string, body: unknown): Promise<Res> {
   const response = await api.post(`/${method}`, {
     data: body,
-    headers: { "Content-Type": "application/json", "Connect-Protocol-Version": "1" },
+    // The session cookie is accepted from Palisade's own pages only.
+    headers: { "Content-Type": "application/json", "Connect-Protocol-Version": "1", Origin: baseURL },
   });
   expect(response.ok(), `${method}: ${await response.text()}`).toBe(true);
   return (await response.json()) as Res;
