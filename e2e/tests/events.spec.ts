@@ -123,6 +123,10 @@ test("a denied action appears on the events page once the events are fetched", a
 
   // Dismissed events leave the list and come back when asked for.
   await row.first().getByRole("button", { name: "Dismiss", exact: true }).click();
+  const confirm = page.getByRole("alertdialog");
+  await expect(confirm).toContainText("Dismiss this event?");
+  await confirm.getByLabel("Reason (optional)").fill("Known test account");
+  await confirm.getByRole("button", { name: "Dismiss event" }).click();
   await expect(row).toHaveCount(0);
   await page.getByRole("button", { name: "Dismissed", exact: true }).click();
   await expect(row.first()).toContainText("Dismissed");

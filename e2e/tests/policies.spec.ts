@@ -88,6 +88,8 @@ test("deploys a catalogue AWS policy in PREVENT to an OU and follows it to DEPLO
   await page.getByRole("button", { name: "Deploy policy" }).click();
   await expect(page.getByText("Choose at least one scope.")).toBeVisible();
 
+  // The approval mode starts at the tenant's default (AUTO unless changed).
+  await expect(page.getByRole("radio", { name: /^Automatic/ })).toBeChecked();
   await page.getByLabel("Name", { exact: true }).fill("No default VPCs in the sandbox OU");
   await page.getByRole("radio", { name: /^Prevent/ }).check();
   const scopes = page.getByRole("list", { name: "Scopes" });
@@ -105,6 +107,15 @@ test("deploys a catalogue AWS policy in PREVENT to an OU and follows it to DEPLO
   await expect(card.getByTestId("bundle-status")).toHaveText("Deployed", { timeout: 90_000 });
   await expect(card.getByTestId("deployment-row")).toContainText("Sandbox");
   await expect(card.getByTestId("deployment-row")).toContainText("Deployed");
+
+  // Switching the mode asks first and says what will happen; Cancel keeps the mode.
+  await card.getByRole("button", { name: "Switch to alert" }).click();
+  const confirm = page.getByRole("alertdialog");
+  await expect(confirm).toContainText("Switch No default VPCs in the sandbox OU to ALERT?");
+  await expect(confirm).toContainText("in 1 scope.");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(card.getByText("Prevent", { exact: true })).toBeVisible();
 
   // The catalogue now reports the policy as enforced, and the deployed list shows it.
   await page.goto("/policies?provider=AWS&search=default%20vpc");

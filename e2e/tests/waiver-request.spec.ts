@@ -338,8 +338,10 @@ test.describe("submitting", () => {
     await expect(inFlight).toBeDisabled();
     await inFlight.click({ force: true });
     release();
-    await expect(page.getByRole("heading", { name: "Waiver created successfully!" })).toBeVisible();
-    await expect(page.getByText("You can now proceed to implement desired action")).toBeVisible();
+    // The bundle approves automatically: the waiver is active now, with its scope and end.
+    await expect(page.getByRole("heading", { name: "Waiver active: you can proceed now" })).toBeVisible();
+    await expect(page.getByTestId("waiver-outcome")).toContainText("Expires ");
+    await expect(page.getByTestId("waiver-outcome")).toContainText("Applies to ");
     expect(creates.count).toBe(1);
     expect(JSON.parse(creates.bodies[0] ?? "{}")).toMatchObject({
       key: bundle.key,
@@ -351,6 +353,43 @@ test.describe("submitting", () => {
     const listed = await waiversWithComment(comment);
     expect(listed.length).toBeGreaterThan(0);
     expect(listed[0]?.policyKey).toBe(bundle.key);
+  });
+
+  test("a pending waiver says who decides and turns active without a reload", async ({ page }) => {
+    // The server's answers for a MANUAL bundle: Create leaves the waiver PENDING, and GetOwn
+    // reports it PENDING until a reviewer approves it.
+    const waiver = (status: string) => ({
+      entity: { id: "w-pending" },
+      policyKey: bundle.key,
+      status,
+      scope: "Account 111122223333",
+      ...(status === "WAIVER_STATUS_ACTIVE"
+        ? { expiresAt: new Date(Date.now() + 3_600_000).toISOString() }
+        : {}),
+    });
+    let approved = false;
+    let polls = 0;
+    await page.route(`**${createPath}`, (route) =>
+      route.fulfill({ json: { waiver: waiver("WAIVER_STATUS_PENDING") } }),
+    );
+    await page.route("**/palisade.waiver.v1.WaiverService/GetOwn", (route) => {
+      polls += 1;
+      const status = approved ? "WAIVER_STATUS_ACTIVE" : "WAIVER_STATUS_PENDING";
+      return route.fulfill({ json: { waiver: waiver(status), tenantName: "Sandbox Tenant" } });
+    });
+    await page.goto(`/req?k=${bundle.key}`);
+    await page.getByLabel("Waiver Reason").fill(`${reason} (pending ${Date.now()})`);
+    await page.getByRole("button", { name: "Submit" }).click();
+
+    await expect(page.getByRole("heading", { name: "Waiver pending" })).toBeVisible();
+    await expect(
+      page.getByText(/Waiting for approval by someone with permission to approve waivers in Sandbox Tenant/),
+    ).toBeVisible();
+    await expect.poll(() => polls, { timeout: 15_000 }).toBeGreaterThan(1);
+    approved = true;
+    await expect(page.getByRole("heading", { name: "Waiver active: you can proceed now" })).toBeVisible({
+      timeout: 15_000,
+    });
   });
 
   test("a refused request shows the failure dialog and Back to Form returns to the filled form", async ({
@@ -394,7 +433,7 @@ test("a signed-out visitor signs in on Submit and comes back to the form as it w
   await expect(page.getByLabel("Waiver Reason")).toHaveValue(comment);
   await expect(page.getByText("Waiver Duration: 26 hours")).toBeVisible();
   await page.getByRole("button", { name: "Submit" }).click();
-  await expect(page.getByRole("heading", { name: "Waiver created successfully!" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Waiver active: you can proceed now" })).toBeVisible();
   expect((await waiversWithComment(comment)).length).toBeGreaterThan(0);
 
   // The form is not restored a second time.

@@ -532,7 +532,11 @@ describe.each(engines)("policy events on %s", (engine) => {
       (await reader.list({ filter: { policyId: ids.awsBundle, resourceName: "bucket-1" } })).items,
     ).toHaveLength(1);
 
-    const { event } = await writer.update({ id: ids.preventionEvent!, isDismissed: true });
+    const { event } = await writer.update({
+      id: ids.preventionEvent!,
+      isDismissed: true,
+      reason: "  Known test account  ",
+    });
     expect((await reader.get({ id: event?.entity?.id ?? "" })).event?.entity?.id).toBe(ids.preventionEvent);
     const dismissedOnly = await reader.listEvents({ filter: { isDismissed: true, policyId: ids.awsBundle } });
     expect(dismissedOnly.items.map((e) => e.entity?.id)).toEqual([ids.preventionEvent]);
@@ -542,6 +546,15 @@ describe.each(engines)("policy events on %s", (engine) => {
       .from(auditLog)
       .where(and(eq(auditLog.tenantId, tenantId), eq(auditLog.action, "PolicyEventStoreService.Update")));
     expect(audited).toHaveLength(2);
+    expect(audited.map((a) => (a.details as { reason?: string }).reason).sort()).toEqual([
+      "Known test account",
+      undefined,
+    ]);
+    const tooLong = await errorOf(
+      writer.update({ id: ids.preventionEvent!, isDismissed: true, reason: "x".repeat(501) }),
+    );
+    expect(tooLong.code).toBe(Code.InvalidArgument);
+    expect(tooLong.rawMessage).toBe("The reason must be at most 500 characters.");
     const refused = await errorOf(
       server.client(PolicyEventStoreService, viewer).update({ id: ids.preventionEvent!, isDismissed: true }),
     );

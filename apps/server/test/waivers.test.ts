@@ -12,6 +12,7 @@ import { ConnectorStatus, type HierarchyNode } from "@palisade/api/gen/palisade/
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
+import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import {
   type Waiver,
   WaiverApprovalMode,
@@ -554,6 +555,53 @@ describe.each(engines)("waivers on %s", (engine) => {
       expect((await stored(id)).status).toBe("ACTIVE");
       const audits = await db().select().from(auditLog).where(eq(auditLog.targetId, id));
       expect(audits.map((a) => a.action).sort()).toEqual(["WaiverService.Approve", "WaiverService.Create"]);
+    });
+
+    it("separation of duties: the requester cannot decide on their own waiver unless the tenant allows it", async () => {
+      const seeded = await seedBundle(server, { approval: "MANUAL" });
+      const own = async () =>
+        (await client("MODERATOR").create({ key: seeded.key, duration: HOUR, comment: "mine" })).waiver
+          ?.entity?.id ?? "";
+      const tenant = server.client(TenantService, as.ADMINISTRATOR);
+      expect((await tenant.getCurrent({})).tenant?.settings?.requireSeparateApprover).toBe(true);
+      const id = await own();
+      for (const status of [WaiverStatus.ACTIVE, WaiverStatus.REJECTED]) {
+        const error = await errorOf(client("MODERATOR").update({ id, status }));
+        expect(error.code).toBe(Code.PermissionDenied);
+        expect(error.rawMessage).toBe(
+          "You requested this waiver, so you cannot approve or reject it: someone else with the WAIVERS_UPDATE permission must decide.",
+        );
+      }
+      expect((await stored(id)).status).toBe("PENDING");
+      await client("EDITOR").update({ id, status: WaiverStatus.ACTIVE });
+      expect((await stored(id)).status).toBe("ACTIVE");
+
+      const settings = { maxWaiverDurationHours: 72, defaultWaiverApprovalMode: WaiverApprovalMode.AUTO };
+      try {
+        await tenant.updateSettings({ settings: { ...settings, requireSeparateApprover: false } });
+        expect((await tenant.getCurrent({})).tenant?.settings?.requireSeparateApprover).toBe(false);
+        // Left out of the request, the setting keeps its value.
+        await tenant.updateSettings({ settings });
+        expect((await tenant.getCurrent({})).tenant?.settings?.requireSeparateApprover).toBe(false);
+        const second = await own();
+        await client("MODERATOR").update({ id: second, status: WaiverStatus.REJECTED });
+        expect((await stored(second)).status).toBe("REJECTED");
+      } finally {
+        await tenant.updateSettings({ settings: { ...settings, requireSeparateApprover: true } });
+      }
+      expect((await tenant.getCurrent({})).tenant?.settings?.requireSeparateApprover).toBe(true);
+    });
+
+    it("GetOwn: the requester follows their waiver until it is decided; nobody else reads it", async () => {
+      const id = await pending();
+      const own = await client("VIEWER").getOwn({ id });
+      expect(own.waiver?.status).toBe(WaiverStatus.PENDING);
+      expect(own.tenantName).toBeTruthy();
+      for (const who of ["VISITOR", "MODERATOR", "OTHER_EDITOR"]) {
+        expect((await errorOf(client(who).getOwn({ id }))).code).toBe(Code.NotFound);
+      }
+      await client("MODERATOR").update({ id, status: WaiverStatus.REJECTED });
+      expect((await client("VIEWER").getOwn({ id })).waiver?.status).toBe(WaiverStatus.REJECTED);
     });
 
     it("pending -> rejected, and rejected is final", async () => {

@@ -35,6 +35,7 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
   }),
   ...table("palisade.waiver.v1.WaiverService", {
     Create: ["WAIVERS_REQUEST"],
+    GetOwn: ["WAIVERS_REQUEST"],
     List: ["WAIVERS_READ"],
     ListCreators: ["WAIVERS_READ"],
     Summary: ["WAIVERS_READ"],

@@ -1,3 +1,4 @@
+import { productErrorTextOf } from "./product-error-text";
 import { unexpectedErrorMessage } from "./request-limits";
 import { RpcError } from "./rpc-error";
 
@@ -42,8 +43,13 @@ export function errorText(error: unknown): string {
   return unexpectedErrorMessage;
 }
 
-/** Title and message of the generic error dialog. */
+/**
+ * Title and message of the generic error dialog; a failure with a product error code says what
+ * happened and what to do, followed by the server's own words.
+ */
 export function describeError(error: unknown): { title: string; message: string } {
+  const product = productErrorTextOf(error);
+  if (product) return { title: product.title, message: `${product.message} ${errorText(error)}` };
   return {
     title: isServerError(error) ? "Operation Failed" : "Unexpected Error",
     message: errorText(error),

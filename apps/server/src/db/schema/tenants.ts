@@ -1,4 +1,4 @@
-import { integer, pgTable, text } from "drizzle-orm/pg-core";
+import { boolean, integer, pgTable, text } from "drizzle-orm/pg-core";
 import { tenantId, timestamps } from "./columns";
 
 /** Per-tenant settings (the tenant itself is Better Auth's `organization`). */
@@ -7,5 +7,7 @@ export const tenantSettings = pgTable("tenant_settings", {
   defaultWaiverApprovalMode: text("default_waiver_approval_mode").notNull().default("AUTO"),
   maxWaiverDurationHours: integer("max_waiver_duration_hours").notNull().default(72),
   waiverLinkBaseUrl: text("waiver_link_base_url").notNull().default(""),
+  // Separation of duties: whoever requested a waiver cannot approve or reject it.
+  requireSeparateApprover: boolean("require_separate_approver").notNull().default(true),
   ...timestamps(),
 });

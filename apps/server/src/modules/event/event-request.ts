@@ -146,3 +146,15 @@ export async function connectorIdsOf(
   if (!found) throw callError(Code.NotFound, "No such connector in this tenant.");
   return [found];
 }
+
+const MAX_DISMISS_REASON = 500;
+
+/** The reason given for dismissing an event, trimmed; refused when longer than 500 characters. */
+export function dismissReason(raw: string): string {
+  const reason = raw.trim();
+  if (reason.length > MAX_DISMISS_REASON) {
+    const message = `The reason must be at most ${MAX_DISMISS_REASON} characters.`;
+    throw invalidArgument(message, [{ field: "reason", message }]);
+  }
+  return reason;
+}

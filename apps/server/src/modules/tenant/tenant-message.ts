@@ -18,6 +18,7 @@ export function tenantMessage(row: TenantRow, settings: TenantSettingsRow): Tena
         WaiverApprovalMode.AUTO,
       maxWaiverDurationHours: settings.maxWaiverDurationHours,
       waiverLinkBaseUrl: settings.waiverLinkBaseUrl,
+      requireSeparateApprover: settings.requireSeparateApprover,
     }),
   });
 }

@@ -25,6 +25,7 @@ export async function findTenantSettings(db: Database, tenantId: string): Promis
       defaultWaiverApprovalMode: "AUTO",
       maxWaiverDurationHours: 72,
       waiverLinkBaseUrl: "",
+      requireSeparateApprover: true,
       createdAt: new Date(0),
       updatedAt: new Date(0),
     }
@@ -37,7 +38,8 @@ export async function saveTenantSettings(
   values: Pick<
     TenantSettingsRow,
     "defaultWaiverApprovalMode" | "maxWaiverDurationHours" | "waiverLinkBaseUrl"
-  >,
+  > &
+    Partial<Pick<TenantSettingsRow, "requireSeparateApprover">>,
 ): Promise<void> {
   await db
     .insert(tenantSettings)

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, notInArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { member } from "../../db/schema/auth";
+import { member, organization } from "../../db/schema/auth";
 import { hierarchyNodes } from "../../db/schema/connectors";
 import { bundles, deployments } from "../../db/schema/deployments";
 import { tenantSettings } from "../../db/schema/tenants";
@@ -90,4 +90,24 @@ export async function maxWaiverHours(db: Database, tenantId: string): Promise<nu
     .where(eq(tenantSettings.tenantId, tenantId))
     .limit(1);
   return row?.hours;
+}
+
+/** Whether the tenant requires someone other than the requester to decide on a waiver. */
+export async function requiresSeparateApprover(db: Database, tenantId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ required: tenantSettings.requireSeparateApprover })
+    .from(tenantSettings)
+    .where(eq(tenantSettings.tenantId, tenantId))
+    .limit(1);
+  return row?.required ?? true;
+}
+
+/** The tenant's name, as the requester is told who decides on a pending waiver. */
+export async function tenantName(db: Database, tenantId: string): Promise<string> {
+  const [row] = await db
+    .select({ name: organization.name })
+    .from(organization)
+    .where(eq(organization.id, tenantId))
+    .limit(1);
+  return row?.name ?? "";
 }

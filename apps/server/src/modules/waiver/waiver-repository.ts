@@ -49,6 +49,31 @@ function viewQuery(db: Database) {
     .innerJoin(bundles, eq(deployments.bundleId, bundles.id));
 }
 
+/**
+ * A waiver its requester reads, in any tenant: waivers live in the tenant owning the policy key,
+ * which need not be the requester's active tenant.
+ */
+export async function findOwnWaiverAnyTenant(
+  db: Database,
+  id: string,
+  requester: { userId: string | null; identifier: string },
+): Promise<WaiverView | undefined> {
+  const [row] = await viewQuery(db)
+    .where(
+      and(
+        eq(waivers.id, id),
+        requester.userId
+          ? or(
+              eq(waivers.requesterUserId, requester.userId),
+              eq(waivers.requesterIdentifier, requester.identifier),
+            )
+          : eq(waivers.requesterIdentifier, requester.identifier),
+      ),
+    )
+    .limit(1);
+  return row ? toView(row) : undefined;
+}
+
 /** Serialises waiver creation per bundle until the transaction ends (cap and idempotency checks). */
 export async function lockBundleForWaivers(tx: Database, bundleId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`waiver-create:${bundleId}`}))`);

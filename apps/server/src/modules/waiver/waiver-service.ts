@@ -1,5 +1,6 @@
 import { cancel } from "./rpc/cancel";
 import { create } from "./rpc/create";
+import { getOwn } from "./rpc/get-own";
 import { list } from "./rpc/list";
 import { listCreators } from "./rpc/list-creators";
 import { summary } from "./rpc/summary";
@@ -13,6 +14,7 @@ import type { WaiverRpc, WaiverServiceDeps } from "./waiver-deps";
 export function createWaiverService(deps: WaiverServiceDeps): WaiverRpc {
   return {
     create: create(deps),
+    getOwn: getOwn(deps),
     list: list(deps),
     listCreators: listCreators(deps),
     summary: summary(deps),

@@ -30,7 +30,11 @@ describe("waiverFailureOf", () => {
     [
       "too many open waivers",
       new RpcError("failed_precondition", "Policy ABCDEFG already has 5 waivers", limitExceeded),
-      { kind: "invalid-key", productCode: ProductErrorCode.WAIVER_LIMIT_EXCEEDED },
+      {
+        kind: "product",
+        productCode: ProductErrorCode.WAIVER_LIMIT_EXCEEDED,
+        text: expect.objectContaining({ title: "Too Many Open Waivers" }),
+      },
     ],
     ["a network failure", new TypeError("Failed to fetch"), { kind: "invalid-key", productCode: 0 }],
   ])("%s", (_name, error, expected) => {

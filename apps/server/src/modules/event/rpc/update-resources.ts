@@ -6,7 +6,7 @@ import { auditCall } from "../../audit/audit-log";
 import type { EventRpcDeps } from "../event-deps";
 import { scopesOf } from "../event-hierarchy";
 import { resourceEventMessage } from "../event-message";
-import { existingEvent } from "../event-request";
+import { dismissReason, existingEvent } from "../event-request";
 import { findResourceEventOf, setResourceDismissed } from "../resource-event-repository";
 
 /** Dismisses (or restores) the resource event of an event, with every event of that resource. */
@@ -16,6 +16,7 @@ export async function updateResources(
   ctx: HandlerContext,
 ) {
   const caller = requireCaller(ctx);
+  const reason = dismissReason(req.reason);
   const row = await existingEvent(db, caller.tenantId, req.id);
   const resourceEvent = await findResourceEventOf(db, caller.tenantId, row.id);
   if (!resourceEvent) throw callError(Code.NotFound, "This event does not belong to a resource event.");
@@ -23,7 +24,7 @@ export async function updateResources(
   await auditCall(db, ctx, {
     targetType: "policy_event",
     targetId: resourceEvent.re_id,
-    details: { isDismissed: req.isDismissed, eventId: row.id },
+    details: { isDismissed: req.isDismissed, eventId: row.id, ...(reason ? { reason } : {}) },
   });
   const updated = (await findResourceEventOf(db, caller.tenantId, row.id)) ?? resourceEvent;
   return { resourceEvent: resourceEventMessage(updated, await scopesOf(db, caller.tenantId, [updated])) };

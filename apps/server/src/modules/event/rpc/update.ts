@@ -6,17 +6,18 @@ import type { EventRpcDeps } from "../event-deps";
 import { scopesOf } from "../event-hierarchy";
 import { eventMessage } from "../event-message";
 import { findEvent, setEventDismissed } from "../event-repository";
-import { existingEvent } from "../event-request";
+import { dismissReason, existingEvent } from "../event-request";
 
-/** Dismisses (or restores) one event. */
+/** Dismisses (or restores) one event; the reason, if given, goes into the audit record. */
 export async function updateEvent({ db }: EventRpcDeps, req: UpdateRequest, ctx: HandlerContext) {
   const caller = requireCaller(ctx);
+  const reason = dismissReason(req.reason);
   const row = await existingEvent(db, caller.tenantId, req.id);
   await setEventDismissed(db, caller.tenantId, row.id, req.isDismissed);
   await auditCall(db, ctx, {
     targetType: "policy_event",
     targetId: row.id,
-    details: { isDismissed: req.isDismissed },
+    details: reason ? { isDismissed: req.isDismissed, reason } : { isDismissed: req.isDismissed },
   });
   const updated = (await findEvent(db, caller.tenantId, row.id)) ?? row;
   return { event: eventMessage(updated, await scopesOf(db, caller.tenantId, [updated])) };

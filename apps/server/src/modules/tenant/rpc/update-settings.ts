@@ -57,11 +57,14 @@ export async function updateSettings(
   const name = readName(req.name);
   if (req.settings) {
     checkSettings(req.settings);
-    const { maxWaiverDurationHours, waiverLinkBaseUrl, defaultWaiverApprovalMode } = req.settings;
+    const { maxWaiverDurationHours, waiverLinkBaseUrl, defaultWaiverApprovalMode, requireSeparateApprover } =
+      req.settings;
+    // Left out, separation of duties keeps its current value, so older clients cannot turn it off.
     await saveTenantSettings(db, caller.tenantId, {
       defaultWaiverApprovalMode: WaiverApprovalMode[defaultWaiverApprovalMode],
       maxWaiverDurationHours,
       waiverLinkBaseUrl,
+      ...(requireSeparateApprover === undefined ? {} : { requireSeparateApprover }),
     });
   }
   if (name !== undefined) await renameTenant(db, caller.tenantId, name);

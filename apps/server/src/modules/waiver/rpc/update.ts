@@ -1,7 +1,9 @@
+import { Code, ConnectError } from "@connectrpc/connect";
 import { WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { callContext, requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
 import { writeAudit } from "../../audit/audit-log";
+import { requiresSeparateApprover } from "../waiver-context-repository";
 import type { WaiverRpc, WaiverServiceDeps } from "../waiver-deps";
 import { approveWaiver, rejectWaiver, waiverNotFound } from "../waiver-lifecycle";
 import { waiverMessage } from "../waiver-message";
@@ -20,6 +22,15 @@ export function update(deps: WaiverServiceDeps): WaiverRpc["update"] {
     }
     const waiver = req.id ? await findWaiver(db, caller.tenantId, req.id) : undefined;
     if (!waiver) throw waiverNotFound();
+    const ownRequest =
+      (caller.kind === "user" && waiver.requesterUserId === caller.id) ||
+      waiver.requesterIdentifier === (caller.email ?? caller.id);
+    if (ownRequest && (await requiresSeparateApprover(db, caller.tenantId))) {
+      throw new ConnectError(
+        "You requested this waiver, so you cannot approve or reject it: someone else with the WAIVERS_UPDATE permission must decide.",
+        Code.PermissionDenied,
+      );
+    }
     // E-mail for people; the API key's id for integrations.
     const reviewer = { name: caller.name, identifier: caller.email ?? caller.id };
     const approve = req.status === WaiverStatus.ACTIVE;

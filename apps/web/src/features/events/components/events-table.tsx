@@ -6,13 +6,16 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ExternalLinkIcon, EyeIcon, EyeOffIcon } from "lucide-react";
 import { useState } from "react";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { EmptyState } from "@/components/empty-state";
 import { ErrorDialog } from "@/components/error-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { Label } from "@/components/ui/label";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Textarea } from "@/components/ui/textarea";
 import { describeError } from "@/lib/error-text";
 import { Permission, usePermissions } from "@/lib/permissions";
 import { safeUrl } from "@/lib/safe-url";
@@ -31,13 +34,15 @@ function EventRow({
   onError: (error: unknown) => void;
 }) {
   const update = useUpdateResources();
+  const [confirmDismiss, setConfirmDismiss] = useState(false);
+  const [reason, setReason] = useState("");
   const event = item.event;
   if (!event) return null;
   const type = eventTypeText[event.type];
   const link = event.resource?.link ? safeUrl(event.resource.link) : "";
-  const toggle = async () => {
+  const toggle = async (reason = "") => {
     try {
-      await update.mutateAsync({ id: event.entity?.id ?? "", isDismissed: !item.isDismissed });
+      await update.mutateAsync({ id: event.entity?.id ?? "", isDismissed: !item.isDismissed, reason });
     } catch (error) {
       onError(error);
     }
@@ -98,10 +103,38 @@ function EventRow({
       </TableCell>
       {canDismiss && (
         <TableCell className="text-right">
-          <Button size="sm" variant="ghost" disabled={update.isPending} onClick={() => void toggle()}>
+          <Button
+            size="sm"
+            variant="ghost"
+            disabled={update.isPending}
+            onClick={() => (item.isDismissed ? void toggle() : setConfirmDismiss(true))}
+          >
             {item.isDismissed ? <EyeIcon /> : <EyeOffIcon />}
             {item.isDismissed ? "Undismiss" : "Dismiss"}
           </Button>
+          <ConfirmDialog
+            open={confirmDismiss}
+            onOpenChange={setConfirmDismiss}
+            title="Dismiss this event?"
+            description={`Every event of ${event.resource?.name || event.resource?.details?.externalId || "this resource"} for this policy leaves the list; it comes back under the Dismissed filter.`}
+            confirmLabel="Dismiss event"
+            pending={update.isPending}
+            onConfirm={() => {
+              setConfirmDismiss(false);
+              void toggle(reason.trim());
+              setReason("");
+            }}
+          >
+            <div className="space-y-1 text-left">
+              <Label htmlFor={`dismiss-reason-${event.entity?.id}`}>Reason (optional)</Label>
+              <Textarea
+                id={`dismiss-reason-${event.entity?.id}`}
+                value={reason}
+                maxLength={500}
+                onChange={(e) => setReason(e.target.value)}
+              />
+            </div>
+          </ConfirmDialog>
         </TableCell>
       )}
     </TableRow>

@@ -13,6 +13,7 @@ import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
+import { currentTenantQuery } from "@/lib/current-tenant";
 import { hierarchyQuery } from "@/lib/hierarchy-query";
 import { Permission, usePermissions } from "@/lib/permissions";
 import { providerLabel } from "@/lib/policy-definition-labels";
@@ -50,7 +51,10 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
 
   const [name, setName] = useState("");
   const [mode, setMode] = useState(DeploymentMode.ALERT);
-  const [approval, setApproval] = useState(WaiverApprovalMode.MANUAL);
+  // Until the person picks one, the tenant's default mode (the server's own fallback is AUTO).
+  const tenantDefault = useQuery(currentTenantQuery()).data?.tenant?.settings?.defaultWaiverApprovalMode;
+  const [chosenApproval, setApproval] = useState<WaiverApprovalMode | null>(null);
+  const approval = chosenApproval ?? (tenantDefault || WaiverApprovalMode.AUTO);
   const [namespace, setNamespace] = useState("");
   const [scopes, setScopes] = useState<Map<string, HierarchyNode>>(new Map());
   const [inputs, setInputs] = useState<ParameterInputs>({});

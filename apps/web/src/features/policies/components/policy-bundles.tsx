@@ -6,6 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { LoaderIcon, Trash2Icon } from "lucide-react";
 import { useState } from "react";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { ErrorDialog } from "@/components/error-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -129,13 +130,17 @@ function BundleCard({
   const update = useUpdateBundle();
   const [error, setError] = useState<unknown>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirmMode, setConfirmMode] = useState(false);
+  const scopeCount = useQuery(deploymentsQuery(bundle.entity?.id ?? "")).data?.items.length;
   const status = deploymentStatusLabels[bundle.status];
   const id = bundle.entity?.id ?? "";
   const nextMode = bundle.mode === DeploymentMode.PREVENT ? DeploymentMode.ALERT : DeploymentMode.PREVENT;
   const switchMode = async () => {
     try {
       await update.mutateAsync({ id, mode: nextMode });
+      setConfirmMode(false);
     } catch (e) {
+      setConfirmMode(false);
       setError(e);
     }
   };
@@ -162,7 +167,12 @@ function BundleCard({
         </CardTitle>
         {canWrite && (
           <div className="flex gap-2">
-            <Button size="sm" variant="outline" disabled={update.isPending} onClick={() => void switchMode()}>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={update.isPending}
+              onClick={() => setConfirmMode(true)}
+            >
               {update.isPending && <LoaderIcon className="animate-spin" />}
               Switch to {modeLabels[nextMode].toLowerCase()}
             </Button>
@@ -180,6 +190,19 @@ function BundleCard({
         {bundle.namespace && <p className="text-xs text-muted-foreground">Namespace {bundle.namespace}</p>}
         <Deployments bundleId={id} />
       </CardContent>
+      <ConfirmDialog
+        open={confirmMode}
+        onOpenChange={setConfirmMode}
+        title={`Switch ${bundle.name} to ${nextMode === DeploymentMode.PREVENT ? "PREVENT" : "ALERT"}?`}
+        description={`${
+          nextMode === DeploymentMode.PREVENT
+            ? "Actions it matches will be denied"
+            : "Actions it matches will be allowed and only reported as events"
+        } in ${scopeCount === undefined ? "every scope it is deployed to" : `${scopeCount} ${scopeCount === 1 ? "scope" : "scopes"}`}.`}
+        confirmLabel={`Switch to ${modeLabels[nextMode].toLowerCase()}`}
+        onConfirm={() => void switchMode()}
+        pending={update.isPending}
+      />
       <DeleteDialog
         bundle={bundle}
         open={confirmDelete}

@@ -1,7 +1,16 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef } from "react";
 import { durationSeconds, type WaiverRequestValues } from "../forms/waiver-request-schema";
-import { createWaiver, getBundleByKey, getDefinitionBySlug, policyRpc, waiverRpc } from "./waiver-rpc";
+import {
+  type CreatedWaiverJson,
+  createWaiver,
+  getBundleByKey,
+  getDefinitionBySlug,
+  getOwnWaiver,
+  type OwnWaiverJson,
+  policyRpc,
+  waiverRpc,
+} from "./waiver-rpc";
 
 export function bundleByKeyQuery(key: string) {
   const input = { key: key.toUpperCase() };
@@ -68,5 +77,29 @@ export function useCreateWaiver() {
       }),
     onSuccess: () =>
       Promise.all(changedByCreate.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
+}
+
+export type { CreatedWaiverJson };
+
+/** How often a pending waiver is read again, and for how long before the page stops asking. */
+export const pendingPollMs = 3_000;
+export const pendingPollLimitMs = 10 * 60_000;
+
+/**
+ * The requester's own waiver, read again every few seconds while it is PENDING so the page shows
+ * the decision without a reload; polling stops once it is decided or after ten minutes.
+ */
+export function useOwnWaiver(id: string | undefined, since: number) {
+  return useQuery({
+    queryKey: waiverRpc.queryKey("getOwn", { id: id ?? "" }),
+    queryFn: ({ signal }) => getOwnWaiver(id ?? "", signal),
+    enabled: !!id,
+    refetchInterval: (query) => {
+      const data = query.state.data as OwnWaiverJson | undefined;
+      const pending = !data || data.waiver?.status === "WAIVER_STATUS_PENDING";
+      return pending && Date.now() - since < pendingPollLimitMs ? pendingPollMs : false;
+    },
+    refetchIntervalInBackground: true,
   });
 }

@@ -23,6 +23,14 @@ export function resolvePolicyKey(text: string, signal?: AbortSignal) {
   return policyRpc.call("resolvePolicyKey", { text }, { signal });
 }
 
+export type CreatedWaiverJson = ResponseJson<typeof WaiverService, "create">;
+export type OwnWaiverJson = ResponseJson<typeof WaiverService, "getOwn">;
+
+/** A waiver the signed-in caller requested, with the name of the tenant whose reviewers decide on it. */
+export function getOwnWaiver(id: string, signal?: AbortSignal) {
+  return waiverRpc.call("getOwn", { id }, { signal });
+}
+
 export function createWaiver(request: {
   key: string;
   durationSeconds: bigint;

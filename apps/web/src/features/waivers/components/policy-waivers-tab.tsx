@@ -3,6 +3,7 @@ import { type Waiver, WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/
 import { useQuery } from "@tanstack/react-query";
 import { CheckIcon, LoaderIcon, XIcon } from "lucide-react";
 import { useState } from "react";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { EmptyState } from "@/components/empty-state";
 import { ErrorDialog } from "@/components/error-dialog";
 import { PagePagination } from "@/components/page-pagination";
@@ -69,6 +70,7 @@ function WaiverRow({
   const actions = waiverActions(row, grants);
   const status = waiverStatusLabel(row);
   const busy = update.isPending || cancel.isPending;
+  const [confirmCancel, setConfirmCancel] = useState(false);
   const run = async (change: () => Promise<unknown>) => {
     try {
       await change();
@@ -133,16 +135,24 @@ function WaiverRow({
               </Button>
             )}
             {actions.cancel && (
-              <Button
-                size="sm"
-                variant="ghost"
-                disabled={busy}
-                onClick={() => run(() => cancel.mutateAsync({ target: { case: "id", value: id } }))}
-              >
+              <Button size="sm" variant="ghost" disabled={busy} onClick={() => setConfirmCancel(true)}>
                 {cancel.isPending && <LoaderIcon className="animate-spin" />}
                 Cancel waiver
               </Button>
             )}
+            <ConfirmDialog
+              open={confirmCancel}
+              onOpenChange={setConfirmCancel}
+              title={`Cancel ${waiver.requester?.name ? `${waiver.requester.name}'s` : "this"} waiver?`}
+              description={`The waiver for ${waiver.policyKey}${waiver.scope ? ` on ${waiver.scope}` : ""} ends now: ${waiver.status === WaiverStatus.ACTIVE ? "the policy applies again to the actions it matches" : "the request is withdrawn"}.`}
+              confirmLabel="Cancel waiver"
+              destructive
+              pending={cancel.isPending}
+              onConfirm={() => {
+                setConfirmCancel(false);
+                void run(() => cancel.mutateAsync({ target: { case: "id", value: id } }));
+              }}
+            />
           </div>
         </TableCell>
       )}

@@ -11,17 +11,21 @@ import {
 import type { WaiverFailure } from "../waiver-failure";
 
 export function WaiverFailureDialog({ failure, onClose }: { failure: WaiverFailure; onClose: () => void }) {
-  const denied = failure.kind === "permission-denied";
+  const { title, message } =
+    failure.kind === "permission-denied"
+      ? { title: "You Can't Request This Waiver", message: failure.message }
+      : failure.kind === "product"
+        ? failure.text
+        : {
+            title: "Couldn't Validate Policy Key",
+            message: "Please validate Policy Key input and try again.",
+          };
   return (
     <Dialog open onOpenChange={(next) => !next && onClose()}>
       <DialogContent showClose={false} role="alertdialog">
         <DialogHeader>
-          <DialogTitle>
-            {denied ? "You Can't Request This Waiver" : "Couldn't Validate Policy Key"}
-          </DialogTitle>
-          <DialogDescription>
-            {denied ? failure.message : "Please validate Policy Key input and try again."}
-          </DialogDescription>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>{message}</DialogDescription>
         </DialogHeader>
         <DialogFooter>
           <DialogClose asChild>

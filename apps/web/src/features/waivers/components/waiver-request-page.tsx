@@ -1,18 +1,16 @@
 import { useNavigate } from "@tanstack/react-router";
-import { CheckCircle2Icon } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Logo } from "@/components/logo";
-import { Button } from "@/components/ui/button";
-import { Card, CardContent } from "@/components/ui/card";
 import { logger } from "@/lib/logger";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { useDocumentTitle } from "@/lib/use-document-title";
-import { useCreateWaiver } from "../api/waiver-request-queries";
+import { type CreatedWaiverJson, useCreateWaiver } from "../api/waiver-request-queries";
 import { useWaiverRequestForm } from "../forms/use-waiver-request-form";
 import { clearWaiverDraft, readWaiverDraft, saveWaiverDraft } from "../forms/waiver-draft";
 import type { WaiverRequestValues } from "../forms/waiver-request-schema";
 import { type WaiverFailure, waiverFailureOf } from "../waiver-failure";
 import { PolicyInfoCard } from "./policy-info-card";
+import { WaiverOutcomeCard } from "./waiver-outcome-card";
 import { WaiverRequestForm } from "./waiver-request-form";
 
 const lookupDebounceMs = 300;
@@ -29,7 +27,7 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
   const [draft] = useState(readWaiverDraft);
   const form = useWaiverRequestForm(draft ?? { policyKey: initialKey });
   const createWaiver = useCreateWaiver();
-  const [created, setCreated] = useState(false);
+  const [created, setCreated] = useState<CreatedWaiverJson | null>(null);
   const [failure, setFailure] = useState<WaiverFailure | null>(null);
   const typedKey = form.values.policyKey;
   const debouncedKey = useDebouncedValue(typedKey, lookupDebounceMs);
@@ -46,8 +44,7 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
   async function submit(values: WaiverRequestValues) {
     if (userName === null) return signInFirst();
     try {
-      await createWaiver.mutateAsync(values);
-      setCreated(true);
+      setCreated(await createWaiver.mutateAsync(values));
     } catch (error) {
       const next = waiverFailureOf(error);
       if (next.kind === "sign-in") return signInFirst();
@@ -71,23 +68,13 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
           </p>
         </div>
         {created ? (
-          <Card className="mx-auto max-w-xl">
-            <CardContent className="flex flex-col items-center gap-3 px-6 py-12 text-center">
-              <CheckCircle2Icon className="size-12 text-success" aria-hidden="true" />
-              <h2 className="text-xl font-semibold">Waiver created successfully!</h2>
-              <p className="text-sm text-muted-foreground">You can now proceed to implement desired action</p>
-              <Button
-                variant="outline"
-                className="mt-2"
-                onClick={() => {
-                  form.reset();
-                  setCreated(false);
-                }}
-              >
-                Request another waiver
-              </Button>
-            </CardContent>
-          </Card>
+          <WaiverOutcomeCard
+            created={created}
+            onAnother={() => {
+              form.reset();
+              setCreated(null);
+            }}
+          />
         ) : (
           <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,22rem)] lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
             <div className="order-2 md:order-1">

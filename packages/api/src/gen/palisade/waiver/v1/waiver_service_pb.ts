@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file palisade/waiver/v1/waiver_service.proto.
  */
 export const file_palisade_waiver_v1_waiver_service: GenFile = /*@__PURE__*/
-  fileDesc("CidwYWxpc2FkZS93YWl2ZXIvdjEvd2FpdmVyX3NlcnZpY2UucHJvdG8SEnBhbGlzYWRlLndhaXZlci52MSLeAQoNQ3JlYXRlUmVxdWVzdBILCgNrZXkYASABKAkSEAoIZHVyYXRpb24YAiABKAMSDwoHY29tbWVudBgDIAEoCRI9Cg1jcmVhdGVfc291cmNlGAQgASgOMiYucGFsaXNhZGUud2FpdmVyLnYxLldhaXZlckNyZWF0ZVNvdXJjZRIbChFzY29wZV9leHRlcm5hbF9pZBgFIAEoCUgAEh4KFHJlc291cmNlX2V4dGVybmFsX2lkGAYgASgJSAASFwoNcHJpbmNpcGFsX2FybhgHIAEoCUgAQggKBnRhcmdldCI8Cg5DcmVhdGVSZXNwb25zZRIqCgZ3YWl2ZXIYASABKAsyGi5wYWxpc2FkZS53YWl2ZXIudjEuV2FpdmVyIpABCgpMaXN0RmlsdGVyEhAKA2tleRgBIAEoCUgAiAEBEjAKBnN0YXR1cxgCIAMoDjIgLnBhbGlzYWRlLndhaXZlci52MS5XYWl2ZXJTdGF0dXMSFAoMcmVxdWVzdGVkX2J5GAMgAygJEhQKB2NvbW1lbnQYBCABKAlIAYgBAUIGCgRfa2V5QgoKCF9jb21tZW50IqsBCgtMaXN0UmVxdWVzdBI5CgpwYWdpbmF0aW9uGAEgASgLMiUucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXF1ZXN0Ei4KBmZpbHRlchgCIAEoCzIeLnBhbGlzYWRlLndhaXZlci52MS5MaXN0RmlsdGVyEjEKCG9yZGVyX2J5GAMgASgOMh8ucGFsaXNhZGUud2FpdmVyLnYxLkxpc3RPcmRlckJ5InUKDExpc3RSZXNwb25zZRIpCgVpdGVtcxgBIAMoCzIaLnBhbGlzYWRlLndhaXZlci52MS5XYWl2ZXISOgoKcGFnaW5hdGlvbhgCIAEoCzImLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uUmVzcG9uc2UiLgoSTGlzdENyZWF0b3JzRmlsdGVyEhAKA2tleRgBIAEoCUgAiAEBQgYKBF9rZXkiTQoTTGlzdENyZWF0b3JzUmVxdWVzdBI2CgZmaWx0ZXIYASABKAsyJi5wYWxpc2FkZS53YWl2ZXIudjEuTGlzdENyZWF0b3JzRmlsdGVyIkgKFExpc3RDcmVhdG9yc1Jlc3BvbnNlEjAKCGNyZWF0b3JzGAEgAygLMh4ucGFsaXNhZGUud2FpdmVyLnYxLldhaXZlclVzZXIiHQoNU3VtbWFyeUZpbHRlchIMCgRrZXlzGAEgAygJIkMKDlN1bW1hcnlSZXF1ZXN0EjEKBmZpbHRlchgBIAEoCzIhLnBhbGlzYWRlLndhaXZlci52MS5TdW1tYXJ5RmlsdGVyIncKD1N1bW1hcnlSZXNwb25zZRINCgV0b3RhbBgBIAEoDRIOCgZhY3RpdmUYAiABKA0SDwoHcGVuZGluZxgDIAEoDRIQCghyZWplY3RlZBgEIAEoDRIRCgljYW5jZWxsZWQYBSABKA0SDwoHZXhwaXJlZBgGIAEoDSI9Cg1DYW5jZWxSZXF1ZXN0EgwKAmlkGAEgASgJSAASFAoKcG9saWN5X2tleRgCIAEoCUgAQggKBnRhcmdldCI9Cg5DYW5jZWxSZXNwb25zZRIrCgd3YWl2ZXJzGAEgAygLMhoucGFsaXNhZGUud2FpdmVyLnYxLldhaXZlciJNCg1VcGRhdGVSZXF1ZXN0EgoKAmlkGAEgASgJEjAKBnN0YXR1cxgCIAEoDjIgLnBhbGlzYWRlLndhaXZlci52MS5XYWl2ZXJTdGF0dXMiPAoOVXBkYXRlUmVzcG9uc2USKgoGd2FpdmVyGAEgASgLMhoucGFsaXNhZGUud2FpdmVyLnYxLldhaXZlcipkCgtMaXN0T3JkZXJCeRIdChlMSVNUX09SREVSX0JZX1VOU1BFQ0lGSUVEEAASHAoYTElTVF9PUkRFUl9CWV9DUkVBVEVEX0FUEAESGAoUTElTVF9PUkRFUl9CWV9TVEFUVVMQAjK6BAoNV2FpdmVyU2VydmljZRJYCgZDcmVhdGUSIS5wYWxpc2FkZS53YWl2ZXIudjEuQ3JlYXRlUmVxdWVzdBoiLnBhbGlzYWRlLndhaXZlci52MS5DcmVhdGVSZXNwb25zZSIHkoIZAwoBCxJSCgRMaXN0Eh8ucGFsaXNhZGUud2FpdmVyLnYxLkxpc3RSZXF1ZXN0GiAucGFsaXNhZGUud2FpdmVyLnYxLkxpc3RSZXNwb25zZSIHkoIZAwoBCBJqCgxMaXN0Q3JlYXRvcnMSJy5wYWxpc2FkZS53YWl2ZXIudjEuTGlzdENyZWF0b3JzUmVxdWVzdBooLnBhbGlzYWRlLndhaXZlci52MS5MaXN0Q3JlYXRvcnNSZXNwb25zZSIHkoIZAwoBCBJbCgdTdW1tYXJ5EiIucGFsaXNhZGUud2FpdmVyLnYxLlN1bW1hcnlSZXF1ZXN0GiMucGFsaXNhZGUud2FpdmVyLnYxLlN1bW1hcnlSZXNwb25zZSIHkoIZAwoBCBJYCgZDYW5jZWwSIS5wYWxpc2FkZS53YWl2ZXIudjEuQ2FuY2VsUmVxdWVzdBoiLnBhbGlzYWRlLndhaXZlci52MS5DYW5jZWxSZXNwb25zZSIHkoIZAwoBCRJYCgZVcGRhdGUSIS5wYWxpc2FkZS53YWl2ZXIudjEuVXBkYXRlUmVxdWVzdBoiLnBhbGlzYWRlLndhaXZlci52MS5VcGRhdGVSZXNwb25zZSIHkoIZAwoBCmIGcHJvdG8z", [file_palisade_auth_v1_auth, file_palisade_common_v1_common, file_palisade_waiver_v1_waiver]);
+  fileDesc("CidwYWxpc2FkZS93YWl2ZXIvdjEvd2FpdmVyX3NlcnZpY2UucHJvdG8SEnBhbGlzYWRlLndhaXZlci52MSLeAQoNQ3JlYXRlUmVxdWVzdBILCgNrZXkYASABKAkSEAoIZHVyYXRpb24YAiABKAMSDwoHY29tbWVudBgDIAEoCRI9Cg1jcmVhdGVfc291cmNlGAQgASgOMiYucGFsaXNhZGUud2FpdmVyLnYxLldhaXZlckNyZWF0ZVNvdXJjZRIbChFzY29wZV9leHRlcm5hbF9pZBgFIAEoCUgAEh4KFHJlc291cmNlX2V4dGVybmFsX2lkGAYgASgJSAASFwoNcHJpbmNpcGFsX2FybhgHIAEoCUgAQggKBnRhcmdldCI8Cg5DcmVhdGVSZXNwb25zZRIqCgZ3YWl2ZXIYASABKAsyGi5wYWxpc2FkZS53YWl2ZXIudjEuV2FpdmVyIhsKDUdldE93blJlcXVlc3QSCgoCaWQYASABKAkiUQoOR2V0T3duUmVzcG9uc2USKgoGd2FpdmVyGAEgASgLMhoucGFsaXNhZGUud2FpdmVyLnYxLldhaXZlchITCgt0ZW5hbnRfbmFtZRgCIAEoCSKQAQoKTGlzdEZpbHRlchIQCgNrZXkYASABKAlIAIgBARIwCgZzdGF0dXMYAiADKA4yIC5wYWxpc2FkZS53YWl2ZXIudjEuV2FpdmVyU3RhdHVzEhQKDHJlcXVlc3RlZF9ieRgDIAMoCRIUCgdjb21tZW50GAQgASgJSAGIAQFCBgoEX2tleUIKCghfY29tbWVudCKrAQoLTGlzdFJlcXVlc3QSOQoKcGFnaW5hdGlvbhgBIAEoCzIlLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uUmVxdWVzdBIuCgZmaWx0ZXIYAiABKAsyHi5wYWxpc2FkZS53YWl2ZXIudjEuTGlzdEZpbHRlchIxCghvcmRlcl9ieRgDIAEoDjIfLnBhbGlzYWRlLndhaXZlci52MS5MaXN0T3JkZXJCeSJ1CgxMaXN0UmVzcG9uc2USKQoFaXRlbXMYASADKAsyGi5wYWxpc2FkZS53YWl2ZXIudjEuV2FpdmVyEjoKCnBhZ2luYXRpb24YAiABKAsyJi5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlc3BvbnNlIi4KEkxpc3RDcmVhdG9yc0ZpbHRlchIQCgNrZXkYASABKAlIAIgBAUIGCgRfa2V5Ik0KE0xpc3RDcmVhdG9yc1JlcXVlc3QSNgoGZmlsdGVyGAEgASgLMiYucGFsaXNhZGUud2FpdmVyLnYxLkxpc3RDcmVhdG9yc0ZpbHRlciJIChRMaXN0Q3JlYXRvcnNSZXNwb25zZRIwCghjcmVhdG9ycxgBIAMoCzIeLnBhbGlzYWRlLndhaXZlci52MS5XYWl2ZXJVc2VyIh0KDVN1bW1hcnlGaWx0ZXISDAoEa2V5cxgBIAMoCSJDCg5TdW1tYXJ5UmVxdWVzdBIxCgZmaWx0ZXIYASABKAsyIS5wYWxpc2FkZS53YWl2ZXIudjEuU3VtbWFyeUZpbHRlciJ3Cg9TdW1tYXJ5UmVzcG9uc2USDQoFdG90YWwYASABKA0SDgoGYWN0aXZlGAIgASgNEg8KB3BlbmRpbmcYAyABKA0SEAoIcmVqZWN0ZWQYBCABKA0SEQoJY2FuY2VsbGVkGAUgASgNEg8KB2V4cGlyZWQYBiABKA0iPQoNQ2FuY2VsUmVxdWVzdBIMCgJpZBgBIAEoCUgAEhQKCnBvbGljeV9rZXkYAiABKAlIAEIICgZ0YXJnZXQiPQoOQ2FuY2VsUmVzcG9uc2USKwoHd2FpdmVycxgBIAMoCzIaLnBhbGlzYWRlLndhaXZlci52MS5XYWl2ZXIiTQoNVXBkYXRlUmVxdWVzdBIKCgJpZBgBIAEoCRIwCgZzdGF0dXMYAiABKA4yIC5wYWxpc2FkZS53YWl2ZXIudjEuV2FpdmVyU3RhdHVzIjwKDlVwZGF0ZVJlc3BvbnNlEioKBndhaXZlchgBIAEoCzIaLnBhbGlzYWRlLndhaXZlci52MS5XYWl2ZXIqZAoLTGlzdE9yZGVyQnkSHQoZTElTVF9PUkRFUl9CWV9VTlNQRUNJRklFRBAAEhwKGExJU1RfT1JERVJfQllfQ1JFQVRFRF9BVBABEhgKFExJU1RfT1JERVJfQllfU1RBVFVTEAIylAUKDVdhaXZlclNlcnZpY2USWAoGQ3JlYXRlEiEucGFsaXNhZGUud2FpdmVyLnYxLkNyZWF0ZVJlcXVlc3QaIi5wYWxpc2FkZS53YWl2ZXIudjEuQ3JlYXRlUmVzcG9uc2UiB5KCGQMKAQsSWAoGR2V0T3duEiEucGFsaXNhZGUud2FpdmVyLnYxLkdldE93blJlcXVlc3QaIi5wYWxpc2FkZS53YWl2ZXIudjEuR2V0T3duUmVzcG9uc2UiB5KCGQMKAQsSUgoETGlzdBIfLnBhbGlzYWRlLndhaXZlci52MS5MaXN0UmVxdWVzdBogLnBhbGlzYWRlLndhaXZlci52MS5MaXN0UmVzcG9uc2UiB5KCGQMKAQgSagoMTGlzdENyZWF0b3JzEicucGFsaXNhZGUud2FpdmVyLnYxLkxpc3RDcmVhdG9yc1JlcXVlc3QaKC5wYWxpc2FkZS53YWl2ZXIudjEuTGlzdENyZWF0b3JzUmVzcG9uc2UiB5KCGQMKAQgSWwoHU3VtbWFyeRIiLnBhbGlzYWRlLndhaXZlci52MS5TdW1tYXJ5UmVxdWVzdBojLnBhbGlzYWRlLndhaXZlci52MS5TdW1tYXJ5UmVzcG9uc2UiB5KCGQMKAQgSWAoGQ2FuY2VsEiEucGFsaXNhZGUud2FpdmVyLnYxLkNhbmNlbFJlcXVlc3QaIi5wYWxpc2FkZS53YWl2ZXIudjEuQ2FuY2VsUmVzcG9uc2UiB5KCGQMKAQkSWAoGVXBkYXRlEiEucGFsaXNhZGUud2FpdmVyLnYxLlVwZGF0ZVJlcXVlc3QaIi5wYWxpc2FkZS53YWl2ZXIudjEuVXBkYXRlUmVzcG9uc2UiB5KCGQMKAQpiBnByb3RvMw", [file_palisade_auth_v1_auth, file_palisade_common_v1_common, file_palisade_waiver_v1_waiver]);
 
 /**
  * @generated from message palisade.waiver.v1.CreateRequest
@@ -101,6 +101,49 @@ export const CreateResponseSchema: GenMessage<CreateResponse> = /*@__PURE__*/
   messageDesc(file_palisade_waiver_v1_waiver_service, 1);
 
 /**
+ * @generated from message palisade.waiver.v1.GetOwnRequest
+ */
+export type GetOwnRequest = Message<"palisade.waiver.v1.GetOwnRequest"> & {
+  /**
+   * Waiver id (entity.id of CreateResponse.waiver).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message palisade.waiver.v1.GetOwnRequest.
+ * Use `create(GetOwnRequestSchema)` to create a new message.
+ */
+export const GetOwnRequestSchema: GenMessage<GetOwnRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_waiver_v1_waiver_service, 2);
+
+/**
+ * @generated from message palisade.waiver.v1.GetOwnResponse
+ */
+export type GetOwnResponse = Message<"palisade.waiver.v1.GetOwnResponse"> & {
+  /**
+   * @generated from field: palisade.waiver.v1.Waiver waiver = 1;
+   */
+  waiver?: Waiver | undefined;
+
+  /**
+   * Name of the tenant the waiver lives in, whose reviewers decide on it.
+   *
+   * @generated from field: string tenant_name = 2;
+   */
+  tenantName: string;
+};
+
+/**
+ * Describes the message palisade.waiver.v1.GetOwnResponse.
+ * Use `create(GetOwnResponseSchema)` to create a new message.
+ */
+export const GetOwnResponseSchema: GenMessage<GetOwnResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_waiver_v1_waiver_service, 3);
+
+/**
  * @generated from message palisade.waiver.v1.ListFilter
  */
 export type ListFilter = Message<"palisade.waiver.v1.ListFilter"> & {
@@ -134,7 +177,7 @@ export type ListFilter = Message<"palisade.waiver.v1.ListFilter"> & {
  * Use `create(ListFilterSchema)` to create a new message.
  */
 export const ListFilterSchema: GenMessage<ListFilter> = /*@__PURE__*/
-  messageDesc(file_palisade_waiver_v1_waiver_service, 2);
+  messageDesc(file_palisade_waiver_v1_waiver_service, 4);
 
 /**
  * @generated from message palisade.waiver.v1.ListRequest
@@ -163,7 +206,7 @@ export type ListRequest = Message<"palisade.waiver.v1.ListRequest"> & {
  * Use `create(ListRequestSchema)` to create a new message.
  */
 export const ListRequestSchema: GenMessage<ListRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_waiver_v1_waiver_service, 3);
+  messageDesc(file_palisade_waiver_v1_waiver_service, 5);
 
 /**
  * @generated from message palisade.waiver.v1.ListResponse
@@ -185,7 +228,7 @@ export type ListResponse = Message<"palisade.waiver.v1.ListResponse"> & {
  * Use `create(ListResponseSchema)` to create a new message.
  */
 export const ListResponseSchema: GenMessage<ListResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_waiver_v1_waiver_service, 4);
+  messageDesc(file_palisade_waiver_v1_waiver_service, 6);
 
 /**
  * @generated from message palisade.waiver.v1.ListCreatorsFilter
@@ -202,7 +245,7 @@ export type ListCreatorsFilter = Message<"palisade.waiver.v1.ListCreatorsFilter"
  * Use `create(ListCreatorsFilterSchema)` to create a new message.
  */
 export const ListCreatorsFilterSchema: GenMessage<ListCreatorsFilter> = /*@__PURE__*/
-  messageDesc(file_palisade_waiver_v1_waiver_service, 5);
+  messageDesc(file_palisade_waiver_v1_waiver_service, 7);
 
 /**
  * @generated from message palisade.waiver.v1.ListCreatorsRequest
@@ -219,7 +262,7 @@ export type ListCreatorsRequest = Message<"palisade.waiver.v1.ListCreatorsReques
  * Use `create(ListCreatorsRequestSchema)` to create a new message.
  */
 export const ListCreatorsRequestSchema: GenMessage<ListCreatorsRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_waiver_v1_waiver_service, 6);
+  messageDesc(file_palisade_waiver_v1_waiver_service, 8);
 
 /**
  * @generated from message palisade.waiver.v1.ListCreatorsResponse
@@ -236,7 +279,7 @@ export type ListCreatorsResponse = Message<"palisade.waiver.v1.ListCreatorsRespo
  * Use `create(ListCreatorsResponseSchema)` to create a new message.
  */
 export const ListCreatorsResponseSchema: GenMessage<ListCreatorsResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_waiver_v1_waiver_service, 7);
+  messageDesc(file_palisade_waiver_v1_waiver_service, 9);
 
 /**
  * @generated from message palisade.waiver.v1.SummaryFilter
@@ -255,7 +298,7 @@ export type SummaryFilter = Message<"palisade.waiver.v1.SummaryFilter"> & {
  * Use `create(SummaryFilterSchema)` to create a new message.
  */
 export const SummaryFilterSchema: GenMessage<SummaryFilter> = /*@__PURE__*/
-  messageDesc(file_palisade_waiver_v1_waiver_service, 8);
+  messageDesc(file_palisade_waiver_v1_waiver_service, 10);
 
 /**
  * @generated from message palisade.waiver.v1.SummaryRequest
@@ -272,7 +315,7 @@ export type SummaryRequest = Message<"palisade.waiver.v1.SummaryRequest"> & {
  * Use `create(SummaryRequestSchema)` to create a new message.
  */
 export const SummaryRequestSchema: GenMessage<SummaryRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_waiver_v1_waiver_service, 9);
+  messageDesc(file_palisade_waiver_v1_waiver_service, 11);
 
 /**
  * @generated from message palisade.waiver.v1.SummaryResponse
@@ -314,7 +357,7 @@ export type SummaryResponse = Message<"palisade.waiver.v1.SummaryResponse"> & {
  * Use `create(SummaryResponseSchema)` to create a new message.
  */
 export const SummaryResponseSchema: GenMessage<SummaryResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_waiver_v1_waiver_service, 10);
+  messageDesc(file_palisade_waiver_v1_waiver_service, 12);
 
 /**
  * @generated from message palisade.waiver.v1.CancelRequest
@@ -343,7 +386,7 @@ export type CancelRequest = Message<"palisade.waiver.v1.CancelRequest"> & {
  * Use `create(CancelRequestSchema)` to create a new message.
  */
 export const CancelRequestSchema: GenMessage<CancelRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_waiver_v1_waiver_service, 11);
+  messageDesc(file_palisade_waiver_v1_waiver_service, 13);
 
 /**
  * @generated from message palisade.waiver.v1.CancelResponse
@@ -362,7 +405,7 @@ export type CancelResponse = Message<"palisade.waiver.v1.CancelResponse"> & {
  * Use `create(CancelResponseSchema)` to create a new message.
  */
 export const CancelResponseSchema: GenMessage<CancelResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_waiver_v1_waiver_service, 12);
+  messageDesc(file_palisade_waiver_v1_waiver_service, 14);
 
 /**
  * @generated from message palisade.waiver.v1.UpdateRequest
@@ -386,7 +429,7 @@ export type UpdateRequest = Message<"palisade.waiver.v1.UpdateRequest"> & {
  * Use `create(UpdateRequestSchema)` to create a new message.
  */
 export const UpdateRequestSchema: GenMessage<UpdateRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_waiver_v1_waiver_service, 13);
+  messageDesc(file_palisade_waiver_v1_waiver_service, 15);
 
 /**
  * @generated from message palisade.waiver.v1.UpdateResponse
@@ -403,7 +446,7 @@ export type UpdateResponse = Message<"palisade.waiver.v1.UpdateResponse"> & {
  * Use `create(UpdateResponseSchema)` to create a new message.
  */
 export const UpdateResponseSchema: GenMessage<UpdateResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_waiver_v1_waiver_service, 14);
+  messageDesc(file_palisade_waiver_v1_waiver_service, 16);
 
 /**
  * @generated from enum palisade.waiver.v1.ListOrderBy
@@ -445,6 +488,17 @@ export const WaiverService: GenService<{
     methodKind: "unary";
     input: typeof CreateRequestSchema;
     output: typeof CreateResponseSchema;
+  },
+  /**
+   * One waiver the caller requested, in whichever tenant owns its key, so the request page can
+   * follow a pending waiver until it is decided. Any other waiver answers not_found.
+   *
+   * @generated from rpc palisade.waiver.v1.WaiverService.GetOwn
+   */
+  getOwn: {
+    methodKind: "unary";
+    input: typeof GetOwnRequestSchema;
+    output: typeof GetOwnResponseSchema;
   },
   /**
    * @generated from rpc palisade.waiver.v1.WaiverService.List

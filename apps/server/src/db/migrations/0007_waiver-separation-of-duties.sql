@@ -1,0 +1,1 @@
+ALTER TABLE "tenant_settings" ADD COLUMN "require_separate_approver" boolean DEFAULT true NOT NULL;

@@ -1,0 +1,39 @@
+import type { CreatedWaiverJson } from "./api/waiver-rpc";
+
+type WaiverJson = NonNullable<CreatedWaiverJson["waiver"]>;
+
+/** What the requester is told about their waiver after submitting it. */
+export type WaiverOutcome =
+  | { kind: "active"; expiresAt: string | null; scope: string }
+  | { kind: "pending"; tenantName: string }
+  | { kind: "rejected"; reviewer: string }
+  | { kind: "closed"; status: string };
+
+/** The expiry time in the requester's own time zone, with the zone named. */
+export function localExpiry(iso: string | undefined, timeZone?: string): string | null {
+  if (!iso) return null;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return null;
+  return new Intl.DateTimeFormat(undefined, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZoneName: "short",
+    ...(timeZone ? { timeZone } : {}),
+  }).format(date);
+}
+
+const statusName = (status: WaiverJson["status"]): string =>
+  typeof status === "string" ? status.replace(/^WAIVER_STATUS_/, "") : "UNSPECIFIED";
+
+export function waiverOutcomeOf(waiver: WaiverJson, tenantName: string, timeZone?: string): WaiverOutcome {
+  const status = statusName(waiver.status);
+  if (status === "ACTIVE") {
+    return { kind: "active", expiresAt: localExpiry(waiver.expiresAt, timeZone), scope: waiver.scope ?? "" };
+  }
+  if (status === "PENDING") return { kind: "pending", tenantName };
+  if (status === "REJECTED") return { kind: "rejected", reviewer: waiver.reviewer?.name ?? "" };
+  return { kind: "closed", status };
+}
