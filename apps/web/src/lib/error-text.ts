@@ -8,8 +8,13 @@ interface Issue {
 }
 
 // Checked by shape so that screens shown on every page do not pull the Connect runtime into the first load.
-function isConnectError(error: unknown): error is Error & { rawMessage: string } {
+function isConnectError(error: unknown): error is Error & { rawMessage: string; code: number } {
   return error instanceof Error && error.name === "ConnectError" && "rawMessage" in error;
+}
+
+/** The Connect code (by number, as `ConnectError.code` holds it) of a signed-in page's RPC failure. */
+export function connectCodeOf(error: unknown): number | undefined {
+  return isConnectError(error) && typeof error.code === "number" ? error.code : undefined;
 }
 
 export function isServerError(error: unknown): boolean {

@@ -198,3 +198,16 @@ export async function saveEventCursor(
     .set({ eventCursor: cursor, eventsFetchedAt: fetchedAt })
     .where(and(eq(connectors.tenantId, tenantId), eq(connectors.id, connectorId)));
 }
+
+/** The tenant's hierarchy nodes with these external ids (scopes chosen for a bundle, a filter). */
+export async function findHierarchyNodes(
+  db: Database,
+  tenantId: string,
+  externalIds: string[],
+): Promise<HierarchyNodeRow[]> {
+  if (externalIds.length === 0) return [];
+  return db
+    .select()
+    .from(hierarchyNodes)
+    .where(and(eq(hierarchyNodes.tenantId, tenantId), inArray(hierarchyNodes.externalId, externalIds)));
+}

@@ -3,8 +3,8 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { ScopeSchema } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
 import { describe, expect, it } from "vitest";
+import type { HierarchyNodeRow } from "../connector/connector-repository";
 import { parseName, parseNamespace, resolveScopes } from "./bundle-input";
-import type { HierarchyNodeRow } from "./deployment-repository";
 
 const awsDefinition = { slug: "deny-something", enforcer: "aws_scp" } as Definition;
 

@@ -2,8 +2,8 @@ import type { Scope } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
 import { validateBundleParameters } from "@palisade/policy-engine/compilers/tree";
 import { invalidArgument, invalidField } from "../../rpc/errors";
+import type { HierarchyNodeRow } from "../connector/connector-repository";
 import type { StoredScope } from "./bundle-repository";
-import type { HierarchyNodeRow } from "./deployment-repository";
 
 export const MAX_NAME = 120;
 export const MAX_NAMESPACE = 64;

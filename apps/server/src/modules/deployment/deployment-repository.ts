@@ -1,25 +1,11 @@
 import { and, asc, count, eq, inArray, isNull, ne } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { hierarchyNodes } from "../../db/schema/connectors";
 import { bundles, deployments } from "../../db/schema/deployments";
 import { BUNDLE_ID, countSql } from "./bundle-query-repository";
 import type { BundleRow, StoredScope } from "./bundle-repository";
 import { isUniqueViolation } from "./bundle-repository";
 
 export type DeploymentRow = typeof deployments.$inferSelect;
-export type HierarchyNodeRow = typeof hierarchyNodes.$inferSelect;
-
-export async function findHierarchyNodes(
-  db: Database,
-  tenantId: string,
-  externalIds: string[],
-): Promise<HierarchyNodeRow[]> {
-  if (externalIds.length === 0) return [];
-  return db
-    .select()
-    .from(hierarchyNodes)
-    .where(and(eq(hierarchyNodes.tenantId, tenantId), inArray(hierarchyNodes.externalId, externalIds)));
-}
 
 /** Stores a bundle and its deployments in one transaction; undefined when the key is taken. */
 export async function insertBundle(

@@ -1,6 +1,7 @@
 import type { Scope } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { Database } from "../../db/database";
-import { findHierarchyNodes, listTenantHierarchy } from "./event-lookup-repository";
+import { findHierarchyNodes } from "../connector/connector-repository";
+import { listTenantHierarchy } from "./event-lookup-repository";
 import { scopeMessage } from "./event-message";
 
 export interface HierarchyNode {

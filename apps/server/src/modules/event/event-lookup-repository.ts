@@ -3,8 +3,6 @@ import type { Database } from "../../db/database";
 import { connectors, hierarchyNodes } from "../../db/schema/connectors";
 import { bundles, deployments } from "../../db/schema/deployments";
 
-export type HierarchyNodeRow = typeof hierarchyNodes.$inferSelect;
-
 /** The tenant's cloud hierarchy as synced by its connectors, for scope filters and the tree. */
 export async function listTenantHierarchy(db: Database, tenantId: string) {
   return db
@@ -18,18 +16,6 @@ export async function listTenantHierarchy(db: Database, tenantId: string) {
     })
     .from(hierarchyNodes)
     .where(eq(hierarchyNodes.tenantId, tenantId));
-}
-
-export async function findHierarchyNodes(
-  db: Database,
-  tenantId: string,
-  externalIds: string[],
-): Promise<HierarchyNodeRow[]> {
-  if (externalIds.length === 0) return [];
-  return db
-    .select()
-    .from(hierarchyNodes)
-    .where(and(eq(hierarchyNodes.tenantId, tenantId), inArray(hierarchyNodes.externalId, externalIds)));
 }
 
 export async function findConnectorId(

@@ -1,15 +1,8 @@
-import { errorText } from "@/lib/error-text";
+import { connectCodeOf, errorText } from "@/lib/error-text";
 
 /** Connect's code names on the wire, as `ConnectError.code` holds them by number. */
 const PERMISSION_DENIED = 7;
 const NOT_FOUND = 5;
-
-function codeOf(error: unknown): number | undefined {
-  if (error instanceof Error && error.name === "ConnectError" && "code" in error) {
-    return typeof error.code === "number" ? error.code : undefined;
-  }
-  return undefined;
-}
 
 /**
  * The server's message (it already says what to do, e.g. for the last administrator), with the
@@ -17,7 +10,7 @@ function codeOf(error: unknown): number | undefined {
  */
 export function teamErrorText(error: unknown): string {
   const text = errorText(error);
-  switch (codeOf(error)) {
+  switch (connectCodeOf(error)) {
     case PERMISSION_DENIED:
       return `${text} Ask an administrator of this tenant to make the change or to give you a role that may.`;
     case NOT_FOUND:

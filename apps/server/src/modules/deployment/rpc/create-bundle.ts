@@ -7,11 +7,12 @@ import { enqueueBundleSync } from "../../../jobs/bundle-sync-job";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
+import { findHierarchyNodes } from "../../connector/connector-repository";
 import { parseName, parseNamespace, parseParameters, resolveScopes } from "../bundle-input";
 import { checkCompiles, definitionFor } from "../compile-check";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
 import { bundleMessage, modeName } from "../deployment-message";
-import { findHierarchyNodes, insertBundle } from "../deployment-repository";
+import { insertBundle } from "../deployment-repository";
 import { tenantReads } from "../tenant-reads";
 
 /** Attempts at a fresh policy key before giving up (keys are random; a clash is rare). */

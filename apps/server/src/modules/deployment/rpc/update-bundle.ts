@@ -6,6 +6,7 @@ import { enqueueBundleSync } from "../../../jobs/bundle-sync-job";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
+import { findHierarchyNodes } from "../../connector/connector-repository";
 import { parseName, parseNamespace, parseParameters, resolveScopes } from "../bundle-input";
 import { bundleById, bundleNotFound, liveBundle } from "../bundle-lookup";
 import {
@@ -17,11 +18,7 @@ import {
 import { checkCompiles, definitionFor } from "../compile-check";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
 import { bundleMessage, modeName } from "../deployment-message";
-import {
-  findHierarchyNodes,
-  replaceBundleTargets,
-  updateDeploymentsOfBundle,
-} from "../deployment-repository";
+import { replaceBundleTargets, updateDeploymentsOfBundle } from "../deployment-repository";
 import { tenantReads } from "../tenant-reads";
 
 function asScope(scope: StoredScope): Scope {

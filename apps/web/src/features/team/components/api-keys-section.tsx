@@ -11,35 +11,20 @@ import { roleLabel } from "@/lib/role-label";
 import { apiKeysQuery, useRevokeApiKey } from "../api/team-queries";
 import { teamErrorText } from "../team-errors";
 import { formatDateTime } from "../team-labels";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmTeamChange } from "./confirm-dialog";
 import { CreateApiKeyDialog } from "./create-api-key-dialog";
 
 function RevokeApiKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: () => void }) {
   const revoke = useRevokeApiKey();
-  const [error, setError] = useState<unknown>(null);
-  const close = () => {
-    setError(null);
-    onClose();
-  };
-  const confirm = async () => {
-    if (!apiKey) return;
-    try {
-      await revoke.mutateAsync({ id: apiKey.id });
-      close();
-    } catch (e) {
-      setError(e);
-    }
-  };
   return (
-    <ConfirmDialog
-      open={apiKey !== null}
+    <ConfirmTeamChange
+      target={apiKey}
       title={`Revoke the API key “${apiKey?.name}”?`}
       description="Every integration that uses this key is refused from now on. Create a new key to give access back."
       confirmLabel="Revoke key"
       pending={revoke.isPending}
-      error={error}
-      onConfirm={confirm}
-      onClose={close}
+      change={(apiKey) => revoke.mutateAsync({ id: apiKey.id })}
+      onClose={onClose}
     />
   );
 }

@@ -1,62 +1,60 @@
-import { LoaderIcon } from "lucide-react";
-import type { ReactNode } from "react";
-import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "@/components/ui/dialog";
+import { type ReactNode, useState } from "react";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { teamErrorText } from "../team-errors";
 
 /**
- * Asks before a change that cannot be undone. A refusal from the server is shown in the dialog,
- * next to what was asked, so the person can act on it without losing the context.
+ * Asks before a team change that cannot be undone, then makes it. A refusal from the server is
+ * shown in the dialog, next to what was asked, so the person can act on it without losing the
+ * context.
  */
-export function ConfirmDialog({
-  open,
+export function ConfirmTeamChange<T>({
+  target,
   title,
   description,
   confirmLabel,
   pending,
-  error,
-  onConfirm,
+  change,
   onClose,
 }: {
-  open: boolean;
+  /** What the change is about; the dialog is open while there is one. */
+  target: T | null;
   title: string;
   description: ReactNode;
   confirmLabel: string;
   pending: boolean;
-  error: unknown;
-  onConfirm: () => void;
+  change: (target: T) => Promise<unknown>;
   onClose: () => void;
 }) {
+  const [error, setError] = useState<unknown>(null);
+  const close = () => {
+    setError(null);
+    onClose();
+  };
+  const confirm = async () => {
+    if (target === null) return;
+    try {
+      await change(target);
+      close();
+    } catch (e) {
+      setError(e);
+    }
+  };
   return (
-    <Dialog open={open} onOpenChange={(next) => !next && onClose()}>
-      <DialogContent role="alertdialog">
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          <DialogDescription>{description}</DialogDescription>
-        </DialogHeader>
-        {error ? (
-          <p role="alert" className="text-sm text-destructive">
-            {teamErrorText(error)}
-          </p>
-        ) : null}
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline">Cancel</Button>
-          </DialogClose>
-          <Button variant="destructive" onClick={onConfirm} disabled={pending}>
-            {pending && <LoaderIcon className="animate-spin" />}
-            {confirmLabel}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      open={target !== null}
+      onOpenChange={(open) => !open && close()}
+      title={title}
+      description={description}
+      confirmLabel={confirmLabel}
+      pending={pending}
+      destructive
+      onConfirm={confirm}
+    >
+      {error ? (
+        <p role="alert" className="text-sm text-destructive">
+          {teamErrorText(error)}
+        </p>
+      ) : null}
+    </ConfirmDialog>
   );
 }

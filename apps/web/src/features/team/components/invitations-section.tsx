@@ -12,7 +12,7 @@ import { roleLabel } from "@/lib/role-label";
 import { invitationsQuery, useResendInvitation, useRevokeInvitation } from "../api/team-queries";
 import { teamErrorText } from "../team-errors";
 import { formatDateTime } from "../team-labels";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmTeamChange } from "./confirm-dialog";
 
 function DeliveryBadge({ invitation }: { invitation: Invitation }) {
   switch (invitation.deliveryStatus) {
@@ -69,30 +69,15 @@ function RevokeInvitationDialog({
   onClose: () => void;
 }) {
   const revoke = useRevokeInvitation();
-  const [error, setError] = useState<unknown>(null);
-  const close = () => {
-    setError(null);
-    onClose();
-  };
-  const confirm = async () => {
-    if (!invitation) return;
-    try {
-      await revoke.mutateAsync({ id: invitation.id });
-      close();
-    } catch (e) {
-      setError(e);
-    }
-  };
   return (
-    <ConfirmDialog
-      open={invitation !== null}
+    <ConfirmTeamChange
+      target={invitation}
       title={`Revoke the invitation to ${invitation?.email}?`}
       description="The link in the e-mail stops working. You can invite the address again later."
       confirmLabel="Revoke invitation"
       pending={revoke.isPending}
-      error={error}
-      onConfirm={confirm}
-      onClose={close}
+      change={(invitation) => revoke.mutateAsync({ id: invitation.id })}
+      onClose={onClose}
     />
   );
 }

@@ -16,7 +16,7 @@ import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { membersQuery, useChangeRole, useRemoveMember } from "../api/team-queries";
 import { teamErrorText } from "../team-errors";
 import { ASSIGNABLE_ROLES, formatDateTime } from "../team-labels";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmTeamChange } from "./confirm-dialog";
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -48,30 +48,15 @@ function RoleSelect({ member, onError }: { member: Member; onError: (error: unkn
 
 function RemoveMemberDialog({ member, onClose }: { member: Member | null; onClose: () => void }) {
   const remove = useRemoveMember();
-  const [error, setError] = useState<unknown>(null);
-  const close = () => {
-    setError(null);
-    onClose();
-  };
-  const confirm = async () => {
-    if (!member) return;
-    try {
-      await remove.mutateAsync({ memberId: member.id });
-      close();
-    } catch (e) {
-      setError(e);
-    }
-  };
   return (
-    <ConfirmDialog
-      open={member !== null}
+    <ConfirmTeamChange
+      target={member}
       title={`Remove ${member?.name || member?.email}?`}
       description="They can no longer sign in to this tenant. Their past actions stay in the audit log; invite them again to give access back."
       confirmLabel="Remove member"
       pending={remove.isPending}
-      error={error}
-      onConfirm={confirm}
-      onClose={close}
+      change={(member) => remove.mutateAsync({ memberId: member.id })}
+      onClose={onClose}
     />
   );
 }
