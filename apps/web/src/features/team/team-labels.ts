@@ -9,19 +9,3 @@ export const ASSIGNABLE_ROLES: readonly Role[] = [
   Role.INTEGRATOR,
   Role.ADMINISTRATOR,
 ];
-
-/**
- * A date and time in the reader's time zone, with the zone named. `dateStyle`/`timeStyle` cannot be
- * combined with `timeZoneName`, so the parts are spelled out.
- */
-export function formatDateTime(date: Date, timeZone?: string): string {
-  return date.toLocaleString(undefined, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZoneName: "short",
-    ...(timeZone ? { timeZone } : {}),
-  });
-}

@@ -1,3 +1,4 @@
+import { formatDateTime } from "@/lib/date-time";
 import type { CreatedWaiverJson } from "./api/waiver-rpc";
 
 type WaiverJson = NonNullable<CreatedWaiverJson["waiver"]>;
@@ -14,15 +15,7 @@ export function localExpiry(iso: string | undefined, timeZone?: string): string 
   if (!iso) return null;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;
-  return new Intl.DateTimeFormat(undefined, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZoneName: "short",
-    ...(timeZone ? { timeZone } : {}),
-  }).format(date);
+  return formatDateTime(date, timeZone);
 }
 
 const statusName = (status: WaiverJson["status"]): string =>

@@ -8,10 +8,10 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatDateTime } from "@/lib/date-time";
 import { roleLabel } from "@/lib/role-label";
 import { invitationsQuery, useResendInvitation, useRevokeInvitation } from "../api/team-queries";
 import { teamErrorText } from "../team-errors";
-import { formatDateTime } from "../team-labels";
 import { ConfirmTeamChange } from "./confirm-dialog";
 
 function DeliveryBadge({ invitation }: { invitation: Invitation }) {

@@ -11,11 +11,12 @@ import { Input } from "@/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatDateTime } from "@/lib/date-time";
 import { roleLabel } from "@/lib/role-label";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { membersQuery, useChangeRole, useRemoveMember } from "../api/team-queries";
 import { teamErrorText } from "../team-errors";
-import { ASSIGNABLE_ROLES, formatDateTime } from "../team-labels";
+import { ASSIGNABLE_ROLES } from "../team-labels";
 import { ConfirmTeamChange } from "./confirm-dialog";
 
 const SEARCH_DEBOUNCE_MS = 300;
