@@ -1,10 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
-  CloudProvider as CloudProviderEnum,
-  ScopeType,
-} from "@palisade/api/gen/palisade/common/v1/common_pb";
-import {
   AwsConnectorConfigSchema,
   AzureConnectorConfigSchema,
   AzureCredentialType,
@@ -16,7 +12,7 @@ import {
   HierarchyNodeSchema,
   SandboxConnectorConfigSchema,
 } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
-import type { HierarchyNodeType } from "../../cloud/cloud-provider";
+import { cloudProviderOf, scopeTypeOf } from "../../rpc/common-message";
 import type { ConnectorRow, HierarchyNodeRow, StoredConfig } from "./connector-repository";
 
 const STATUS: Record<string, ConnectorStatus> = {
@@ -26,24 +22,12 @@ const STATUS: Record<string, ConnectorStatus> = {
   ERROR: ConnectorStatus.ERROR,
 };
 
-const SCOPE_TYPES: Record<HierarchyNodeType, ScopeType> = {
-  AWS_ORGANIZATION_ROOT: ScopeType.AWS_ORGANIZATION_ROOT,
-  AWS_OU: ScopeType.AWS_OU,
-  AWS_ACCOUNT: ScopeType.AWS_ACCOUNT,
-  AZURE_MANAGEMENT_GROUP: ScopeType.AZURE_MANAGEMENT_GROUP,
-  AZURE_SUBSCRIPTION: ScopeType.AZURE_SUBSCRIPTION,
-  AZURE_RESOURCE_GROUP: ScopeType.AZURE_RESOURCE_GROUP,
-};
-
-const providerEnum = (provider: string) =>
-  provider === "aws" ? CloudProviderEnum.AWS : CloudProviderEnum.AZURE;
-
 function configMessage(row: ConnectorRow): ConnectorConfig["kind"] {
   const config = row.config as StoredConfig;
   if (row.kind === "sandbox") {
     return {
       case: "sandbox",
-      value: create(SandboxConnectorConfigSchema, { provider: providerEnum(config.provider) }),
+      value: create(SandboxConnectorConfigSchema, { provider: cloudProviderOf(config.provider) }),
     };
   }
   if ("roleArn" in config) {
@@ -84,7 +68,7 @@ export function connectorMessage(row: ConnectorRow): Connector {
       updatedAt: timestampFromDate(row.updatedAt),
     },
     name: row.name,
-    provider: providerEnum(config.provider),
+    provider: cloudProviderOf(config.provider),
     status: STATUS[row.status] ?? ConnectorStatus.UNSPECIFIED,
     lastSyncAt: row.lastSyncAt ? timestampFromDate(row.lastSyncAt) : undefined,
     lastError: row.status === "ERROR" ? (row.lastError ?? "") : "",
@@ -105,10 +89,10 @@ export function hierarchyTree(rows: HierarchyNodeRow[]): HierarchyNode[] {
           updatedAt: timestampFromDate(row.updatedAt),
         },
         name: row.name,
-        provider: providerEnum(row.provider),
+        provider: cloudProviderOf(row.provider),
         connectorId: row.connectorId,
         link: row.link ?? "",
-        type: SCOPE_TYPES[row.type as HierarchyNodeType] ?? ScopeType.UNSPECIFIED,
+        type: scopeTypeOf(row.type),
         externalId: row.externalId,
       }),
     });

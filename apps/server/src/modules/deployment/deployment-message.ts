@@ -1,12 +1,6 @@
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import {
-  CloudProvider,
-  ProductErrorCode,
-  type Scope,
-  ScopeSchema,
-  ScopeType,
-} from "@palisade/api/gen/palisade/common/v1/common_pb";
+import { ProductErrorCode, type Scope, ScopeSchema } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import {
   type DeploymentBundle,
   DeploymentBundleSchema,
@@ -20,6 +14,7 @@ import {
   PolicyDeploymentSchema,
 } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
+import { cloudProviderOf, scopeTypeOf } from "../../rpc/common-message";
 import { invalidField } from "../../rpc/errors";
 import type { BundleCounts } from "./bundle-query-repository";
 import type { BundleRow, StoredScope } from "./bundle-repository";
@@ -58,24 +53,16 @@ export function errorCodeOfName(name: string | null | undefined): ProductErrorCo
   return typeof value === "number" ? value : ProductErrorCode.DEPLOYMENT_SYNC_FAILED;
 }
 
-export function providerOfName(name: string): CloudProvider {
-  return name === "aws"
-    ? CloudProvider.AWS
-    : name === "azure"
-      ? CloudProvider.AZURE
-      : CloudProvider.UNSPECIFIED;
-}
-
 export function approvalModeOfName(name: string): WaiverApprovalMode {
   return name === "MANUAL" ? WaiverApprovalMode.MANUAL : WaiverApprovalMode.AUTO;
 }
 
 export function scopeMessage(scope: StoredScope): Scope {
   return create(ScopeSchema, {
-    provider: providerOfName(scope.provider),
+    provider: cloudProviderOf(scope.provider),
     externalId: scope.externalId,
     name: scope.name,
-    type: ScopeType[scope.type as keyof typeof ScopeType] ?? ScopeType.UNSPECIFIED,
+    type: scopeTypeOf(scope.type),
     connectorId: scope.connectorId,
   });
 }
@@ -100,7 +87,7 @@ export function excludedBundleFields(paths: readonly string[] | undefined): Read
 
 export function bundleMessage(row: BundleRow, excluded: ReadonlySet<string> = new Set()): DeploymentBundle {
   const all: Record<string, () => unknown> = {
-    provider: () => providerOfName(row.provider),
+    provider: () => cloudProviderOf(row.provider),
     key: () => row.key,
     scopes: () => (row.scopes as StoredScope[]).map(scopeMessage),
     excluded_scopes: () => (row.excludedScopes as StoredScope[]).map(scopeMessage),

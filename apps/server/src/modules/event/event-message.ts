@@ -4,7 +4,6 @@ import {
   PaginationResponseSchema,
   type Scope,
   ScopeSchema,
-  ScopeType,
 } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import {
   type EventSummary,
@@ -17,19 +16,11 @@ import {
   type ResourceEvent,
   ResourceEventSchema,
 } from "@palisade/api/gen/palisade/event/v1/event_pb";
+import { cloudProviderOf, scopeTypeOf } from "../../rpc/common-message";
 import { displayUserName } from "./display-user-name";
-import { cloudProviderOf, encodeKeyset, eventTypeOf, type Keyset } from "./event-query";
+import { encodeKeyset, eventTypeOf, type Keyset } from "./event-query";
 import type { EventRow, ResourceEventRow } from "./event-repository";
 import type { SummaryCounts } from "./event-summary-repository";
-
-const SCOPE_TYPES: Record<string, ScopeType> = {
-  AWS_ORGANIZATION_ROOT: ScopeType.AWS_ORGANIZATION_ROOT,
-  AWS_OU: ScopeType.AWS_OU,
-  AWS_ACCOUNT: ScopeType.AWS_ACCOUNT,
-  AZURE_MANAGEMENT_GROUP: ScopeType.AZURE_MANAGEMENT_GROUP,
-  AZURE_SUBSCRIPTION: ScopeType.AZURE_SUBSCRIPTION,
-  AZURE_RESOURCE_GROUP: ScopeType.AZURE_RESOURCE_GROUP,
-};
 
 /** Raw SQL returns timestamps as strings on one engine and Dates on the other. */
 export const asDate = (value: Date | string | null | undefined): Date | undefined =>
@@ -44,10 +35,10 @@ export function scopeMessage(node: {
   connectorId: string;
 }): Scope {
   return create(ScopeSchema, {
-    provider: cloudProviderOf(node.provider.toUpperCase()),
+    provider: cloudProviderOf(node.provider),
     externalId: node.externalId,
     name: node.name,
-    type: SCOPE_TYPES[node.type] ?? ScopeType.UNSPECIFIED,
+    type: scopeTypeOf(node.type),
     connectorId: node.connectorId,
   });
 }

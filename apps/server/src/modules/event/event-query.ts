@@ -49,14 +49,6 @@ export function providerFilterOf(providers: readonly CloudProvider[]): ("AWS" | 
   return providers.map(providerNameOf);
 }
 
-export function cloudProviderOf(name: string): CloudProvider {
-  return name === "AWS"
-    ? CloudProvider.AWS
-    : name === "AZURE"
-      ? CloudProvider.AZURE
-      : CloudProvider.UNSPECIFIED;
-}
-
 /** Position in a keyset-paged list: the sort value and id of an item. */
 export interface Keyset {
   value: string;
