@@ -1,6 +1,6 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { account, invitation, member, organization, user } from "../../db/schema/auth";
+import { invitation, member, organization, user } from "../../db/schema/auth";
 
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -39,15 +39,6 @@ export async function findInvitationByTokenHashAnyTenant(
   return row;
 }
 
-export async function findUserByEmail(db: Database | Transaction, email: string) {
-  const [row] = await db
-    .select({ id: user.id, name: user.name, email: user.email })
-    .from(user)
-    .where(eq(user.email, email))
-    .limit(1);
-  return row;
-}
-
 /**
  * Marks the invitation accepted if it still is pending and unexpired; false when another
  * acceptance got there first (or it was revoked or expired meanwhile). The row lock this
@@ -72,31 +63,6 @@ export async function claimInvitation(
     )
     .returning({ id: invitation.id });
   return rows.length > 0;
-}
-
-/** A password account whose address is verified. */
-export async function insertVerifiedPasswordUser(
-  tx: Transaction,
-  values: { id: string; name: string; email: string; passwordHash: string; now: Date },
-): Promise<void> {
-  await tx.insert(user).values({
-    id: values.id,
-    name: values.name,
-    email: values.email,
-    emailVerified: true,
-    createdAt: values.now,
-    updatedAt: values.now,
-  });
-  // Better Auth's password accounts: provider "credential", account id = user id.
-  await tx.insert(account).values({
-    id: crypto.randomUUID(),
-    accountId: values.id,
-    providerId: "credential",
-    userId: values.id,
-    password: values.passwordHash,
-    createdAt: values.now,
-    updatedAt: values.now,
-  });
 }
 
 /** Joins the user to the tenant; an existing membership keeps its role. */

@@ -5,6 +5,7 @@ import type {
   AcceptInvitationWithNewAccountResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../../auth/auth";
+import { findUserByEmail, insertVerifiedPasswordUser } from "../../../auth/user-repository";
 import { type FieldProblem, invalidArgument } from "../../../rpc/errors";
 import {
   addInvitedMember,
@@ -12,7 +13,6 @@ import {
   claimInvitationOrRefuse,
   requireAcceptableInvitation,
 } from "../invitation-acceptance";
-import { findUserByEmail, insertVerifiedPasswordUser } from "../invitation-repository";
 import type { TeamServiceDeps } from "../team-members";
 
 const MAX_NAME_LENGTH = 100;

@@ -7,8 +7,8 @@ import type {
   GetInvitationByTokenResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { parseRoleName } from "../../../auth/roles";
+import { findUserByEmail } from "../../../auth/user-repository";
 import { findInvitationByToken, invitationTokenState } from "../invitation-acceptance";
-import { findUserByEmail } from "../invitation-repository";
 import type { TeamServiceDeps } from "../team-members";
 
 export async function getInvitationByToken(
