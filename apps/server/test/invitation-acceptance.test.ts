@@ -235,6 +235,16 @@ describe.each(engines)("invitation links on %s", (engine) => {
     );
     expect(newAccount.code).toBe(Code.AlreadyExists);
 
+    // The invitee's session cookie sent from another site does not accept for them.
+    const cookie = existing.credentials.kind === "cookie" ? existing.credentials.cookie : "";
+    const crossSite = await fetch(`${server.url}/palisade.team.v1.TeamService/AcceptInvitation`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie, origin: "https://attacker.example" },
+      body: JSON.stringify({ token }),
+    });
+    expect(crossSite.status).toBe(401);
+    expect(((await crossSite.json()) as { code?: string }).code).toBe("unauthenticated");
+
     const before = await server.client(TenantService, existing.credentials).getCurrent({});
     expect(before.tenant?.id).toBe(server.defaultTenantId);
     const accepted = await server.client(TeamService, existing.credentials).acceptInvitation({ token });

@@ -8,6 +8,11 @@ export type UserRow = typeof user.$inferSelect;
  * Accounts are Better Auth's tables. Palisade writes one itself only where Better Auth has no
  * call for it: an invitee's account, whose address the invitation link has proved.
  */
+export async function findUserById(db: Database, id: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(user).where(eq(user.id, id)).limit(1);
+  return row;
+}
+
 export async function findUserByEmail(db: Database, email: string): Promise<UserRow | undefined> {
   const [row] = await db.select().from(user).where(eq(user.email, email.toLowerCase())).limit(1);
   return row;

@@ -47,7 +47,11 @@ export function createAuthInterceptor(deps: AuthInterceptorDeps): Interceptor {
         deps.credentialFailures.record(context.ip, authentication.reason);
       // A cross-site page may still look a key up, as anyone may, but not as the signed-in user.
       if (authentication?.status === "ok" && !crossSite) {
-        req.contextValues.set(callContextKey, { ...context, caller: authentication.caller });
+        const { caller } = authentication;
+        const signedInUserId = caller.kind === "user" ? caller.id : undefined;
+        req.contextValues.set(callContextKey, { ...context, caller, signedInUserId });
+      } else if (authentication?.status === "no_tenant" && !crossSite) {
+        req.contextValues.set(callContextKey, { ...context, signedInUserId: authentication.userId });
       }
       return next(req);
     }

@@ -15,6 +15,11 @@ export interface Caller {
 
 export interface CallContext {
   caller: Caller | undefined;
+  /**
+   * On a public method, the signed-in user of a same-site request, whether or not they belong to a
+   * tenant yet (an invitee accepting an invitation). Never set for a cross-site request.
+   */
+  signedInUserId?: string;
   /** The client's address, for rate limits and the audit log. */
   ip: string;
 }

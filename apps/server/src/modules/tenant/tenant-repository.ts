@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { member, organization, user } from "../../db/schema/auth";
+import { member, organization } from "../../db/schema/auth";
 import { tenantSettings } from "../../db/schema/tenants";
 
 export type TenantRow = typeof organization.$inferSelect;
@@ -49,11 +49,6 @@ export async function saveTenantSettings(
 
 export async function renameTenant(db: Database, tenantId: string, name: string): Promise<void> {
   await db.update(organization).set({ name }).where(eq(organization.id, tenantId));
-}
-
-export async function findUserById(db: Database, userId: string) {
-  const [row] = await db.select().from(user).where(eq(user.id, userId)).limit(1);
-  return row;
 }
 
 /** Every tenant the user belongs to, oldest membership first. */

@@ -4,6 +4,8 @@ import type {
   AcceptInvitationRequest,
   AcceptInvitationResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
+import { findUserById } from "../../../auth/user-repository";
+import { callContext } from "../../../rpc/call-context";
 import {
   addInvitedMember,
   auditAcceptance,
@@ -20,24 +22,25 @@ export async function acceptInvitation(
   const now = new Date();
   const invitation = await requireAcceptableInvitation(deps.db, req.token, now);
   // Any signed-in user, member of a tenant or not yet.
-  const session = await deps.auth.api.getSession({ headers: ctx.requestHeader });
-  if (!session) {
+  const { signedInUserId } = callContext(ctx);
+  const user = signedInUserId ? await findUserById(deps.db, signedInUserId) : undefined;
+  if (!user) {
     throw new ConnectError(`Sign in as ${invitation.email} to accept this invitation.`, Code.Unauthenticated);
   }
-  if (session.user.email.toLowerCase() !== invitation.email) {
+  if (user.email.toLowerCase() !== invitation.email) {
     throw new ConnectError(
-      `This invitation is for ${invitation.email}, but you are signed in as ${session.user.email}. Sign out, then sign in as ${invitation.email} to accept it.`,
+      `This invitation is for ${invitation.email}, but you are signed in as ${user.email}. Sign out, then sign in as ${invitation.email} to accept it.`,
       Code.PermissionDenied,
     );
   }
   await deps.db.transaction(async (tx) => {
     await claimInvitationOrRefuse(tx, invitation, now);
-    await addInvitedMember(tx, invitation, session.user.id, now);
+    await addInvitedMember(tx, invitation, user.id, now);
   });
   await deps.auth.api.setActiveOrganization({
     headers: ctx.requestHeader,
     body: { organizationId: invitation.tenantId },
   });
-  await auditAcceptance(deps.db, ctx, invitation, session.user);
+  await auditAcceptance(deps.db, ctx, invitation, user);
   return { tenantId: invitation.tenantId };
 }

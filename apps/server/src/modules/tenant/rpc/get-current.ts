@@ -5,8 +5,9 @@ import {
   type GetCurrentRequest,
   type GetCurrentResponseSchema,
 } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
+import { findUserById } from "../../../auth/user-repository";
 import { requireCaller } from "../../../rpc/call-context";
-import { findUserById, listUserTenants } from "../tenant-repository";
+import { listUserTenants } from "../tenant-repository";
 import { loadTenantMessage, requireTenant, type TenantServiceDeps } from "../tenants";
 import { splitName } from "../user-names";
 
