@@ -867,7 +867,7 @@ describe.each(engines)("waiver expiry across a restart on %s", (engine: Engine) 
       await server.stop();
       await database.drop();
     }
-  }, 90_000);
+  }, 240_000);
 });
 
 function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
