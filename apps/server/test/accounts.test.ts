@@ -26,7 +26,7 @@ async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
   throw new Error("the call succeeded");
 }
 
-function cookieOf(response: Response): Credentials {
+function cookieOf(response: Response): { kind: "cookie"; cookie: string } {
   const cookie = response.headers
     .getSetCookie()
     .map((c) => c.split(";")[0])
@@ -110,8 +110,6 @@ describe.each(engines)("accounts on %s", (engine) => {
     }
   }
 
-  const mailsTo = (email: string) => smtp.received.filter((m) => m.recipients.includes(email)).length;
-
   it("refuses sign-up while ALLOW_SIGN_UP is off", async () => {
     const email = uniqueEmail("closed");
     const response = await post(
@@ -154,10 +152,7 @@ describe.each(engines)("accounts on %s", (engine) => {
   });
 
   it("a sign-up with an invited address, even verified, does not get the invitation", async () => {
-    const admin: Credentials = {
-      kind: "cookie",
-      cookie: cookieOf(await server.signIn(ADMIN_EMAIL, ADMIN_PASSWORD)).cookie,
-    };
+    const admin: Credentials = cookieOf(await server.signIn(ADMIN_EMAIL, ADMIN_PASSWORD));
     const email = uniqueEmail("invited");
     await server.client(TeamService, admin).inviteMember({ email, role: Role.ADMINISTRATOR });
     const client = newClientAddress();
@@ -227,7 +222,7 @@ describe.each(engines)("accounts on %s", (engine) => {
     expect(limited.status).toBe(429);
     const seconds = Number(limited.headers.get("retry-after"));
     expect(seconds).toBeGreaterThan(0);
-    expect((await limited.json()).message).toBe(
+    expect(((await limited.json()) as { message: string }).message).toBe(
       `Too many requests for this address. Try again in ${seconds} seconds.`,
     );
     // The same for an address without an account: the limit reveals nothing.
@@ -253,7 +248,9 @@ describe.each(engines)("accounts on %s", (engine) => {
       newClientAddress(),
     );
     expect(invalid.status).toBe(400);
-    expect((await invalid.json()).message).toBe('"not-an-email" is not a valid email');
+    expect(((await invalid.json()) as { message: string }).message).toBe(
+      '"not-an-email" is not a valid email',
+    );
   });
 
   it("records successful and refused sign-ins in the account's history", async () => {
