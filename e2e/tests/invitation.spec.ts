@@ -56,6 +56,8 @@ test("an invitee opens the e-mailed link, sets a password and lands in the tenan
 });
 
 test("an invitee with an account signs in from the link and accepts", async ({ browser }) => {
+  // Signing up, confirming the address and being invited: three e-mails and password hashes.
+  test.slow();
   const email = `member-${Date.now()}@palisade.test`;
   const password = "Member-password-1";
   const context = await browser.newContext();
