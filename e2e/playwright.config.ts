@@ -52,6 +52,8 @@ export default defineConfig({
       PALISADE_ADMIN_EMAIL: adminEmail,
       PALISADE_ADMIN_PASSWORD: adminPassword,
       PUBLIC_URL: baseURL,
+      // Tests that need an account of no tenant sign up (and confirm the address from the outbox).
+      ALLOW_SIGN_UP: "true",
       // A known address for the tests that act as a cloud user; no simulated background activity.
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_ACTIVITY: "false",

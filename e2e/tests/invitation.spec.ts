@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { baseURL } from "./support/admin";
-import { invitationPathFor } from "./support/outbox";
+import { invitationPathFor, verificationPathFor } from "./support/outbox";
 import { adminApi, callAsAdmin } from "./support/waiver-bundle";
 
 const inviteMember = "palisade.team.v1.TeamService/InviteMember";
@@ -56,15 +56,20 @@ test("an invitee opens the e-mailed link, sets a password and lands in the tenan
 });
 
 test("an invitee with an account signs in from the link and accepts", async ({ browser }) => {
+  // Signing up, confirming the address and being invited: three e-mails and password hashes.
+  test.slow();
   const email = `member-${Date.now()}@palisade.test`;
   const password = "Member-password-1";
   const context = await browser.newContext();
   const page = await context.newPage();
+  const since = Date.now();
   const signUp = await page.request.post("/api/auth/sign-up/email", {
     data: { email, password, name: "Erin Existing" },
     headers: { Origin: baseURL },
   });
   expect(signUp.ok(), await signUp.text()).toBe(true);
+  // A password account signs in once its address is confirmed.
+  await page.goto(await verificationPathFor(email, since));
   await page.request.post("/api/auth/sign-out", { headers: { Origin: baseURL } });
   await context.clearCookies();
 

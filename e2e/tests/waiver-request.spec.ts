@@ -1,5 +1,6 @@
 import { expect, type Page, type Request, test } from "@playwright/test";
 import { adminStorageState, baseURL } from "./support/admin";
+import { verificationPathFor } from "./support/outbox";
 import { submitSignIn } from "./support/session";
 import {
   adminApi,
@@ -443,11 +444,14 @@ test("a signed-out visitor signs in on Submit and comes back to the form as it w
 
 test("a signed-in user outside the key's tenant is told why the request is refused", async ({ page }) => {
   const email = `engineer-${Date.now()}@palisade.test`;
+  const since = Date.now();
   const signUp = await page.request.post("/api/auth/sign-up/email", {
     data: { email, password: "Engineer-password-1", name: "Jo Engineer" },
     headers: { Origin: baseURL },
   });
   expect(signUp.ok(), await signUp.text()).toBe(true);
+  // The confirmation link signs the new account in.
+  await page.goto(await verificationPathFor(email, since));
   await page.goto(`/req?k=${bundle.key}`);
   await expect(page.getByRole("heading", { name: "Welcome Jo Engineer" })).toBeVisible();
   await page.getByLabel("Waiver Reason").fill(reason);

@@ -58,6 +58,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     trustedOrigins,
     logger,
     enqueueMail: (payload) => enqueueMail(jobs, payload),
+    allowSignUp: config.allowSignUp,
   });
 
   const bootstrap = await bootstrapFirstTenant(

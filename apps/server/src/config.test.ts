@@ -61,3 +61,12 @@ describe("invitation links", () => {
     );
   });
 });
+
+describe("open sign-up", () => {
+  it("is off unless ALLOW_SIGN_UP is true", () => {
+    expect(readConfig({}).allowSignUp).toBe(false);
+    expect(readConfig({ ALLOW_SIGN_UP: "true" }).allowSignUp).toBe(true);
+    expect(readConfig({ ALLOW_SIGN_UP: "false" }).allowSignUp).toBe(false);
+    expect(() => readConfig({ ALLOW_SIGN_UP: "yes" })).toThrow(/ALLOW_SIGN_UP must be true or false/);
+  });
+});

@@ -28,6 +28,8 @@ export interface Config {
   awsPrincipalArn: string | undefined;
   /** How long an invitation link stays valid. */
   invitationTtlHours: number;
+  /** Anyone may create a password account (verified by e-mail before it signs in). Off by default. */
+  allowSignUp: boolean;
   /** Outgoing mail: SMTP, or .eml files in the outbox; failed sends are retried this way. */
   mail: MailSettings & { retry: MailRetry };
 }
@@ -69,6 +71,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     awsPrincipalArn: env.PALISADE_AWS_PRINCIPAL_ARN || undefined,
     invitationTtlHours: positiveNumber(env, "INVITATION_TTL_HOURS", 168),
+    allowSignUp: flag(env, "ALLOW_SIGN_UP", false),
     mail: {
       smtpUrl: smtpUrl(env.SMTP_URL),
       from: mailFrom(env.MAIL_FROM),
@@ -103,6 +106,14 @@ function mailFrom(raw: string | undefined): string {
     throw new Error(`MAIL_FROM must be an address such as "Palisade <palisade@example.com>", got "${from}"`);
   }
   return from;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (raw === "true") return true;
+  if (raw === "false") return false;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

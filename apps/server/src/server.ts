@@ -13,6 +13,7 @@ import { registerSecurityHeaders } from "./http/security-headers";
 import { registerStaticWeb } from "./http/static-web";
 import type { JobQueue } from "./jobs/job-queue";
 import type { Logger } from "./logger";
+import { createAccountService } from "./modules/account/account-service";
 import { createConnectorService } from "./modules/connector/connector-service";
 import type { ConnectorServiceDeps } from "./modules/connector/connectors";
 import type { BundleEngine } from "./modules/deployment/bundle-engine";
@@ -114,6 +115,7 @@ export async function buildServer(deps: ServerDeps) {
 
   const implementations = new Map<string, AnyServiceImpl>([
     ["palisade.tenant.v1.TenantService", createTenantService({ db })],
+    ["palisade.account.v1.AccountService", createAccountService({ db })],
     [
       "palisade.team.v1.TeamService",
       createTeamService({

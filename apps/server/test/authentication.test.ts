@@ -1,7 +1,9 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { user } from "../src/db/schema/auth";
 import { engines } from "./support/test-database";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "./support/test-server";
 
@@ -74,9 +76,13 @@ describe.each(engines)("authentication on %s", (engine) => {
   });
 
   it("answers permission_denied, with what to do, to a user of no tenant", async () => {
-    await server.palisade.auth.api.signUpEmail({
+    const loner = await server.palisade.auth.api.signUpEmail({
       body: { email: "loner@palisade.test", password: "a-long-password", name: "Lone User" },
     });
+    await server.palisade.database.db
+      .update(user)
+      .set({ emailVerified: true })
+      .where(eq(user.id, loner.user.id));
     const signIn = await server.palisade.auth.api.signInEmail({
       body: { email: "loner@palisade.test", password: "a-long-password" },
     });

@@ -167,7 +167,11 @@ describe.each(engines)("sign-in with an e-mailed code on %s", (engine) => {
     expect(await response.json()).toEqual({ success: true });
     // An account that never proved its address gets no code either, and keeps its password.
     const unverified = `unverified-${engine}@palisade.test`;
-    await server.addMember({ role: "EDITOR", email: unverified });
+    const member = await server.addMember({ role: "EDITOR", email: unverified });
+    await server.palisade.database.db
+      .update(user)
+      .set({ emailVerified: false })
+      .where(eq(user.id, member.userId));
     const second = await post(
       "/email-otp/send-verification-otp",
       { email: unverified, type: "sign-in" },

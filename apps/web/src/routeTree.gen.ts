@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthenticatedRouteRouteImport } from './routes/_authenticated/route'
 import { Route as ExternalRouteRouteImport } from './routes/_external/route'
+import { Route as AuthenticatedAccountIndexRouteImport } from './routes/_authenticated/account/index'
 import { Route as AuthenticatedConnectorsIndexRouteImport } from './routes/_authenticated/connectors/index'
 import { Route as AuthenticatedDashboardIndexRouteImport } from './routes/_authenticated/dashboard/index'
 import { Route as AuthenticatedEventsIndexRouteImport } from './routes/_authenticated/events/index'
@@ -22,6 +23,7 @@ import { Route as AuthenticatedTeamMembersIndexRouteImport } from './routes/_aut
 import { Route as ExternalBlockedAccessIndexRouteImport } from './routes/_external/blocked-access/index'
 import { Route as ExternalInviteTokenRouteImport } from './routes/_external/invite/$token'
 import { Route as ExternalReqIndexRouteImport } from './routes/_external/req/index'
+import { Route as ExternalResetPasswordIndexRouteImport } from './routes/_external/reset-password/index'
 import { Route as ExternalUiComponentsIndexRouteImport } from './routes/_external/ui-components/index'
 import { Route as AuthenticatedInitiativesInitiativeIdIndexRouteImport } from './routes/_authenticated/initiatives/$initiativeId/index'
 import { Route as AuthenticatedPoliciesPolicyIdIndexRouteImport } from './routes/_authenticated/policies/$policyId/index'
@@ -44,6 +46,12 @@ const ExternalRouteRoute = ExternalRouteRouteImport.update({
   id: '/_external',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthenticatedAccountIndexRoute =
+  AuthenticatedAccountIndexRouteImport.update({
+    id: '/account/',
+    path: '/account/',
+    getParentRoute: () => AuthenticatedRouteRoute,
+  } as any)
 const AuthenticatedConnectorsIndexRoute =
   AuthenticatedConnectorsIndexRouteImport.update({
     id: '/connectors/',
@@ -102,6 +110,12 @@ const ExternalReqIndexRoute = ExternalReqIndexRouteImport.update({
   path: '/req/',
   getParentRoute: () => ExternalRouteRoute,
 } as any)
+const ExternalResetPasswordIndexRoute =
+  ExternalResetPasswordIndexRouteImport.update({
+    id: '/reset-password/',
+    path: '/reset-password/',
+    getParentRoute: () => ExternalRouteRoute,
+  } as any)
 const ExternalUiComponentsIndexRoute =
   ExternalUiComponentsIndexRouteImport.update({
     id: '/ui-components/',
@@ -154,6 +168,7 @@ const ExternalUiComponentsScrollIndicatorIndexRoute =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/invite/$token': typeof ExternalInviteTokenRoute
+  '/account/': typeof AuthenticatedAccountIndexRoute
   '/connectors/': typeof AuthenticatedConnectorsIndexRoute
   '/dashboard/': typeof AuthenticatedDashboardIndexRoute
   '/events/': typeof AuthenticatedEventsIndexRoute
@@ -163,6 +178,7 @@ export interface FileRoutesByFullPath {
   '/team-members/': typeof AuthenticatedTeamMembersIndexRoute
   '/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/req/': typeof ExternalReqIndexRoute
+  '/reset-password/': typeof ExternalResetPasswordIndexRoute
   '/ui-components/': typeof ExternalUiComponentsIndexRoute
   '/initiatives/$initiativeId/': typeof AuthenticatedInitiativesInitiativeIdIndexRoute
   '/policies/$policyId/': typeof AuthenticatedPoliciesPolicyIdIndexRoute
@@ -175,6 +191,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/invite/$token': typeof ExternalInviteTokenRoute
+  '/account': typeof AuthenticatedAccountIndexRoute
   '/connectors': typeof AuthenticatedConnectorsIndexRoute
   '/dashboard': typeof AuthenticatedDashboardIndexRoute
   '/events': typeof AuthenticatedEventsIndexRoute
@@ -184,6 +201,7 @@ export interface FileRoutesByTo {
   '/team-members': typeof AuthenticatedTeamMembersIndexRoute
   '/blocked-access': typeof ExternalBlockedAccessIndexRoute
   '/req': typeof ExternalReqIndexRoute
+  '/reset-password': typeof ExternalResetPasswordIndexRoute
   '/ui-components': typeof ExternalUiComponentsIndexRoute
   '/initiatives/$initiativeId': typeof AuthenticatedInitiativesInitiativeIdIndexRoute
   '/policies/$policyId': typeof AuthenticatedPoliciesPolicyIdIndexRoute
@@ -199,6 +217,7 @@ export interface FileRoutesById {
   '/_authenticated': typeof AuthenticatedRouteRouteWithChildren
   '/_external': typeof ExternalRouteRouteWithChildren
   '/_external/invite/$token': typeof ExternalInviteTokenRoute
+  '/_authenticated/account/': typeof AuthenticatedAccountIndexRoute
   '/_authenticated/connectors/': typeof AuthenticatedConnectorsIndexRoute
   '/_authenticated/dashboard/': typeof AuthenticatedDashboardIndexRoute
   '/_authenticated/events/': typeof AuthenticatedEventsIndexRoute
@@ -208,6 +227,7 @@ export interface FileRoutesById {
   '/_authenticated/team-members/': typeof AuthenticatedTeamMembersIndexRoute
   '/_external/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/_external/req/': typeof ExternalReqIndexRoute
+  '/_external/reset-password/': typeof ExternalResetPasswordIndexRoute
   '/_external/ui-components/': typeof ExternalUiComponentsIndexRoute
   '/_authenticated/initiatives/$initiativeId/': typeof AuthenticatedInitiativesInitiativeIdIndexRoute
   '/_authenticated/policies/$policyId/': typeof AuthenticatedPoliciesPolicyIdIndexRoute
@@ -222,6 +242,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/invite/$token'
+    | '/account/'
     | '/connectors/'
     | '/dashboard/'
     | '/events/'
@@ -231,6 +252,7 @@ export interface FileRouteTypes {
     | '/team-members/'
     | '/blocked-access/'
     | '/req/'
+    | '/reset-password/'
     | '/ui-components/'
     | '/initiatives/$initiativeId/'
     | '/policies/$policyId/'
@@ -243,6 +265,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/invite/$token'
+    | '/account'
     | '/connectors'
     | '/dashboard'
     | '/events'
@@ -252,6 +275,7 @@ export interface FileRouteTypes {
     | '/team-members'
     | '/blocked-access'
     | '/req'
+    | '/reset-password'
     | '/ui-components'
     | '/initiatives/$initiativeId'
     | '/policies/$policyId'
@@ -266,6 +290,7 @@ export interface FileRouteTypes {
     | '/_authenticated'
     | '/_external'
     | '/_external/invite/$token'
+    | '/_authenticated/account/'
     | '/_authenticated/connectors/'
     | '/_authenticated/dashboard/'
     | '/_authenticated/events/'
@@ -275,6 +300,7 @@ export interface FileRouteTypes {
     | '/_authenticated/team-members/'
     | '/_external/blocked-access/'
     | '/_external/req/'
+    | '/_external/reset-password/'
     | '/_external/ui-components/'
     | '/_authenticated/initiatives/$initiativeId/'
     | '/_authenticated/policies/$policyId/'
@@ -313,6 +339,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/'
       preLoaderRoute: typeof ExternalRouteRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_authenticated/account/': {
+      id: '/_authenticated/account/'
+      path: '/account'
+      fullPath: '/account/'
+      preLoaderRoute: typeof AuthenticatedAccountIndexRouteImport
+      parentRoute: typeof AuthenticatedRouteRoute
     }
     '/_authenticated/connectors/': {
       id: '/_authenticated/connectors/'
@@ -384,6 +417,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ExternalReqIndexRouteImport
       parentRoute: typeof ExternalRouteRoute
     }
+    '/_external/reset-password/': {
+      id: '/_external/reset-password/'
+      path: '/reset-password'
+      fullPath: '/reset-password/'
+      preLoaderRoute: typeof ExternalResetPasswordIndexRouteImport
+      parentRoute: typeof ExternalRouteRoute
+    }
     '/_external/ui-components/': {
       id: '/_external/ui-components/'
       path: '/ui-components'
@@ -444,6 +484,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthenticatedRouteRouteChildren {
+  AuthenticatedAccountIndexRoute: typeof AuthenticatedAccountIndexRoute
   AuthenticatedConnectorsIndexRoute: typeof AuthenticatedConnectorsIndexRoute
   AuthenticatedDashboardIndexRoute: typeof AuthenticatedDashboardIndexRoute
   AuthenticatedEventsIndexRoute: typeof AuthenticatedEventsIndexRoute
@@ -460,6 +501,7 @@ interface AuthenticatedRouteRouteChildren {
 }
 
 const AuthenticatedRouteRouteChildren: AuthenticatedRouteRouteChildren = {
+  AuthenticatedAccountIndexRoute: AuthenticatedAccountIndexRoute,
   AuthenticatedConnectorsIndexRoute: AuthenticatedConnectorsIndexRoute,
   AuthenticatedDashboardIndexRoute: AuthenticatedDashboardIndexRoute,
   AuthenticatedEventsIndexRoute: AuthenticatedEventsIndexRoute,
@@ -488,6 +530,7 @@ interface ExternalRouteRouteChildren {
   ExternalInviteTokenRoute: typeof ExternalInviteTokenRoute
   ExternalBlockedAccessIndexRoute: typeof ExternalBlockedAccessIndexRoute
   ExternalReqIndexRoute: typeof ExternalReqIndexRoute
+  ExternalResetPasswordIndexRoute: typeof ExternalResetPasswordIndexRoute
   ExternalUiComponentsIndexRoute: typeof ExternalUiComponentsIndexRoute
   ExternalUiComponentsScrollIndicatorIndexRoute: typeof ExternalUiComponentsScrollIndicatorIndexRoute
 }
@@ -496,6 +539,7 @@ const ExternalRouteRouteChildren: ExternalRouteRouteChildren = {
   ExternalInviteTokenRoute: ExternalInviteTokenRoute,
   ExternalBlockedAccessIndexRoute: ExternalBlockedAccessIndexRoute,
   ExternalReqIndexRoute: ExternalReqIndexRoute,
+  ExternalResetPasswordIndexRoute: ExternalResetPasswordIndexRoute,
   ExternalUiComponentsIndexRoute: ExternalUiComponentsIndexRoute,
   ExternalUiComponentsScrollIndicatorIndexRoute:
     ExternalUiComponentsScrollIndicatorIndexRoute,

@@ -66,3 +66,57 @@ export async function signInCodeFor(to: string, since: number): Promise<string> 
   await expect.poll(() => (code = signInCodeIn(to, since - 1000)), { timeout: 15_000 }).toBeTruthy();
   return code as string;
 }
+
+/** The text of the newest message to this address with this subject, written at or after `since`. */
+function messageText(to: string, subject: RegExp, since: number): string | undefined {
+  const dir = outboxDir();
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir).filter((name) => name.endsWith(".eml"));
+  } catch {
+    return undefined;
+  }
+  const newestFirst = files
+    .map((name) => ({ name, at: statSync(join(dir, name)).mtimeMs }))
+    .filter(({ at }) => at >= since - 1000)
+    .sort((a, b) => b.at - a.at);
+  for (const { name } of newestFirst) {
+    // Quoted-printable: soft line breaks and "=3D" for "=" in links.
+    const text = readFileSync(join(dir, name), "utf8")
+      .replace(/=\r?\n/g, "")
+      .replace(/=3D/g, "=");
+    if (!new RegExp(`^To: .*${to.replace(/[.+]/g, "\\$&")}`, "mi").test(text)) continue;
+    if (subject.test(text)) return text;
+  }
+  return undefined;
+}
+
+/** The path of the password reset link e-mailed to this address at or after `since`. */
+export async function resetPasswordPathFor(to: string, since: number): Promise<string> {
+  let path: string | undefined;
+  await expect
+    .poll(
+      () =>
+        (path = messageText(to, /^Subject: Reset your Palisade password/im, since)?.match(
+          /\/reset-password\?token=[A-Za-z0-9_-]+/,
+        )?.[0]),
+      { timeout: 15_000 },
+    )
+    .toBeTruthy();
+  return path as string;
+}
+
+/** The path of the address confirmation link e-mailed to this address at or after `since`. */
+export async function verificationPathFor(to: string, since: number): Promise<string> {
+  let path: string | undefined;
+  await expect
+    .poll(
+      () =>
+        (path = messageText(to, /^Subject: Confirm your e-mail address/im, since)?.match(
+          /\/api\/auth\/verify-email\?token=[A-Za-z0-9_.-]+&callbackURL=[A-Za-z0-9%._-]*/,
+        )?.[0]),
+      { timeout: 15_000 },
+    )
+    .toBeTruthy();
+  return path as string;
+}

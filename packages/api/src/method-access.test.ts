@@ -119,6 +119,12 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
     CreateApiKey: ["USERS_WRITE"],
     RevokeApiKey: ["USERS_WRITE"],
   }),
+  ...table("palisade.account.v1.AccountService", {
+    ListSessions: [],
+    RevokeSession: [],
+    RevokeAllSessions: [],
+    ListSignInHistory: [],
+  }),
   ...table("palisade.initiative.v1.InitiativeService", {
     ListInitiatives: ["INITIATIVES_READ"],
     GetInitiative: ["INITIATIVES_READ"],

@@ -1,4 +1,5 @@
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
+import { AccountService } from "./gen/palisade/account/v1/account_pb";
 import { ConnectorService } from "./gen/palisade/connector/v1/connector_service_pb";
 import { DeploymentManagerService } from "./gen/palisade/deployment/v1/deployment_service_pb";
 import { PolicyEventStoreService } from "./gen/palisade/event/v1/event_service_pb";
@@ -22,4 +23,5 @@ export const allServices: readonly GenService<GenServiceMethods>[] = [
   TeamService,
   InitiativeService,
   RecommendationService,
+  AccountService,
 ];

@@ -9,6 +9,14 @@ import * as authSchema from "../db/schema/auth";
 import type { SendMailPayload } from "../jobs/send-mail-job";
 import type { Logger } from "../logger";
 import { signInCodeMail } from "../mail/mail-templates";
+import {
+  accountAfterHook,
+  accountBeforeHook,
+  accountPasswordOptions,
+  accountRateLimitRules,
+  emailVerificationOptions,
+  sessionCookieOptions,
+} from "./account-auth";
 import { authLog } from "./credential-failure-log";
 import { findUserByEmail } from "./user-repository";
 
@@ -42,6 +50,8 @@ export interface AuthOptions {
   logger: Logger;
   /** Queues a message for durable delivery (the mail job). */
   enqueueMail: (payload: SendMailPayload) => Promise<unknown>;
+  /** ALLOW_SIGN_UP: open sign-up over HTTP (accounts verify their address first). */
+  allowSignUp: boolean;
 }
 
 export function createAuth(options: AuthOptions) {
@@ -67,7 +77,11 @@ export function createAuth(options: AuthOptions) {
       enabled: true,
       minPasswordLength: MIN_PASSWORD_LENGTH,
       maxPasswordLength: MAX_PASSWORD_LENGTH,
+      ...accountPasswordOptions(options),
     },
+    // Accounts (account-auth.ts): verification, password reset, sign-in history, cookies.
+    emailVerification: emailVerificationOptions(options),
+    hooks: { before: accountBeforeHook(options), after: accountAfterHook(options) },
     session: {
       // Sessions last a week and are extended once a day while in use.
       expiresIn: 60 * 60 * 24 * 7,
@@ -76,6 +90,7 @@ export function createAuth(options: AuthOptions) {
     },
     advanced: {
       cookiePrefix: "palisade",
+      ...sessionCookieOptions(options.publicUrl),
       database: { generateId: () => crypto.randomUUID() },
     },
     rateLimit: {
@@ -91,6 +106,7 @@ export function createAuth(options: AuthOptions) {
         "/email-otp/send-verification-otp": { window: 60, max: 3 },
         // Five wrong codes end a code anyway; this bounds guessing across codes and addresses.
         "/sign-in/email-otp": { window: 60, max: 10 },
+        ...accountRateLimitRules,
       },
     },
     plugins: [

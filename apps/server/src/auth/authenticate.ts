@@ -47,6 +47,7 @@ export async function authenticate(
       tenantId: membership.tenantId,
       role,
       permissions: new Set(rolePermissions[role]),
+      sessionId: session.session.id,
     },
   };
 }

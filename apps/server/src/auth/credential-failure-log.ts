@@ -2,7 +2,7 @@ import type { Logger } from "../logger";
 
 /** Messages Better Auth writes for a wrong password or a garbage API key: anyone can cause them. */
 const CREDENTIAL_FAILURES =
-  /^(Failed to validate API key|Invalid password|User not found|Password not found|Credential account not found|Username or password not found)/;
+  /^(Failed to validate API key|Invalid password|User not found|Password not found|Credential account not found|Username or password not found|Reset Password: User not found)/;
 
 /**
  * Better Auth's log, into Palisade's. Failed credential checks are demoted to debug: the

@@ -18,6 +18,11 @@ export async function findUserByEmail(db: Database, email: string): Promise<User
   return row;
 }
 
+/** The address is proven (a link sent to it was used). */
+export async function markEmailVerified(db: Database, id: string): Promise<void> {
+  await db.update(user).set({ emailVerified: true, updatedAt: new Date() }).where(eq(user.id, id));
+}
+
 /** A password account whose address is verified. */
 export async function insertVerifiedPasswordUser(
   tx: Database,

@@ -143,3 +143,45 @@ export function signInCodeMail(input: SignInCodeMailInput): MailMessage {
   ].join("\n");
   return { to: oneLine(input.to), subject, text, html };
 }
+
+export interface AccountLinkMailInput {
+  to: string;
+  link: string;
+  expiresAt: Date;
+}
+
+/** The password reset link. Sent only to an existing account; the page answers the same either way. */
+export function passwordResetMail(input: AccountLinkMailInput): MailMessage {
+  return renderMail({
+    to: input.to,
+    subject: `Reset your ${PRODUCT_NAME} password`,
+    intro: [
+      `Someone asked to reset the password of the ${PRODUCT_NAME} account ${input.to}.`,
+      `To choose a new password, open the link below. It works once; every device signed in to the account is signed out.`,
+    ],
+    action: { label: "Choose a new password", link: input.link },
+    expiresAt: input.expiresAt,
+    outro: [
+      `If you did not ask for this, you can ignore this message; your password stays as it is.`,
+      `After the link expires, ask for a new one from the sign-in page ("Forgot password?").`,
+    ],
+  });
+}
+
+/** The link that proves a new account's address; it signs the account in. */
+export function verifyAddressMail(input: AccountLinkMailInput): MailMessage {
+  return renderMail({
+    to: input.to,
+    subject: `Confirm your e-mail address for ${PRODUCT_NAME}`,
+    intro: [
+      `An account on ${PRODUCT_NAME} was created with this e-mail address (${input.to}).`,
+      `To confirm the address and sign in, open the link below. Until then the account cannot sign in.`,
+    ],
+    action: { label: "Confirm my address", link: input.link },
+    expiresAt: input.expiresAt,
+    outro: [
+      `If you did not create this account, you can ignore this message; the account stays unusable.`,
+      `After the link expires, sign in with your password to be sent a new one.`,
+    ],
+  });
+}

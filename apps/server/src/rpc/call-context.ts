@@ -11,6 +11,8 @@ export interface Caller {
   tenantId: string;
   role: Role;
   permissions: ReadonlySet<Permission>;
+  /** The session a signed-in user calls with; absent for API keys. */
+  sessionId?: string;
 }
 
 export interface CallContext {

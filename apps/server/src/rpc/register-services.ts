@@ -20,6 +20,7 @@ const capabilities: Record<string, string> = {
   "palisade.initiative.v1.InitiativeService": "Initiatives",
   "palisade.recommendation.v1.RecommendationService": "Recommendations",
   "palisade.tenant.v1.TenantService": "Tenant settings",
+  "palisade.account.v1.AccountService": "Your account",
 };
 
 /** Registers every service of the contract: the given handlers, `unimplemented` for the rest. */

@@ -4,7 +4,7 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { and, eq } from "drizzle-orm";
 import { createPalisade, type Palisade } from "../../src/app";
 import { readConfig } from "../../src/config";
-import { member, organization } from "../../src/db/schema/auth";
+import { member, organization, user } from "../../src/db/schema/auth";
 import { createLogger } from "../../src/logger";
 import { createTestDatabase, type Engine, type TestDatabase } from "./test-database";
 
@@ -95,6 +95,8 @@ export async function startTestServer(engine: Engine, env: Record<string, string
       const signUp = await palisade.auth.api.signUpEmail({
         body: { email: address, password, name: name ?? `Member ${counter}` },
       });
+      // Password accounts sign in once their address is verified.
+      await db.update(user).set({ emailVerified: true }).where(eq(user.id, signUp.user.id));
       const memberId = crypto.randomUUID();
       await db
         .insert(member)

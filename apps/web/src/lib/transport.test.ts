@@ -66,3 +66,25 @@ describe("toConnectError", () => {
     expect(error.rawMessage).toBe(message);
   });
 });
+
+describe("signedOutInterceptor", () => {
+  it("tells the listeners when a call answers unauthenticated, and passes the error on", async () => {
+    const { signedOutInterceptor, onSignedOut } = await import("./transport");
+    const { Code: Codes, ConnectError: Error_ } = await import("@connectrpc/connect");
+    let told = 0;
+    const stop = onSignedOut(() => {
+      told += 1;
+    });
+    const failing = signedOutInterceptor()((async () => {
+      throw new Error_("Your session has expired", Codes.Unauthenticated);
+    }) as never) as unknown as (req: unknown) => Promise<unknown>;
+    await expect(failing({})).rejects.toThrow("Your session has expired");
+    expect(told).toBe(1);
+    const denied = signedOutInterceptor()((async () => {
+      throw new Error_("No", Codes.PermissionDenied);
+    }) as never) as unknown as (req: unknown) => Promise<unknown>;
+    await expect(denied({})).rejects.toThrow("No");
+    expect(told).toBe(1);
+    stop();
+  });
+});

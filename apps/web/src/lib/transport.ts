@@ -39,11 +39,39 @@ export function toConnectError(error: unknown, signal?: AbortSignal): ConnectErr
   return new ConnectError(unexpectedErrorMessage, Code.Internal, undefined, undefined, error);
 }
 
+type SignedOutListener = () => void;
+const signedOutListeners = new Set<SignedOutListener>();
+
+/**
+ * Called whenever a call answers `unauthenticated` (the session ended or expired): the signed-in
+ * area asks the user to sign in again and come back. Returns the function that stops listening.
+ */
+export function onSignedOut(listener: SignedOutListener): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+}
+
+export function notifySignedOut(): void {
+  for (const listener of signedOutListeners) listener();
+}
+
+/** Tells the signed-out listeners about an `unauthenticated` answer, and passes the error on. */
+export function signedOutInterceptor(): Interceptor {
+  return (next) => async (req) => {
+    try {
+      return await next(req);
+    } catch (error) {
+      if (error instanceof ConnectError && error.code === Code.Unauthenticated) notifySignedOut();
+      throw error;
+    }
+  };
+}
+
 export function createAppTransport(fetchImpl: typeof fetch = (input, init) => fetch(input, init)) {
   return createConnectTransport({
     baseUrl: "/",
     useBinaryFormat: false,
-    interceptors: [errorInterceptor()],
+    interceptors: [signedOutInterceptor(), errorInterceptor()],
     fetch: (input, init) => fetchImpl(input, { ...init, credentials: "same-origin" }),
   });
 }

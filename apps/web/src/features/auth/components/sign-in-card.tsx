@@ -10,16 +10,15 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { authClient } from "@/lib/auth-client";
+import { emailAddressSchema } from "@/lib/email-address";
 import { readLastLogin, rememberLastLogin } from "@/lib/last-login";
 import { postSignInPath } from "@/lib/redirect-path";
 import { signInErrorMessage } from "../sign-in-error";
+import { ForgotPasswordForm } from "./forgot-password-form";
 import { SignInCodeForm } from "./sign-in-code-form";
 
 const signInSchema = z.object({
-  email: z.pipe(
-    z.string().check(z.trim(), z.minLength(1, "E-mail is required")),
-    z.email("Enter a valid e-mail address"),
-  ),
+  email: emailAddressSchema,
   password: z.string().check(z.minLength(1, "Password is required")),
 });
 
@@ -30,7 +29,7 @@ export function SignInCard({ redirectPath }: { redirectPath: string | undefined 
   const { auth } = useRouteContext({ from: "__root__" });
   const [lastLogin] = useState(() => readLastLogin());
   const [failure, setFailure] = useState<string | null>(null);
-  const [method, setMethod] = useState<"password" | "code">("password");
+  const [method, setMethod] = useState<"password" | "code" | "forgot">("password");
   const id = useId();
   const form = useForm<SignInValues>({
     resolver: zodResolver(signInSchema),
@@ -59,11 +58,15 @@ export function SignInCard({ redirectPath }: { redirectPath: string | undefined 
         <CardDescription>
           {method === "password"
             ? "Use the e-mail address and password of your Palisade account."
-            : "We e-mail you a one-time code; no password needed."}
+            : method === "code"
+              ? "We e-mail you a one-time code; no password needed."
+              : "We e-mail you a link to choose a new password."}
         </CardDescription>
       </CardHeader>
       <CardContent>
-        {method === "code" ? (
+        {method === "forgot" ? (
+          <ForgotPasswordForm initialEmail={form.getValues("email")} onBack={() => setMethod("password")} />
+        ) : method === "code" ? (
           <SignInCodeForm
             redirectPath={redirectPath}
             initialEmail={form.getValues("email")}
@@ -96,7 +99,16 @@ export function SignInCard({ redirectPath }: { redirectPath: string | undefined 
               )}
             </div>
             <div className="space-y-2">
-              <Label htmlFor={`${id}-password`}>Password</Label>
+              <div className="flex items-center justify-between gap-2">
+                <Label htmlFor={`${id}-password`}>Password</Label>
+                <button
+                  type="button"
+                  className="text-sm font-medium text-primary underline-offset-2 hover:underline"
+                  onClick={() => setMethod("forgot")}
+                >
+                  Forgot password?
+                </button>
+              </div>
               <Input
                 id={`${id}-password`}
                 type="password"

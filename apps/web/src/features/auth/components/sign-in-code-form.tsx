@@ -1,12 +1,13 @@
 import { useRouteContext, useRouter } from "@tanstack/react-router";
 import { AlertCircleIcon, LoaderIcon } from "lucide-react";
 import { type FormEvent, useEffect, useId, useState } from "react";
-import * as z from "zod/mini";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { authClient } from "@/lib/auth-client";
+import { authFailureText, retryAfterCapture } from "@/lib/auth-error";
+import { emailAddressSchema } from "@/lib/email-address";
 import { rememberLastLogin } from "@/lib/last-login";
 import { postSignInPath } from "@/lib/redirect-path";
 import { signInCodeErrorMessage, signInErrorMessage } from "../sign-in-error";
@@ -14,10 +15,7 @@ import { signInCodeErrorMessage, signInErrorMessage } from "../sign-in-error";
 /** The server allows a few requests a minute; waiting this long keeps a person well inside it. */
 export const RESEND_AFTER_SECONDS = 30;
 
-const emailSchema = z.pipe(
-  z.string().check(z.trim(), z.minLength(1, "E-mail is required")),
-  z.email("Enter a valid e-mail address"),
-);
+const emailSchema = emailAddressSchema;
 
 function useCountdown(): [number, () => void] {
   const [until, setUntil] = useState(0);
@@ -61,10 +59,17 @@ export function SignInCodeForm({
   async function sendCode(to: string) {
     setBusy(true);
     setFailure(null);
-    const { error } = await authClient.emailOtp.sendVerificationOtp({ email: to, type: "sign-in" });
+    const capture = retryAfterCapture();
+    const { error } = await authClient.emailOtp.sendVerificationOtp({
+      email: to,
+      type: "sign-in",
+      fetchOptions: capture.fetchOptions,
+    });
     setBusy(false);
     if (error) {
-      setFailure(signInErrorMessage(error));
+      setFailure(
+        error.status === 429 ? authFailureText(error, capture.seconds()) : signInErrorMessage(error),
+      );
       return;
     }
     setSentTo(to);
@@ -76,7 +81,7 @@ export function SignInCodeForm({
     event.preventDefault();
     const parsed = emailSchema.safeParse(email);
     if (!parsed.success) {
-      setFieldError(parsed.error.issues[0]?.message ?? "Enter a valid e-mail address");
+      setFieldError(parsed.error.issues[0]?.message ?? "E-mail is required");
       return;
     }
     setFieldError(null);

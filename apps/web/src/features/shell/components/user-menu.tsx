@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { LogOutIcon } from "lucide-react";
+import { Link } from "@tanstack/react-router";
+import { LogOutIcon, UserCogIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import {
   DropdownMenu,
@@ -41,6 +42,12 @@ export function UserMenu() {
           {data && <span className="block font-normal">Role: {roleLabel(data.role)}</span>}
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link to="/account">
+            <UserCogIcon />
+            Account
+          </Link>
+        </DropdownMenuItem>
         <DropdownMenuItem onSelect={() => void signOut()}>
           <LogOutIcon />
           Sign out
