@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import type { EventQuery } from "./event-query";
-import { filterConditions, rowsOf, where } from "./event-repository";
+import { escapeLike, filterConditions, principalSearchText, rowsOf, where } from "./event-repository";
 
 export interface SummaryCounts {
   prevention: number;
@@ -114,7 +114,7 @@ export async function resourceTypes(db: Database, tenantId: string, provider?: s
 }
 
 export async function userNames(db: Database, tenantId: string, search: string | undefined) {
-  const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const pattern = search ? `%${escapeLike(search)}%` : undefined;
   return rowsOf<{
     user_identifier: string | null;
     user_name: string | null;
@@ -127,7 +127,7 @@ export async function userNames(db: Database, tenantId: string, search: string |
         source_app_name, user_type
       from policy_events
       where tenant_id = ${tenantId}
-        ${pattern ? sql`and (user_identifier ilike ${pattern} or user_name ilike ${pattern})` : sql``}
+        ${pattern ? sql`and ${principalSearchText("policy_events")} ilike ${pattern}` : sql``}
       order by coalesce(user_identifier, ''), occurred_at desc limit 200`),
   );
 }
