@@ -11,6 +11,8 @@ export interface Figure {
   budget?: { kind: "max" | "min"; value: number };
   /** The same-run baseline the value is compared with (ratio = value / baseline). */
   baseline?: { label: string; value: number };
+  /** The least value / baseline ratio that passes (ingest: half the rate of COPY). */
+  minRatio?: number;
   /** One-minute load average when the figure was taken. */
   load?: number;
 }
@@ -26,6 +28,12 @@ export function record(figure: Figure): void {
 }
 
 export function passes(figure: Figure): boolean | undefined {
-  if (!figure.budget) return undefined;
-  return figure.budget.kind === "max" ? figure.value < figure.budget.value : figure.value >= figure.budget.value;
+  const ratioOk =
+    figure.minRatio === undefined ||
+    !figure.baseline ||
+    figure.value / figure.baseline.value >= figure.minRatio;
+  if (!figure.budget) return figure.minRatio === undefined ? undefined : ratioOk;
+  const budgetOk =
+    figure.budget.kind === "max" ? figure.value < figure.budget.value : figure.value >= figure.budget.value;
+  return budgetOk && ratioOk;
 }
