@@ -51,14 +51,12 @@ export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).row
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
- * The text a "contains" search matches: the indexed expressions of the trigram indexes
+ * The text a resource "contains" search matches: the indexed expression of the trigram index
  * (migration event-search-trigram), so that `ilike '%x%'` is read from the index. A newline
  * joins the columns; a search box cannot type one, so no match spans both.
  */
 export const resourceSearchText = (alias: string) =>
   sql.raw(`(coalesce(${alias}.resource_name, '') || E'\\n' || coalesce(${alias}.resource_external_id, ''))`);
-export const principalSearchText = (alias: string) =>
-  sql.raw(`(coalesce(${alias}.user_identifier, '') || E'\\n' || coalesce(${alias}.user_name, ''))`);
 
 /**
  * The WHERE conditions of a filter on `policy_events` under `alias` (`pe`). Dismissed-ness is
@@ -79,8 +77,7 @@ export function filterConditions(q: EventQuery, alias: string, dismissedColumn: 
     if (q.includeDismissedType) parts.push(sql`${dismissedColumn} = true`);
     out.push(sql`(${sql.join(parts, sql` or `)})`);
   }
-  if (q.resourceName)
-    out.push(sql`${resourceSearchText(alias)} ilike ${`%${escapeLike(q.resourceName)}%`}`);
+  if (q.resourceName) out.push(sql`${resourceSearchText(alias)} ilike ${`%${escapeLike(q.resourceName)}%`}`);
   if (q.resourceTypes.length > 0)
     out.push(
       sql`${col("resource_native_type")} in (${sql.join(

@@ -39,7 +39,7 @@ export async function insertNewEvents(db: Database, unique: NewPolicyEvent[]): P
     audits)
   on conflict (tenant_id, provider_event_id) do nothing
   returning id, tenant_id, deployment_id, bundle_id, resource_external_id, resource_name, resource_native_type,
-    type, occurred_at`);
+    type, occurred_at, user_identifier, user_name, source_app_identifier, source_app_name, user_type`);
   const rows = (result as unknown as { rows: RawInserted[] }).rows.map(
     (r): InsertedEvent => ({
       id: r.id,
@@ -51,6 +51,11 @@ export async function insertNewEvents(db: Database, unique: NewPolicyEvent[]): P
       resourceNativeType: r.resource_native_type,
       type: r.type,
       occurredAt: r.occurred_at instanceof Date ? r.occurred_at : new Date(r.occurred_at),
+      userIdentifier: r.user_identifier,
+      userName: r.user_name,
+      sourceAppIdentifier: r.source_app_identifier,
+      sourceAppName: r.source_app_name,
+      userType: r.user_type,
     }),
   );
   return rows;
@@ -66,6 +71,11 @@ interface RawInserted {
   resource_native_type: string | null;
   type: string;
   occurred_at: Date | string;
+  user_identifier: string | null;
+  user_name: string | null;
+  source_app_identifier: string | null;
+  source_app_name: string | null;
+  user_type: string | null;
 }
 
 export interface InsertedEvent {
@@ -78,6 +88,11 @@ export interface InsertedEvent {
   resourceNativeType: string | null;
   type: string;
   occurredAt: Date;
+  userIdentifier: string | null;
+  userName: string | null;
+  sourceAppIdentifier: string | null;
+  sourceAppName: string | null;
+  userType: string | null;
 }
 
 /**
@@ -121,4 +136,31 @@ export async function touchResourceEvents(db: Database, rows: InsertedEvent[]): 
       updated_at = now()
     -- An older event arriving late does not replace the newer one.
     where resource_events.last_occurred_at <= excluded.last_occurred_at`);
+}
+
+/** Keeps one row per identity of the new events, with what its newest event said. */
+export async function touchPrincipals(db: Database, rows: InsertedEvent[]): Promise<void> {
+  const newest = new Map<string, InsertedEvent>();
+  for (const row of rows) {
+    const key = `${row.tenantId}\u0000${row.userIdentifier ?? ""}`;
+    const seen = newest.get(key);
+    if (!seen || seen.occurredAt.getTime() <= row.occurredAt.getTime()) newest.set(key, row);
+  }
+  if (newest.size === 0) return;
+  const list = [...newest.values()];
+  const column = <T>(pick: (e: InsertedEvent) => T) => sql.param(list.map(pick));
+  await db.execute(sql`
+    insert into event_principals (tenant_id, user_identifier, user_name, source_app_identifier, source_app_name,
+      user_type, last_occurred_at)
+    select * from unnest(${column((r) => r.tenantId)}::text[], ${column((r) => r.userIdentifier ?? "")}::text[],
+      ${column((r) => r.userName)}::text[], ${column((r) => r.sourceAppIdentifier)}::text[],
+      ${column((r) => r.sourceAppName)}::text[], ${column((r) => r.userType)}::text[],
+      ${column((r) => r.occurredAt.toISOString())}::timestamptz[])
+    on conflict (tenant_id, user_identifier) do update set
+      user_name = excluded.user_name,
+      source_app_identifier = excluded.source_app_identifier,
+      source_app_name = excluded.source_app_name,
+      user_type = excluded.user_type,
+      last_occurred_at = excluded.last_occurred_at
+    where event_principals.last_occurred_at < excluded.last_occurred_at`);
 }

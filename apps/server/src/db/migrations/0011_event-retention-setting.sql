@@ -1,0 +1,1 @@
+ALTER TABLE "tenant_settings" ADD COLUMN "event_retention_days" integer DEFAULT 400 NOT NULL;
