@@ -147,7 +147,8 @@ export async function touchPrincipals(db: Database, rows: InsertedEvent[]): Prom
     if (!seen || seen.occurredAt.getTime() <= row.occurredAt.getTime()) newest.set(key, row);
   }
   if (newest.size === 0) return;
-  const list = [...newest.values()];
+  // In key order, so that two writers of one tenant lock the rows in the same order.
+  const list = [...newest.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
   const column = <T>(pick: (e: InsertedEvent) => T) => sql.param(list.map(pick));
   await db.execute(sql`
     insert into event_principals (tenant_id, user_identifier, user_name, source_app_identifier, source_app_name,

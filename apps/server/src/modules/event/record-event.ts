@@ -8,8 +8,8 @@ const BATCH = 5000;
 
 /**
  * Writes events idempotently (a provider event id already stored is skipped) in multi-row
- * batches, then moves each touched resource event (and each identity) to its newest event. Returns how many events
- * were new. Run inside a transaction when the caller advances a cursor after it.
+ * batches, then moves each touched resource event and identity to its newest event. Returns how
+ * many events were new. Run inside a transaction when the caller advances a cursor after it.
  */
 export async function writeEvents(db: Database, events: NewPolicyEvent[]): Promise<number> {
   let inserted = 0;
