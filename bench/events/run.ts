@@ -7,7 +7,7 @@ import pg from "pg";
 import { type DatabaseHandle, openDatabase } from "../../apps/server/src/db/database";
 import type { EventQuery } from "../../apps/server/src/modules/event/event-query";
 import { COUNT_CAP, countEvents, listEvents } from "../../apps/server/src/modules/event/event-repository";
-import { userNames } from "../../apps/server/src/modules/event/event-summary-repository";
+import { summarize, userNames } from "../../apps/server/src/modules/event/event-summary-repository";
 import type { NewPolicyEvent } from "../../apps/server/src/modules/event/policy-event";
 import { writeEvents } from "../../apps/server/src/modules/event/record-event";
 import { fillEvents } from "../support/fill-events";
@@ -259,6 +259,24 @@ async function listLatencies(db: DatabaseHandle["db"], engine: string) {
       unit: "ms",
       budget: { kind: "max", value: 50 },
       baseline: name.startsWith("newest") ? undefined : { label: "unfiltered list", value: unfiltered },
+    });
+  }
+  // The summary counts (SummaryEvents) scan every matching event: measured to tell when rollups pay.
+  for (const [name, q] of [
+    ["last 30 days", { ...baseQuery(), start: new Date(NOW - 30 * DAY_MS) }],
+    ["all time", baseQuery()],
+  ] as const) {
+    const sums: number[] = [];
+    for (let run = 0; run < Math.min(RUNS, 10); run++) {
+      const t = performance.now();
+      await summarize(db, TENANT, q);
+      sums.push(performance.now() - t);
+    }
+    add({
+      group: `events ${engine}`,
+      figure: `summary counts on ${millions}, ${name} (full scan of the matching events)`,
+      value: Number(p95(sums).toFixed(1)),
+      unit: "ms",
     });
   }
   // The user picker's substring search (ListUserNames).
