@@ -17,7 +17,11 @@ const SHORT: [string, Record<string, string>][] = [
   ["memory", { BENCH_MEMORY_EVENTS: "1000000" }],
   ["req", { BENCH_MS: "3000", BENCH_CLIENTS: "50", BENCH_LCP_LOADS: "7" }],
 ];
-const only = process.argv.slice(2);
+// `--from a.jsonl b.jsonl`: print the table of figures recorded earlier (BENCH_RESULTS files)
+// instead of running the benchmarks.
+const fromAt = process.argv.indexOf("--from");
+const fromFiles = fromAt >= 0 ? process.argv.slice(fromAt + 1) : [];
+const only = fromAt >= 0 ? [] : process.argv.slice(2);
 const root = new URL("../..", import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), "palisade-bench-"));
 const results = join(work, "results.jsonl");
@@ -26,7 +30,7 @@ const started = performance.now();
 const loadAtStart = loadavg();
 
 for (const [name, defaults] of SHORT) {
-  if (only.length > 0 && !only.includes(name)) continue;
+  if (fromFiles.length > 0 || (only.length > 0 && !only.includes(name))) continue;
   const env = { ...defaults, ...process.env, BENCH_RESULTS: results };
   const t = performance.now();
   console.error(`\n== ${name} (load average ${loadavg()[0]?.toFixed(1)})`);
@@ -43,13 +47,10 @@ for (const [name, defaults] of SHORT) {
   if (code !== 0) failedRuns.push(name);
 }
 
-const figures: Figure[] = existsSync(results)
-  ? readFileSync(results, "utf8")
-      .trim()
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Figure)
-  : [];
+const figures: Figure[] = (fromFiles.length > 0 ? fromFiles : [results])
+  .filter((file) => existsSync(file))
+  .flatMap((file) => readFileSync(file, "utf8").trim().split("\n").filter(Boolean))
+  .map((line) => JSON.parse(line) as Figure);
 rmSync(work, { recursive: true, force: true });
 
 const number = (n: number) => n.toLocaleString("en", { maximumFractionDigits: n < 10 ? 2 : 1 });
