@@ -80,7 +80,12 @@ async function startServer(env: Record<string, string>): Promise<Running> {
     stdio: ["ignore", "ignore", "inherit"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  await until(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 180_000);
+  try {
+    await until(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 600_000);
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
   return {
     child,
     base,
