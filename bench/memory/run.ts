@@ -174,7 +174,7 @@ async function measure(
   server = await startServer(env);
   const pid = server.child.pid ?? 0;
   const call = await signedInCaller(server.base);
-  await call("palisade.event.v1.EventService/List", { pagination: { limit: 30 } });
+  await call("palisade.event.v1.PolicyEventStoreService/List", { pagination: { limit: 30 } });
   await sleep(3_000);
   const millions = `${(EVENTS / 1_000_000).toLocaleString("en")}M`;
   add(`server RSS at idle with ${millions} events stored (after one list)`, rssMb(pid));
@@ -184,7 +184,7 @@ async function measure(
     pid,
     (async () => {
       const { presignedUrl } = await call<{ presignedUrl: string }>(
-        "palisade.event.v1.EventService/ExportAsync",
+        "palisade.event.v1.PolicyEventStoreService/ExportAsync",
         { format: "EXPORT_FORMAT_CSV" },
       );
       const response = await until(
