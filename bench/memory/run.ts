@@ -172,6 +172,14 @@ async function measure(
   }
 
   server = await startServer(env);
+  try {
+    await measureStored(server, add);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function measureStored(server: Running, add: (figure: string, value: number, unit?: string) => void) {
   const pid = server.child.pid ?? 0;
   const call = await signedInCaller(server.base);
   await call("palisade.event.v1.PolicyEventStoreService/List", { pagination: { limit: 30 } });
@@ -212,7 +220,6 @@ async function measure(
     seconds,
     "s",
   );
-  await server.stop();
 }
 
 async function withAdmin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
