@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Plugin, ResolvedConfig } from "vite";
 
@@ -41,7 +41,7 @@ export function deliveryPlugin(options: { routeTree: string }): Plugin {
       config = resolved;
     },
     closeBundle() {
-      const outDir = join(config.root, config.build.outDir);
+      const outDir = resolve(config.root, config.build.outDir);
       const patterns = routePatternsOf(readFileSync(options.routeTree, "utf8"));
       if (patterns.length === 0) throw new Error(`no routes found in ${options.routeTree}`);
       writeFileSync(join(outDir, ROUTES_FILE), `${JSON.stringify(patterns, null, 2)}\n`);

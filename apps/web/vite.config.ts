@@ -37,6 +37,8 @@ export default defineConfig({
   build: {
     outDir: "dist",
     emptyOutDir: true,
+    // dist/.vite/manifest.json: the first-load size check reads which chunks each page loads.
+    manifest: true,
     rolldownOptions: {
       output: {
         codeSplitting: {

@@ -6,6 +6,7 @@ import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/
 import { eq } from "drizzle-orm";
 import { bundles } from "../../apps/server/src/db/schema/deployments";
 import { timingSummary } from "../support/percentile";
+import { record } from "../support/results";
 import { flatten, startSandboxedPalisade, until } from "../support/sandboxed-palisade";
 
 /**
@@ -74,6 +75,12 @@ try {
   console.log("|---|---|---|---|");
   for (const row of rows) {
     console.log(`| ${row.figure} | ${row.p50.toFixed(0)} | ${row.p95.toFixed(0)} | ${row.max.toFixed(0)} |`);
+    record({
+      group: `deploy ${palisade.database.engine}`,
+      figure: `${row.figure}, p50 of ${ROUNDS} (p95 ${row.p95.toFixed(0)} ms)`,
+      value: Math.round(row.p50),
+      unit: "ms",
+    });
   }
 } finally {
   await server.stop();

@@ -1,40 +1,48 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { EventOrderBy } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import type { AuditRecord } from "../../apps/server/src/cloud/cloud-provider";
 import { type DatabaseHandle, openDatabase } from "../../apps/server/src/db/database";
-import { classifyAudit } from "../../apps/server/src/modules/event/classify";
-import type { ClassifyContext } from "../../apps/server/src/modules/event/classify-context";
 import type { EventQuery } from "../../apps/server/src/modules/event/event-query";
 import { COUNT_CAP, countEvents, listEvents } from "../../apps/server/src/modules/event/event-repository";
+import { summarize, userNames } from "../../apps/server/src/modules/event/event-summary-repository";
 import type { NewPolicyEvent } from "../../apps/server/src/modules/event/policy-event";
 import { writeEvents } from "../../apps/server/src/modules/event/record-event";
+import { fillEvents } from "../support/fill-events";
 import { percentile } from "../support/percentile";
+import { type Figure, record } from "../support/results";
+import { classification } from "./classification";
 
 /**
- * Event store figures: ingest rate through the pipeline's writer into PostgreSQL, and the
- * filtered, keyset-paged events list on a large table (PostgreSQL and PGlite).
- *   BENCH_EVENTS (1,000,000 rows in the list table), BENCH_INGEST (100,000 events written through
- *   the writer), BENCH_RUNS (queries per filter), TEST_DATABASE_URL (admin connection).
+ * Event store figures: ingest rate through the pipeline's writer against a plain COPY of the same
+ * rows, and the filtered, keyset-paged events list and substring searches on a large table
+ * (PostgreSQL and PGlite).
+ *   BENCH_EVENTS or `--events N` (1,000,000 rows in the list table), BENCH_INGEST (100,000 events
+ *   written through the writer), BENCH_RUNS (queries per filter), TEST_DATABASE_URL (admin
+ *   connection), BENCH_SKIP_PGLITE=1 (PostgreSQL only, e.g. for 10M rows).
  */
-const TOTAL = Number(process.env.BENCH_EVENTS ?? 1_000_000);
+const argEvents = process.argv.indexOf("--events");
+const TOTAL = Number(
+  (argEvents >= 0 ? process.argv[argEvents + 1] : undefined) ?? process.env.BENCH_EVENTS ?? 1_000_000,
+);
 const INGEST = Number(process.env.BENCH_INGEST ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const DB_NAME = "palisade_bench";
+const DB_NAME = process.env.BENCH_DB_NAME ?? "palisade_bench";
 const TENANT = "bench-tenant";
 const BUNDLES = 20;
 const DAY_MS = 86_400_000;
 const NOW = Date.parse("2026-06-01T00:00:00Z");
 const TYPES = ["PREVENTION", "PREVENTION", "PREVENTION", "ALERT", "ALERT", "WAIVED", "DRIFT"] as const;
+const millions = `${(TOTAL / 1_000_000).toLocaleString("en")}M`;
 
-interface Row {
-  engine: string;
-  scenario: string;
-  figure: string;
+const figures: Figure[] = [];
+function add(figure: Figure) {
+  const withLoad = { ...figure, load: loadavg()[0] };
+  figures.push(withLoad);
+  record(withLoad);
 }
 
 async function seedTenant(db: DatabaseHandle["db"]) {
@@ -74,8 +82,83 @@ function syntheticEvent(i: number, prefix: string): NewPolicyEvent {
   };
 }
 
+const COPY_COLUMNS = `tenant_id, provider_event_id, type, cloud_provider, deployment_id, bundle_id, deployment_name,
+  resource_external_id, resource_native_type, resource_scope, resource_name, user_identifier, user_name, user_type,
+  occurred_at, audits`;
+
+/** The same rows as `writeEvents` stores, as CSV for COPY. */
+function csvOf(count: number): string {
+  const field = (v: string) => `"${v.replaceAll('"', '""')}"`;
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const e = syntheticEvent(i, "ingest");
+    lines.push(
+      [
+        e.tenantId,
+        e.providerEventId,
+        e.type,
+        e.cloudProvider,
+        e.deploymentId ?? "",
+        e.bundleId ?? "",
+        e.deploymentName ?? "",
+        e.resourceExternalId ?? "",
+        e.resourceNativeType ?? "",
+        e.resourceScope ?? "",
+        e.resourceName ?? "",
+        e.userIdentifier ?? "",
+        e.userName ?? "",
+        e.userType ?? "",
+        e.occurredAt.toISOString(),
+        JSON.stringify(e.audits),
+      ]
+        .map(field)
+        .join(","),
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Milliseconds of one COPY of the INGEST rows into the (emptied) events table. */
+async function copyBaseline(handle: DatabaseHandle): Promise<number | undefined> {
+  await handle.db.execute(sql`truncate policy_events, resource_events`);
+  const csv = csvOf(INGEST);
+  try {
+    if (handle.pglite) {
+      const started = performance.now();
+      await handle.pglite.query(
+        `copy policy_events (${COPY_COLUMNS}) from '/dev/blob' with (format csv)`,
+        [],
+        {
+          blob: new Blob([csv]),
+        },
+      );
+      return performance.now() - started;
+    }
+    // A server-side COPY from a file: the database must run on this machine (it does for the bench).
+    const dir = mkdtempSync(join(tmpdir(), "palisade-copy-"));
+    chmodSync(dir, 0o755);
+    const file = join(dir, "events.csv");
+    writeFileSync(file, csv, { mode: 0o644 });
+    try {
+      const started = performance.now();
+      await handle.db.execute(
+        sql.raw(`copy policy_events (${COPY_COLUMNS}) from '${file}' with (format csv)`),
+      );
+      return performance.now() - started;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  } catch (error) {
+    console.error(`COPY baseline not measured: ${(error as Error).message}`);
+    return undefined;
+  } finally {
+    await handle.db.execute(sql`truncate policy_events, resource_events`);
+  }
+}
+
 /** Events/s through `writeEvents`, in calls of 5,000 as one fetch of a busy connector would write. */
-async function ingest(db: DatabaseHandle["db"], engine: string): Promise<Row[]> {
+async function ingest(handle: DatabaseHandle, engine: string) {
+  const db = handle.db;
   const batch = 5000;
   const started = performance.now();
   for (let i = 0; i < INGEST; i += batch) {
@@ -86,46 +169,31 @@ async function ingest(db: DatabaseHandle["db"], engine: string): Promise<Row[]> 
       await writeEvents(tx, events);
     });
   }
-  const seconds = (performance.now() - started) / 1000;
+  const perSecond = INGEST / ((performance.now() - started) / 1000);
   // Writing the same events again is what a repeated fetch does: nothing new is stored.
   const again = performance.now();
   const repeat = Array.from({ length: batch }, (_, k) => syntheticEvent(k, "ingest"));
   const inserted = await writeEvents(db, repeat);
   const repeatMs = performance.now() - again;
-  return [
-    {
-      engine,
-      scenario: `ingest ${INGEST.toLocaleString("en")} events (writeEvents, 5k per transaction)`,
-      figure: `${Math.round(INGEST / seconds).toLocaleString("en")} events/s`,
-    },
-    {
-      engine,
-      scenario: "re-write of 5k already stored events",
-      figure: `${inserted} new, ${Math.round(repeatMs)} ms`,
-    },
-  ];
-}
-
-/** Fills the table up to TOTAL rows with set-based SQL (not the measured path). */
-async function fill(db: DatabaseHandle["db"], from: number) {
-  const step = 100_000;
-  for (let start = from; start < TOTAL; start += step) {
-    const end = Math.min(TOTAL, start + step) - 1;
-    await db.execute(sql`
-      insert into policy_events (tenant_id, provider_event_id, type, cloud_provider, deployment_id, bundle_id,
-        deployment_name, resource_external_id, resource_native_type, resource_scope, resource_name,
-        user_identifier, user_name, user_type, occurred_at, is_dismissed)
-      select ${TENANT}, 'fill-' || i,
-        (array['PREVENTION','PREVENTION','PREVENTION','ALERT','ALERT','WAIVED','DRIFT'])[1 + i % 7],
-        'AWS', 'dep-' || (i % ${BUNDLES}), 'bundle-' || (i % ${BUNDLES}), 'Bundle ' || (i % ${BUNDLES}),
-        'arn:aws:s3:::bucket-' || (i % 50000), case when i % 3 = 0 then 'AWS::EC2::Instance' else 'AWS::S3::Bucket' end,
-        (100000000000 + i % 40)::text, 'bucket-' || (i % 50000),
-        'arn:aws:iam::123456789012:user/user-' || (i % 200), 'user-' || (i % 200), 'USER',
-        timestamptz '2026-06-01T00:00:00Z' - ((i % 129600) * interval '1 minute') - ((i % 997) * interval '1 millisecond'),
-        i % 50 = 0
-      from generate_series(${start}::int, ${end}::int) as i`);
-  }
-  await db.execute(sql`analyze policy_events`);
+  if (inserted !== 0) throw new Error(`a repeated write stored ${inserted} events again`);
+  const copyMs = await copyBaseline(handle);
+  add({
+    group: `events ${engine}`,
+    figure: `ingest ${INGEST.toLocaleString("en")} events (writeEvents, 5k per transaction)`,
+    value: Math.round(perSecond),
+    unit: "events/s",
+    budget: { kind: "min", value: engine === "PostgreSQL" ? 20_000 : 10_000 },
+    baseline: copyMs
+      ? { label: "COPY of the same rows", value: Math.round(INGEST / (copyMs / 1000)) }
+      : undefined,
+    minRatio: 0.5,
+  });
+  add({
+    group: `events ${engine}`,
+    figure: "re-write of 5k already stored events (0 stored again)",
+    value: Math.round(repeatMs),
+    unit: "ms",
+  });
 }
 
 function baseQuery(): EventQuery {
@@ -155,9 +223,15 @@ const FILTERS: [string, Partial<EventQuery>][] = [
   ["scope list", { scopes: ["100000000007", "100000000011"] }],
 ];
 
+const p95 = (times: number[]) =>
+  percentile(
+    [...times].sort((a, b) => a - b),
+    0.95,
+  );
+
 /** The list RPC's database work: one page of 30 plus the capped count, then the next page by cursor. */
-async function listLatencies(db: DatabaseHandle["db"], engine: string): Promise<Row[]> {
-  const rows: Row[] = [];
+async function listLatencies(db: DatabaseHandle["db"], engine: string) {
+  let unfiltered: number | undefined;
   for (const [name, extra] of FILTERS) {
     const q = { ...baseQuery(), ...extra };
     const page = { orderBy: EventOrderBy.OCCURRED_TIME, descending: true, limit: 30 };
@@ -176,15 +250,67 @@ async function listLatencies(db: DatabaseHandle["db"], engine: string): Promise<
         nextTimes.push(performance.now() - n);
       }
     }
-    times.sort((a, b) => a - b);
-    nextTimes.sort((a, b) => a - b);
-    rows.push({
-      engine,
-      scenario: `list: ${name}`,
-      figure: `p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms; next page p95 ${percentile(nextTimes, 0.95).toFixed(1)} ms`,
+    const value = p95(times);
+    unfiltered ??= value;
+    add({
+      group: `events ${engine}`,
+      figure: `list p95 on ${millions}: ${name} (page of 30 + capped count; next page p95 ${p95(nextTimes).toFixed(1)} ms)`,
+      value: Number(value.toFixed(1)),
+      unit: "ms",
+      budget: { kind: "max", value: 50 },
+      baseline: name.startsWith("newest") ? undefined : { label: "unfiltered list", value: unfiltered },
     });
   }
-  return rows;
+  // The summary counts (SummaryEvents) scan every matching event: measured to tell when rollups pay.
+  for (const [name, q] of [
+    ["last 30 days", { ...baseQuery(), start: new Date(NOW - 30 * DAY_MS) }],
+    ["all time", baseQuery()],
+  ] as const) {
+    const sums: number[] = [];
+    for (let run = 0; run < Math.min(RUNS, 10); run++) {
+      const t = performance.now();
+      await summarize(db, TENANT, q);
+      sums.push(performance.now() - t);
+    }
+    add({
+      group: `events ${engine}`,
+      figure: `summary counts on ${millions}, ${name} (full scan of the matching events)`,
+      value: Number(p95(sums).toFixed(1)),
+      unit: "ms",
+    });
+  }
+  // The user picker's substring search (ListUserNames).
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const t = performance.now();
+    await userNames(db, TENANT, "user-17");
+    times.push(performance.now() - t);
+  }
+  add({
+    group: `events ${engine}`,
+    figure: `principal contains "user-17" on ${millions} (ListUserNames)`,
+    value: Number(p95(times).toFixed(1)),
+    unit: "ms",
+    budget: { kind: "max", value: 50 },
+    baseline: unfiltered ? { label: "unfiltered list", value: unfiltered } : undefined,
+  });
+}
+
+async function diskSize(db: DatabaseHandle["db"], engine: string) {
+  const [row] = (
+    (await db.execute(sql`select pg_total_relation_size('policy_events')::bigint as bytes,
+      pg_indexes_size('policy_events')::bigint as index_bytes`)) as unknown as {
+      rows: { bytes: string; index_bytes: string }[];
+    }
+  ).rows;
+  const perMillion = Number(row?.bytes ?? 0) / (TOTAL / 1_000_000) / 1024 / 1024;
+  const indexPerMillion = Number(row?.index_bytes ?? 0) / (TOTAL / 1_000_000) / 1024 / 1024;
+  add({
+    group: `events ${engine}`,
+    figure: `size on disk per million events (table + indexes; indexes ${Math.round(indexPerMillion)} MB)`,
+    value: Math.round(perMillion),
+    unit: "MB",
+  });
 }
 
 async function withAdmin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -197,7 +323,20 @@ async function withAdmin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> 
   }
 }
 
-async function postgres(): Promise<Row[]> {
+async function measure(handle: DatabaseHandle, engine: string) {
+  await handle.migrate();
+  await seedTenant(handle.db);
+  await ingest(handle, engine);
+  const t = performance.now();
+  await fillEvents(handle.db, TENANT, 0, TOTAL);
+  console.error(
+    `${engine}: ${TOTAL.toLocaleString("en")} events filled in ${Math.round((performance.now() - t) / 1000)} s`,
+  );
+  await listLatencies(handle.db, engine);
+  await diskSize(handle.db, engine);
+}
+
+async function postgres() {
   await withAdmin(async (c) => {
     await c.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
     await c.query(`CREATE DATABASE ${DB_NAME}`);
@@ -206,133 +345,49 @@ async function postgres(): Promise<Row[]> {
   url.pathname = `/${DB_NAME}`;
   const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: tmpdir() });
   try {
-    await handle.migrate();
-    await seedTenant(handle.db);
-    const rows = await ingest(handle.db, "PostgreSQL");
-    await fill(handle.db, INGEST);
-    rows.push(...(await listLatencies(handle.db, "PostgreSQL")));
-    return rows;
+    await measure(handle, "PostgreSQL");
   } finally {
     await handle.close();
     await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`));
   }
 }
 
-async function pglite(): Promise<Row[]> {
+async function pglite() {
   const dir = mkdtempSync(join(tmpdir(), "palisade-events-bench-"));
   const handle = await openDatabase({ dataDir: dir });
   try {
-    await handle.migrate();
-    await seedTenant(handle.db);
-    const rows = await ingest(handle.db, "PGlite");
-    await fill(handle.db, INGEST);
-    rows.push(...(await listLatencies(handle.db, "PGlite")));
-    return rows;
+    await measure(handle, "PGlite");
   } finally {
     await handle.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/**
- * Records/s through classification: CloudTrail records of an account under 20 bundles (half in
- * ALERT mode, so every allowed record is evaluated against their compiled SCPs).
- */
-function classification(): Row[] {
-  const account = "111122223333";
-  const scp = (b: number) =>
-    JSON.stringify({
-      Version: "2012-10-17",
-      Statement: [
-        {
-          Sid: `PalisadeB${b}S0`,
-          Effect: "Deny",
-          Action: b % 2 === 0 ? "organizations:LeaveOrganization" : "s3:PutBucketAcl",
-          Resource: "*",
-          Condition: { StringNotEquals: { "aws:RequestedRegion": ["eu-west-1", "eu-central-1"] } },
-        },
-      ],
-    });
-  const ctx: ClassifyContext = {
-    tenantId: TENANT,
-    provider: "aws",
-    deployments: Array.from({ length: BUNDLES }, (_, b) => ({
-      id: `dep-${b}`,
-      bundleId: `bundle-${b}`,
-      key: `BENCH${b}`,
-      name: `Bundle ${b}`,
-      namespace: null,
-      mode: b < BUNDLES / 2 ? ("ALERT" as const) : ("PREVENT" as const),
-      nativeId: `p-${b}`,
-      scopeExternalId: "ou-bench",
-      excludedScopes: [],
-      affectedResourceTypes: [],
-      scp: { id: `p-${b}`, arn: "", name: `b${b}`, document: scp(b) },
-    })),
-    waivers: [],
-    ancestorsOf: (id) => [id, "ou-bench", "r-bench"],
-    consoleLinks: false,
-  };
-  const count = 50_000;
-  const records: AuditRecord[] = Array.from({ length: count }, (_, i) => {
-    const denied = i % 10 === 0;
-    const body = {
-      awsRegion: i % 3 === 0 ? "us-east-1" : "eu-west-1",
-      recipientAccountId: account,
-      userIdentity: {
-        type: "IAMUser",
-        arn: `arn:aws:iam::${account}:user/u${i % 50}`,
-        userName: `u${i % 50}`,
-      },
-      requestParameters: {},
-      resources: [{ ARN: `arn:aws:s3:::bucket-${i % 500}`, accountId: account, type: "AWS::S3::Bucket" }],
-      ...(denied
-        ? {
-            errorCode: "AccessDenied",
-            errorMessage: `... with an explicit deny in a service control policy: arn:aws:organizations::999988887777:policy/o-x/service_control_policy/p-${BUNDLES - 1}`,
-          }
-        : {}),
-    };
-    return {
-      id: `rec-${i}`,
-      time: new Date(NOW + i),
-      action: i % 2 === 0 ? "organizations:LeaveOrganization" : "s3:PutBucketAcl",
-      principal: body.userIdentity.arn,
-      scopeId: account,
-      errorCode: body.errorCode,
-      errorMessage: body.errorMessage,
-      raw: { CloudTrailEvent: JSON.stringify(body) },
-    };
-  });
-  const t = performance.now();
-  let events = 0;
-  for (const record of records) events += classifyAudit(record, ctx).length;
-  const seconds = (performance.now() - t) / 1000;
-  return [
-    {
-      engine: "-",
-      scenario: `classify ${count.toLocaleString("en")} CloudTrail records, ${BUNDLES} bundles`,
-      figure: `${Math.round(count / seconds).toLocaleString("en")} records/s (${events.toLocaleString("en")} events)`,
-    },
-  ];
-}
-
 const started = performance.now();
-const results = [
-  ...classification(),
-  ...(await postgres()),
-  ...(process.env.BENCH_SKIP_PGLITE ? [] : await pglite()),
-];
+const classified = classification();
+add({
+  group: "events",
+  figure: `classify ${classified.records.toLocaleString("en")} CloudTrail records, ${BUNDLES} bundles (${classified.events.toLocaleString("en")} events)`,
+  value: Math.round(classified.perSecond),
+  unit: "records/s",
+});
+await postgres();
+if (!process.env.BENCH_SKIP_PGLITE) await pglite();
+
 console.log(
   `\nEvent store, ${TOTAL.toLocaleString("en")} events in the list table, ${RUNS} runs per filter\n`,
 );
-const width = Math.max(...results.map((r) => r.scenario.length));
-console.log(`| engine     | ${"scenario".padEnd(width)} | figure |`);
-console.log(`|------------|-${"-".repeat(width)}-|--------|`);
-for (const r of results)
-  console.log(`| ${r.engine.padEnd(10)} | ${r.scenario.padEnd(width)} | ${r.figure} |`);
-console.log(
-  `\n(${Math.round((performance.now() - started) / 1000)} s; load average ${loadavg()
-    .map((n) => n.toFixed(1))
-    .join(" ")} on this machine)`,
-);
+console.log("| group | figure | value | budget | baseline | load |");
+console.log("|---|---|---|---|---|---|");
+for (const f of figures) {
+  const budget = f.budget
+    ? `${f.budget.kind === "max" ? "<" : ">="} ${f.budget.value.toLocaleString("en")}`
+    : "-";
+  const baseline = f.baseline
+    ? `${f.baseline.label} ${f.baseline.value.toLocaleString("en")} (${(f.value / f.baseline.value).toFixed(2)}x)`
+    : "-";
+  console.log(
+    `| ${f.group} | ${f.figure} | ${f.value.toLocaleString("en")} ${f.unit} | ${budget} | ${baseline} | ${f.load?.toFixed(1)} |`,
+  );
+}
+console.log(`\n(${Math.round((performance.now() - started) / 1000)} s)`);

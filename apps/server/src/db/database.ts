@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
@@ -47,7 +48,8 @@ export async function openDatabase(options: {
   }
   const dir = join(options.dataDir, "db");
   mkdirSync(dir, { recursive: true });
-  const pglite = await PGlite.create(dir);
+  // pg_trgm serves the events' substring search (see the event-search-trigram migration).
+  const pglite = await PGlite.create(dir, { extensions: { pg_trgm } });
   const db = drizzlePglite(pglite) as unknown as Database;
   return {
     db,

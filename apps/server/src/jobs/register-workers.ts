@@ -5,14 +5,17 @@ import type { MailSender } from "../mail/mail-sender";
 import type { ConnectorRuntime } from "../modules/connector/connector-runtime";
 import type { BundleEngine } from "../modules/deployment/bundle-engine";
 import { createEventPipeline } from "../modules/event/event-pipeline";
+import { purgeEventsBefore } from "../modules/event/event-retention-repository";
 import { listConnectorIdsAnyTenant } from "../modules/event/fetch-repository";
 import type { ExportService } from "../modules/export/export-service";
 import { recordInvitationDelivery } from "../modules/team/invitation-delivery-repository";
+import { listEventRetentions } from "../modules/tenant/tenant-repository";
 import { expireDueWaivers } from "../modules/waiver/waiver-lifecycle";
 import { bundleDeleteWorker } from "./bundle-delete-job";
 import { bundleSyncWorker } from "./bundle-sync-job";
 import { eventFetchAllWorker, scheduleEventFetchAll } from "./event-fetch-all-job";
 import { eventFetchWorker } from "./event-fetch-job";
+import { EVENT_RETENTION_CRON, EVENT_RETENTION_JOB, eventRetentionWorker } from "./event-retention-job";
 import { exportWorker } from "./export-job";
 import type { JobQueue } from "./job-queue";
 import { enqueueReconcile, RECONCILE_CRON, RECONCILE_JOB, reconcileWorker } from "./reconcile-job";
@@ -57,6 +60,14 @@ export async function registerWorkers(jobs: JobQueue, deps: WorkerDeps): Promise
   await jobs.register(eventFetchWorker({ pipeline }));
   await jobs.register(eventFetchAllWorker({ jobs, listConnectorIds: () => listConnectorIdsAnyTenant(db) }));
   await scheduleEventFetchAll(jobs);
+  await jobs.register(
+    eventRetentionWorker({
+      listRetentions: () => listEventRetentions(db),
+      purge: (tenantId, cutoff) => purgeEventsBefore(db, tenantId, cutoff),
+      logger,
+    }),
+  );
+  await jobs.schedule(EVENT_RETENTION_JOB, EVENT_RETENTION_CRON);
 
   await jobs.register(exportWorker({ exports: deps.exports }));
 

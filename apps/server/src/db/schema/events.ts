@@ -1,5 +1,14 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { id, tenantId, timestamps } from "./columns";
 
 /** What a policy prevented, alerted on, waived or found drifting, as read from the cloud. */
@@ -93,5 +102,31 @@ export const complianceObservations = pgTable(
   (t) => [
     uniqueIndex("compliance_observations_day_idx").on(t.deploymentId, t.resourceExternalId, t.day),
     index("compliance_observations_bundle_idx").on(t.tenantId, t.bundleId, t.day),
+  ],
+);
+
+/**
+ * Who acted in a tenant's events, one row per identity with what its newest event said: the
+ * user picker lists and searches these instead of every event.
+ */
+export const eventPrincipals = pgTable(
+  "event_principals",
+  {
+    tenantId: tenantId(),
+    /** The event's user identifier, '' when the event had none. */
+    userIdentifier: text("user_identifier").notNull(),
+    userName: text("user_name"),
+    sourceAppIdentifier: text("source_app_identifier"),
+    sourceAppName: text("source_app_name"),
+    userType: text("user_type"),
+    lastOccurredAt: timestamp("last_occurred_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.userIdentifier] }),
+    // Substring search ("contains"); pg_trgm comes from the event-search-trigram migration.
+    index("event_principals_search_idx").using(
+      "gin",
+      sql`(${t.userIdentifier} || E'\\n' || coalesce(${t.userName}, '')) gin_trgm_ops`,
+    ),
   ],
 );

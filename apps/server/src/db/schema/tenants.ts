@@ -9,5 +9,7 @@ export const tenantSettings = pgTable("tenant_settings", {
   waiverLinkBaseUrl: text("waiver_link_base_url").notNull().default(""),
   // Separation of duties: whoever requested a waiver cannot approve or reject it.
   requireSeparateApprover: boolean("require_separate_approver").notNull().default(true),
+  /** Events older than this many days are deleted by the daily retention job. */
+  eventRetentionDays: integer("event_retention_days").notNull().default(400),
   ...timestamps(),
 });

@@ -48,7 +48,15 @@ export const EVENT_COLUMNS =
 
 export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The text a resource "contains" search matches: the indexed expression of the trigram index
+ * (migration event-search-trigram), so that `ilike '%x%'` is read from the index. A newline
+ * joins the columns; a search box cannot type one, so no match spans both.
+ */
+export const resourceSearchText = (alias: string) =>
+  sql.raw(`(coalesce(${alias}.resource_name, '') || E'\\n' || coalesce(${alias}.resource_external_id, ''))`);
 
 /**
  * The WHERE conditions of a filter on `policy_events` under `alias` (`pe`). Dismissed-ness is
@@ -69,12 +77,7 @@ export function filterConditions(q: EventQuery, alias: string, dismissedColumn: 
     if (q.includeDismissedType) parts.push(sql`${dismissedColumn} = true`);
     out.push(sql`(${sql.join(parts, sql` or `)})`);
   }
-  if (q.resourceName) {
-    const pattern = `%${escapeLike(q.resourceName)}%`;
-    out.push(
-      sql`(${col("resource_name")} ilike ${pattern} or ${col("resource_external_id")} ilike ${pattern})`,
-    );
-  }
+  if (q.resourceName) out.push(sql`${resourceSearchText(alias)} ilike ${`%${escapeLike(q.resourceName)}%`}`);
   if (q.resourceTypes.length > 0)
     out.push(
       sql`${col("resource_native_type")} in (${sql.join(

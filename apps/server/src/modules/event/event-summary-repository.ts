@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import type { EventQuery } from "./event-query";
-import { filterConditions, rowsOf, where } from "./event-repository";
+import { escapeLike, filterConditions, rowsOf, where } from "./event-repository";
 
 export interface SummaryCounts {
   prevention: number;
@@ -113,8 +113,9 @@ export async function resourceTypes(db: Database, tenantId: string, provider?: s
   return rows.map((r) => r.t);
 }
 
+/** The identities behind a tenant's events (at most 200), by identifier; `search` is a substring. */
 export async function userNames(db: Database, tenantId: string, search: string | undefined) {
-  const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const pattern = search ? `%${escapeLike(search)}%` : undefined;
   return rowsOf<{
     user_identifier: string | null;
     user_name: string | null;
@@ -123,12 +124,12 @@ export async function userNames(db: Database, tenantId: string, search: string |
     user_type: string | null;
   }>(
     await db.execute(sql`
-      select distinct on (coalesce(user_identifier, '')) user_identifier, user_name, source_app_identifier,
-        source_app_name, user_type
-      from policy_events
+      select nullif(user_identifier, '') as user_identifier, user_name, source_app_identifier, source_app_name,
+        user_type
+      from event_principals
       where tenant_id = ${tenantId}
-        ${pattern ? sql`and (user_identifier ilike ${pattern} or user_name ilike ${pattern})` : sql``}
-      order by coalesce(user_identifier, ''), occurred_at desc limit 200`),
+        ${pattern ? sql`and (user_identifier || E'\\n' || coalesce(user_name, '')) ilike ${pattern}` : sql``}
+      order by user_identifier limit 200`),
   );
 }
 

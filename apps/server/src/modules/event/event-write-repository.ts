@@ -7,33 +7,10 @@ import type { NewPolicyEvent } from "./policy-event";
  * caller removes duplicates within the batch first.
  */
 export async function insertNewEvents(db: Database, unique: NewPolicyEvent[]): Promise<InsertedEvent[]> {
-  // One JSON parameter for the whole batch: thousands of bind parameters cost more to build
-  // and parse than PostgreSQL takes to read the rows back out of JSON.
-  const payload = JSON.stringify(
-    unique.map((e) => ({
-      tenant_id: e.tenantId,
-      provider_event_id: e.providerEventId,
-      type: e.type,
-      cloud_provider: e.cloudProvider,
-      deployment_id: e.deploymentId ?? null,
-      bundle_id: e.bundleId ?? null,
-      deployment_name: e.deploymentName ?? null,
-      namespace: e.namespace ?? null,
-      resource_external_id: e.resourceExternalId ?? null,
-      resource_native_type: e.resourceNativeType ?? null,
-      resource_scope: e.resourceScope ?? null,
-      resource_name: e.resourceName ?? null,
-      resource_created_at: e.resourceCreatedAt?.toISOString() ?? null,
-      resource_link: e.resourceLink ?? null,
-      user_identifier: e.userIdentifier ?? null,
-      user_name: e.userName ?? null,
-      source_app_identifier: e.sourceAppIdentifier ?? null,
-      source_app_name: e.sourceAppName ?? null,
-      user_type: e.userType ?? null,
-      occurred_at: e.occurredAt.toISOString(),
-      audits: e.audits ?? [],
-    })),
-  );
+  if (unique.length === 0) return [];
+  // One array parameter per column, unnested into rows: a fixed 21 bind parameters whatever the
+  // batch size, and no per-row JSON to build and take apart.
+  const column = <T>(pick: (e: NewPolicyEvent) => T) => sql.param(unique.map(pick));
   const result = await db.execute(sql`
   insert into policy_events (tenant_id, provider_event_id, type, cloud_provider, deployment_id, bundle_id,
     deployment_name, namespace, resource_external_id, resource_native_type, resource_scope, resource_name,
@@ -42,15 +19,27 @@ export async function insertNewEvents(db: Database, unique: NewPolicyEvent[]): P
   select tenant_id, provider_event_id, type, cloud_provider, deployment_id, bundle_id, deployment_name,
     namespace, resource_external_id, resource_native_type, resource_scope, resource_name, resource_created_at,
     resource_link, user_identifier, user_name, source_app_identifier, source_app_name, user_type, occurred_at,
-    coalesce(audits, '[]'::jsonb)
-  from jsonb_to_recordset(${payload}::jsonb) as x(tenant_id text, provider_event_id text, type text,
-    cloud_provider text, deployment_id text, bundle_id text, deployment_name text, namespace text,
-    resource_external_id text, resource_native_type text, resource_scope text, resource_name text,
-    resource_created_at timestamptz, resource_link text, user_identifier text, user_name text,
-    source_app_identifier text, source_app_name text, user_type text, occurred_at timestamptz, audits jsonb)
+    audits::jsonb
+  from unnest(
+    ${column((e) => e.tenantId)}::text[], ${column((e) => e.providerEventId)}::text[],
+    ${column((e) => e.type)}::text[], ${column((e) => e.cloudProvider)}::text[],
+    ${column((e) => e.deploymentId ?? null)}::text[], ${column((e) => e.bundleId ?? null)}::text[],
+    ${column((e) => e.deploymentName ?? null)}::text[], ${column((e) => e.namespace ?? null)}::text[],
+    ${column((e) => e.resourceExternalId ?? null)}::text[], ${column((e) => e.resourceNativeType ?? null)}::text[],
+    ${column((e) => e.resourceScope ?? null)}::text[], ${column((e) => e.resourceName ?? null)}::text[],
+    ${column((e) => e.resourceCreatedAt?.toISOString() ?? null)}::timestamptz[],
+    ${column((e) => e.resourceLink ?? null)}::text[], ${column((e) => e.userIdentifier ?? null)}::text[],
+    ${column((e) => e.userName ?? null)}::text[], ${column((e) => e.sourceAppIdentifier ?? null)}::text[],
+    ${column((e) => e.sourceAppName ?? null)}::text[], ${column((e) => e.userType ?? null)}::text[],
+    ${column((e) => e.occurredAt.toISOString())}::timestamptz[],
+    ${column((e) => JSON.stringify(e.audits ?? []))}::text[]
+  ) as x(tenant_id, provider_event_id, type, cloud_provider, deployment_id, bundle_id, deployment_name,
+    namespace, resource_external_id, resource_native_type, resource_scope, resource_name, resource_created_at,
+    resource_link, user_identifier, user_name, source_app_identifier, source_app_name, user_type, occurred_at,
+    audits)
   on conflict (tenant_id, provider_event_id) do nothing
   returning id, tenant_id, deployment_id, bundle_id, resource_external_id, resource_name, resource_native_type,
-    type, occurred_at`);
+    type, occurred_at, user_identifier, user_name, source_app_identifier, source_app_name, user_type`);
   const rows = (result as unknown as { rows: RawInserted[] }).rows.map(
     (r): InsertedEvent => ({
       id: r.id,
@@ -62,6 +51,11 @@ export async function insertNewEvents(db: Database, unique: NewPolicyEvent[]): P
       resourceNativeType: r.resource_native_type,
       type: r.type,
       occurredAt: r.occurred_at instanceof Date ? r.occurred_at : new Date(r.occurred_at),
+      userIdentifier: r.user_identifier,
+      userName: r.user_name,
+      sourceAppIdentifier: r.source_app_identifier,
+      sourceAppName: r.source_app_name,
+      userType: r.user_type,
     }),
   );
   return rows;
@@ -77,6 +71,11 @@ interface RawInserted {
   resource_native_type: string | null;
   type: string;
   occurred_at: Date | string;
+  user_identifier: string | null;
+  user_name: string | null;
+  source_app_identifier: string | null;
+  source_app_name: string | null;
+  user_type: string | null;
 }
 
 export interface InsertedEvent {
@@ -89,6 +88,11 @@ export interface InsertedEvent {
   resourceNativeType: string | null;
   type: string;
   occurredAt: Date;
+  userIdentifier: string | null;
+  userName: string | null;
+  sourceAppIdentifier: string | null;
+  sourceAppName: string | null;
+  userType: string | null;
 }
 
 /**
@@ -132,4 +136,32 @@ export async function touchResourceEvents(db: Database, rows: InsertedEvent[]): 
       updated_at = now()
     -- An older event arriving late does not replace the newer one.
     where resource_events.last_occurred_at <= excluded.last_occurred_at`);
+}
+
+/** Keeps one row per identity of the new events, with what its newest event said. */
+export async function touchPrincipals(db: Database, rows: InsertedEvent[]): Promise<void> {
+  const newest = new Map<string, InsertedEvent>();
+  for (const row of rows) {
+    const key = `${row.tenantId}\u0000${row.userIdentifier ?? ""}`;
+    const seen = newest.get(key);
+    if (!seen || seen.occurredAt.getTime() <= row.occurredAt.getTime()) newest.set(key, row);
+  }
+  if (newest.size === 0) return;
+  // In key order, so that two writers of one tenant lock the rows in the same order.
+  const list = [...newest.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  const column = <T>(pick: (e: InsertedEvent) => T) => sql.param(list.map(pick));
+  await db.execute(sql`
+    insert into event_principals (tenant_id, user_identifier, user_name, source_app_identifier, source_app_name,
+      user_type, last_occurred_at)
+    select * from unnest(${column((r) => r.tenantId)}::text[], ${column((r) => r.userIdentifier ?? "")}::text[],
+      ${column((r) => r.userName)}::text[], ${column((r) => r.sourceAppIdentifier)}::text[],
+      ${column((r) => r.sourceAppName)}::text[], ${column((r) => r.userType)}::text[],
+      ${column((r) => r.occurredAt.toISOString())}::timestamptz[])
+    on conflict (tenant_id, user_identifier) do update set
+      user_name = excluded.user_name,
+      source_app_identifier = excluded.source_app_identifier,
+      source_app_name = excluded.source_app_name,
+      user_type = excluded.user_type,
+      last_occurred_at = excluded.last_occurred_at
+    where event_principals.last_occurred_at < excluded.last_occurred_at`);
 }

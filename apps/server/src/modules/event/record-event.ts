@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database";
 import { findDeploymentOfEvent } from "./event-lookup-repository";
-import { insertNewEvents, touchResourceEvents } from "./event-write-repository";
+import { insertNewEvents, touchPrincipals, touchResourceEvents } from "./event-write-repository";
 import type { EventProviderName, NewPolicyEvent } from "./policy-event";
 
 /** Rows per INSERT statement. */
@@ -8,8 +8,8 @@ const BATCH = 5000;
 
 /**
  * Writes events idempotently (a provider event id already stored is skipped) in multi-row
- * batches, then moves each touched resource event to its newest event. Returns how many events
- * were new. Run inside a transaction when the caller advances a cursor after it.
+ * batches, then moves each touched resource event and identity to its newest event. Returns how
+ * many events were new. Run inside a transaction when the caller advances a cursor after it.
  */
 export async function writeEvents(db: Database, events: NewPolicyEvent[]): Promise<number> {
   let inserted = 0;
@@ -20,6 +20,7 @@ export async function writeEvents(db: Database, events: NewPolicyEvent[]): Promi
     const rows = await insertNewEvents(db, unique);
     inserted += rows.length;
     await touchResourceEvents(db, rows);
+    await touchPrincipals(db, rows);
   }
   return inserted;
 }

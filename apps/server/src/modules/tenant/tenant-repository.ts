@@ -6,6 +6,8 @@ import { tenantSettings } from "../../db/schema/tenants";
 export type TenantRow = typeof organization.$inferSelect;
 export type TenantSettingsRow = typeof tenantSettings.$inferSelect;
 
+export const DEFAULT_EVENT_RETENTION_DAYS = 400;
+
 export async function findTenant(db: Database, tenantId: string): Promise<TenantRow | undefined> {
   const [row] = await db.select().from(organization).where(eq(organization.id, tenantId)).limit(1);
   return row;
@@ -26,6 +28,7 @@ export async function findTenantSettings(db: Database, tenantId: string): Promis
       maxWaiverDurationHours: 72,
       waiverLinkBaseUrl: "",
       requireSeparateApprover: true,
+      eventRetentionDays: DEFAULT_EVENT_RETENTION_DAYS,
       createdAt: new Date(0),
       updatedAt: new Date(0),
     }
@@ -39,7 +42,7 @@ export async function saveTenantSettings(
     TenantSettingsRow,
     "defaultWaiverApprovalMode" | "maxWaiverDurationHours" | "waiverLinkBaseUrl"
   > &
-    Partial<Pick<TenantSettingsRow, "requireSeparateApprover">>,
+    Partial<Pick<TenantSettingsRow, "requireSeparateApprover" | "eventRetentionDays">>,
 ): Promise<void> {
   await db
     .insert(tenantSettings)
@@ -75,4 +78,13 @@ export async function insertTenant(
 ): Promise<void> {
   await db.insert(organization).values(tenant);
   await db.insert(tenantSettings).values({ tenantId: tenant.id });
+}
+
+/** Every tenant with how many days its events are kept (the default when it saved no settings). */
+export async function listEventRetentions(db: Database): Promise<{ tenantId: string; days: number }[]> {
+  const rows = await db
+    .select({ tenantId: organization.id, days: tenantSettings.eventRetentionDays })
+    .from(organization)
+    .leftJoin(tenantSettings, eq(tenantSettings.tenantId, organization.id));
+  return rows.map((r) => ({ tenantId: r.tenantId, days: r.days ?? DEFAULT_EVENT_RETENTION_DAYS }));
 }

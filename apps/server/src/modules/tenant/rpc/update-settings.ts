@@ -14,6 +14,7 @@ import { loadTenantMessage, requireTenant, type TenantServiceDeps } from "../ten
 
 const MAX_TENANT_NAME = 100;
 const MAX_WAIVER_HOURS = 72;
+const MAX_RETENTION_DAYS = 3650;
 
 /** The message is the sentence a form shows beside the field. */
 function invalid(field: string, message: string): never {
@@ -39,6 +40,10 @@ function checkSettings(settings: TenantSettings): void {
   if (waiverLinkBaseUrl && !/^https?:\/\/[^\s]{1,500}$/.test(waiverLinkBaseUrl)) {
     invalid("settings.waiver_link_base_url", "Waiver link base URL must be an http or https URL.");
   }
+  const days = settings.eventRetentionDays;
+  if (days !== undefined && (days < 1 || days > MAX_RETENTION_DAYS)) {
+    invalid("settings.event_retention_days", `Event retention must be 1 to ${MAX_RETENTION_DAYS} days.`);
+  }
   if (defaultWaiverApprovalMode === WaiverApprovalMode.UNSPECIFIED) {
     invalid(
       "settings.default_waiver_approval_mode",
@@ -57,14 +62,20 @@ export async function updateSettings(
   const name = readName(req.name);
   if (req.settings) {
     checkSettings(req.settings);
-    const { maxWaiverDurationHours, waiverLinkBaseUrl, defaultWaiverApprovalMode, requireSeparateApprover } =
-      req.settings;
+    const {
+      maxWaiverDurationHours,
+      waiverLinkBaseUrl,
+      defaultWaiverApprovalMode,
+      requireSeparateApprover,
+      eventRetentionDays,
+    } = req.settings;
     // Left out, separation of duties keeps its current value, so older clients cannot turn it off.
     await saveTenantSettings(db, caller.tenantId, {
       defaultWaiverApprovalMode: WaiverApprovalMode[defaultWaiverApprovalMode],
       maxWaiverDurationHours,
       waiverLinkBaseUrl,
       ...(requireSeparateApprover === undefined ? {} : { requireSeparateApprover }),
+      ...(eventRetentionDays === undefined ? {} : { eventRetentionDays }),
     });
   }
   if (name !== undefined) await renameTenant(db, caller.tenantId, name);
