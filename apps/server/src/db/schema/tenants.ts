@@ -9,5 +9,8 @@ export const tenantSettings = pgTable("tenant_settings", {
   waiverLinkBaseUrl: text("waiver_link_base_url").notNull().default(""),
   // Separation of duties: whoever requested a waiver cannot approve or reject it.
   requireSeparateApprover: boolean("require_separate_approver").notNull().default(true),
+  // E-mail domains (lower case, e.g. "example.com") whose people may request waivers on their own:
+  // a verified address there joins the tenant as VISITOR when it first requests one.
+  waiverRequesterDomains: text("waiver_requester_domains").array().notNull().default([]),
   ...timestamps(),
 });

@@ -19,6 +19,7 @@ export function tenantMessage(row: TenantRow, settings: TenantSettingsRow): Tena
       maxWaiverDurationHours: settings.maxWaiverDurationHours,
       waiverLinkBaseUrl: settings.waiverLinkBaseUrl,
       requireSeparateApprover: settings.requireSeparateApprover,
+      waiverRequesterDomains: settings.waiverRequesterDomains,
     }),
   });
 }

@@ -26,6 +26,7 @@ export async function findTenantSettings(db: Database, tenantId: string): Promis
       maxWaiverDurationHours: 72,
       waiverLinkBaseUrl: "",
       requireSeparateApprover: true,
+      waiverRequesterDomains: [],
       createdAt: new Date(0),
       updatedAt: new Date(0),
     }
@@ -39,7 +40,7 @@ export async function saveTenantSettings(
     TenantSettingsRow,
     "defaultWaiverApprovalMode" | "maxWaiverDurationHours" | "waiverLinkBaseUrl"
   > &
-    Partial<Pick<TenantSettingsRow, "requireSeparateApprover">>,
+    Partial<Pick<TenantSettingsRow, "requireSeparateApprover" | "waiverRequesterDomains">>,
 ): Promise<void> {
   await db
     .insert(tenantSettings)
