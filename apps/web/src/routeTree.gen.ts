@@ -18,6 +18,7 @@ import { Route as AuthenticatedEventsIndexRouteImport } from './routes/_authenti
 import { Route as AuthenticatedInitiativesIndexRouteImport } from './routes/_authenticated/initiatives/index'
 import { Route as AuthenticatedPoliciesIndexRouteImport } from './routes/_authenticated/policies/index'
 import { Route as AuthenticatedRecommendationsIndexRouteImport } from './routes/_authenticated/recommendations/index'
+import { Route as AuthenticatedSettingsIndexRouteImport } from './routes/_authenticated/settings/index'
 import { Route as AuthenticatedTeamMembersIndexRouteImport } from './routes/_authenticated/team-members/index'
 import { Route as ExternalBlockedAccessIndexRouteImport } from './routes/_external/blocked-access/index'
 import { Route as ExternalInviteTokenRouteImport } from './routes/_external/invite/$token'
@@ -78,6 +79,12 @@ const AuthenticatedRecommendationsIndexRoute =
   AuthenticatedRecommendationsIndexRouteImport.update({
     id: '/recommendations/',
     path: '/recommendations/',
+    getParentRoute: () => AuthenticatedRouteRoute,
+  } as any)
+const AuthenticatedSettingsIndexRoute =
+  AuthenticatedSettingsIndexRouteImport.update({
+    id: '/settings/',
+    path: '/settings/',
     getParentRoute: () => AuthenticatedRouteRoute,
   } as any)
 const AuthenticatedTeamMembersIndexRoute =
@@ -160,6 +167,7 @@ export interface FileRoutesByFullPath {
   '/initiatives/': typeof AuthenticatedInitiativesIndexRoute
   '/policies/': typeof AuthenticatedPoliciesIndexRoute
   '/recommendations/': typeof AuthenticatedRecommendationsIndexRoute
+  '/settings/': typeof AuthenticatedSettingsIndexRoute
   '/team-members/': typeof AuthenticatedTeamMembersIndexRoute
   '/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/req/': typeof ExternalReqIndexRoute
@@ -181,6 +189,7 @@ export interface FileRoutesByTo {
   '/initiatives': typeof AuthenticatedInitiativesIndexRoute
   '/policies': typeof AuthenticatedPoliciesIndexRoute
   '/recommendations': typeof AuthenticatedRecommendationsIndexRoute
+  '/settings': typeof AuthenticatedSettingsIndexRoute
   '/team-members': typeof AuthenticatedTeamMembersIndexRoute
   '/blocked-access': typeof ExternalBlockedAccessIndexRoute
   '/req': typeof ExternalReqIndexRoute
@@ -205,6 +214,7 @@ export interface FileRoutesById {
   '/_authenticated/initiatives/': typeof AuthenticatedInitiativesIndexRoute
   '/_authenticated/policies/': typeof AuthenticatedPoliciesIndexRoute
   '/_authenticated/recommendations/': typeof AuthenticatedRecommendationsIndexRoute
+  '/_authenticated/settings/': typeof AuthenticatedSettingsIndexRoute
   '/_authenticated/team-members/': typeof AuthenticatedTeamMembersIndexRoute
   '/_external/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/_external/req/': typeof ExternalReqIndexRoute
@@ -228,6 +238,7 @@ export interface FileRouteTypes {
     | '/initiatives/'
     | '/policies/'
     | '/recommendations/'
+    | '/settings/'
     | '/team-members/'
     | '/blocked-access/'
     | '/req/'
@@ -249,6 +260,7 @@ export interface FileRouteTypes {
     | '/initiatives'
     | '/policies'
     | '/recommendations'
+    | '/settings'
     | '/team-members'
     | '/blocked-access'
     | '/req'
@@ -272,6 +284,7 @@ export interface FileRouteTypes {
     | '/_authenticated/initiatives/'
     | '/_authenticated/policies/'
     | '/_authenticated/recommendations/'
+    | '/_authenticated/settings/'
     | '/_authenticated/team-members/'
     | '/_external/blocked-access/'
     | '/_external/req/'
@@ -354,6 +367,13 @@ declare module '@tanstack/react-router' {
       path: '/recommendations'
       fullPath: '/recommendations/'
       preLoaderRoute: typeof AuthenticatedRecommendationsIndexRouteImport
+      parentRoute: typeof AuthenticatedRouteRoute
+    }
+    '/_authenticated/settings/': {
+      id: '/_authenticated/settings/'
+      path: '/settings'
+      fullPath: '/settings/'
+      preLoaderRoute: typeof AuthenticatedSettingsIndexRouteImport
       parentRoute: typeof AuthenticatedRouteRoute
     }
     '/_authenticated/team-members/': {
@@ -450,6 +470,7 @@ interface AuthenticatedRouteRouteChildren {
   AuthenticatedInitiativesIndexRoute: typeof AuthenticatedInitiativesIndexRoute
   AuthenticatedPoliciesIndexRoute: typeof AuthenticatedPoliciesIndexRoute
   AuthenticatedRecommendationsIndexRoute: typeof AuthenticatedRecommendationsIndexRoute
+  AuthenticatedSettingsIndexRoute: typeof AuthenticatedSettingsIndexRoute
   AuthenticatedTeamMembersIndexRoute: typeof AuthenticatedTeamMembersIndexRoute
   AuthenticatedInitiativesInitiativeIdIndexRoute: typeof AuthenticatedInitiativesInitiativeIdIndexRoute
   AuthenticatedPoliciesPolicyIdIndexRoute: typeof AuthenticatedPoliciesPolicyIdIndexRoute
@@ -467,6 +488,7 @@ const AuthenticatedRouteRouteChildren: AuthenticatedRouteRouteChildren = {
   AuthenticatedPoliciesIndexRoute: AuthenticatedPoliciesIndexRoute,
   AuthenticatedRecommendationsIndexRoute:
     AuthenticatedRecommendationsIndexRoute,
+  AuthenticatedSettingsIndexRoute: AuthenticatedSettingsIndexRoute,
   AuthenticatedTeamMembersIndexRoute: AuthenticatedTeamMembersIndexRoute,
   AuthenticatedInitiativesInitiativeIdIndexRoute:
     AuthenticatedInitiativesInitiativeIdIndexRoute,

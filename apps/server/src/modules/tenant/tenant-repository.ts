@@ -77,3 +77,21 @@ export async function insertTenant(
   await db.insert(organization).values(tenant);
   await db.insert(tenantSettings).values({ tenantId: tenant.id });
 }
+
+/** A new tenant with default settings and its first member, an administrator, in one transaction. */
+export async function insertTenantWithAdministrator(
+  db: Database,
+  tenant: { id: string; name: string; slug: string },
+  administratorId: string,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(organization).values(tenant);
+    await tx.insert(tenantSettings).values({ tenantId: tenant.id });
+    await tx.insert(member).values({
+      id: crypto.randomUUID(),
+      organizationId: tenant.id,
+      userId: administratorId,
+      role: "ADMINISTRATOR",
+    });
+  });
+}

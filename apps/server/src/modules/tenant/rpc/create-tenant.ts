@@ -5,11 +5,9 @@ import type {
   CreateTenantResponseSchema,
 } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { requireInstanceAdmin } from "../../../auth/instance-admin";
-import type { Database } from "../../../db/database";
 import { requireCaller } from "../../../rpc/call-context";
 import { auditCall } from "../../audit/audit-log";
-import { insertMember } from "../../team/team-repository";
-import { insertTenant } from "../tenant-repository";
+import { insertTenantWithAdministrator } from "../tenant-repository";
 import {
   loadTenantMessage,
   readTenantName,
@@ -29,10 +27,7 @@ export async function createTenant(
   await requireInstanceAdmin(db, caller, "create tenants");
   const name = readTenantName(req.name);
   const id = crypto.randomUUID();
-  await db.transaction(async (tx) => {
-    await insertTenant(tx as unknown as Database, { id, name, slug: tenantSlug(name, id) });
-    await insertMember(tx as unknown as Database, { tenantId: id, userId: caller.id, role: "ADMINISTRATOR" });
-  });
+  await insertTenantWithAdministrator(db, { id, name, slug: tenantSlug(name, id) }, caller.id);
   // Recorded in the tenant the administrator acted from.
   await auditCall(db, ctx, { targetType: "tenant", targetId: id, details: { name } });
   return { tenant: await loadTenantMessage(db, await requireTenant(db, id)) };
