@@ -1,10 +1,14 @@
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect as baseExpect, type Page, test } from "@playwright/test";
 import { adminStorageState, baseURL } from "./support/admin";
 import { signInCodeFor } from "./support/outbox";
 import { submitSignIn } from "./support/session";
 import { type DeployedBundle, deployWaiverBundle } from "./support/waiver-bundle";
 
 const requesterDomain = "requesters.test";
+
+// These tests walk through several pages each, on a machine that may be busy.
+test.describe.configure({ timeout: 120_000 });
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 /** A fresh session of the administrator, so the shared one keeps its tenant. */
 async function adminPage(browser: Browser): Promise<Page> {
@@ -22,7 +26,9 @@ async function switchTenant(page: Page, name: string): Promise<void> {
   await expect(page.getByRole("button", { name: "Switch tenant" })).toContainText(name);
 }
 
-test("an instance administrator creates a second tenant and switches between the two", async ({ browser }) => {
+test("an instance administrator creates a second tenant and switches between the two", async ({
+  browser,
+}) => {
   const page = await adminPage(browser);
   const name = `Payments ${Date.now()}`;
   const switcher = page.getByRole("button", { name: "Switch tenant" });
@@ -78,7 +84,10 @@ test.describe("the denied engineer's path", () => {
     });
   });
 
-  test("a signed-out engineer submits with an e-mailed code and the waiver is active", async ({ page, browser }) => {
+  test("a signed-out engineer submits with an e-mailed code and the waiver is active", async ({
+    page,
+    browser,
+  }) => {
     const email = `engineer-${Date.now()}@${requesterDomain}`;
     const reason = `Restoring the export bucket for INC-${Date.now()}`;
     await page.goto(`/req?k=${bundle.key}`);
