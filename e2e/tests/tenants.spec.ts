@@ -7,7 +7,7 @@ import { type DeployedBundle, deployWaiverBundle } from "./support/waiver-bundle
 const requesterDomain = "requesters.test";
 
 // These tests walk through several pages each, on a machine that may be busy.
-test.describe.configure({ timeout: 120_000 });
+test.describe.configure({ timeout: 240_000 });
 const expect = baseExpect.configure({ timeout: 30_000 });
 
 /** A fresh session of the administrator, so the shared one keeps its tenant. */
@@ -110,7 +110,6 @@ test.describe("the denied engineer's path", () => {
     await codeDialog.getByRole("button", { name: "Verify and submit" }).click();
 
     await expect(page.getByRole("heading", { name: "Waiver active: you can proceed now" })).toBeVisible();
-    await expect(page.getByRole("heading", { name: /^Welcome (?!Guest)/ })).toBeVisible();
 
     // The administrators see the new visitor among the members.
     const admin = await browser.newContext({ baseURL, storageState: adminStorageState });

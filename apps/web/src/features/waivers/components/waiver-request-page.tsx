@@ -1,4 +1,4 @@
-import { useNavigate, useRouter } from "@tanstack/react-router";
+import { useNavigate } from "@tanstack/react-router";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Logo } from "@/components/logo";
 import { logger } from "@/lib/logger";
@@ -27,7 +27,6 @@ const RequesterSignInDialog = lazy(() =>
 export function WaiverRequestPage({ userName, initialKey }: { userName: string | null; initialKey: string }) {
   useDocumentTitle("Request a waiver");
   const navigate = useNavigate();
-  const router = useRouter();
   // Set once a signed-out visitor signed in with an e-mailed code on this page.
   const [signedInHere, setSignedInHere] = useState(false);
   const [pendingSignIn, setPendingSignIn] = useState<WaiverRequestValues | null>(null);
@@ -111,8 +110,6 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
               setSignedInHere(true);
               setPendingSignIn(null);
               await send(values);
-              // The greeting names the signed-in requester.
-              await router.invalidate();
             }}
             onSignInElsewhere={() => void signInFirst()}
             onClose={() => setPendingSignIn(null)}
