@@ -1,5 +1,5 @@
 import { expect, type Page, type Request, test } from "@playwright/test";
-import { adminStorageState, baseURL } from "./support/admin";
+import { adminEmail, adminStorageState, baseURL } from "./support/admin";
 import { verificationPathFor } from "./support/outbox";
 import { submitSignIn } from "./support/session";
 import {
@@ -415,7 +415,7 @@ test.describe("submitting", () => {
   });
 });
 
-test("a signed-out visitor signs in on Submit and comes back to the form as it was", async ({ page }) => {
+test("a signed-out member signs in on Submit and comes back to the form as it was", async ({ page }) => {
   const comment = `${reason} (after sign-in ${Date.now()})`;
   await page.goto(`/req?k=${bundle.key}`);
   await expect(page.getByRole("heading", { name: "Welcome Guest" })).toBeVisible();
@@ -425,6 +425,11 @@ test("a signed-out visitor signs in on Submit and comes back to the form as it w
   await page.keyboard.press("ArrowRight");
   await page.getByRole("button", { name: "Submit" }).click();
 
+  // A member whose address is in no requester domain is pointed to the sign-in page.
+  const dialog = page.getByRole("dialog", { name: "Confirm your work e-mail" });
+  await dialog.getByLabel("Work e-mail").fill(adminEmail);
+  await dialog.getByRole("button", { name: "E-mail me a code" }).click();
+  await dialog.getByRole("button", { name: "Sign in with an account" }).click();
   await expect(page).toHaveURL((url) => url.pathname === "/" && url.search.includes("redirect"));
   await submitSignIn(page);
 

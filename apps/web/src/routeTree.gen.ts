@@ -19,6 +19,7 @@ import { Route as AuthenticatedEventsIndexRouteImport } from './routes/_authenti
 import { Route as AuthenticatedInitiativesIndexRouteImport } from './routes/_authenticated/initiatives/index'
 import { Route as AuthenticatedPoliciesIndexRouteImport } from './routes/_authenticated/policies/index'
 import { Route as AuthenticatedRecommendationsIndexRouteImport } from './routes/_authenticated/recommendations/index'
+import { Route as AuthenticatedSettingsIndexRouteImport } from './routes/_authenticated/settings/index'
 import { Route as AuthenticatedTeamMembersIndexRouteImport } from './routes/_authenticated/team-members/index'
 import { Route as ExternalBlockedAccessIndexRouteImport } from './routes/_external/blocked-access/index'
 import { Route as ExternalInviteTokenRouteImport } from './routes/_external/invite/$token'
@@ -86,6 +87,12 @@ const AuthenticatedRecommendationsIndexRoute =
   AuthenticatedRecommendationsIndexRouteImport.update({
     id: '/recommendations/',
     path: '/recommendations/',
+    getParentRoute: () => AuthenticatedRouteRoute,
+  } as any)
+const AuthenticatedSettingsIndexRoute =
+  AuthenticatedSettingsIndexRouteImport.update({
+    id: '/settings/',
+    path: '/settings/',
     getParentRoute: () => AuthenticatedRouteRoute,
   } as any)
 const AuthenticatedTeamMembersIndexRoute =
@@ -175,6 +182,7 @@ export interface FileRoutesByFullPath {
   '/initiatives/': typeof AuthenticatedInitiativesIndexRoute
   '/policies/': typeof AuthenticatedPoliciesIndexRoute
   '/recommendations/': typeof AuthenticatedRecommendationsIndexRoute
+  '/settings/': typeof AuthenticatedSettingsIndexRoute
   '/team-members/': typeof AuthenticatedTeamMembersIndexRoute
   '/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/req/': typeof ExternalReqIndexRoute
@@ -198,6 +206,7 @@ export interface FileRoutesByTo {
   '/initiatives': typeof AuthenticatedInitiativesIndexRoute
   '/policies': typeof AuthenticatedPoliciesIndexRoute
   '/recommendations': typeof AuthenticatedRecommendationsIndexRoute
+  '/settings': typeof AuthenticatedSettingsIndexRoute
   '/team-members': typeof AuthenticatedTeamMembersIndexRoute
   '/blocked-access': typeof ExternalBlockedAccessIndexRoute
   '/req': typeof ExternalReqIndexRoute
@@ -224,6 +233,7 @@ export interface FileRoutesById {
   '/_authenticated/initiatives/': typeof AuthenticatedInitiativesIndexRoute
   '/_authenticated/policies/': typeof AuthenticatedPoliciesIndexRoute
   '/_authenticated/recommendations/': typeof AuthenticatedRecommendationsIndexRoute
+  '/_authenticated/settings/': typeof AuthenticatedSettingsIndexRoute
   '/_authenticated/team-members/': typeof AuthenticatedTeamMembersIndexRoute
   '/_external/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/_external/req/': typeof ExternalReqIndexRoute
@@ -249,6 +259,7 @@ export interface FileRouteTypes {
     | '/initiatives/'
     | '/policies/'
     | '/recommendations/'
+    | '/settings/'
     | '/team-members/'
     | '/blocked-access/'
     | '/req/'
@@ -272,6 +283,7 @@ export interface FileRouteTypes {
     | '/initiatives'
     | '/policies'
     | '/recommendations'
+    | '/settings'
     | '/team-members'
     | '/blocked-access'
     | '/req'
@@ -297,6 +309,7 @@ export interface FileRouteTypes {
     | '/_authenticated/initiatives/'
     | '/_authenticated/policies/'
     | '/_authenticated/recommendations/'
+    | '/_authenticated/settings/'
     | '/_authenticated/team-members/'
     | '/_external/blocked-access/'
     | '/_external/req/'
@@ -387,6 +400,13 @@ declare module '@tanstack/react-router' {
       path: '/recommendations'
       fullPath: '/recommendations/'
       preLoaderRoute: typeof AuthenticatedRecommendationsIndexRouteImport
+      parentRoute: typeof AuthenticatedRouteRoute
+    }
+    '/_authenticated/settings/': {
+      id: '/_authenticated/settings/'
+      path: '/settings'
+      fullPath: '/settings/'
+      preLoaderRoute: typeof AuthenticatedSettingsIndexRouteImport
       parentRoute: typeof AuthenticatedRouteRoute
     }
     '/_authenticated/team-members/': {
@@ -491,6 +511,7 @@ interface AuthenticatedRouteRouteChildren {
   AuthenticatedInitiativesIndexRoute: typeof AuthenticatedInitiativesIndexRoute
   AuthenticatedPoliciesIndexRoute: typeof AuthenticatedPoliciesIndexRoute
   AuthenticatedRecommendationsIndexRoute: typeof AuthenticatedRecommendationsIndexRoute
+  AuthenticatedSettingsIndexRoute: typeof AuthenticatedSettingsIndexRoute
   AuthenticatedTeamMembersIndexRoute: typeof AuthenticatedTeamMembersIndexRoute
   AuthenticatedInitiativesInitiativeIdIndexRoute: typeof AuthenticatedInitiativesInitiativeIdIndexRoute
   AuthenticatedPoliciesPolicyIdIndexRoute: typeof AuthenticatedPoliciesPolicyIdIndexRoute
@@ -509,6 +530,7 @@ const AuthenticatedRouteRouteChildren: AuthenticatedRouteRouteChildren = {
   AuthenticatedPoliciesIndexRoute: AuthenticatedPoliciesIndexRoute,
   AuthenticatedRecommendationsIndexRoute:
     AuthenticatedRecommendationsIndexRoute,
+  AuthenticatedSettingsIndexRoute: AuthenticatedSettingsIndexRoute,
   AuthenticatedTeamMembersIndexRoute: AuthenticatedTeamMembersIndexRoute,
   AuthenticatedInitiativesInitiativeIdIndexRoute:
     AuthenticatedInitiativesInitiativeIdIndexRoute,

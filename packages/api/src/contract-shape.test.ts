@@ -17,6 +17,8 @@ const publicResponseFields: Record<string, string[]> = {
   "palisade.team.v1.TeamService/GetInvitationByToken": ["invitation", "state"],
   "palisade.team.v1.TeamService/AcceptInvitationWithNewAccount": ["tenant_id"],
   "palisade.team.v1.TeamService/AcceptInvitation": ["tenant_id"],
+  "palisade.team.v1.TeamService/SendRequesterCode": [],
+  "palisade.team.v1.TeamService/SignInRequester": ["joined"],
 };
 
 describe("contract shape", () => {

@@ -9,7 +9,8 @@ const allMethods: DescMethod[] = allServices.flatMap((service) => service.method
 const methodName = (method: DescMethod) => `${method.parent.typeName}/${method.name}`;
 
 // Methods callable without sign-in: the lookups of the public waiver-request page, and the
-// invitation page, where the link's token is the credential (AcceptInvitation checks the
+// invitation page, where the link's token is the credential, and the e-mail code of a signed-out
+// requester (AcceptInvitation checks the
 // session itself: the invitee may be a member of no tenant yet).
 const expectedPublic = [
   "palisade.policy.v1.PolicyService/GetBundleByKey",
@@ -18,6 +19,8 @@ const expectedPublic = [
   "palisade.team.v1.TeamService/GetInvitationByToken",
   "palisade.team.v1.TeamService/AcceptInvitationWithNewAccount",
   "palisade.team.v1.TeamService/AcceptInvitation",
+  "palisade.team.v1.TeamService/SendRequesterCode",
+  "palisade.team.v1.TeamService/SignInRequester",
 ];
 
 type PermissionName = keyof typeof Permission;
@@ -32,6 +35,7 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
   ...table("palisade.tenant.v1.TenantService", {
     GetCurrent: [],
     UpdateSettings: ["TENANT_SETTINGS_WRITE"],
+    CreateTenant: [],
   }),
   ...table("palisade.waiver.v1.WaiverService", {
     Create: ["WAIVERS_REQUEST"],
@@ -118,6 +122,7 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
     ListApiKeys: ["USERS_READ"],
     CreateApiKey: ["USERS_WRITE"],
     RevokeApiKey: ["USERS_WRITE"],
+    SetInstanceAdmin: ["USERS_WRITE"],
   }),
   ...table("palisade.account.v1.AccountService", {
     ListSessions: [],

@@ -18,7 +18,7 @@ import {
   sessionCookieOptions,
 } from "./account-auth";
 import { authLog } from "./credential-failure-log";
-import { findUserByEmail } from "./user-repository";
+import { findLastActiveTenant, findUserByEmail } from "./user-repository";
 
 /** Prefix of Palisade API keys; a bearer credential with it is an API key, not a session. */
 export const API_KEY_PREFIX = "pal_";
@@ -87,6 +87,18 @@ export function createAuth(options: AuthOptions) {
       expiresIn: 60 * 60 * 24 * 7,
       updateAge: 60 * 60 * 24,
       cookieCache: { enabled: false },
+    },
+    databaseHooks: {
+      session: {
+        create: {
+          // A new sign-in starts in the tenant the user chose last with the tenant switcher.
+          async before(session) {
+            if (session.activeOrganizationId) return;
+            const tenantId = await findLastActiveTenant(options.db, session.userId);
+            if (tenantId) return { data: { ...session, activeOrganizationId: tenantId } };
+          },
+        },
+      },
     },
     advanced: {
       cookiePrefix: "palisade",

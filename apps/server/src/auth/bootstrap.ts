@@ -3,6 +3,7 @@ import type { Database } from "../db/database";
 import { insertMember } from "../modules/team/team-repository";
 import { anyTenantExists, insertTenant } from "../modules/tenant/tenant-repository";
 import type { Auth } from "./auth";
+import { ensureInstanceAdmin } from "./instance-admin";
 import { findUserByEmail } from "./user-repository";
 
 export interface BootstrapResult {
@@ -16,14 +17,28 @@ export interface BootstrapResult {
 
 /**
  * First start on an empty database: creates tenant "Default" and its first administrator,
- * from PALISADE_ADMIN_EMAIL / PALISADE_ADMIN_PASSWORD or with a generated password.
+ * from PALISADE_ADMIN_EMAIL / PALISADE_ADMIN_PASSWORD or with a generated password. That
+ * administrator is the instance administrator.
  */
 export async function bootstrapFirstTenant(
   deps: { db: Database; auth: Auth },
   admin: { email: string | undefined; password: string | undefined },
 ): Promise<BootstrapResult | undefined> {
+  const { db } = deps;
+  if (await anyTenantExists(db)) {
+    await ensureInstanceAdmin(db);
+    return undefined;
+  }
+  const created = await createFirstTenant(deps, admin);
+  await ensureInstanceAdmin(db);
+  return created;
+}
+
+async function createFirstTenant(
+  deps: { db: Database; auth: Auth },
+  admin: { email: string | undefined; password: string | undefined },
+): Promise<BootstrapResult> {
   const { db, auth } = deps;
-  if (await anyTenantExists(db)) return undefined;
 
   const email = (admin.email ?? "admin@palisade.local").toLowerCase();
   const generatedPassword = admin.password ? undefined : randomBytes(12).toString("base64url");

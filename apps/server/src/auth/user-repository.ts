@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNotNull } from "drizzle-orm";
 import type { Database } from "../db/database";
-import { account, user } from "../db/schema/auth";
+import { account, member, organization, session, user } from "../db/schema/auth";
 
 export type UserRow = typeof user.$inferSelect;
 
@@ -46,4 +46,63 @@ export async function insertVerifiedPasswordUser(
     createdAt: values.now,
     updatedAt: values.now,
   });
+}
+
+/** Instance administrators create tenants and may promote other users. */
+export async function setInstanceAdmin(db: Database, userId: string, instanceAdmin: boolean): Promise<void> {
+  await db.update(user).set({ instanceAdmin, updatedAt: new Date() }).where(eq(user.id, userId));
+}
+
+export async function countInstanceAdmins(db: Database): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(user).where(eq(user.instanceAdmin, true));
+  return row?.n ?? 0;
+}
+
+/** The first administrator of the oldest tenant: the one who set the instance up. */
+export async function findFirstAdministratorAnyTenant(db: Database): Promise<string | undefined> {
+  const [row] = await db
+    .select({ userId: member.userId })
+    .from(member)
+    .innerJoin(organization, eq(member.organizationId, organization.id))
+    .where(eq(member.role, "ADMINISTRATOR"))
+    .orderBy(asc(organization.createdAt), asc(member.createdAt))
+    .limit(1);
+  return row?.userId;
+}
+
+/**
+ * The tenant the user chose last, read from their most recent session that had one: a new
+ * sign-in starts there.
+ */
+export async function findLastActiveTenant(db: Database, userId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ tenantId: session.activeOrganizationId })
+    .from(session)
+    .innerJoin(
+      member,
+      and(eq(member.userId, session.userId), eq(member.organizationId, session.activeOrganizationId)),
+    )
+    .where(and(eq(session.userId, userId), isNotNull(session.activeOrganizationId)))
+    .orderBy(desc(session.updatedAt))
+    .limit(1);
+  return row?.tenantId ?? undefined;
+}
+
+/** An account without a password whose address is not proved yet: signing in with an e-mailed code verifies it. */
+export async function insertUnverifiedUser(
+  db: Database,
+  values: { id: string; name: string; email: string; now: Date },
+): Promise<void> {
+  await db.insert(user).values({
+    id: values.id,
+    name: values.name,
+    email: values.email,
+    emailVerified: false,
+    createdAt: values.now,
+    updatedAt: values.now,
+  });
+}
+
+export async function deleteUser(db: Database, userId: string): Promise<void> {
+  await db.delete(user).where(eq(user.id, userId));
 }

@@ -119,13 +119,15 @@ export interface SignInCodeMailInput {
   code: string;
   /** How long the code is accepted, in minutes. */
   validMinutes: number;
+  /** Where the code is entered; the sign-in page unless said otherwise. */
+  enterOn?: string;
 }
 
 /** The one-time sign-in code: no link to follow, so a forwarded or previewed message signs nobody in. */
 export function signInCodeMail(input: SignInCodeMailInput): MailMessage {
   const code = oneLine(input.code);
   const intro = `Your ${PRODUCT_NAME} sign-in code is:`;
-  const validity = `Enter it on the sign-in page. It is valid for ${input.validMinutes} minutes and can be used once.`;
+  const validity = `Enter it on ${input.enterOn ?? "the sign-in page"}. It is valid for ${input.validMinutes} minutes and can be used once.`;
   const ignore = `If you did not ask for a code, you can ignore this message; nobody can sign in without it.`;
   const text = [intro, code, validity, ignore, `-- \n${PRODUCT_NAME}`].join("\n\n");
   const paragraph = (line: string) => `<p style="margin:0 0 16px">${escapeHtml(line)}</p>`;

@@ -5,6 +5,7 @@ import type { Database } from "../../db/database";
 import type { JobQueue } from "../../jobs/job-queue";
 import type { Caller } from "../../rpc/call-context";
 import { invalidArgument } from "../../rpc/errors";
+import type { TeamLimits } from "./team-limits";
 import { countAdministrators, findMember, type MemberRow } from "./team-repository";
 
 export interface TeamServiceDeps {
@@ -15,6 +16,7 @@ export interface TeamServiceDeps {
   publicUrl: string;
   /** How long an invitation link stays valid. */
   invitationTtlHours: number;
+  limits: TeamLimits;
 }
 
 /** A member of the caller's tenant, or NotFound; an empty id finds nothing. */

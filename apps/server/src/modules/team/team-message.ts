@@ -22,6 +22,7 @@ export function memberMessage(row: MemberRow): Member {
     email: row.email,
     role: parseRoleName(row.role) ?? Role.UNSPECIFIED,
     joinedAt: timestampFromDate(row.joinedAt),
+    instanceAdmin: row.instanceAdmin,
   });
 }
 

@@ -10,6 +10,7 @@ export type MemberRow = {
   joinedAt: Date;
   name: string;
   email: string;
+  instanceAdmin: boolean;
 };
 
 const memberColumns = {
@@ -19,6 +20,7 @@ const memberColumns = {
   joinedAt: member.createdAt,
   name: user.name,
   email: user.email,
+  instanceAdmin: user.instanceAdmin,
 };
 
 export async function listMembers(

@@ -13,9 +13,14 @@ import { removeMember } from "./rpc/remove-member";
 import { resendInvitation } from "./rpc/resend-invitation";
 import { revokeApiKey } from "./rpc/revoke-api-key";
 import { revokeInvitation } from "./rpc/revoke-invitation";
+import { sendRequesterCode } from "./rpc/send-requester-code";
+import { setInstanceAdmin } from "./rpc/set-instance-admin";
+import { signInRequester } from "./rpc/sign-in-requester";
+import { createTeamLimits } from "./team-limits";
 import type { TeamServiceDeps } from "./team-members";
 
-export function createTeamService(deps: TeamServiceDeps): ServiceImpl<typeof TeamService> {
+export function createTeamService(options: Omit<TeamServiceDeps, "limits">): ServiceImpl<typeof TeamService> {
+  const deps: TeamServiceDeps = { ...options, limits: createTeamLimits() };
   return {
     listMembers: (req, ctx) => listMembers(deps, req, ctx),
     changeRole: (req, ctx) => changeRole(deps, req, ctx),
@@ -30,5 +35,8 @@ export function createTeamService(deps: TeamServiceDeps): ServiceImpl<typeof Tea
     listApiKeys: (req, ctx) => listApiKeys(deps, req, ctx),
     createApiKey: (req, ctx) => createApiKey(deps, req, ctx),
     revokeApiKey: (req, ctx) => revokeApiKey(deps, req, ctx),
+    setInstanceAdmin: (req, ctx) => setInstanceAdmin(deps, req, ctx),
+    sendRequesterCode: (req, ctx) => sendRequesterCode(deps, req, ctx),
+    signInRequester: (req, ctx) => signInRequester(deps, req, ctx),
   };
 }

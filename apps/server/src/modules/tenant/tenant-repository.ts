@@ -29,6 +29,7 @@ export async function findTenantSettings(db: Database, tenantId: string): Promis
       waiverLinkBaseUrl: "",
       requireSeparateApprover: true,
       eventRetentionDays: DEFAULT_EVENT_RETENTION_DAYS,
+      waiverRequesterDomains: [],
       createdAt: new Date(0),
       updatedAt: new Date(0),
     }
@@ -42,7 +43,9 @@ export async function saveTenantSettings(
     TenantSettingsRow,
     "defaultWaiverApprovalMode" | "maxWaiverDurationHours" | "waiverLinkBaseUrl"
   > &
-    Partial<Pick<TenantSettingsRow, "requireSeparateApprover" | "eventRetentionDays">>,
+    Partial<
+      Pick<TenantSettingsRow, "requireSeparateApprover" | "eventRetentionDays" | "waiverRequesterDomains">
+    >,
 ): Promise<void> {
   await db
     .insert(tenantSettings)
@@ -87,4 +90,22 @@ export async function listEventRetentions(db: Database): Promise<{ tenantId: str
     .from(organization)
     .leftJoin(tenantSettings, eq(tenantSettings.tenantId, organization.id));
   return rows.map((r) => ({ tenantId: r.tenantId, days: r.days ?? DEFAULT_EVENT_RETENTION_DAYS }));
+}
+
+/** A new tenant with default settings and its first member, an administrator, in one transaction. */
+export async function insertTenantWithAdministrator(
+  db: Database,
+  tenant: { id: string; name: string; slug: string },
+  administratorId: string,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(organization).values(tenant);
+    await tx.insert(tenantSettings).values({ tenantId: tenant.id });
+    await tx.insert(member).values({
+      id: crypto.randomUUID(),
+      organizationId: tenant.id,
+      userId: administratorId,
+      role: "ADMINISTRATOR",
+    });
+  });
 }

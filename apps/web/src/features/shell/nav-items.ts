@@ -4,6 +4,7 @@ import {
   LayoutDashboardIcon,
   LightbulbIcon,
   PlugZapIcon,
+  SettingsIcon,
   ShieldCheckIcon,
   UsersIcon,
 } from "lucide-react";
@@ -22,6 +23,8 @@ export const navItems = [
   { to: "/events", label: "Events", icon: ActivityIcon, needs: Permission.EVENTS_READ },
   { to: "/connectors", label: "Connectors", icon: PlugZapIcon, needs: Permission.CONNECTORS_READ },
   { to: "/team-members", label: "Team members", icon: UsersIcon, needs: Permission.USERS_READ },
+  // Every member may read the tenant's settings; changing them needs TENANT_SETTINGS_WRITE.
+  { to: "/settings", label: "Settings", icon: SettingsIcon, needs: null },
 ] as const;
 
 const readPermissions = [

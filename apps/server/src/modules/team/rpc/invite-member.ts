@@ -5,11 +5,12 @@ import type {
   InviteMemberResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { roleName } from "../../../auth/roles";
-import { requireCaller } from "../../../rpc/call-context";
+import { callContext, requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
 import { sendInvitationMail } from "../invitation-mail";
 import { newInvitationToken } from "../invitation-token";
+import { takeOrRefuse } from "../team-limits";
 import { requireBuiltInRole, requireUser, type TeamServiceDeps } from "../team-members";
 import { invitationMessage } from "../team-message";
 import { findMemberByEmail, insertInvitation } from "../team-repository";
@@ -29,6 +30,10 @@ export async function inviteMember(
     const message = `"${req.email}" is not a valid email`;
     throw invalidArgument(message, [{ field: "email", message }]);
   }
+  takeOrRefuse([
+    [deps.limits.invitePerClient, callContext(ctx).ip, "invitations from this address"],
+    [deps.limits.invitePerEmail, email, `invitations to ${email}`],
+  ]);
   requireBuiltInRole(req.role);
   if (await findMemberByEmail(db, caller.tenantId, email)) {
     throw new ConnectError(`${email} is already a member of this tenant.`, Code.AlreadyExists);

@@ -4,10 +4,11 @@ import type {
   ResendInvitationRequest,
   ResendInvitationResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
-import { requireCaller } from "../../../rpc/call-context";
+import { callContext, requireCaller } from "../../../rpc/call-context";
 import { auditCall } from "../../audit/audit-log";
 import { sendInvitationMail } from "../invitation-mail";
 import { newInvitationToken } from "../invitation-token";
+import { takeOrRefuse } from "../team-limits";
 import { requireUser, type TeamServiceDeps } from "../team-members";
 import { invitationMessage } from "../team-message";
 import { renewInvitation } from "../team-repository";
@@ -24,6 +25,7 @@ export async function resendInvitation(
   const { db } = deps;
   const caller = requireCaller(ctx);
   requireUser(caller, "Resending an invitation");
+  takeOrRefuse([[deps.limits.invitePerClient, callContext(ctx).ip, "invitations from this address"]]);
   const expiresAt = new Date(Date.now() + deps.invitationTtlHours * 3_600_000);
   const { token, tokenHash } = newInvitationToken();
   const row = req.id

@@ -31,6 +31,7 @@ export async function getCurrent(
       name: userRow?.name ?? caller.name,
       givenName: names.givenName,
       familyName: names.familyName,
+      instanceAdmin: Boolean(userRow?.instanceAdmin),
     }),
     role: caller.role,
     permissions: [...caller.permissions],

@@ -9,10 +9,10 @@ import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
+import { MAX_REQUESTER_DOMAINS, parseRequesterDomains } from "../requester-domains";
 import { renameTenant, saveTenantSettings } from "../tenant-repository";
-import { loadTenantMessage, requireTenant, type TenantServiceDeps } from "../tenants";
+import { loadTenantMessage, readTenantName, requireTenant, type TenantServiceDeps } from "../tenants";
 
-const MAX_TENANT_NAME = 100;
 const MAX_WAIVER_HOURS = 72;
 const MAX_RETENTION_DAYS = 3650;
 
@@ -21,12 +21,16 @@ function invalid(field: string, message: string): never {
   throw invalidArgument(message, [{ field, message }]);
 }
 
-function readName(raw: string | undefined): string | undefined {
-  const name = raw?.trim();
-  if (name !== undefined && (name.length < 1 || name.length > MAX_TENANT_NAME)) {
-    invalid("name", `Tenant name must be 1 to ${MAX_TENANT_NAME} characters.`);
+function readRequesterDomains(raw: readonly string[]): string[] {
+  if (raw.length > MAX_REQUESTER_DOMAINS * 2) {
+    invalid(
+      "settings.waiver_requester_domains",
+      `List at most ${MAX_REQUESTER_DOMAINS} waiver requester domains.`,
+    );
   }
-  return name;
+  const parsed = parseRequesterDomains(raw);
+  if (!parsed.ok) invalid("settings.waiver_requester_domains", parsed.message);
+  return parsed.domains;
 }
 
 function checkSettings(settings: TenantSettings): void {
@@ -59,9 +63,10 @@ export async function updateSettings(
 ): Promise<MessageInitShape<typeof UpdateSettingsResponseSchema>> {
   const { db } = deps;
   const caller = requireCaller(ctx);
-  const name = readName(req.name);
+  const name = req.name === undefined ? undefined : readTenantName(req.name);
   if (req.settings) {
     checkSettings(req.settings);
+    const waiverRequesterDomains = readRequesterDomains(req.settings.waiverRequesterDomains);
     const {
       maxWaiverDurationHours,
       waiverLinkBaseUrl,
@@ -74,6 +79,7 @@ export async function updateSettings(
       defaultWaiverApprovalMode: WaiverApprovalMode[defaultWaiverApprovalMode],
       maxWaiverDurationHours,
       waiverLinkBaseUrl,
+      waiverRequesterDomains,
       ...(requireSeparateApprover === undefined ? {} : { requireSeparateApprover }),
       ...(eventRetentionDays === undefined ? {} : { eventRetentionDays }),
     });

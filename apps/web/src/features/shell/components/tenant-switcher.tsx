@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "@tanstack/react-router";
-import { Building2Icon, CheckIcon, ChevronsUpDownIcon, LoaderIcon } from "lucide-react";
+import { Building2Icon, CheckIcon, ChevronsUpDownIcon, LoaderIcon, PlusIcon } from "lucide-react";
 import { useState } from "react";
 import { ErrorDialog } from "@/components/error-dialog";
 import { Button } from "@/components/ui/button";
@@ -9,10 +9,12 @@ import {
   DropdownMenuContent,
   DropdownMenuItem,
   DropdownMenuLabel,
+  DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import { authClient } from "@/lib/auth-client";
 import { currentTenantQuery } from "@/lib/current-tenant";
+import { NewTenantDialog } from "./new-tenant-dialog";
 
 export function TenantSwitcher() {
   const { data } = useQuery(currentTenantQuery());
@@ -20,6 +22,7 @@ export function TenantSwitcher() {
   const router = useRouter();
   const [switching, setSwitching] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [creating, setCreating] = useState(false);
   const current = data?.tenant;
   const tenants = data?.tenants ?? [];
 
@@ -27,8 +30,13 @@ export function TenantSwitcher() {
     if (organizationId === current?.id) return;
     setSwitching(true);
     try {
+      // The session keeps the choice; the next sign-in starts in this tenant again.
       const result = await authClient.organization.setActive({ organizationId });
-      if (result.error) throw new Error(result.error.message ?? "Could not switch tenant");
+      if (result.error) {
+        throw new Error(
+          `Could not switch tenant: ${result.error.message ?? "the server refused"}. Reload the page and try again.`,
+        );
+      }
       // Every cached answer belongs to the previous tenant, so all of it is stale now.
       await queryClient.invalidateQueries();
       await router.invalidate();
@@ -57,8 +65,18 @@ export function TenantSwitcher() {
               {tenant.id === current?.id && <CheckIcon className="text-primary" aria-label="Active tenant" />}
             </DropdownMenuItem>
           ))}
+          {data?.user?.instanceAdmin && (
+            <>
+              <DropdownMenuSeparator />
+              <DropdownMenuItem onSelect={() => setCreating(true)}>
+                <PlusIcon />
+                New tenant
+              </DropdownMenuItem>
+            </>
+          )}
         </DropdownMenuContent>
       </DropdownMenu>
+      <NewTenantDialog open={creating} onOpenChange={setCreating} onCreated={switchTo} />
       <ErrorDialog error={error} onClose={() => setError(null)} />
     </>
   );

@@ -88,3 +88,10 @@ export function useRevokeApiKey() {
     onSuccess: () => invalidateMethods(queryClient, changedByApiKey),
   });
 }
+
+export function useSetInstanceAdmin() {
+  const queryClient = useQueryClient();
+  return useMutation(TeamService.method.setInstanceAdmin, {
+    onSuccess: () => invalidateMethods(queryClient, changedByMembership),
+  });
+}

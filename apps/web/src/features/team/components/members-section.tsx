@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { SearchIcon, Trash2Icon } from "lucide-react";
 import { useState } from "react";
 import { PagePagination } from "@/components/page-pagination";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -18,6 +19,7 @@ import { membersQuery, useChangeRole, useRemoveMember } from "../api/team-querie
 import { teamErrorText } from "../team-errors";
 import { ASSIGNABLE_ROLES } from "../team-labels";
 import { ConfirmTeamChange } from "./confirm-dialog";
+import { InstanceAdminButton } from "./instance-admin-button";
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -125,7 +127,14 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
             <TableBody>
               {data?.items.map((member) => (
                 <TableRow key={member.id}>
-                  <TableCell className="font-medium whitespace-nowrap">{member.name || "—"}</TableCell>
+                  <TableCell className="font-medium whitespace-nowrap">
+                    {member.name || "—"}
+                    {member.instanceAdmin && (
+                      <Badge className="ml-2" variant="secondary">
+                        Instance admin
+                      </Badge>
+                    )}
+                  </TableCell>
                   <TableCell className="whitespace-nowrap">{member.email}</TableCell>
                   <TableCell>
                     {canWrite ? <RoleSelect member={member} onError={setRowError} /> : roleLabel(member.role)}
@@ -134,7 +143,8 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
                     {member.joinedAt ? formatDateTime(timestampDate(member.joinedAt)) : "—"}
                   </TableCell>
                   {canWrite && (
-                    <TableCell className="text-right">
+                    <TableCell className="text-right whitespace-nowrap">
+                      <InstanceAdminButton member={member} />
                       <Button
                         variant="ghost"
                         size="icon"

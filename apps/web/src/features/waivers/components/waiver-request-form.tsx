@@ -190,7 +190,8 @@ export function WaiverRequestForm({
           </Button>
           {!signedIn && (
             <p className="text-sm text-muted-foreground">
-              You will be asked to sign in before the request is sent; the form is kept as it is.
+              You will be asked for your work e-mail and a code we send there before the request is sent; the
+              form is kept as it is.
             </p>
           )}
         </form>

@@ -19,10 +19,18 @@ const lookupDebounceMs = 300;
 const WaiverFailureDialog = lazy(() =>
   import("./waiver-failure-dialog").then((m) => ({ default: m.WaiverFailureDialog })),
 );
+// Asked only of a signed-out visitor who presses Submit.
+const RequesterSignInDialog = lazy(() =>
+  import("./requester-sign-in-dialog").then((m) => ({ default: m.RequesterSignInDialog })),
+);
 
 export function WaiverRequestPage({ userName, initialKey }: { userName: string | null; initialKey: string }) {
   useDocumentTitle("Request a waiver");
   const navigate = useNavigate();
+  // Set once a signed-out visitor signed in with an e-mailed code on this page.
+  const [signedInHere, setSignedInHere] = useState(false);
+  const [pendingSignIn, setPendingSignIn] = useState<WaiverRequestValues | null>(null);
+  const signedIn = userName !== null || signedInHere;
   // The form a signed-out visitor left for the sign-in page, restored as it was.
   const [draft] = useState(readWaiverDraft);
   const form = useWaiverRequestForm(draft ?? { policyKey: initialKey });
@@ -42,7 +50,14 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
   }
 
   async function submit(values: WaiverRequestValues) {
-    if (userName === null) return signInFirst();
+    if (!signedIn) {
+      setPendingSignIn(values);
+      return;
+    }
+    await send(values);
+  }
+
+  async function send(values: WaiverRequestValues) {
     try {
       setCreated(await createWaiver.mutateAsync(values));
     } catch (error) {
@@ -78,7 +93,7 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
         ) : (
           <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,22rem)] lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
             <div className="order-2 md:order-1">
-              <WaiverRequestForm form={form} onSubmit={submit} signedIn={userName !== null} />
+              <WaiverRequestForm form={form} onSubmit={submit} signedIn={signedIn} />
             </div>
             <aside className="order-1 md:order-2" aria-label="Policy information">
               <PolicyInfoCard typedKey={typedKey} debouncedKey={debouncedKey} />
@@ -86,6 +101,21 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
           </div>
         )}
       </main>
+      {pendingSignIn && (
+        <Suspense fallback={null}>
+          <RequesterSignInDialog
+            policyKey={pendingSignIn.policyKey}
+            onSignedIn={async () => {
+              const values = pendingSignIn;
+              setSignedInHere(true);
+              setPendingSignIn(null);
+              await send(values);
+            }}
+            onSignInElsewhere={() => void signInFirst()}
+            onClose={() => setPendingSignIn(null)}
+          />
+        </Suspense>
+      )}
       {failure && (
         <Suspense fallback={null}>
           <WaiverFailureDialog failure={failure} onClose={() => setFailure(null)} />

@@ -16,7 +16,133 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file palisade/team/v1/team.proto.
  */
 export const file_palisade_team_v1_team: GenFile = /*@__PURE__*/
-  fileDesc("ChtwYWxpc2FkZS90ZWFtL3YxL3RlYW0ucHJvdG8SEHBhbGlzYWRlLnRlYW0udjEilwEKBk1lbWJlchIKCgJpZBgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFZW1haWwYBCABKAkSJAoEcm9sZRgFIAEoDjIWLnBhbGlzYWRlLmF1dGgudjEuUm9sZRItCglqb2luZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIsgCCgpJbnZpdGF0aW9uEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEiQKBHJvbGUYAyABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUSEgoKaW52aXRlZF9ieRgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCgZzdGF0dXMYByABKA4yIi5wYWxpc2FkZS50ZWFtLnYxLkludml0YXRpb25TdGF0dXMSOQoPZGVsaXZlcnlfc3RhdHVzGAggASgOMiAucGFsaXNhZGUudGVhbS52MS5EZWxpdmVyeVN0YXR1cxIWCg5kZWxpdmVyeV9lcnJvchgJIAEoCSJvChJMaXN0TWVtYmVyc1JlcXVlc3QSOQoKcGFnaW5hdGlvbhgBIAEoCzIlLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uUmVxdWVzdBITCgZzZWFyY2gYAiABKAlIAIgBAUIJCgdfc2VhcmNoInoKE0xpc3RNZW1iZXJzUmVzcG9uc2USJwoFaXRlbXMYASADKAsyGC5wYWxpc2FkZS50ZWFtLnYxLk1lbWJlchI6CgpwYWdpbmF0aW9uGAIgASgLMiYucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXNwb25zZSJKChNJbnZpdGVNZW1iZXJSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEiQKBHJvbGUYAiABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUiSAoUSW52aXRlTWVtYmVyUmVzcG9uc2USMAoKaW52aXRhdGlvbhgBIAEoCzIcLnBhbGlzYWRlLnRlYW0udjEuSW52aXRhdGlvbiIYChZMaXN0SW52aXRhdGlvbnNSZXF1ZXN0IkwKF0xpc3RJbnZpdGF0aW9uc1Jlc3BvbnNlEjEKC2ludml0YXRpb25zGAEgAygLMhwucGFsaXNhZGUudGVhbS52MS5JbnZpdGF0aW9uIiUKF1Jldm9rZUludml0YXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJIhoKGFJldm9rZUludml0YXRpb25SZXNwb25zZSIlChdSZXNlbmRJbnZpdGF0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSJMChhSZXNlbmRJbnZpdGF0aW9uUmVzcG9uc2USMAoKaW52aXRhdGlvbhgBIAEoCzIcLnBhbGlzYWRlLnRlYW0udjEuSW52aXRhdGlvbiK4AQoRSW52aXRhdGlvblByZXZpZXcSEwoLdGVuYW50X25hbWUYASABKAkSFAoMaW52aXRlcl9uYW1lGAIgASgJEiQKBHJvbGUYAyABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUSDQoFZW1haWwYBCABKAkSLgoKZXhwaXJlc19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLaGFzX2FjY291bnQYBiABKAgiLAobR2V0SW52aXRhdGlvbkJ5VG9rZW5SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIo4BChxHZXRJbnZpdGF0aW9uQnlUb2tlblJlc3BvbnNlEjUKBXN0YXRlGAEgASgOMiYucGFsaXNhZGUudGVhbS52MS5JbnZpdGF0aW9uVG9rZW5TdGF0ZRI3CgppbnZpdGF0aW9uGAIgASgLMiMucGFsaXNhZGUudGVhbS52MS5JbnZpdGF0aW9uUHJldmlldyJWCiVBY2NlcHRJbnZpdGF0aW9uV2l0aE5ld0FjY291bnRSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEgwKBG5hbWUYAiABKAkSEAoIcGFzc3dvcmQYAyABKAkiOwomQWNjZXB0SW52aXRhdGlvbldpdGhOZXdBY2NvdW50UmVzcG9uc2USEQoJdGVuYW50X2lkGAEgASgJIigKF0FjY2VwdEludml0YXRpb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIi0KGEFjY2VwdEludml0YXRpb25SZXNwb25zZRIRCgl0ZW5hbnRfaWQYASABKAkiTAoRQ2hhbmdlUm9sZVJlcXVlc3QSEQoJbWVtYmVyX2lkGAEgASgJEiQKBHJvbGUYAiABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUiPgoSQ2hhbmdlUm9sZVJlc3BvbnNlEigKBm1lbWJlchgBIAEoCzIYLnBhbGlzYWRlLnRlYW0udjEuTWVtYmVyIigKE1JlbW92ZU1lbWJlclJlcXVlc3QSEQoJbWVtYmVyX2lkGAEgASgJIhYKFFJlbW92ZU1lbWJlclJlc3BvbnNlIpMCCgZBcGlLZXkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVzdGFydBgDIAEoCRIkCgRyb2xlGAQgASgOMhYucGFsaXNhZGUuYXV0aC52MS5Sb2xlEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKCmV4cGlyZXNfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESNQoMbGFzdF91c2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgBiAEBQg0KC19leHBpcmVzX2F0Qg8KDV9sYXN0X3VzZWRfYXQiFAoSTGlzdEFwaUtleXNSZXF1ZXN0Ij4KE0xpc3RBcGlLZXlzUmVzcG9uc2USJwoFaXRlbXMYASADKAsyGC5wYWxpc2FkZS50ZWFtLnYxLkFwaUtleSJ7ChNDcmVhdGVBcGlLZXlSZXF1ZXN0EgwKBG5hbWUYASABKAkSJAoEcm9sZRgCIAEoDjIWLnBhbGlzYWRlLmF1dGgudjEuUm9sZRIcCg9leHBpcmVzX2luX2RheXMYAyABKA1IAIgBAUISChBfZXhwaXJlc19pbl9kYXlzIk4KFENyZWF0ZUFwaUtleVJlc3BvbnNlEikKB2FwaV9rZXkYASABKAsyGC5wYWxpc2FkZS50ZWFtLnYxLkFwaUtleRILCgNrZXkYAiABKAkiIQoTUmV2b2tlQXBpS2V5UmVxdWVzdBIKCgJpZBgBIAEoCSIWChRSZXZva2VBcGlLZXlSZXNwb25zZSqyAQoQSW52aXRhdGlvblN0YXR1cxIhCh1JTlZJVEFUSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGUlOVklUQVRJT05fU1RBVFVTX1BFTkRJTkcQARIeChpJTlZJVEFUSU9OX1NUQVRVU19BQ0NFUFRFRBACEh0KGUlOVklUQVRJT05fU1RBVFVTX1JFVk9LRUQQAxIdChlJTlZJVEFUSU9OX1NUQVRVU19FWFBJUkVEEAQqhAEKDkRlbGl2ZXJ5U3RhdHVzEh8KG0RFTElWRVJZX1NUQVRVU19VTlNQRUNJRklFRBAAEhsKF0RFTElWRVJZX1NUQVRVU19QRU5ESU5HEAESGAoUREVMSVZFUllfU1RBVFVTX1NFTlQQAhIaChZERUxJVkVSWV9TVEFUVVNfRkFJTEVEEAMq7QEKFEludml0YXRpb25Ub2tlblN0YXRlEiYKIklOVklUQVRJT05fVE9LRU5fU1RBVEVfVU5TUEVDSUZJRUQQABIgChxJTlZJVEFUSU9OX1RPS0VOX1NUQVRFX1ZBTElEEAESIgoeSU5WSVRBVElPTl9UT0tFTl9TVEFURV9FWFBJUkVEEAISHwobSU5WSVRBVElPTl9UT0tFTl9TVEFURV9VU0VEEAMSIgoeSU5WSVRBVElPTl9UT0tFTl9TVEFURV9SRVZPS0VEEAQSIgoeSU5WSVRBVElPTl9UT0tFTl9TVEFURV9VTktOT1dOEAUywgsKC1RlYW1TZXJ2aWNlEmMKC0xpc3RNZW1iZXJzEiQucGFsaXNhZGUudGVhbS52MS5MaXN0TWVtYmVyc1JlcXVlc3QaJS5wYWxpc2FkZS50ZWFtLnYxLkxpc3RNZW1iZXJzUmVzcG9uc2UiB5KCGQMKARASZgoMSW52aXRlTWVtYmVyEiUucGFsaXNhZGUudGVhbS52MS5JbnZpdGVNZW1iZXJSZXF1ZXN0GiYucGFsaXNhZGUudGVhbS52MS5JbnZpdGVNZW1iZXJSZXNwb25zZSIHkoIZAwoBERJvCg9MaXN0SW52aXRhdGlvbnMSKC5wYWxpc2FkZS50ZWFtLnYxLkxpc3RJbnZpdGF0aW9uc1JlcXVlc3QaKS5wYWxpc2FkZS50ZWFtLnYxLkxpc3RJbnZpdGF0aW9uc1Jlc3BvbnNlIgeSghkDCgEQEnIKEFJldm9rZUludml0YXRpb24SKS5wYWxpc2FkZS50ZWFtLnYxLlJldm9rZUludml0YXRpb25SZXF1ZXN0GioucGFsaXNhZGUudGVhbS52MS5SZXZva2VJbnZpdGF0aW9uUmVzcG9uc2UiB5KCGQMKAREScgoQUmVzZW5kSW52aXRhdGlvbhIpLnBhbGlzYWRlLnRlYW0udjEuUmVzZW5kSW52aXRhdGlvblJlcXVlc3QaKi5wYWxpc2FkZS50ZWFtLnYxLlJlc2VuZEludml0YXRpb25SZXNwb25zZSIHkoIZAwoBERJ9ChRHZXRJbnZpdGF0aW9uQnlUb2tlbhItLnBhbGlzYWRlLnRlYW0udjEuR2V0SW52aXRhdGlvbkJ5VG9rZW5SZXF1ZXN0Gi4ucGFsaXNhZGUudGVhbS52MS5HZXRJbnZpdGF0aW9uQnlUb2tlblJlc3BvbnNlIgaSghkCEAESmwEKHkFjY2VwdEludml0YXRpb25XaXRoTmV3QWNjb3VudBI3LnBhbGlzYWRlLnRlYW0udjEuQWNjZXB0SW52aXRhdGlvbldpdGhOZXdBY2NvdW50UmVxdWVzdBo4LnBhbGlzYWRlLnRlYW0udjEuQWNjZXB0SW52aXRhdGlvbldpdGhOZXdBY2NvdW50UmVzcG9uc2UiBpKCGQIQARJxChBBY2NlcHRJbnZpdGF0aW9uEikucGFsaXNhZGUudGVhbS52MS5BY2NlcHRJbnZpdGF0aW9uUmVxdWVzdBoqLnBhbGlzYWRlLnRlYW0udjEuQWNjZXB0SW52aXRhdGlvblJlc3BvbnNlIgaSghkCEAESYAoKQ2hhbmdlUm9sZRIjLnBhbGlzYWRlLnRlYW0udjEuQ2hhbmdlUm9sZVJlcXVlc3QaJC5wYWxpc2FkZS50ZWFtLnYxLkNoYW5nZVJvbGVSZXNwb25zZSIHkoIZAwoBERJmCgxSZW1vdmVNZW1iZXISJS5wYWxpc2FkZS50ZWFtLnYxLlJlbW92ZU1lbWJlclJlcXVlc3QaJi5wYWxpc2FkZS50ZWFtLnYxLlJlbW92ZU1lbWJlclJlc3BvbnNlIgeSghkDCgEREmMKC0xpc3RBcGlLZXlzEiQucGFsaXNhZGUudGVhbS52MS5MaXN0QXBpS2V5c1JlcXVlc3QaJS5wYWxpc2FkZS50ZWFtLnYxLkxpc3RBcGlLZXlzUmVzcG9uc2UiB5KCGQMKARASZgoMQ3JlYXRlQXBpS2V5EiUucGFsaXNhZGUudGVhbS52MS5DcmVhdGVBcGlLZXlSZXF1ZXN0GiYucGFsaXNhZGUudGVhbS52MS5DcmVhdGVBcGlLZXlSZXNwb25zZSIHkoIZAwoBERJmCgxSZXZva2VBcGlLZXkSJS5wYWxpc2FkZS50ZWFtLnYxLlJldm9rZUFwaUtleVJlcXVlc3QaJi5wYWxpc2FkZS50ZWFtLnYxLlJldm9rZUFwaUtleVJlc3BvbnNlIgeSghkDCgERYgZwcm90bzM", [file_google_protobuf_timestamp, file_palisade_auth_v1_auth, file_palisade_common_v1_common]);
+  fileDesc("ChtwYWxpc2FkZS90ZWFtL3YxL3RlYW0ucHJvdG8SEHBhbGlzYWRlLnRlYW0udjEiRAoXU2V0SW5zdGFuY2VBZG1pblJlcXVlc3QSEQoJbWVtYmVyX2lkGAEgASgJEhYKDmluc3RhbmNlX2FkbWluGAIgASgIIkQKGFNldEluc3RhbmNlQWRtaW5SZXNwb25zZRIoCgZtZW1iZXIYASABKAsyGC5wYWxpc2FkZS50ZWFtLnYxLk1lbWJlciI9ChhTZW5kUmVxdWVzdGVyQ29kZVJlcXVlc3QSDQoFZW1haWwYASABKAkSEgoKcG9saWN5X2tleRgCIAEoCSIbChlTZW5kUmVxdWVzdGVyQ29kZVJlc3BvbnNlIkkKFlNpZ25JblJlcXVlc3RlclJlcXVlc3QSDQoFZW1haWwYASABKAkSEgoKcG9saWN5X2tleRgCIAEoCRIMCgRjb2RlGAMgASgJIikKF1NpZ25JblJlcXVlc3RlclJlc3BvbnNlEg4KBmpvaW5lZBgBIAEoCCKvAQoGTWVtYmVyEgoKAmlkGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRINCgVlbWFpbBgEIAEoCRIkCgRyb2xlGAUgASgOMhYucGFsaXNhZGUuYXV0aC52MS5Sb2xlEi0KCWpvaW5lZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFgoOaW5zdGFuY2VfYWRtaW4YByABKAgiyAIKCkludml0YXRpb24SCgoCaWQYASABKAkSDQoFZW1haWwYAiABKAkSJAoEcm9sZRgDIAEoDjIWLnBhbGlzYWRlLmF1dGgudjEuUm9sZRISCgppbnZpdGVkX2J5GAQgASgJEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmV4cGlyZXNfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjIKBnN0YXR1cxgHIAEoDjIiLnBhbGlzYWRlLnRlYW0udjEuSW52aXRhdGlvblN0YXR1cxI5Cg9kZWxpdmVyeV9zdGF0dXMYCCABKA4yIC5wYWxpc2FkZS50ZWFtLnYxLkRlbGl2ZXJ5U3RhdHVzEhYKDmRlbGl2ZXJ5X2Vycm9yGAkgASgJIm8KEkxpc3RNZW1iZXJzUmVxdWVzdBI5CgpwYWdpbmF0aW9uGAEgASgLMiUucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXF1ZXN0EhMKBnNlYXJjaBgCIAEoCUgAiAEBQgkKB19zZWFyY2giegoTTGlzdE1lbWJlcnNSZXNwb25zZRInCgVpdGVtcxgBIAMoCzIYLnBhbGlzYWRlLnRlYW0udjEuTWVtYmVyEjoKCnBhZ2luYXRpb24YAiABKAsyJi5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlc3BvbnNlIkoKE0ludml0ZU1lbWJlclJlcXVlc3QSDQoFZW1haWwYASABKAkSJAoEcm9sZRgCIAEoDjIWLnBhbGlzYWRlLmF1dGgudjEuUm9sZSJIChRJbnZpdGVNZW1iZXJSZXNwb25zZRIwCgppbnZpdGF0aW9uGAEgASgLMhwucGFsaXNhZGUudGVhbS52MS5JbnZpdGF0aW9uIhgKFkxpc3RJbnZpdGF0aW9uc1JlcXVlc3QiTAoXTGlzdEludml0YXRpb25zUmVzcG9uc2USMQoLaW52aXRhdGlvbnMYASADKAsyHC5wYWxpc2FkZS50ZWFtLnYxLkludml0YXRpb24iJQoXUmV2b2tlSW52aXRhdGlvblJlcXVlc3QSCgoCaWQYASABKAkiGgoYUmV2b2tlSW52aXRhdGlvblJlc3BvbnNlIiUKF1Jlc2VuZEludml0YXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJIkwKGFJlc2VuZEludml0YXRpb25SZXNwb25zZRIwCgppbnZpdGF0aW9uGAEgASgLMhwucGFsaXNhZGUudGVhbS52MS5JbnZpdGF0aW9uIrgBChFJbnZpdGF0aW9uUHJldmlldxITCgt0ZW5hbnRfbmFtZRgBIAEoCRIUCgxpbnZpdGVyX25hbWUYAiABKAkSJAoEcm9sZRgDIAEoDjIWLnBhbGlzYWRlLmF1dGgudjEuUm9sZRINCgVlbWFpbBgEIAEoCRIuCgpleHBpcmVzX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtoYXNfYWNjb3VudBgGIAEoCCIsChtHZXRJbnZpdGF0aW9uQnlUb2tlblJlcXVlc3QSDQoFdG9rZW4YASABKAkijgEKHEdldEludml0YXRpb25CeVRva2VuUmVzcG9uc2USNQoFc3RhdGUYASABKA4yJi5wYWxpc2FkZS50ZWFtLnYxLkludml0YXRpb25Ub2tlblN0YXRlEjcKCmludml0YXRpb24YAiABKAsyIy5wYWxpc2FkZS50ZWFtLnYxLkludml0YXRpb25QcmV2aWV3IlYKJUFjY2VwdEludml0YXRpb25XaXRoTmV3QWNjb3VudFJlcXVlc3QSDQoFdG9rZW4YASABKAkSDAoEbmFtZRgCIAEoCRIQCghwYXNzd29yZBgDIAEoCSI7CiZBY2NlcHRJbnZpdGF0aW9uV2l0aE5ld0FjY291bnRSZXNwb25zZRIRCgl0ZW5hbnRfaWQYASABKAkiKAoXQWNjZXB0SW52aXRhdGlvblJlcXVlc3QSDQoFdG9rZW4YASABKAkiLQoYQWNjZXB0SW52aXRhdGlvblJlc3BvbnNlEhEKCXRlbmFudF9pZBgBIAEoCSJMChFDaGFuZ2VSb2xlUmVxdWVzdBIRCgltZW1iZXJfaWQYASABKAkSJAoEcm9sZRgCIAEoDjIWLnBhbGlzYWRlLmF1dGgudjEuUm9sZSI+ChJDaGFuZ2VSb2xlUmVzcG9uc2USKAoGbWVtYmVyGAEgASgLMhgucGFsaXNhZGUudGVhbS52MS5NZW1iZXIiKAoTUmVtb3ZlTWVtYmVyUmVxdWVzdBIRCgltZW1iZXJfaWQYASABKAkiFgoUUmVtb3ZlTWVtYmVyUmVzcG9uc2UikwIKBkFwaUtleRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBXN0YXJ0GAMgASgJEiQKBHJvbGUYBCABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMwoKZXhwaXJlc19hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBARI1CgxsYXN0X3VzZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAGIAQFCDQoLX2V4cGlyZXNfYXRCDwoNX2xhc3RfdXNlZF9hdCIUChJMaXN0QXBpS2V5c1JlcXVlc3QiPgoTTGlzdEFwaUtleXNSZXNwb25zZRInCgVpdGVtcxgBIAMoCzIYLnBhbGlzYWRlLnRlYW0udjEuQXBpS2V5InsKE0NyZWF0ZUFwaUtleVJlcXVlc3QSDAoEbmFtZRgBIAEoCRIkCgRyb2xlGAIgASgOMhYucGFsaXNhZGUuYXV0aC52MS5Sb2xlEhwKD2V4cGlyZXNfaW5fZGF5cxgDIAEoDUgAiAEBQhIKEF9leHBpcmVzX2luX2RheXMiTgoUQ3JlYXRlQXBpS2V5UmVzcG9uc2USKQoHYXBpX2tleRgBIAEoCzIYLnBhbGlzYWRlLnRlYW0udjEuQXBpS2V5EgsKA2tleRgCIAEoCSIhChNSZXZva2VBcGlLZXlSZXF1ZXN0EgoKAmlkGAEgASgJIhYKFFJldm9rZUFwaUtleVJlc3BvbnNlKrIBChBJbnZpdGF0aW9uU3RhdHVzEiEKHUlOVklUQVRJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZSU5WSVRBVElPTl9TVEFUVVNfUEVORElORxABEh4KGklOVklUQVRJT05fU1RBVFVTX0FDQ0VQVEVEEAISHQoZSU5WSVRBVElPTl9TVEFUVVNfUkVWT0tFRBADEh0KGUlOVklUQVRJT05fU1RBVFVTX0VYUElSRUQQBCqEAQoORGVsaXZlcnlTdGF0dXMSHwobREVMSVZFUllfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGwoXREVMSVZFUllfU1RBVFVTX1BFTkRJTkcQARIYChRERUxJVkVSWV9TVEFUVVNfU0VOVBACEhoKFkRFTElWRVJZX1NUQVRVU19GQUlMRUQQAyrtAQoUSW52aXRhdGlvblRva2VuU3RhdGUSJgoiSU5WSVRBVElPTl9UT0tFTl9TVEFURV9VTlNQRUNJRklFRBAAEiAKHElOVklUQVRJT05fVE9LRU5fU1RBVEVfVkFMSUQQARIiCh5JTlZJVEFUSU9OX1RPS0VOX1NUQVRFX0VYUElSRUQQAhIfChtJTlZJVEFUSU9OX1RPS0VOX1NUQVRFX1VTRUQQAxIiCh5JTlZJVEFUSU9OX1RPS0VOX1NUQVRFX1JFVk9LRUQQBBIiCh5JTlZJVEFUSU9OX1RPS0VOX1NUQVRFX1VOS05PV04QBTKcDgoLVGVhbVNlcnZpY2USYwoLTGlzdE1lbWJlcnMSJC5wYWxpc2FkZS50ZWFtLnYxLkxpc3RNZW1iZXJzUmVxdWVzdBolLnBhbGlzYWRlLnRlYW0udjEuTGlzdE1lbWJlcnNSZXNwb25zZSIHkoIZAwoBEBJmCgxJbnZpdGVNZW1iZXISJS5wYWxpc2FkZS50ZWFtLnYxLkludml0ZU1lbWJlclJlcXVlc3QaJi5wYWxpc2FkZS50ZWFtLnYxLkludml0ZU1lbWJlclJlc3BvbnNlIgeSghkDCgEREm8KD0xpc3RJbnZpdGF0aW9ucxIoLnBhbGlzYWRlLnRlYW0udjEuTGlzdEludml0YXRpb25zUmVxdWVzdBopLnBhbGlzYWRlLnRlYW0udjEuTGlzdEludml0YXRpb25zUmVzcG9uc2UiB5KCGQMKARAScgoQUmV2b2tlSW52aXRhdGlvbhIpLnBhbGlzYWRlLnRlYW0udjEuUmV2b2tlSW52aXRhdGlvblJlcXVlc3QaKi5wYWxpc2FkZS50ZWFtLnYxLlJldm9rZUludml0YXRpb25SZXNwb25zZSIHkoIZAwoBERJyChBSZXNlbmRJbnZpdGF0aW9uEikucGFsaXNhZGUudGVhbS52MS5SZXNlbmRJbnZpdGF0aW9uUmVxdWVzdBoqLnBhbGlzYWRlLnRlYW0udjEuUmVzZW5kSW52aXRhdGlvblJlc3BvbnNlIgeSghkDCgEREn0KFEdldEludml0YXRpb25CeVRva2VuEi0ucGFsaXNhZGUudGVhbS52MS5HZXRJbnZpdGF0aW9uQnlUb2tlblJlcXVlc3QaLi5wYWxpc2FkZS50ZWFtLnYxLkdldEludml0YXRpb25CeVRva2VuUmVzcG9uc2UiBpKCGQIQARKbAQoeQWNjZXB0SW52aXRhdGlvbldpdGhOZXdBY2NvdW50EjcucGFsaXNhZGUudGVhbS52MS5BY2NlcHRJbnZpdGF0aW9uV2l0aE5ld0FjY291bnRSZXF1ZXN0GjgucGFsaXNhZGUudGVhbS52MS5BY2NlcHRJbnZpdGF0aW9uV2l0aE5ld0FjY291bnRSZXNwb25zZSIGkoIZAhABEnEKEEFjY2VwdEludml0YXRpb24SKS5wYWxpc2FkZS50ZWFtLnYxLkFjY2VwdEludml0YXRpb25SZXF1ZXN0GioucGFsaXNhZGUudGVhbS52MS5BY2NlcHRJbnZpdGF0aW9uUmVzcG9uc2UiBpKCGQIQARJgCgpDaGFuZ2VSb2xlEiMucGFsaXNhZGUudGVhbS52MS5DaGFuZ2VSb2xlUmVxdWVzdBokLnBhbGlzYWRlLnRlYW0udjEuQ2hhbmdlUm9sZVJlc3BvbnNlIgeSghkDCgEREmYKDFJlbW92ZU1lbWJlchIlLnBhbGlzYWRlLnRlYW0udjEuUmVtb3ZlTWVtYmVyUmVxdWVzdBomLnBhbGlzYWRlLnRlYW0udjEuUmVtb3ZlTWVtYmVyUmVzcG9uc2UiB5KCGQMKARESYwoLTGlzdEFwaUtleXMSJC5wYWxpc2FkZS50ZWFtLnYxLkxpc3RBcGlLZXlzUmVxdWVzdBolLnBhbGlzYWRlLnRlYW0udjEuTGlzdEFwaUtleXNSZXNwb25zZSIHkoIZAwoBEBJmCgxDcmVhdGVBcGlLZXkSJS5wYWxpc2FkZS50ZWFtLnYxLkNyZWF0ZUFwaUtleVJlcXVlc3QaJi5wYWxpc2FkZS50ZWFtLnYxLkNyZWF0ZUFwaUtleVJlc3BvbnNlIgeSghkDCgEREmYKDFJldm9rZUFwaUtleRIlLnBhbGlzYWRlLnRlYW0udjEuUmV2b2tlQXBpS2V5UmVxdWVzdBomLnBhbGlzYWRlLnRlYW0udjEuUmV2b2tlQXBpS2V5UmVzcG9uc2UiB5KCGQMKAREScgoQU2V0SW5zdGFuY2VBZG1pbhIpLnBhbGlzYWRlLnRlYW0udjEuU2V0SW5zdGFuY2VBZG1pblJlcXVlc3QaKi5wYWxpc2FkZS50ZWFtLnYxLlNldEluc3RhbmNlQWRtaW5SZXNwb25zZSIHkoIZAwoBERJ0ChFTZW5kUmVxdWVzdGVyQ29kZRIqLnBhbGlzYWRlLnRlYW0udjEuU2VuZFJlcXVlc3RlckNvZGVSZXF1ZXN0GisucGFsaXNhZGUudGVhbS52MS5TZW5kUmVxdWVzdGVyQ29kZVJlc3BvbnNlIgaSghkCEAESbgoPU2lnbkluUmVxdWVzdGVyEigucGFsaXNhZGUudGVhbS52MS5TaWduSW5SZXF1ZXN0ZXJSZXF1ZXN0GikucGFsaXNhZGUudGVhbS52MS5TaWduSW5SZXF1ZXN0ZXJSZXNwb25zZSIGkoIZAhABYgZwcm90bzM", [file_google_protobuf_timestamp, file_palisade_auth_v1_auth, file_palisade_common_v1_common]);
+
+/**
+ * @generated from message palisade.team.v1.SetInstanceAdminRequest
+ */
+export type SetInstanceAdminRequest = Message<"palisade.team.v1.SetInstanceAdminRequest"> & {
+  /**
+   * @generated from field: string member_id = 1;
+   */
+  memberId: string;
+
+  /**
+   * @generated from field: bool instance_admin = 2;
+   */
+  instanceAdmin: boolean;
+};
+
+/**
+ * Describes the message palisade.team.v1.SetInstanceAdminRequest.
+ * Use `create(SetInstanceAdminRequestSchema)` to create a new message.
+ */
+export const SetInstanceAdminRequestSchema: GenMessage<SetInstanceAdminRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 0);
+
+/**
+ * @generated from message palisade.team.v1.SetInstanceAdminResponse
+ */
+export type SetInstanceAdminResponse = Message<"palisade.team.v1.SetInstanceAdminResponse"> & {
+  /**
+   * @generated from field: palisade.team.v1.Member member = 1;
+   */
+  member?: Member | undefined;
+};
+
+/**
+ * Describes the message palisade.team.v1.SetInstanceAdminResponse.
+ * Use `create(SetInstanceAdminResponseSchema)` to create a new message.
+ */
+export const SetInstanceAdminResponseSchema: GenMessage<SetInstanceAdminResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 1);
+
+/**
+ * @generated from message palisade.team.v1.SendRequesterCodeRequest
+ */
+export type SendRequesterCodeRequest = Message<"palisade.team.v1.SendRequesterCodeRequest"> & {
+  /**
+   * The work e-mail address, at most 254 characters.
+   *
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * The policy key of the waiver request.
+   *
+   * @generated from field: string policy_key = 2;
+   */
+  policyKey: string;
+};
+
+/**
+ * Describes the message palisade.team.v1.SendRequesterCodeRequest.
+ * Use `create(SendRequesterCodeRequestSchema)` to create a new message.
+ */
+export const SendRequesterCodeRequestSchema: GenMessage<SendRequesterCodeRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 2);
+
+/**
+ * @generated from message palisade.team.v1.SendRequesterCodeResponse
+ */
+export type SendRequesterCodeResponse = Message<"palisade.team.v1.SendRequesterCodeResponse"> & {
+};
+
+/**
+ * Describes the message palisade.team.v1.SendRequesterCodeResponse.
+ * Use `create(SendRequesterCodeResponseSchema)` to create a new message.
+ */
+export const SendRequesterCodeResponseSchema: GenMessage<SendRequesterCodeResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 3);
+
+/**
+ * @generated from message palisade.team.v1.SignInRequesterRequest
+ */
+export type SignInRequesterRequest = Message<"palisade.team.v1.SignInRequesterRequest"> & {
+  /**
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string policy_key = 2;
+   */
+  policyKey: string;
+
+  /**
+   * The 6-digit code from the e-mail.
+   *
+   * @generated from field: string code = 3;
+   */
+  code: string;
+};
+
+/**
+ * Describes the message palisade.team.v1.SignInRequesterRequest.
+ * Use `create(SignInRequesterRequestSchema)` to create a new message.
+ */
+export const SignInRequesterRequestSchema: GenMessage<SignInRequesterRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 4);
+
+/**
+ * @generated from message palisade.team.v1.SignInRequesterResponse
+ */
+export type SignInRequesterResponse = Message<"palisade.team.v1.SignInRequesterResponse"> & {
+  /**
+   * The address became a VISITOR of the key's tenant with this sign-in.
+   *
+   * @generated from field: bool joined = 1;
+   */
+  joined: boolean;
+};
+
+/**
+ * Describes the message palisade.team.v1.SignInRequesterResponse.
+ * Use `create(SignInRequesterResponseSchema)` to create a new message.
+ */
+export const SignInRequesterResponseSchema: GenMessage<SignInRequesterResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_team_v1_team, 5);
 
 /**
  * @generated from message palisade.team.v1.Member
@@ -53,6 +179,13 @@ export type Member = Message<"palisade.team.v1.Member"> & {
    * @generated from field: google.protobuf.Timestamp joined_at = 6;
    */
   joinedAt?: Timestamp | undefined;
+
+  /**
+   * An instance administrator (creates tenants, promotes others).
+   *
+   * @generated from field: bool instance_admin = 7;
+   */
+  instanceAdmin: boolean;
 };
 
 /**
@@ -60,7 +193,7 @@ export type Member = Message<"palisade.team.v1.Member"> & {
  * Use `create(MemberSchema)` to create a new message.
  */
 export const MemberSchema: GenMessage<Member> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 0);
+  messageDesc(file_palisade_team_v1_team, 6);
 
 /**
  * @generated from message palisade.team.v1.Invitation
@@ -122,7 +255,7 @@ export type Invitation = Message<"palisade.team.v1.Invitation"> & {
  * Use `create(InvitationSchema)` to create a new message.
  */
 export const InvitationSchema: GenMessage<Invitation> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 1);
+  messageDesc(file_palisade_team_v1_team, 7);
 
 /**
  * @generated from message palisade.team.v1.ListMembersRequest
@@ -146,7 +279,7 @@ export type ListMembersRequest = Message<"palisade.team.v1.ListMembersRequest"> 
  * Use `create(ListMembersRequestSchema)` to create a new message.
  */
 export const ListMembersRequestSchema: GenMessage<ListMembersRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 2);
+  messageDesc(file_palisade_team_v1_team, 8);
 
 /**
  * @generated from message palisade.team.v1.ListMembersResponse
@@ -168,7 +301,7 @@ export type ListMembersResponse = Message<"palisade.team.v1.ListMembersResponse"
  * Use `create(ListMembersResponseSchema)` to create a new message.
  */
 export const ListMembersResponseSchema: GenMessage<ListMembersResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 3);
+  messageDesc(file_palisade_team_v1_team, 9);
 
 /**
  * @generated from message palisade.team.v1.InviteMemberRequest
@@ -190,7 +323,7 @@ export type InviteMemberRequest = Message<"palisade.team.v1.InviteMemberRequest"
  * Use `create(InviteMemberRequestSchema)` to create a new message.
  */
 export const InviteMemberRequestSchema: GenMessage<InviteMemberRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 4);
+  messageDesc(file_palisade_team_v1_team, 10);
 
 /**
  * @generated from message palisade.team.v1.InviteMemberResponse
@@ -207,7 +340,7 @@ export type InviteMemberResponse = Message<"palisade.team.v1.InviteMemberRespons
  * Use `create(InviteMemberResponseSchema)` to create a new message.
  */
 export const InviteMemberResponseSchema: GenMessage<InviteMemberResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 5);
+  messageDesc(file_palisade_team_v1_team, 11);
 
 /**
  * @generated from message palisade.team.v1.ListInvitationsRequest
@@ -220,7 +353,7 @@ export type ListInvitationsRequest = Message<"palisade.team.v1.ListInvitationsRe
  * Use `create(ListInvitationsRequestSchema)` to create a new message.
  */
 export const ListInvitationsRequestSchema: GenMessage<ListInvitationsRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 6);
+  messageDesc(file_palisade_team_v1_team, 12);
 
 /**
  * @generated from message palisade.team.v1.ListInvitationsResponse
@@ -237,7 +370,7 @@ export type ListInvitationsResponse = Message<"palisade.team.v1.ListInvitationsR
  * Use `create(ListInvitationsResponseSchema)` to create a new message.
  */
 export const ListInvitationsResponseSchema: GenMessage<ListInvitationsResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 7);
+  messageDesc(file_palisade_team_v1_team, 13);
 
 /**
  * @generated from message palisade.team.v1.RevokeInvitationRequest
@@ -254,7 +387,7 @@ export type RevokeInvitationRequest = Message<"palisade.team.v1.RevokeInvitation
  * Use `create(RevokeInvitationRequestSchema)` to create a new message.
  */
 export const RevokeInvitationRequestSchema: GenMessage<RevokeInvitationRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 8);
+  messageDesc(file_palisade_team_v1_team, 14);
 
 /**
  * @generated from message palisade.team.v1.RevokeInvitationResponse
@@ -267,7 +400,7 @@ export type RevokeInvitationResponse = Message<"palisade.team.v1.RevokeInvitatio
  * Use `create(RevokeInvitationResponseSchema)` to create a new message.
  */
 export const RevokeInvitationResponseSchema: GenMessage<RevokeInvitationResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 9);
+  messageDesc(file_palisade_team_v1_team, 15);
 
 /**
  * @generated from message palisade.team.v1.ResendInvitationRequest
@@ -284,7 +417,7 @@ export type ResendInvitationRequest = Message<"palisade.team.v1.ResendInvitation
  * Use `create(ResendInvitationRequestSchema)` to create a new message.
  */
 export const ResendInvitationRequestSchema: GenMessage<ResendInvitationRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 10);
+  messageDesc(file_palisade_team_v1_team, 16);
 
 /**
  * @generated from message palisade.team.v1.ResendInvitationResponse
@@ -301,7 +434,7 @@ export type ResendInvitationResponse = Message<"palisade.team.v1.ResendInvitatio
  * Use `create(ResendInvitationResponseSchema)` to create a new message.
  */
 export const ResendInvitationResponseSchema: GenMessage<ResendInvitationResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 11);
+  messageDesc(file_palisade_team_v1_team, 17);
 
 /**
  * An invitation as its invitee sees it.
@@ -351,7 +484,7 @@ export type InvitationPreview = Message<"palisade.team.v1.InvitationPreview"> & 
  * Use `create(InvitationPreviewSchema)` to create a new message.
  */
 export const InvitationPreviewSchema: GenMessage<InvitationPreview> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 12);
+  messageDesc(file_palisade_team_v1_team, 18);
 
 /**
  * @generated from message palisade.team.v1.GetInvitationByTokenRequest
@@ -368,7 +501,7 @@ export type GetInvitationByTokenRequest = Message<"palisade.team.v1.GetInvitatio
  * Use `create(GetInvitationByTokenRequestSchema)` to create a new message.
  */
 export const GetInvitationByTokenRequestSchema: GenMessage<GetInvitationByTokenRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 13);
+  messageDesc(file_palisade_team_v1_team, 19);
 
 /**
  * @generated from message palisade.team.v1.GetInvitationByTokenResponse
@@ -392,7 +525,7 @@ export type GetInvitationByTokenResponse = Message<"palisade.team.v1.GetInvitati
  * Use `create(GetInvitationByTokenResponseSchema)` to create a new message.
  */
 export const GetInvitationByTokenResponseSchema: GenMessage<GetInvitationByTokenResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 14);
+  messageDesc(file_palisade_team_v1_team, 20);
 
 /**
  * @generated from message palisade.team.v1.AcceptInvitationWithNewAccountRequest
@@ -423,7 +556,7 @@ export type AcceptInvitationWithNewAccountRequest = Message<"palisade.team.v1.Ac
  * Use `create(AcceptInvitationWithNewAccountRequestSchema)` to create a new message.
  */
 export const AcceptInvitationWithNewAccountRequestSchema: GenMessage<AcceptInvitationWithNewAccountRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 15);
+  messageDesc(file_palisade_team_v1_team, 21);
 
 /**
  * @generated from message palisade.team.v1.AcceptInvitationWithNewAccountResponse
@@ -442,7 +575,7 @@ export type AcceptInvitationWithNewAccountResponse = Message<"palisade.team.v1.A
  * Use `create(AcceptInvitationWithNewAccountResponseSchema)` to create a new message.
  */
 export const AcceptInvitationWithNewAccountResponseSchema: GenMessage<AcceptInvitationWithNewAccountResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 16);
+  messageDesc(file_palisade_team_v1_team, 22);
 
 /**
  * @generated from message palisade.team.v1.AcceptInvitationRequest
@@ -459,7 +592,7 @@ export type AcceptInvitationRequest = Message<"palisade.team.v1.AcceptInvitation
  * Use `create(AcceptInvitationRequestSchema)` to create a new message.
  */
 export const AcceptInvitationRequestSchema: GenMessage<AcceptInvitationRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 17);
+  messageDesc(file_palisade_team_v1_team, 23);
 
 /**
  * @generated from message palisade.team.v1.AcceptInvitationResponse
@@ -478,7 +611,7 @@ export type AcceptInvitationResponse = Message<"palisade.team.v1.AcceptInvitatio
  * Use `create(AcceptInvitationResponseSchema)` to create a new message.
  */
 export const AcceptInvitationResponseSchema: GenMessage<AcceptInvitationResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 18);
+  messageDesc(file_palisade_team_v1_team, 24);
 
 /**
  * @generated from message palisade.team.v1.ChangeRoleRequest
@@ -500,7 +633,7 @@ export type ChangeRoleRequest = Message<"palisade.team.v1.ChangeRoleRequest"> & 
  * Use `create(ChangeRoleRequestSchema)` to create a new message.
  */
 export const ChangeRoleRequestSchema: GenMessage<ChangeRoleRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 19);
+  messageDesc(file_palisade_team_v1_team, 25);
 
 /**
  * @generated from message palisade.team.v1.ChangeRoleResponse
@@ -517,7 +650,7 @@ export type ChangeRoleResponse = Message<"palisade.team.v1.ChangeRoleResponse"> 
  * Use `create(ChangeRoleResponseSchema)` to create a new message.
  */
 export const ChangeRoleResponseSchema: GenMessage<ChangeRoleResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 20);
+  messageDesc(file_palisade_team_v1_team, 26);
 
 /**
  * @generated from message palisade.team.v1.RemoveMemberRequest
@@ -534,7 +667,7 @@ export type RemoveMemberRequest = Message<"palisade.team.v1.RemoveMemberRequest"
  * Use `create(RemoveMemberRequestSchema)` to create a new message.
  */
 export const RemoveMemberRequestSchema: GenMessage<RemoveMemberRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 21);
+  messageDesc(file_palisade_team_v1_team, 27);
 
 /**
  * @generated from message palisade.team.v1.RemoveMemberResponse
@@ -547,7 +680,7 @@ export type RemoveMemberResponse = Message<"palisade.team.v1.RemoveMemberRespons
  * Use `create(RemoveMemberResponseSchema)` to create a new message.
  */
 export const RemoveMemberResponseSchema: GenMessage<RemoveMemberResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 22);
+  messageDesc(file_palisade_team_v1_team, 28);
 
 /**
  * @generated from message palisade.team.v1.ApiKey
@@ -598,7 +731,7 @@ export type ApiKey = Message<"palisade.team.v1.ApiKey"> & {
  * Use `create(ApiKeySchema)` to create a new message.
  */
 export const ApiKeySchema: GenMessage<ApiKey> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 23);
+  messageDesc(file_palisade_team_v1_team, 29);
 
 /**
  * @generated from message palisade.team.v1.ListApiKeysRequest
@@ -611,7 +744,7 @@ export type ListApiKeysRequest = Message<"palisade.team.v1.ListApiKeysRequest"> 
  * Use `create(ListApiKeysRequestSchema)` to create a new message.
  */
 export const ListApiKeysRequestSchema: GenMessage<ListApiKeysRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 24);
+  messageDesc(file_palisade_team_v1_team, 30);
 
 /**
  * @generated from message palisade.team.v1.ListApiKeysResponse
@@ -628,7 +761,7 @@ export type ListApiKeysResponse = Message<"palisade.team.v1.ListApiKeysResponse"
  * Use `create(ListApiKeysResponseSchema)` to create a new message.
  */
 export const ListApiKeysResponseSchema: GenMessage<ListApiKeysResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 25);
+  messageDesc(file_palisade_team_v1_team, 31);
 
 /**
  * @generated from message palisade.team.v1.CreateApiKeyRequest
@@ -657,7 +790,7 @@ export type CreateApiKeyRequest = Message<"palisade.team.v1.CreateApiKeyRequest"
  * Use `create(CreateApiKeyRequestSchema)` to create a new message.
  */
 export const CreateApiKeyRequestSchema: GenMessage<CreateApiKeyRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 26);
+  messageDesc(file_palisade_team_v1_team, 32);
 
 /**
  * @generated from message palisade.team.v1.CreateApiKeyResponse
@@ -681,7 +814,7 @@ export type CreateApiKeyResponse = Message<"palisade.team.v1.CreateApiKeyRespons
  * Use `create(CreateApiKeyResponseSchema)` to create a new message.
  */
 export const CreateApiKeyResponseSchema: GenMessage<CreateApiKeyResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 27);
+  messageDesc(file_palisade_team_v1_team, 33);
 
 /**
  * @generated from message palisade.team.v1.RevokeApiKeyRequest
@@ -698,7 +831,7 @@ export type RevokeApiKeyRequest = Message<"palisade.team.v1.RevokeApiKeyRequest"
  * Use `create(RevokeApiKeyRequestSchema)` to create a new message.
  */
 export const RevokeApiKeyRequestSchema: GenMessage<RevokeApiKeyRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 28);
+  messageDesc(file_palisade_team_v1_team, 34);
 
 /**
  * @generated from message palisade.team.v1.RevokeApiKeyResponse
@@ -711,7 +844,7 @@ export type RevokeApiKeyResponse = Message<"palisade.team.v1.RevokeApiKeyRespons
  * Use `create(RevokeApiKeyResponseSchema)` to create a new message.
  */
 export const RevokeApiKeyResponseSchema: GenMessage<RevokeApiKeyResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_team_v1_team, 29);
+  messageDesc(file_palisade_team_v1_team, 35);
 
 /**
  * @generated from enum palisade.team.v1.InvitationStatus
@@ -977,6 +1110,42 @@ export const TeamService: GenService<{
     methodKind: "unary";
     input: typeof RevokeApiKeyRequestSchema;
     output: typeof RevokeApiKeyResponseSchema;
+  },
+  /**
+   * Makes a member of this tenant an instance administrator, or no longer one. Only an instance
+   * administrator may call it (the method refuses everyone else); nobody can demote themselves.
+   *
+   * @generated from rpc palisade.team.v1.TeamService.SetInstanceAdmin
+   */
+  setInstanceAdmin: {
+    methodKind: "unary";
+    input: typeof SetInstanceAdminRequestSchema;
+    output: typeof SetInstanceAdminResponseSchema;
+  },
+  /**
+   * Public: the waiver-request page's e-mail check for a signed-out engineer. Sends a one-time
+   * sign-in code when the address is in a waiver requester domain of the tenant that owns the
+   * policy key; otherwise refuses with whom to ask. Rate limited per client address and per
+   * e-mail address.
+   *
+   * @generated from rpc palisade.team.v1.TeamService.SendRequesterCode
+   */
+  sendRequesterCode: {
+    methodKind: "unary";
+    input: typeof SendRequesterCodeRequestSchema;
+    output: typeof SendRequesterCodeResponseSchema;
+  },
+  /**
+   * Public: checks the code, creates the verified account if there is none, joins the key's
+   * tenant as VISITOR if the address is not a member, and signs in (session cookie) with that
+   * tenant active. Rate limited per client address and per e-mail address.
+   *
+   * @generated from rpc palisade.team.v1.TeamService.SignInRequester
+   */
+  signInRequester: {
+    methodKind: "unary";
+    input: typeof SignInRequesterRequestSchema;
+    output: typeof SignInRequesterResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_palisade_team_v1_team, 0);

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file palisade/tenant/v1/tenant.proto.
  */
 export const file_palisade_tenant_v1_tenant: GenFile = /*@__PURE__*/
-  fileDesc("Ch9wYWxpc2FkZS90ZW5hbnQvdjEvdGVuYW50LnByb3RvEhJwYWxpc2FkZS50ZW5hbnQudjEioQIKDlRlbmFudFNldHRpbmdzEkwKHGRlZmF1bHRfd2FpdmVyX2FwcHJvdmFsX21vZGUYASABKA4yJi5wYWxpc2FkZS53YWl2ZXIudjEuV2FpdmVyQXBwcm92YWxNb2RlEiEKGW1heF93YWl2ZXJfZHVyYXRpb25faG91cnMYAiABKAUSHAoUd2FpdmVyX2xpbmtfYmFzZV91cmwYAyABKAkSJgoZcmVxdWlyZV9zZXBhcmF0ZV9hcHByb3ZlchgEIAEoCEgAiAEBEiEKFGV2ZW50X3JldGVudGlvbl9kYXlzGAUgASgFSAGIAQFCHAoaX3JlcXVpcmVfc2VwYXJhdGVfYXBwcm92ZXJCFwoVX2V2ZW50X3JldGVudGlvbl9kYXlzImYKBlRlbmFudBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEgwKBHNsdWcYAyABKAkSNAoIc2V0dGluZ3MYBCABKAsyIi5wYWxpc2FkZS50ZW5hbnQudjEuVGVuYW50U2V0dGluZ3MiXwoLQ3VycmVudFVzZXISCgoCaWQYASABKAkSDQoFZW1haWwYAiABKAkSDAoEbmFtZRgDIAEoCRISCgpnaXZlbl9uYW1lGAQgASgJEhMKC2ZhbWlseV9uYW1lGAUgASgJIhMKEUdldEN1cnJlbnRSZXF1ZXN0IvUBChJHZXRDdXJyZW50UmVzcG9uc2USKgoGdGVuYW50GAEgASgLMhoucGFsaXNhZGUudGVuYW50LnYxLlRlbmFudBItCgR1c2VyGAIgASgLMh8ucGFsaXNhZGUudGVuYW50LnYxLkN1cnJlbnRVc2VyEiQKBHJvbGUYAyABKA4yFi5wYWxpc2FkZS5hdXRoLnYxLlJvbGUSMQoLcGVybWlzc2lvbnMYBCADKA4yHC5wYWxpc2FkZS5hdXRoLnYxLlBlcm1pc3Npb24SKwoHdGVuYW50cxgFIAMoCzIaLnBhbGlzYWRlLnRlbmFudC52MS5UZW5hbnQiaQoVVXBkYXRlU2V0dGluZ3NSZXF1ZXN0EhEKBG5hbWUYASABKAlIAIgBARI0CghzZXR0aW5ncxgCIAEoCzIiLnBhbGlzYWRlLnRlbmFudC52MS5UZW5hbnRTZXR0aW5nc0IHCgVfbmFtZSJEChZVcGRhdGVTZXR0aW5nc1Jlc3BvbnNlEioKBnRlbmFudBgBIAEoCzIaLnBhbGlzYWRlLnRlbmFudC52MS5UZW5hbnQy5AEKDVRlbmFudFNlcnZpY2USYQoKR2V0Q3VycmVudBIlLnBhbGlzYWRlLnRlbmFudC52MS5HZXRDdXJyZW50UmVxdWVzdBomLnBhbGlzYWRlLnRlbmFudC52MS5HZXRDdXJyZW50UmVzcG9uc2UiBJKCGQAScAoOVXBkYXRlU2V0dGluZ3MSKS5wYWxpc2FkZS50ZW5hbnQudjEuVXBkYXRlU2V0dGluZ3NSZXF1ZXN0GioucGFsaXNhZGUudGVuYW50LnYxLlVwZGF0ZVNldHRpbmdzUmVzcG9uc2UiB5KCGQMKARViBnByb3RvMw", [file_palisade_auth_v1_auth, file_palisade_waiver_v1_waiver]);
+  fileDesc("Ch9wYWxpc2FkZS90ZW5hbnQvdjEvdGVuYW50LnByb3RvEhJwYWxpc2FkZS50ZW5hbnQudjEiwwIKDlRlbmFudFNldHRpbmdzEkwKHGRlZmF1bHRfd2FpdmVyX2FwcHJvdmFsX21vZGUYASABKA4yJi5wYWxpc2FkZS53YWl2ZXIudjEuV2FpdmVyQXBwcm92YWxNb2RlEiEKGW1heF93YWl2ZXJfZHVyYXRpb25faG91cnMYAiABKAUSHAoUd2FpdmVyX2xpbmtfYmFzZV91cmwYAyABKAkSJgoZcmVxdWlyZV9zZXBhcmF0ZV9hcHByb3ZlchgEIAEoCEgAiAEBEiEKFGV2ZW50X3JldGVudGlvbl9kYXlzGAUgASgFSAGIAQESIAoYd2FpdmVyX3JlcXVlc3Rlcl9kb21haW5zGAYgAygJQhwKGl9yZXF1aXJlX3NlcGFyYXRlX2FwcHJvdmVyQhcKFV9ldmVudF9yZXRlbnRpb25fZGF5cyJmCgZUZW5hbnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIMCgRzbHVnGAMgASgJEjQKCHNldHRpbmdzGAQgASgLMiIucGFsaXNhZGUudGVuYW50LnYxLlRlbmFudFNldHRpbmdzIncKC0N1cnJlbnRVc2VyEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBG5hbWUYAyABKAkSEgoKZ2l2ZW5fbmFtZRgEIAEoCRITCgtmYW1pbHlfbmFtZRgFIAEoCRIWCg5pbnN0YW5jZV9hZG1pbhgGIAEoCCIjChNDcmVhdGVUZW5hbnRSZXF1ZXN0EgwKBG5hbWUYASABKAkiQgoUQ3JlYXRlVGVuYW50UmVzcG9uc2USKgoGdGVuYW50GAEgASgLMhoucGFsaXNhZGUudGVuYW50LnYxLlRlbmFudCITChFHZXRDdXJyZW50UmVxdWVzdCL1AQoSR2V0Q3VycmVudFJlc3BvbnNlEioKBnRlbmFudBgBIAEoCzIaLnBhbGlzYWRlLnRlbmFudC52MS5UZW5hbnQSLQoEdXNlchgCIAEoCzIfLnBhbGlzYWRlLnRlbmFudC52MS5DdXJyZW50VXNlchIkCgRyb2xlGAMgASgOMhYucGFsaXNhZGUuYXV0aC52MS5Sb2xlEjEKC3Blcm1pc3Npb25zGAQgAygOMhwucGFsaXNhZGUuYXV0aC52MS5QZXJtaXNzaW9uEisKB3RlbmFudHMYBSADKAsyGi5wYWxpc2FkZS50ZW5hbnQudjEuVGVuYW50ImkKFVVwZGF0ZVNldHRpbmdzUmVxdWVzdBIRCgRuYW1lGAEgASgJSACIAQESNAoIc2V0dGluZ3MYAiABKAsyIi5wYWxpc2FkZS50ZW5hbnQudjEuVGVuYW50U2V0dGluZ3NCBwoFX25hbWUiRAoWVXBkYXRlU2V0dGluZ3NSZXNwb25zZRIqCgZ0ZW5hbnQYASABKAsyGi5wYWxpc2FkZS50ZW5hbnQudjEuVGVuYW50Ms0CCg1UZW5hbnRTZXJ2aWNlEmEKCkdldEN1cnJlbnQSJS5wYWxpc2FkZS50ZW5hbnQudjEuR2V0Q3VycmVudFJlcXVlc3QaJi5wYWxpc2FkZS50ZW5hbnQudjEuR2V0Q3VycmVudFJlc3BvbnNlIgSSghkAEnAKDlVwZGF0ZVNldHRpbmdzEikucGFsaXNhZGUudGVuYW50LnYxLlVwZGF0ZVNldHRpbmdzUmVxdWVzdBoqLnBhbGlzYWRlLnRlbmFudC52MS5VcGRhdGVTZXR0aW5nc1Jlc3BvbnNlIgeSghkDCgEVEmcKDENyZWF0ZVRlbmFudBInLnBhbGlzYWRlLnRlbmFudC52MS5DcmVhdGVUZW5hbnRSZXF1ZXN0GigucGFsaXNhZGUudGVuYW50LnYxLkNyZWF0ZVRlbmFudFJlc3BvbnNlIgSSghkAYgZwcm90bzM", [file_palisade_auth_v1_auth, file_palisade_waiver_v1_waiver]);
 
 /**
  * @generated from message palisade.tenant.v1.TenantSettings
@@ -56,6 +56,14 @@ export type TenantSettings = Message<"palisade.tenant.v1.TenantSettings"> & {
    * @generated from field: optional int32 event_retention_days = 5;
    */
   eventRetentionDays?: number | undefined;
+
+  /**
+   * E-mail domains (e.g. "example.com", lower case, at most 50) whose people may request waivers
+   * on the public page without an invitation: a verified address there joins as VISITOR.
+   *
+   * @generated from field: repeated string waiver_requester_domains = 6;
+   */
+  waiverRequesterDomains: string[];
 };
 
 /**
@@ -125,6 +133,13 @@ export type CurrentUser = Message<"palisade.tenant.v1.CurrentUser"> & {
    * @generated from field: string family_name = 5;
    */
   familyName: string;
+
+  /**
+   * An instance administrator creates tenants and may make other users instance administrators.
+   *
+   * @generated from field: bool instance_admin = 6;
+   */
+  instanceAdmin: boolean;
 };
 
 /**
@@ -133,6 +148,42 @@ export type CurrentUser = Message<"palisade.tenant.v1.CurrentUser"> & {
  */
 export const CurrentUserSchema: GenMessage<CurrentUser> = /*@__PURE__*/
   messageDesc(file_palisade_tenant_v1_tenant, 2);
+
+/**
+ * @generated from message palisade.tenant.v1.CreateTenantRequest
+ */
+export type CreateTenantRequest = Message<"palisade.tenant.v1.CreateTenantRequest"> & {
+  /**
+   * 1 to 100 characters.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message palisade.tenant.v1.CreateTenantRequest.
+ * Use `create(CreateTenantRequestSchema)` to create a new message.
+ */
+export const CreateTenantRequestSchema: GenMessage<CreateTenantRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_tenant_v1_tenant, 3);
+
+/**
+ * @generated from message palisade.tenant.v1.CreateTenantResponse
+ */
+export type CreateTenantResponse = Message<"palisade.tenant.v1.CreateTenantResponse"> & {
+  /**
+   * @generated from field: palisade.tenant.v1.Tenant tenant = 1;
+   */
+  tenant?: Tenant | undefined;
+};
+
+/**
+ * Describes the message palisade.tenant.v1.CreateTenantResponse.
+ * Use `create(CreateTenantResponseSchema)` to create a new message.
+ */
+export const CreateTenantResponseSchema: GenMessage<CreateTenantResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_tenant_v1_tenant, 4);
 
 /**
  * @generated from message palisade.tenant.v1.GetCurrentRequest
@@ -145,7 +196,7 @@ export type GetCurrentRequest = Message<"palisade.tenant.v1.GetCurrentRequest"> 
  * Use `create(GetCurrentRequestSchema)` to create a new message.
  */
 export const GetCurrentRequestSchema: GenMessage<GetCurrentRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_tenant_v1_tenant, 3);
+  messageDesc(file_palisade_tenant_v1_tenant, 5);
 
 /**
  * @generated from message palisade.tenant.v1.GetCurrentResponse
@@ -184,7 +235,7 @@ export type GetCurrentResponse = Message<"palisade.tenant.v1.GetCurrentResponse"
  * Use `create(GetCurrentResponseSchema)` to create a new message.
  */
 export const GetCurrentResponseSchema: GenMessage<GetCurrentResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_tenant_v1_tenant, 4);
+  messageDesc(file_palisade_tenant_v1_tenant, 6);
 
 /**
  * @generated from message palisade.tenant.v1.UpdateSettingsRequest
@@ -210,7 +261,7 @@ export type UpdateSettingsRequest = Message<"palisade.tenant.v1.UpdateSettingsRe
  * Use `create(UpdateSettingsRequestSchema)` to create a new message.
  */
 export const UpdateSettingsRequestSchema: GenMessage<UpdateSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_tenant_v1_tenant, 5);
+  messageDesc(file_palisade_tenant_v1_tenant, 7);
 
 /**
  * @generated from message palisade.tenant.v1.UpdateSettingsResponse
@@ -227,7 +278,7 @@ export type UpdateSettingsResponse = Message<"palisade.tenant.v1.UpdateSettingsR
  * Use `create(UpdateSettingsResponseSchema)` to create a new message.
  */
 export const UpdateSettingsResponseSchema: GenMessage<UpdateSettingsResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_tenant_v1_tenant, 6);
+  messageDesc(file_palisade_tenant_v1_tenant, 8);
 
 /**
  * @generated from service palisade.tenant.v1.TenantService
@@ -251,6 +302,17 @@ export const TenantService: GenService<{
     methodKind: "unary";
     input: typeof UpdateSettingsRequestSchema;
     output: typeof UpdateSettingsResponseSchema;
+  },
+  /**
+   * A new tenant, for instance administrators only (the method refuses everyone else); the
+   * caller becomes its ADMINISTRATOR. The caller's active tenant does not change.
+   *
+   * @generated from rpc palisade.tenant.v1.TenantService.CreateTenant
+   */
+  createTenant: {
+    methodKind: "unary";
+    input: typeof CreateTenantRequestSchema;
+    output: typeof CreateTenantResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_palisade_tenant_v1_tenant, 0);

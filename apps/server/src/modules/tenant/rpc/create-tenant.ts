@@ -1,0 +1,34 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import type {
+  CreateTenantRequest,
+  CreateTenantResponseSchema,
+} from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
+import { requireInstanceAdmin } from "../../../auth/instance-admin";
+import { requireCaller } from "../../../rpc/call-context";
+import { auditCall } from "../../audit/audit-log";
+import { insertTenantWithAdministrator } from "../tenant-repository";
+import {
+  loadTenantMessage,
+  readTenantName,
+  requireTenant,
+  type TenantServiceDeps,
+  tenantSlug,
+} from "../tenants";
+
+/** A new tenant, made by an instance administrator, who becomes its first administrator. */
+export async function createTenant(
+  deps: TenantServiceDeps,
+  req: CreateTenantRequest,
+  ctx: HandlerContext,
+): Promise<MessageInitShape<typeof CreateTenantResponseSchema>> {
+  const { db } = deps;
+  const caller = requireCaller(ctx);
+  await requireInstanceAdmin(db, caller, "create tenants");
+  const name = readTenantName(req.name);
+  const id = crypto.randomUUID();
+  await insertTenantWithAdministrator(db, { id, name, slug: tenantSlug(name, id) }, caller.id);
+  // Recorded in the tenant the administrator acted from.
+  await auditCall(db, ctx, { targetType: "tenant", targetId: id, details: { name } });
+  return { tenant: await loadTenantMessage(db, await requireTenant(db, id)) };
+}
