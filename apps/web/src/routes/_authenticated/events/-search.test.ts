@@ -18,6 +18,11 @@ describe("events search", () => {
       { resourceName: "123", policyId: "9" },
     ],
     [{ scope: [1, 2] }, {}],
+    [
+      { from: "2026-11-01", to: "2026-11-23", provider: "azure", view: "events" },
+      { from: "2026-11-01", to: "2026-11-23", provider: "azure", view: "events" },
+    ],
+    [{ from: "yesterday", provider: "gcp", view: "grid" }, {}],
   ])("%j -> %j", (input, expected) => {
     expect(eventsSearchSchema.parse(input)).toEqual(expected);
   });

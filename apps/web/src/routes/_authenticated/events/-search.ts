@@ -1,8 +1,9 @@
 import * as z from "zod/mini";
-import { eventTypes } from "@/features/events/events-search";
+import { eventProviders, eventTypes, eventViews } from "@/features/events/events-search";
 import { listOf, optionalString } from "@/lib/search-params";
 
 const eventTypeSchema = z.enum(eventTypes);
+const day = z.catch(z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))), undefined);
 
 export const eventsSearchSchema = z.object({
   type: z.catch(z.optional(z.union([eventTypeSchema, z.array(eventTypeSchema)])), undefined),
@@ -12,4 +13,8 @@ export const eventsSearchSchema = z.object({
   scope: listOf(z.string()),
   user: listOf(z.string()),
   policyId: optionalString,
+  from: day,
+  to: day,
+  provider: z.catch(z.optional(z.enum(eventProviders)), undefined),
+  view: z.catch(z.optional(z.enum(eventViews)), undefined),
 });
