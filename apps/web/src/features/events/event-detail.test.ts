@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { accountOf, denyMessageOf, readableRaw, scopeName, scopeNamesOf } from "./event-detail";
+import { scopeName, scopeNamesOf } from "@/lib/scope-names";
+import { accountOf, denyMessageOf, readableRaw } from "./event-detail";
 
 const trailDeny = {
   EventId: "e1",

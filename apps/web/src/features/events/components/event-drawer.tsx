@@ -9,8 +9,9 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { formatDateTime } from "@/lib/date-time";
 import { describeError } from "@/lib/error-text";
 import { hierarchyQuery } from "@/lib/hierarchy-query";
+import { scopeName, scopeNamesOf } from "@/lib/scope-names";
 import { eventQuery } from "../api/event-queries";
-import { accountOf, denyMessageOf, readableRaw, scopeName, scopeNamesOf } from "../event-detail";
+import { accountOf, denyMessageOf, readableRaw } from "../event-detail";
 import { eventTypeText, eventUserName } from "../event-filter";
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
