@@ -176,7 +176,7 @@ describe.each(engines)("event attribution and large exports on %s", (engine) => 
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error("sandbox connectors did not sync");
-  });
+  }, 300_000);
   afterAll(async () => {
     await server?.stop();
   });
