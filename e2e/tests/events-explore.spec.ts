@@ -1,10 +1,13 @@
 import { readFileSync } from "node:fs";
-import { expect, type Page, request, test } from "@playwright/test";
+import { expect as baseExpect, type Page, request, test } from "@playwright/test";
 import { adminStorageState, baseURL } from "./support/admin";
 import { sandboxURL } from "./support/sandbox";
 import { callAsAdmin } from "./support/waiver-bundle";
 
 test.use({ storageState: adminStorageState });
+
+// Pages render on a machine shared with other work: give each assertion room.
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 const bundleName = "Billing stays central (events explore test)";
 const action = "aws-portal:ModifyBilling";
@@ -128,6 +131,7 @@ test("every filter narrows the list from the address", async ({ page }) => {
   ];
   for (const [query, count] of cases) {
     await page.goto(`${base()}${query}`);
+    await expect(page.getByLabel("Event counts")).toBeVisible();
     if (count === 0) await expect(page.getByText("No events match these filters")).toBeVisible();
     else await expect(rows(page)).toHaveCount(count);
   }

@@ -79,9 +79,11 @@ function useDebouncedSearch(value: string | undefined, write: (value: string | u
     if ((searchText(text) ?? "") !== (value ?? "")) setText(value ?? "");
   }
   useEffect(() => {
+    // Only a settled value is written: a stale one would undo a change made elsewhere meanwhile.
+    if (debounced !== text) return;
     const next = searchText(debounced);
     if (next !== (value || undefined)) write(next);
-  }, [debounced, value, write]);
+  }, [debounced, text, value, write]);
   return [text, setText] as const;
 }
 
