@@ -43,7 +43,8 @@ export default defineConfig({
     cwd: "..",
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
-    timeout: 120_000,
+    // Start-up (migrations, sandbox, first sync) can take minutes on a busy machine.
+    timeout: 300_000,
     stdout: "ignore",
     stderr: "pipe",
     env: {

@@ -86,6 +86,7 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
     ListEvents: ["EVENTS_READ"],
     Export: ["EVENTS_READ"],
     ExportAsync: ["EVENTS_READ"],
+    GetExportStatus: ["EVENTS_READ"],
     ListHierarchyEvents: ["EVENTS_READ"],
     Update: ["EVENTS_DISMISS"],
     UpdateResources: ["EVENTS_DISMISS"],

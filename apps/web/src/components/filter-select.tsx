@@ -17,13 +17,13 @@ export function FilterSelect({
 }) {
   const id = useId();
   return (
-    <div className={cn("flex flex-col gap-1", className)}>
+    <div className={cn("flex min-w-0 flex-col gap-1", className)}>
       <label htmlFor={id} className="text-xs font-medium text-muted-foreground">
         {label}
       </label>
       <select
         id={id}
-        className="h-9 rounded-md border border-input bg-card px-2 text-sm shadow-xs focus-visible:outline-2 focus-visible:outline-ring"
+        className="h-9 w-full min-w-0 rounded-md border border-input bg-card px-2 text-sm shadow-xs focus-visible:outline-2 focus-visible:outline-ring"
         value={value ?? ""}
         onChange={(event) => onChange(event.target.value)}
       >

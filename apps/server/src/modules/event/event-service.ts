@@ -7,6 +7,7 @@ import { exportEventsAsync } from "./rpc/export-async";
 import { getEvent } from "./rpc/get";
 import { getComplianceRequestLastFetchedAt } from "./rpc/get-compliance-request-last-fetched-at";
 import { getCompliantTrend } from "./rpc/get-compliant-trend";
+import { getExportStatus } from "./rpc/get-export-status";
 import { listResourceEvents } from "./rpc/list";
 import { listEvents } from "./rpc/list-events";
 import { listHierarchyEvents } from "./rpc/list-hierarchy-events";
@@ -32,6 +33,7 @@ export function createPolicyEventStoreService(
     listEvents: (req, ctx) => listEvents(deps, req, ctx),
     export: (req, ctx) => exportEvents(deps, req, ctx),
     exportAsync: (req, ctx) => exportEventsAsync(deps, req, ctx),
+    getExportStatus: (req, ctx) => getExportStatus(deps, req, ctx),
     listHierarchyEvents: (req, ctx) => listHierarchyEvents(deps, req, ctx),
     update: (req, ctx) => updateEvent(deps, req, ctx),
     updateResources: (req, ctx) => updateResources(deps, req, ctx),

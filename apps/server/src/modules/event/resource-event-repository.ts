@@ -52,6 +52,25 @@ export async function countResourceEvents(db: Database, tenantId: string, q: Eve
   return Number(row?.n ?? 0);
 }
 
+/** How many events each (deployment, resource) pair has, for the resource events of one page. */
+export async function countEventsPerResource(
+  db: Database,
+  tenantId: string,
+  pairs: { deploymentId: string; resource: string }[],
+): Promise<Map<string, number>> {
+  if (pairs.length === 0) return new Map();
+  const rows = rowsOf<{ deployment_id: string; resource_external_id: string; n: number }>(
+    await db.execute(sql`
+      select deployment_id, resource_external_id, count(*)::int as n from policy_events
+      where tenant_id = ${tenantId} and (${sql.join(
+        pairs.map((p) => sql`(deployment_id = ${p.deploymentId} and resource_external_id = ${p.resource})`),
+        sql` or `,
+      )})
+      group by deployment_id, resource_external_id`),
+  );
+  return new Map(rows.map((r) => [`${r.deployment_id}\u0000${r.resource_external_id}`, Number(r.n)]));
+}
+
 export async function findResourceEventOf(
   db: Database,
   tenantId: string,

@@ -48,12 +48,23 @@ export interface ExportResult {
   presignedUrl: string;
 }
 
+export interface ExportProgress {
+  status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
+  /** 0 to 100. */
+  progress: number;
+  /** Rows expected while running, rows written once done. */
+  rows: number;
+  error: string;
+}
+
 export interface ExportService {
   define(kind: string, producer: ExportProducer): void;
   /** Writes the file now and returns its link. */
   exportNow(request: ExportRequest): Promise<ExportResult>;
   /** Queues the export; its link answers 404 until the job has written the file. */
   exportLater(request: ExportRequest): Promise<ExportResult>;
+  /** How far a tenant's export of that kind has got; undefined when there is no such export. */
+  status(tenantId: string, kind: string, jobId: string): Promise<ExportProgress | undefined>;
   /** Writes the file of a queued export (the export job's work); a finished one is left alone. */
   run(payload: ExportPayload): Promise<void>;
   /** Serves `GET /exports/<id>?expires=…&signature=…`. */
@@ -180,6 +191,18 @@ export function createExports(deps: {
     },
 
     run,
+
+    async status(tenantId, kind, jobId) {
+      const row = await findJobRecord(db, tenantId, jobId);
+      if (!row || row.kind !== `${EXPORT_KIND_PREFIX}${kind}`) return undefined;
+      const rows = (row.result as { rows?: number } | null)?.rows ?? row.total ?? 0;
+      return {
+        status: row.status as ExportProgress["status"],
+        progress: row.progress,
+        rows,
+        error: row.error ?? "",
+      };
+    },
 
     route(app) {
       app.get<{ Params: { id: string }; Querystring: { expires?: string; signature?: string } }>(

@@ -1,6 +1,7 @@
+import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { EventType } from "@palisade/api/gen/palisade/event/v1/event_pb";
 import { describe, expect, it } from "vitest";
-import { eventFilterOf, eventsPagination, eventUserName, neighbours } from "./event-filter";
+import { eventFilterOf, eventsPagination, eventUserName, neighbours, timeRangeOf } from "./event-filter";
 
 describe("eventFilterOf", () => {
   it("sends no filter for a bare address", () => {
@@ -12,7 +13,17 @@ describe("eventFilterOf", () => {
       scope: [],
       user: [],
       policyId: undefined,
+      timeRange: undefined,
+      cloudProviders: [],
     });
+  });
+
+  it("reads the days as the reader's local midnights, the last day included", () => {
+    const range = timeRangeOf("2026-11-01", "2026-11-02");
+    expect(Number(range?.start?.seconds) * 1000).toBe(new Date(2026, 10, 1).getTime());
+    expect(Number(range?.end?.seconds) * 1000).toBe(new Date(2026, 10, 3).getTime());
+    expect(timeRangeOf(undefined, undefined)).toBeUndefined();
+    expect(timeRangeOf("2026-11-01", undefined)?.end).toBeUndefined();
   });
 
   it.each([
@@ -23,6 +34,8 @@ describe("eventFilterOf", () => {
     ],
     [{ resourceName: "  bucket-1 " }, { resourceName: "bucket-1" }],
     [{ resourceName: "   " }, { resourceName: undefined }],
+    [{ resourceName: "b" }, { resourceName: undefined }],
+    [{ provider: "azure" as const }, { cloudProviders: [CloudProvider.AZURE] }],
     [
       { scope: ["ou-1"], user: ["ada"], policyId: "b-1" },
       { scope: ["ou-1"], user: ["ada"], policyId: "b-1" },

@@ -1,5 +1,7 @@
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { EventType } from "@palisade/api/gen/palisade/event/v1/event_pb";
-import { type EventsSearch, type EventTypeFilter, selectedEventTypes } from "./events-search";
+import { type EventsSearch, type EventTypeFilter, searchText, selectedEventTypes } from "./events-search";
 
 export const EVENTS_PAGE_SIZE = 30;
 
@@ -27,16 +29,37 @@ export const eventTypeText: Record<
   [EventType.ALERT]: { label: "Alert", variant: "warning" },
 };
 
+/** Midnight starting a `YYYY-MM-DD` day in the reader's time zone. */
+export function startOfDay(day: string): Date {
+  const [y, m, d] = day.split("-").map(Number);
+  return new Date(y ?? 1970, (m ?? 1) - 1, d ?? 1);
+}
+
+/** The days of the address as a half-open range: from the first day's midnight to the midnight after the last. */
+export function timeRangeOf(from: string | undefined, to: string | undefined) {
+  if (!from && !to) return undefined;
+  const end = to ? startOfDay(to) : undefined;
+  end?.setDate(end.getDate() + 1);
+  return {
+    start: from ? timestampFromDate(startOfDay(from)) : undefined,
+    end: end ? timestampFromDate(end) : undefined,
+  };
+}
+
 /** The service's filter for the filters in the /events address. */
 export function eventFilterOf(search: EventsSearch) {
   return {
     type: selectedEventTypes(search.type).map((t) => eventTypeOf[t]),
-    resourceName: search.resourceName?.trim() || undefined,
+    resourceName: searchText(search.resourceName),
     resourceType: search.resourceType ?? [],
     policyName: search.policyName ?? [],
     scope: search.scope ?? [],
     user: search.user ?? [],
     policyId: search.policyId,
+    timeRange: timeRangeOf(search.from, search.to),
+    cloudProviders: search.provider
+      ? [search.provider === "aws" ? CloudProvider.AWS : CloudProvider.AZURE]
+      : [],
   };
 }
 

@@ -7,6 +7,7 @@ import { paginationMessage, resourceEventMessage } from "../event-message";
 import { COUNT_CAP } from "../event-repository";
 import { parseEventFilter, parsePage } from "../event-request";
 import {
+  countEventsPerResource,
   countResourceEvents,
   listResourceEvents as listResourceEventRows,
 } from "../resource-event-repository";
@@ -19,8 +20,22 @@ export async function listResourceEvents({ db }: EventRpcDeps, req: ListRequest,
   const { rows, hasMore } = await listResourceEventRows(db, caller.tenantId, q, page);
   const total = await countResourceEvents(db, caller.tenantId, q, page.cursorMode ? COUNT_CAP : undefined);
   const scopes = await scopesOf(db, caller.tenantId, rows);
+  const keyOf = (deploymentId: string, resource: string) => `${deploymentId}\u0000${resource}`;
+  const counts = await countEventsPerResource(
+    db,
+    caller.tenantId,
+    rows.flatMap((r) =>
+      r.deployment_id && r.resource_external_id
+        ? [{ deploymentId: r.deployment_id, resource: r.resource_external_id }]
+        : [],
+    ),
+  );
   return {
-    items: rows.map((r) => resourceEventMessage(r, scopes)),
+    items: rows.map((r) => {
+      const message = resourceEventMessage(r, scopes);
+      message.eventCount = counts.get(keyOf(r.deployment_id ?? "", r.resource_external_id ?? "")) ?? 1;
+      return message;
+    }),
     pagination: paginationMessage(page, rows, hasMore, total),
   };
 }

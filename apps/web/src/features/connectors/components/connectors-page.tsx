@@ -22,6 +22,7 @@ import {
 } from "@/components/ui/dialog";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatDateTime } from "@/lib/date-time";
 import { hierarchyQuery } from "@/lib/hierarchy-query";
 import { Permission, usePermissions } from "@/lib/permissions";
 import {
@@ -51,7 +52,7 @@ function kindLabel(connector: Connector): string {
 }
 
 function lastSync(connector: Connector): string {
-  return connector.lastSyncAt ? timestampDate(connector.lastSyncAt).toLocaleString() : "Never";
+  return connector.lastSyncAt ? formatDateTime(timestampDate(connector.lastSyncAt)) : "Never";
 }
 
 function TestResultDialog({

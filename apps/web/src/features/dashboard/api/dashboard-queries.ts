@@ -1,4 +1,5 @@
 import { createQueryOptions } from "@connectrpc/connect-query";
+import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { PolicyEventStoreService } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
@@ -39,6 +40,15 @@ export function complianceTrendQuery(bundleId: string) {
   return createQueryOptions(
     PolicyEventStoreService.method.getCompliantTrend,
     { bundleId },
+    { transport: appTransport },
+  );
+}
+
+/** Whether any cloud is connected: the first connector is enough to know. */
+export function connectorCountQuery() {
+  return createQueryOptions(
+    ConnectorService.method.listConnectors,
+    { pagination: { position: { case: "page", value: 1 }, limit: 1 } },
     { transport: appTransport },
   );
 }

@@ -1,6 +1,6 @@
 import type { BundleCount } from "@palisade/api/gen/palisade/event/v1/event_pb";
 import { useQuery } from "@tanstack/react-query";
-import { Link } from "@tanstack/react-router";
+import { Link, type LinkProps } from "@tanstack/react-router";
 import { ArrowRightIcon, PlugZapIcon, ShieldCheckIcon, UsersIcon } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { EmptyState } from "@/components/empty-state";
@@ -8,32 +8,37 @@ import { FilterSelect } from "@/components/filter-select";
 import { PageHeader } from "@/components/page-header";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
+import { formatDateTime } from "@/lib/date-time";
 import { Permission, usePermissions } from "@/lib/permissions";
 import {
   bundleSummaryQuery,
   complianceTrendQuery,
+  connectorCountQuery,
   eventTotalsQuery,
   trendBundlesQuery,
   waiverSummaryQuery,
 } from "../api/dashboard-queries";
-import { compliancePercent, trendPoints } from "../trend-points";
+import { trendFigure, trendPoints } from "../trend-points";
 
 const ComplianceChart = lazy(() => import("./compliance-chart"));
 
 const steps = [
   {
+    id: "connect",
     to: "/connectors",
     icon: PlugZapIcon,
     title: "Connect a cloud",
     text: "Add an AWS organisation, an Azure tenant or the built-in sandbox cloud.",
   },
   {
+    id: "deploy",
     to: "/policies",
     icon: ShieldCheckIcon,
     title: "Deploy a policy",
     text: "Pick a guardrail from the catalogue and deploy it in alert or prevent mode.",
   },
   {
+    id: "invite",
     to: "/team-members",
     icon: UsersIcon,
     title: "Invite your team",
@@ -41,11 +46,15 @@ const steps = [
   },
 ] as const;
 
-function GettingStarted() {
+/** The first steps still to take: connecting a cloud and deploying a policy drop out once done. */
+function GettingStarted({ connected, deployed }: { connected: boolean; deployed: boolean }) {
+  const todo = steps.filter((step) =>
+    step.id === "connect" ? !connected : step.id === "deploy" ? !deployed : true,
+  );
   return (
-    <>
+    <section aria-label="Getting started" className="space-y-4">
       <div className="grid gap-4 md:grid-cols-3">
-        {steps.map(({ to, icon: Icon, title, text }) => (
+        {todo.map(({ to, icon: Icon, title, text }) => (
           <Link
             key={to}
             to={to}
@@ -74,21 +83,37 @@ function GettingStarted() {
         title="Nothing to report yet"
         description="Once a policy is deployed to a connected cloud, prevented actions, alerts, waivers and drifts are summarised here, with the most active policies and the compliance trend."
       />
-    </>
+    </section>
   );
 }
 
-function Stat({ label, value, hint }: { label: string; value: number | undefined; hint?: string }) {
+/** A figure that opens the list it counts. */
+function Stat({
+  label,
+  value,
+  hint,
+  link,
+}: {
+  label: string;
+  value: number | undefined;
+  hint?: string;
+  link: LinkProps;
+}) {
   return (
-    <Card className="py-4">
-      <CardContent className="px-5">
-        <p className="text-xs text-muted-foreground">{label}</p>
-        <p className="text-3xl font-semibold tabular-nums">
-          {value === undefined ? <Skeleton className="mt-1 h-8 w-12" /> : value}
-        </p>
-        {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
-      </CardContent>
-    </Card>
+    <Link
+      {...link}
+      className="group block min-w-0 rounded-xl focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+    >
+      <Card className="h-full py-4 transition-colors group-hover:border-primary/40">
+        <CardContent className="px-5">
+          <p className="text-xs text-muted-foreground">{label}</p>
+          <p className="text-3xl font-semibold tabular-nums">
+            {value === undefined ? <Skeleton className="mt-1 h-8 w-12" /> : value}
+          </p>
+          {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
+        </CardContent>
+      </Card>
+    </Link>
   );
 }
 
@@ -108,7 +133,8 @@ function MostActive({ title, items }: { title: string; items: BundleCount[] }) {
                 <Link
                   to="/policies/$policyId"
                   params={{ policyId: item.bundleId }}
-                  className="truncate text-primary hover:underline"
+                  className="min-w-0 truncate text-primary hover:underline"
+                  title={item.name}
                 >
                   {item.name}
                 </Link>
@@ -131,21 +157,31 @@ function ComplianceTrend() {
   const bundleId = picked ?? choices[0]?.entity?.id ?? "";
   const trend = useQuery({ ...complianceTrendQuery(bundleId), enabled: bundleId !== "" });
   const points = trendPoints(trend.data?.trend?.points ?? []);
-  const percent = compliancePercent(trend.data?.trend?.overall);
+  const figure = trendFigure(points, trend.data?.trend?.overall);
+  const policyName = choices.find((b) => b.entity?.id === bundleId)?.name ?? "the policy";
   return (
-    <Card>
-      <CardHeader className="flex flex-row flex-wrap items-end justify-between gap-2">
-        <div>
+    <Card className="min-w-0">
+      <CardHeader className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-end sm:justify-between">
+        <div className="min-w-0">
           <CardTitle className="text-base">Compliance trend</CardTitle>
           <CardDescription>
-            Resources that meet the policy over the last 30 days
-            {percent !== null && ` · ${percent}% compliant now`}
+            Resources governed by {policyName}, compliant and not, per day over the last 30 days (UTC days).
+            Days without an evaluation are left empty.
           </CardDescription>
+          {figure.percent !== null && (
+            <p className="mt-1 text-sm" data-testid="compliance-figure">
+              <span className="font-semibold">{figure.percent}% compliant</span>: {figure.compliant} of{" "}
+              {figure.resources} resources met the policy at their latest evaluation
+              {figure.lastDay &&
+                ` (last data ${formatDateTime(new Date(`${figure.lastDay}T00:00:00Z`), "UTC")})`}
+              {figure.firstDay && `, with data since ${figure.firstDay}`}.
+            </p>
+          )}
         </div>
         {choices.length > 0 && (
           <FilterSelect
             label="Policy"
-            className="w-64"
+            className="w-full sm:w-64"
             value={bundleId}
             options={choices.map((b) => [b.entity?.id ?? "", b.name] as const)}
             onChange={(value) => setPicked(value || undefined)}
@@ -157,7 +193,7 @@ function ComplianceTrend() {
           <Skeleton className="h-64 w-full" />
         ) : trend.isError ? (
           <p className="text-sm text-destructive">The trend could not be loaded.</p>
-        ) : points.length === 0 ? (
+        ) : figure.resources === 0 && !figure.firstDay ? (
           <p className="text-sm text-muted-foreground">No compliance evaluations yet.</p>
         ) : (
           <Suspense fallback={<Skeleton className="h-64 w-full" />}>
@@ -174,7 +210,14 @@ export function DashboardPage() {
   const bundles = useQuery(bundleSummaryQuery());
   const events = useQuery({ ...eventTotalsQuery(), enabled: permissions.has(Permission.EVENTS_READ) });
   const waivers = useQuery({ ...waiverSummaryQuery(), enabled: permissions.has(Permission.WAIVERS_READ) });
-  const nothingYet = bundles.data?.total === 0;
+  const connectors = useQuery({
+    ...connectorCountQuery(),
+    enabled: permissions.has(Permission.CONNECTORS_READ),
+  });
+  const deployed = (bundles.data?.total ?? 0) > 0;
+  // Without the right to see connectors, a deployed policy proves one is there.
+  const connected = (connectors.data?.pagination?.totalItems ?? 0) > 0 || deployed;
+  const nothingYet = bundles.data !== undefined && (!deployed || !connected);
   const summary = events.data?.summary;
   const active = events.data?.mostActiveBundles;
   return (
@@ -190,27 +233,69 @@ export function DashboardPage() {
           description="Reload the page to try again."
         />
       ) : nothingYet ? (
-        <GettingStarted />
+        <GettingStarted connected={connected} deployed={deployed} />
       ) : (
         <>
           <section aria-label="Policies" className="grid gap-3 sm:grid-cols-3">
-            <Stat label="Deployed policies" value={bundles.data?.total} />
-            <Stat label="In prevent mode" value={bundles.data?.prevent} />
-            <Stat label="In alert mode" value={bundles.data?.alert} />
+            <Stat
+              label="Deployed policies"
+              value={bundles.data?.total}
+              link={{ to: "/policies", search: { view: "deployed" } }}
+            />
+            <Stat
+              label="In prevent mode"
+              value={bundles.data?.prevent}
+              link={{ to: "/policies", search: { view: "deployed", state: "prevent" } }}
+            />
+            <Stat
+              label="In alert mode"
+              value={bundles.data?.alert}
+              link={{ to: "/policies", search: { view: "deployed", state: "alert" } }}
+            />
           </section>
           {permissions.has(Permission.EVENTS_READ) && (
-            <section aria-label="Events" className="grid gap-3 sm:grid-cols-4">
-              <Stat label="Prevented" value={summary?.prevention} />
-              <Stat label="Alerts" value={summary?.alerts} />
-              <Stat label="Drifts" value={summary?.drifts} />
-              <Stat label="Waived" value={summary?.waivers} />
+            <section aria-label="Events" className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+              <Stat
+                label="Prevented"
+                value={summary?.prevention}
+                link={{ to: "/events", search: { type: "prevented", view: "events" } }}
+              />
+              <Stat
+                label="Alerts"
+                value={summary?.alerts}
+                link={{ to: "/events", search: { type: "alert", view: "events" } }}
+              />
+              <Stat
+                label="Drifts"
+                value={summary?.drifts}
+                link={{ to: "/events", search: { view: "events" } }}
+              />
+              <Stat
+                label="Waived"
+                value={summary?.waivers}
+                link={{ to: "/events", search: { type: "waived", view: "events" } }}
+              />
             </section>
           )}
           {permissions.has(Permission.WAIVERS_READ) && (
             <section aria-label="Waivers" className="grid gap-3 sm:grid-cols-3">
-              <Stat label="Active waivers" value={waivers.data?.active} />
-              <Stat label="Pending waivers" value={waivers.data?.pending} />
-              <Stat label="Waivers in total" value={waivers.data?.total} />
+              <Stat
+                label="Active waivers"
+                value={waivers.data?.active}
+                link={{ to: "/policies", search: { view: "deployed" } }}
+                hint="By policy, on each policy's Waivers tab"
+              />
+              <Stat
+                label="Pending waivers"
+                value={waivers.data?.pending}
+                link={{ to: "/policies", search: { view: "deployed" } }}
+                hint="Awaiting a decision"
+              />
+              <Stat
+                label="Waivers in total"
+                value={waivers.data?.total}
+                link={{ to: "/policies", search: { view: "deployed" } }}
+              />
             </section>
           )}
           {active && (

@@ -7,7 +7,7 @@ import { ErrorDialog } from "@/components/error-dialog";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { eventSummaryQuery, useTriggerFetch } from "../api/event-queries";
+import { eventSummaryQuery, resourceSummaryQuery, useTriggerFetch } from "../api/event-queries";
 
 const counts = [
   ["prevention", "Prevented"],
@@ -18,12 +18,28 @@ const counts = [
   ["dismissed", "Dismissed"],
 ] as const;
 
-/** The counts of the events matching the filter, above the list. */
-export function EventSummaryCards({ filter }: { filter: MessageInitShape<typeof EventFilterSchema> }) {
-  const summary = useQuery(eventSummaryQuery(filter));
+/**
+ * The counts above the list, counting what the list shows: resources (by their newest event) in
+ * the per-resource view, events in the every-event view.
+ */
+export function EventSummaryCards({
+  filter,
+  perResource = false,
+}: {
+  filter: MessageInitShape<typeof EventFilterSchema>;
+  perResource?: boolean;
+}) {
+  const events = useQuery({ ...eventSummaryQuery(filter), enabled: !perResource });
+  const resources = useQuery({ ...resourceSummaryQuery(filter), enabled: perResource });
+  const summary = perResource
+    ? { isError: resources.isError, data: resources.data && { summary: resources.data.total } }
+    : events;
   if (summary.isError) return null;
   return (
-    <dl className="grid grid-cols-3 gap-3 sm:grid-cols-6" aria-label="Event counts">
+    <dl
+      className="grid grid-cols-3 gap-3 sm:grid-cols-6"
+      aria-label={perResource ? "Resource counts" : "Event counts"}
+    >
       {counts.map(([field, label]) => (
         <Card key={field} className="py-3">
           <CardContent className="px-4">

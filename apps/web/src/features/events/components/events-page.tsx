@@ -1,137 +1,87 @@
 import { useNavigate } from "@tanstack/react-router";
-import { SearchIcon, XIcon } from "lucide-react";
-import { useEffect, useId, useMemo, useState } from "react";
+import { useMemo } from "react";
 import { PageHeader } from "@/components/page-header";
-import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
-import { Card } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
+import { Tabs, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { Permission, usePermissions } from "@/lib/permissions";
-import { cn } from "@/lib/utils";
 import { eventFilterOf } from "../event-filter";
-import { eventTypeLabels, toggleEventType } from "../event-type-labels";
-import { type EventsSearch, eventTypes, selectedEventTypes } from "../events-search";
+import { type EventsSearch, type EventView, eventViews, selectedEventTypes } from "../events-search";
+import { EventDrawer } from "./event-drawer";
+import { EventFilters } from "./event-filters";
 import { EventSummaryCards, FetchNowButton } from "./event-summary";
 import { EventsTable } from "./events-table";
+import { ExportButton } from "./export-button";
+import { HierarchyView } from "./hierarchy-view";
 
-const searchDebounceMs = 300;
-
-const listFilters = [
-  ["resourceType", "Resource type"],
-  ["policyName", "Policy"],
-  ["scope", "Scope"],
-  ["user", "User"],
-] as const;
+const viewLabels: Record<EventView, string> = {
+  resources: "By resource",
+  events: "Every event",
+  hierarchy: "By scope",
+};
 
 export function EventsPage({ search }: { search: EventsSearch }) {
   const navigate = useNavigate({ from: "/events/" });
   const canFetch = usePermissions().has(Permission.POLICIES_WRITE_ALERT);
   const filter = useMemo(() => eventFilterOf(search), [search]);
-  const selected = selectedEventTypes(search.type);
-  const [resourceName, setResourceName] = useState(search.resourceName ?? "");
-  const inputId = useId();
-
-  useEffect(() => {
-    const value = resourceName.trim() || undefined;
-    if (value === search.resourceName) return;
-    const timer = setTimeout(
-      () => void navigate({ search: (prev) => ({ ...prev, resourceName: value }), replace: true }),
-      searchDebounceMs,
-    );
-    return () => clearTimeout(timer);
-  }, [resourceName, search.resourceName, navigate]);
-
-  const activeFilters = listFilters.flatMap(([key, label]) =>
-    (search[key] ?? []).map((value) => ({ key, label, value })),
-  );
+  const view = search.view ?? "resources";
+  const perResource = view !== "events";
   const hasFilters =
-    selected.length > 0 || activeFilters.length > 0 || !!search.resourceName || !!search.policyId;
+    selectedEventTypes(search.type).length > 0 ||
+    [search.resourceType, search.policyName, search.scope, search.user].some((l) => (l?.length ?? 0) > 0) ||
+    !!(search.resourceName || search.policyId || search.from || search.to || search.provider);
+  const setView = (next: string) =>
+    void navigate({
+      search: (prev) => ({ ...prev, view: next === "resources" ? undefined : (next as EventView) }),
+    });
 
   return (
-    <>
+    <div className="min-w-0 space-y-4">
       <PageHeader
         title="Events"
         description="Every action a guardrail prevented or flagged, every waiver used and every drift from a deployed policy, across all connected clouds."
-        actions={canFetch && <FetchNowButton />}
-      />
-      <Card className="space-y-3 p-4">
-        <div className="flex flex-col gap-3 md:flex-row md:items-center">
-          <div className="relative md:w-72">
-            <SearchIcon className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
-            <label htmlFor={inputId} className="sr-only">
-              Resource name
-            </label>
-            <Input
-              id={inputId}
-              className="pl-9"
-              placeholder="Search by resource name"
-              value={resourceName}
-              onChange={(event) => setResourceName(event.target.value)}
-            />
+        actions={
+          <div className="flex flex-wrap gap-2">
+            <ExportButton filter={filter} />
+            {canFetch && <FetchNowButton />}
           </div>
-          <fieldset className="flex flex-wrap gap-2">
-            <legend className="sr-only">Event type</legend>
-            {eventTypes.map((type) => {
-              const on = selected.includes(type);
-              return (
-                <button
-                  key={type}
-                  type="button"
-                  aria-pressed={on}
-                  onClick={() =>
-                    void navigate({ search: (prev) => ({ ...prev, type: toggleEventType(selected, type) }) })
-                  }
-                  className={cn(
-                    "rounded-full border px-3 py-1 text-xs font-medium transition-colors focus-visible:outline-2 focus-visible:outline-ring",
-                    on ? "border-primary bg-primary text-primary-foreground" : "bg-card hover:bg-accent",
-                  )}
-                >
-                  {eventTypeLabels[type]}
-                </button>
-              );
-            })}
-          </fieldset>
-        </div>
-        {hasFilters && (
-          <div className="flex flex-wrap items-center gap-2">
-            <ul className="flex flex-wrap items-center gap-2" aria-label="Active filters">
-              {search.policyId && (
-                <li>
-                  <Badge variant="outline">Policy id: {search.policyId}</Badge>
-                </li>
-              )}
-              {activeFilters.map(({ key, label, value }) => (
-                <li key={`${key}-${value}`}>
-                  <Badge variant="secondary">
-                    {label}: {value}
-                  </Badge>
-                </li>
-              ))}
-            </ul>
-            <Button
-              variant="ghost"
-              size="sm"
-              onClick={() => {
-                setResourceName("");
-                void navigate({ search: {} });
-              }}
-            >
-              <XIcon />
-              Clear filters
-            </Button>
-          </div>
-        )}
-      </Card>
-      <EventSummaryCards filter={filter} />
-      <EventsTable
-        filter={filter}
-        emptyTitle={hasFilters ? "No events match these filters" : "No events yet"}
-        emptyDescription={
-          hasFilters
-            ? "Events that match the selected types and filters will appear here. Clear the filters to see all events."
-            : "When a deployed policy prevents an action, raises an alert, is waived or detects drift, the event appears here within minutes."
         }
       />
-    </>
+      <EventFilters search={search} />
+      <Tabs value={view} onValueChange={setView}>
+        <TabsList aria-label="View">
+          {eventViews.map((v) => (
+            <TabsTrigger key={v} value={v}>
+              {viewLabels[v]}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+      </Tabs>
+      {view === "hierarchy" ? (
+        <HierarchyView
+          filter={filter}
+          onFilterScope={(scope) =>
+            void navigate({ search: (prev) => ({ ...prev, scope: [scope], view: undefined }) })
+          }
+        />
+      ) : (
+        <>
+          <EventSummaryCards filter={filter} perResource={perResource} />
+          <EventsTable
+            filter={filter}
+            perResource={perResource}
+            onOpen={(eventId) => void navigate({ search: (prev) => ({ ...prev, eventId }) })}
+            emptyTitle={hasFilters ? "No events match these filters" : "No events yet"}
+            emptyDescription={
+              hasFilters
+                ? "Events that match the selected types and filters will appear here. Clear the filters to see all events."
+                : "When a deployed policy prevents an action, raises an alert, is waived or detects drift, the event appears here within minutes."
+            }
+          />
+        </>
+      )}
+      <EventDrawer
+        eventId={search.eventId}
+        onClose={() => void navigate({ search: (prev) => ({ ...prev, eventId: undefined }) })}
+      />
+    </div>
   );
 }

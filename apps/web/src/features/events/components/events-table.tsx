@@ -1,10 +1,10 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import type { ResourceEvent } from "@palisade/api/gen/palisade/event/v1/event_pb";
+import type { PolicyEvent } from "@palisade/api/gen/palisade/event/v1/event_pb";
 import type { EventFilterSchema } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { ExternalLinkIcon, EyeIcon, EyeOffIcon } from "lucide-react";
+import { ExternalLinkIcon, EyeIcon, EyeOffIcon, PanelRightOpenIcon } from "lucide-react";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { EmptyState } from "@/components/empty-state";
@@ -16,21 +16,37 @@ import { Label } from "@/components/ui/label";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Textarea } from "@/components/ui/textarea";
+import { formatDateTime } from "@/lib/date-time";
 import { describeError } from "@/lib/error-text";
 import { Permission, usePermissions } from "@/lib/permissions";
 import { safeUrl } from "@/lib/safe-url";
-import { resourceEventsQuery, useUpdateResources } from "../api/event-queries";
+import { eventListQuery, resourceEventsQuery, useUpdateResources } from "../api/event-queries";
 import { eventTypeText, eventUserName, neighbours, type PageCursor } from "../event-filter";
+
+/** A row of either view: a resource event (newest event, last seen, count) or one event. */
+interface RowItem {
+  event?: PolicyEvent;
+  lastOccurredTime?: PolicyEvent["occurredTime"];
+  isDismissed: boolean;
+  eventCount?: number;
+}
+
+/** On a phone each row is a card: cells stack, each with its column's name. */
+const cardCell = "max-md:block max-md:px-0 max-md:py-0.5";
 
 function EventRow({
   item,
   canDismiss,
   showPolicy,
+  perResource,
+  onOpen,
   onError,
 }: {
-  item: ResourceEvent;
+  item: RowItem;
   canDismiss: boolean;
   showPolicy: boolean;
+  perResource: boolean;
+  onOpen?: (eventId: string) => void;
   onError: (error: unknown) => void;
 }) {
   const update = useUpdateResources();
@@ -48,9 +64,13 @@ function EventRow({
     }
   };
   const time = item.lastOccurredTime ?? event.occurredTime;
+  const policyName = event.policyDeployment?.name ?? "";
   return (
-    <TableRow data-testid="event-row">
-      <TableCell>
+    <TableRow
+      data-testid="event-row"
+      className="max-md:mb-3 max-md:block max-md:rounded-lg max-md:border max-md:bg-card max-md:p-3"
+    >
+      <TableCell className={cardCell}>
         <Badge variant={type.variant}>{type.label}</Badge>
         {item.isDismissed && (
           <Badge variant="outline" className="ml-1">
@@ -58,8 +78,8 @@ function EventRow({
           </Badge>
         )}
       </TableCell>
-      <TableCell className="max-w-xs whitespace-normal">
-        <span className="flex items-center gap-1 font-medium">
+      <TableCell className={`max-w-xs whitespace-normal ${cardCell} max-md:max-w-none`}>
+        <span className="flex min-w-0 items-center gap-1 font-medium break-all">
           {event.resource?.name || event.resource?.details?.externalId || "—"}
           {link && (
             <a
@@ -77,41 +97,65 @@ function EventRow({
         </span>
       </TableCell>
       {showPolicy && (
-        <TableCell className="max-w-xs whitespace-normal">
+        <TableCell className={`max-w-[16rem] ${cardCell} max-md:max-w-none`}>
           {event.policyDeployment?.bundleId ? (
             <Link
               to="/policies/$policyId"
               params={{ policyId: event.policyDeployment.bundleId }}
-              className="text-primary hover:underline"
+              className="block truncate text-primary hover:underline"
+              title={policyName}
             >
-              {event.policyDeployment.name}
+              {policyName}
             </Link>
           ) : (
-            event.policyDeployment?.name
+            <span className="block truncate" title={policyName}>
+              {policyName}
+            </span>
           )}
           <span className="block font-mono text-xs text-muted-foreground">{event.policyDeployment?.key}</span>
         </TableCell>
       )}
-      <TableCell className="max-w-[12rem] truncate" title={event.resource?.scope?.externalId}>
+      <TableCell
+        className={`max-w-[12rem] truncate ${cardCell} max-md:max-w-none`}
+        title={event.resource?.scope?.externalId}
+      >
+        <span className="text-xs text-muted-foreground md:hidden">Scope: </span>
         {event.resource?.scope?.name || event.resource?.scope?.externalId}
       </TableCell>
-      <TableCell className="max-w-[12rem] truncate" title={event.user?.identifier}>
+      <TableCell
+        className={`max-w-[12rem] truncate ${cardCell} max-md:max-w-none`}
+        title={event.user?.identifier}
+      >
+        <span className="text-xs text-muted-foreground md:hidden">User: </span>
         {eventUserName(event.user)}
       </TableCell>
-      <TableCell className="text-sm whitespace-nowrap">
-        {time ? timestampDate(time).toLocaleString() : "—"}
+      <TableCell className={`text-sm md:whitespace-nowrap ${cardCell}`}>
+        <span className="text-xs text-muted-foreground md:hidden">
+          {perResource ? "Last seen: " : "When: "}
+        </span>
+        {time ? formatDateTime(timestampDate(time)) : "—"}
       </TableCell>
-      {canDismiss && (
-        <TableCell className="text-right">
-          <Button
-            size="sm"
-            variant="ghost"
-            disabled={update.isPending}
-            onClick={() => (item.isDismissed ? void toggle() : setConfirmDismiss(true))}
-          >
-            {item.isDismissed ? <EyeIcon /> : <EyeOffIcon />}
-            {item.isDismissed ? "Undismiss" : "Dismiss"}
-          </Button>
+      {perResource && (
+        <TableCell className={`tabular-nums md:text-right ${cardCell}`}>
+          <span className="text-xs text-muted-foreground md:hidden">Events: </span>
+          {item.eventCount ?? 1}
+        </TableCell>
+      )}
+      {(canDismiss || onOpen) && (
+        <TableCell className={`text-right md:whitespace-nowrap ${cardCell} max-md:text-left`}>
+          {onOpen && (
+            <Button size="sm" variant="ghost" onClick={() => onOpen(event.entity?.id ?? "")}>
+              <PanelRightOpenIcon />
+              Details
+            </Button>
+          )}
+          {canDismiss && perResource && (
+            <DismissButton
+              isDismissed={item.isDismissed}
+              pending={update.isPending}
+              onToggle={() => (item.isDismissed ? void toggle() : setConfirmDismiss(true))}
+            />
+          )}
           <ConfirmDialog
             open={confirmDismiss}
             onOpenChange={setConfirmDismiss}
@@ -141,30 +185,72 @@ function EventRow({
   );
 }
 
-/** Resource events for a filter, newest first, a page at a time with previous / next. */
+function DismissButton({
+  isDismissed,
+  pending,
+  onToggle,
+}: {
+  isDismissed: boolean;
+  pending: boolean;
+  onToggle: () => void;
+}) {
+  return (
+    <Button size="sm" variant="ghost" disabled={pending} onClick={onToggle}>
+      {isDismissed ? <EyeIcon /> : <EyeOffIcon />}
+      {isDismissed ? "Undismiss" : "Dismiss"}
+    </Button>
+  );
+}
+
+/** A stable text for a filter; timestamps hold bigints, which JSON cannot write. */
+const filterKey = (filter: unknown) =>
+  JSON.stringify(filter, (_key, value) => (typeof value === "bigint" ? value.toString() : value));
+
+function useRows(
+  filter: MessageInitShape<typeof EventFilterSchema>,
+  perResource: boolean,
+  cursor: PageCursor | undefined,
+) {
+  const resources = useQuery({ ...resourceEventsQuery(filter, cursor), enabled: perResource });
+  const events = useQuery({ ...eventListQuery(filter, cursor), enabled: !perResource });
+  const query = perResource ? resources : events;
+  const items: RowItem[] | undefined = perResource
+    ? resources.data?.items
+    : events.data?.items.map((event) => ({ event, isDismissed: false }));
+  return { query, items, pagination: query.data?.pagination };
+}
+
+/**
+ * Events for a filter, newest first, a page at a time with previous / next: one row per
+ * resource and policy (its newest event, when last seen, how many events), or every event.
+ */
 export function EventsTable({
   filter,
   showPolicy = true,
+  perResource = true,
+  onOpen,
   emptyTitle,
   emptyDescription,
 }: {
   filter: MessageInitShape<typeof EventFilterSchema>;
   showPolicy?: boolean;
+  perResource?: boolean;
+  onOpen?: (eventId: string) => void;
   emptyTitle: string;
   emptyDescription: string;
 }) {
   const permissions = usePermissions();
   const canDismiss = permissions.has(Permission.EVENTS_DISMISS);
   const [cursor, setCursor] = useState<PageCursor | undefined>(undefined);
-  const [cursorFor, setCursorFor] = useState(filter);
-  // A new filter starts again at the newest events.
-  if (JSON.stringify(cursorFor) !== JSON.stringify(filter)) {
-    setCursorFor(filter);
+  const [cursorFor, setCursorFor] = useState(filterKey({ filter, perResource }));
+  // A new filter or view starts again at the newest events.
+  if (cursorFor !== filterKey({ filter, perResource })) {
+    setCursorFor(filterKey({ filter, perResource }));
     setCursor(undefined);
   }
   const [error, setError] = useState<unknown>(null);
-  const list = useQuery(resourceEventsQuery(filter, cursor));
-  if (list.isPending) {
+  const { query, items, pagination } = useRows(filter, perResource, cursor);
+  if (query.isPending || !items) {
     return (
       <div className="space-y-2" role="status" aria-label="Loading events">
         <Skeleton className="h-8 w-full" />
@@ -173,50 +259,54 @@ export function EventsTable({
       </div>
     );
   }
-  if (list.isError) {
+  if (query.isError) {
     return (
       <EmptyState
         image="table"
         title="Events could not be loaded"
-        description={describeError(list.error).message}
+        description={describeError(query.error).message}
         action={
-          <Button variant="outline" onClick={() => void list.refetch()}>
+          <Button variant="outline" onClick={() => void query.refetch()}>
             Try again
           </Button>
         }
       />
     );
   }
-  if (list.data.items.length === 0 && !cursor) {
+  if (items.length === 0 && !cursor) {
     return <EmptyState image="table" title={emptyTitle} description={emptyDescription} />;
   }
-  const { previous, next } = neighbours(list.data.pagination);
+  const { previous, next } = neighbours(pagination);
+  const total = pagination?.totalItems ?? 0;
   return (
-    <div className="space-y-3">
-      <Card className="overflow-hidden">
-        <Table aria-label="Events">
-          <TableHeader>
+    <div className="min-w-0 space-y-3">
+      <Card className="overflow-hidden max-md:border-0 max-md:bg-transparent max-md:shadow-none">
+        <Table aria-label="Events" className="max-md:block">
+          <TableHeader className="max-md:hidden">
             <TableRow>
               <TableHead>Type</TableHead>
               <TableHead>Resource</TableHead>
               {showPolicy && <TableHead>Policy</TableHead>}
               <TableHead>Scope</TableHead>
               <TableHead>User</TableHead>
-              <TableHead>Last seen</TableHead>
-              {canDismiss && (
+              <TableHead>{perResource ? "Last seen" : "When"}</TableHead>
+              {perResource && <TableHead className="text-right">Events</TableHead>}
+              {(canDismiss || onOpen) && (
                 <TableHead>
                   <span className="sr-only">Actions</span>
                 </TableHead>
               )}
             </TableRow>
           </TableHeader>
-          <TableBody>
-            {list.data.items.map((item) => (
+          <TableBody className="max-md:block">
+            {items.map((item) => (
               <EventRow
                 key={item.event?.entity?.id}
                 item={item}
                 canDismiss={canDismiss}
                 showPolicy={showPolicy}
+                perResource={perResource}
+                onOpen={onOpen}
                 onError={setError}
               />
             ))}
@@ -224,8 +314,8 @@ export function EventsTable({
         </Table>
       </Card>
       <nav className="flex items-center justify-between gap-2 text-sm" aria-label="Event pages">
-        <span className="text-muted-foreground tabular-nums">
-          {list.data.pagination?.totalItems ?? 0} events
+        <span className="text-muted-foreground tabular-nums" data-testid="event-total">
+          {total} {perResource ? (total === 1 ? "resource" : "resources") : total === 1 ? "event" : "events"}
         </span>
         <div className="flex gap-2">
           <Button size="sm" variant="outline" disabled={!previous} onClick={() => setCursor(previous)}>

@@ -1,6 +1,9 @@
 import { createQueryOptions, useMutation } from "@connectrpc/connect-query";
 import type { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
-import { DeploymentStatus } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
+import {
+  type DeploymentMode,
+  DeploymentStatus,
+} from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { ListOrderBy } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import { PolicyDefinitionService } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
@@ -59,13 +62,13 @@ export function definitionQuery(slug: string) {
   return createQueryOptions(PolicyDefinitionService.method.get, { slug }, { transport: appTransport });
 }
 
-export function bundlesQuery(page: number, policySlugs: string[] = []) {
+export function bundlesQuery(page: number, policySlugs: string[] = [], modes: DeploymentMode[] = []) {
   return {
     ...createQueryOptions(
       DeploymentManagerService.method.listBundle,
       {
         pagination: { position: { case: "page", value: page }, limit: CATALOGUE_PAGE_SIZE },
-        filter: { policySlugs },
+        filter: { policySlugs, modes },
       },
       { transport: appTransport },
     ),

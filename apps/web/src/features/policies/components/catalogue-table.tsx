@@ -37,7 +37,7 @@ function CatalogueFilters({
   const frameworks = useQuery(frameworksQuery(provider));
   const resourceTypes = useQuery(resourceTypesQuery(provider));
   return (
-    <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-6">
+    <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-6">
       <div className="flex flex-col gap-1 lg:col-span-2">
         <label htmlFor="catalogue-search" className="text-xs font-medium text-muted-foreground">
           Search

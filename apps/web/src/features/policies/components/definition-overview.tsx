@@ -17,9 +17,39 @@ import { safeUrl } from "@/lib/safe-url";
 import { definitionQuery } from "../api/policy-queries";
 import { scoreLabels } from "../catalogue-filters";
 
-function valueText(value: unknown): string {
-  if (value === undefined) return "—";
-  return typeof value === "string" ? value : JSON.stringify(value);
+/** A parameter's value for reading: lists as lists, yes/no for booleans, objects as labelled pairs. */
+function ParameterValue({ value }: { value: unknown }) {
+  if (value === undefined || value === null || value === "") return <>—</>;
+  if (typeof value === "boolean") return <>{value ? "Yes" : "No"}</>;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return <>None</>;
+    return (
+      <ul className="list-disc space-y-0.5 pl-4">
+        {value.map((item, i) => (
+          // Values may repeat; their position is their identity.
+          // biome-ignore lint/suspicious/noArrayIndexKey: a list of plain values
+          <li key={i}>
+            <ParameterValue value={item} />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  if (typeof value === "object") {
+    return (
+      <dl className="space-y-0.5">
+        {Object.entries(value as Record<string, unknown>).map(([key, item]) => (
+          <div key={key} className="flex gap-1">
+            <dt className="text-muted-foreground">{key}:</dt>
+            <dd>
+              <ParameterValue value={item} />
+            </dd>
+          </div>
+        ))}
+      </dl>
+    );
+  }
+  return <>{String(value)}</>;
 }
 
 function Parameters({
@@ -40,7 +70,7 @@ function Parameters({
             <div key={parameter.name}>
               <dt className="text-muted-foreground">{parameter.displayName || parameter.name}</dt>
               <dd className="font-mono text-xs break-all">
-                {valueText(values?.[parameter.name] ?? fallback)}
+                <ParameterValue value={values?.[parameter.name] ?? fallback} />
               </dd>
             </div>
           );

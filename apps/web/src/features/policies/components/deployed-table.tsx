@@ -1,3 +1,4 @@
+import type { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { EmptyState } from "@/components/empty-state";
@@ -12,8 +13,17 @@ import { bundlesQuery } from "../api/policy-queries";
 import { deploymentStatusLabels, modeLabels } from "../bundle-status";
 import { totalPagesOf } from "../catalogue-filters";
 
-export function DeployedTable({ page, onPage }: { page: number; onPage: (page: number) => void }) {
-  const list = useQuery(bundlesQuery(page));
+export function DeployedTable({
+  page,
+  mode,
+  onPage,
+}: {
+  page: number;
+  /** Only the policies in this mode, when the address asks for one. */
+  mode?: DeploymentMode;
+  onPage: (page: number) => void;
+}) {
+  const list = useQuery(bundlesQuery(page, [], mode ? [mode] : []));
   return (
     <div className="space-y-4">
       <Card className="overflow-hidden">
@@ -62,11 +72,12 @@ export function DeployedTable({ page, onPage }: { page: number; onPage: (page: n
                   const status = deploymentStatusLabels[bundle.status];
                   return (
                     <TableRow key={bundle.entity?.id} data-testid="bundle-row">
-                      <TableCell className="max-w-sm whitespace-normal">
+                      <TableCell className="max-w-xs">
                         <Link
                           to="/policies/$policyId"
                           params={{ policyId: bundle.entity?.id ?? bundle.key }}
-                          className="font-medium text-primary hover:underline"
+                          className="block truncate font-medium text-primary hover:underline"
+                          title={bundle.name}
                         >
                           {bundle.name}
                         </Link>
@@ -79,7 +90,9 @@ export function DeployedTable({ page, onPage }: { page: number; onPage: (page: n
                       </TableCell>
                       <TableCell
                         className="max-w-xs truncate"
-                        title={bundle.scopes.map((s) => s.name).join(", ")}
+                        title={bundle.scopes
+                          .map((s) => `${s.name || s.externalId} (${s.externalId})`)
+                          .join("\n")}
                       >
                         {bundle.scopes.map((s) => s.name || s.externalId).join(", ")}
                       </TableCell>

@@ -1,3 +1,4 @@
+import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { PlusIcon } from "lucide-react";
 import { useCallback } from "react";
@@ -45,7 +46,17 @@ export function PoliciesPage({ search }: { search: PoliciesSearch }) {
           <CatalogueTable search={search} canDeploy={canDeploy} onChange={onChange} />
         </TabsContent>
         <TabsContent value="deployed">
-          <DeployedTable page={search.page ?? 1} onPage={(page) => onChange("page", page)} />
+          <DeployedTable
+            page={search.page ?? 1}
+            mode={
+              search.state === "prevent"
+                ? DeploymentMode.PREVENT
+                : search.state === "alert"
+                  ? DeploymentMode.ALERT
+                  : undefined
+            }
+            onPage={(page) => onChange("page", page)}
+          />
         </TabsContent>
       </Tabs>
     </>

@@ -12,8 +12,11 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatDateTime } from "@/lib/date-time";
 import { describeError } from "@/lib/error-text";
+import { hierarchyQuery } from "@/lib/hierarchy-query";
 import { Permission, usePermissions } from "@/lib/permissions";
+import { scopeName, scopeNamesOf } from "@/lib/scope-names";
 import {
   policyBundleQuery,
   policyWaiverSummaryQuery,
@@ -53,10 +56,13 @@ function WaiverSummary({ policyKey }: { policyKey: string }) {
 function WaiverRow({
   waiver,
   grants,
+  scopeNames,
   onError,
 }: {
   waiver: Waiver;
   grants: { canUpdate: boolean; canWrite: boolean };
+  /** Scope names by external id: the scope shows by name, its id on hover. */
+  scopeNames: ReadonlyMap<string, string>;
   onError: (error: unknown) => void;
 }) {
   const update = useUpdateWaiver();
@@ -84,7 +90,11 @@ function WaiverRow({
         <Badge variant={status.variant} title={status.hint}>
           {status.label}
         </Badge>
-        {waiver.scope && <p className="mt-1 text-xs text-muted-foreground">{waiver.scope}</p>}
+        {waiver.scope && (
+          <p className="mt-1 max-w-[14rem] truncate text-xs text-muted-foreground" title={waiver.scope}>
+            {scopeName(scopeNames, waiver.scope)}
+          </p>
+        )}
       </TableCell>
       <TableCell>
         <p className="font-medium">{waiver.requester?.name}</p>
@@ -93,7 +103,7 @@ function WaiverRow({
       <TableCell className="max-w-xs whitespace-normal break-words">{waiver.requester?.comment}</TableCell>
       <TableCell className="tabular-nums">{formatDuration(waiver.duration)}</TableCell>
       <TableCell className="text-sm">
-        {waiver.expiresAt ? timestampDate(waiver.expiresAt).toLocaleString() : "—"}
+        {waiver.expiresAt ? formatDateTime(timestampDate(waiver.expiresAt)) : "—"}
       </TableCell>
       <TableCell className="text-sm">
         {waiver.reviewer ? (
@@ -101,7 +111,7 @@ function WaiverRow({
             <p>{waiver.reviewer.name}</p>
             {waiver.reviewedAt && (
               <p className="text-xs text-muted-foreground">
-                {timestampDate(waiver.reviewedAt).toLocaleString()}
+                {formatDateTime(timestampDate(waiver.reviewedAt))}
               </p>
             )}
           </>
@@ -169,6 +179,8 @@ function WaiverList({ policyKey }: { policyKey: string }) {
   const [page, setPage] = useState(1);
   const [error, setError] = useState<unknown>(null);
   const list = useQuery(policyWaiversQuery(policyKey, page));
+  const hierarchy = useQuery({ ...hierarchyQuery(), enabled: permissions.has(Permission.CONNECTORS_READ) });
+  const scopeNames = scopeNamesOf(hierarchy.data?.roots ?? []);
   if (list.isPending) return <Skeleton className="h-40 w-full" />;
   if (list.isError) return <p className="text-sm text-destructive">{describeError(list.error).message}</p>;
   if (list.data.items.length === 0 && page === 1) {
@@ -202,7 +214,13 @@ function WaiverList({ policyKey }: { policyKey: string }) {
         </TableHeader>
         <TableBody>
           {list.data.items.map((waiver) => (
-            <WaiverRow key={waiver.entity?.id} waiver={waiver} grants={grants} onError={setError} />
+            <WaiverRow
+              key={waiver.entity?.id}
+              waiver={waiver}
+              grants={grants}
+              scopeNames={scopeNames}
+              onError={setError}
+            />
           ))}
         </TableBody>
       </Table>

@@ -17,7 +17,13 @@ describe("events search", () => {
       { resourceName: 123, policyId: 9 },
       { resourceName: "123", policyId: "9" },
     ],
-    [{ scope: [1, 2] }, {}],
+    [{ scope: [123456789012, "ou-1"] }, { scope: ["123456789012", "ou-1"] }],
+    [{ scope: [{}] }, {}],
+    [
+      { from: "2026-11-01", to: "2026-11-23", provider: "azure", view: "events" },
+      { from: "2026-11-01", to: "2026-11-23", provider: "azure", view: "events" },
+    ],
+    [{ from: "yesterday", provider: "gcp", view: "grid" }, {}],
   ])("%j -> %j", (input, expected) => {
     expect(eventsSearchSchema.parse(input)).toEqual(expected);
   });

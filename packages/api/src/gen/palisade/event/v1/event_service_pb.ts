@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file palisade/event/v1/event_service.proto.
  */
 export const file_palisade_event_v1_event_service: GenFile = /*@__PURE__*/
-  fileDesc("CiVwYWxpc2FkZS9ldmVudC92MS9ldmVudF9zZXJ2aWNlLnByb3RvEhFwYWxpc2FkZS5ldmVudC52MSKVAwoLRXZlbnRGaWx0ZXISKgoEdHlwZRgBIAMoDjIcLnBhbGlzYWRlLmV2ZW50LnYxLkV2ZW50VHlwZRIaCg1yZXNvdXJjZV9uYW1lGAIgASgJSACIAQESFQoNcmVzb3VyY2VfdHlwZRgDIAMoCRITCgtwb2xpY3lfbmFtZRgEIAMoCRINCgVzY29wZRgFIAMoCRIMCgR1c2VyGAYgAygJEhYKCXBvbGljeV9pZBgHIAEoCUgBiAEBEjEKCnRpbWVfcmFuZ2UYCCABKAsyHS5wYWxpc2FkZS5jb21tb24udjEuVGltZVJhbmdlEhkKDGlzX2Rpc21pc3NlZBgJIAEoCEgCiAEBEhUKCGFyY2hpdmVkGAogASgISAOIAQESOgoPY2xvdWRfcHJvdmlkZXJzGAsgAygOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXJCEAoOX3Jlc291cmNlX25hbWVCDAoKX3BvbGljeV9pZEIPCg1faXNfZGlzbWlzc2VkQgsKCV9hcmNoaXZlZCIYCgpHZXRSZXF1ZXN0EgoKAmlkGAEgASgJIjwKC0dldFJlc3BvbnNlEi0KBWV2ZW50GAEgASgLMh4ucGFsaXNhZGUuZXZlbnQudjEuUG9saWN5RXZlbnQiqwEKC0xpc3RSZXF1ZXN0Ei4KBmZpbHRlchgBIAEoCzIeLnBhbGlzYWRlLmV2ZW50LnYxLkV2ZW50RmlsdGVyEjEKCG9yZGVyX2J5GAIgASgOMh8ucGFsaXNhZGUuZXZlbnQudjEuRXZlbnRPcmRlckJ5EjkKCnBhZ2luYXRpb24YAyABKAsyJS5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlcXVlc3QiewoMTGlzdFJlc3BvbnNlEi8KBWl0ZW1zGAEgAygLMiAucGFsaXNhZGUuZXZlbnQudjEuUmVzb3VyY2VFdmVudBI6CgpwYWdpbmF0aW9uGAIgASgLMiYucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXNwb25zZSKxAQoRTGlzdEV2ZW50c1JlcXVlc3QSLgoGZmlsdGVyGAEgASgLMh4ucGFsaXNhZGUuZXZlbnQudjEuRXZlbnRGaWx0ZXISMQoIb3JkZXJfYnkYAiABKA4yHy5wYWxpc2FkZS5ldmVudC52MS5FdmVudE9yZGVyQnkSOQoKcGFnaW5hdGlvbhgDIAEoCzIlLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uUmVxdWVzdCJ/ChJMaXN0RXZlbnRzUmVzcG9uc2USLQoFaXRlbXMYASADKAsyHi5wYWxpc2FkZS5ldmVudC52MS5Qb2xpY3lFdmVudBI6CgpwYWdpbmF0aW9uGAIgASgLMiYucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXNwb25zZSJxCg1FeHBvcnRSZXF1ZXN0Ei4KBmZpbHRlchgBIAEoCzIeLnBhbGlzYWRlLmV2ZW50LnYxLkV2ZW50RmlsdGVyEjAKBmZvcm1hdBgCIAEoDjIgLnBhbGlzYWRlLmNvbW1vbi52MS5FeHBvcnRGb3JtYXQiJwoORXhwb3J0UmVzcG9uc2USFQoNcHJlc2lnbmVkX3VybBgBIAEoCSJ2ChJFeHBvcnRBc3luY1JlcXVlc3QSLgoGZmlsdGVyGAEgASgLMh4ucGFsaXNhZGUuZXZlbnQudjEuRXZlbnRGaWx0ZXISMAoGZm9ybWF0GAIgASgOMiAucGFsaXNhZGUuY29tbW9uLnYxLkV4cG9ydEZvcm1hdCI8ChNFeHBvcnRBc3luY1Jlc3BvbnNlEhUKDXByZXNpZ25lZF91cmwYASABKAkSDgoGam9iX2lkGAIgASgJIoQBChpMaXN0SGllcmFyY2h5RXZlbnRzUmVxdWVzdBIuCgZmaWx0ZXIYASABKAsyHi5wYWxpc2FkZS5ldmVudC52MS5FdmVudEZpbHRlchIfChJwYXJlbnRfZXh0ZXJuYWxfaWQYAiABKAlIAIgBAUIVChNfcGFyZW50X2V4dGVybmFsX2lkIoUBChFTY29wZUV2ZW50U3VtbWFyeRIoCgVzY29wZRgBIAEoCzIZLnBhbGlzYWRlLmNvbW1vbi52MS5TY29wZRIwCgdzdW1tYXJ5GAIgASgLMh8ucGFsaXNhZGUuZXZlbnQudjEuRXZlbnRTdW1tYXJ5EhQKDGhhc19jaGlsZHJlbhgDIAEoCCJSChtMaXN0SGllcmFyY2h5RXZlbnRzUmVzcG9uc2USMwoFaXRlbXMYASADKAsyJC5wYWxpc2FkZS5ldmVudC52MS5TY29wZUV2ZW50U3VtbWFyeSJBCg1VcGRhdGVSZXF1ZXN0EgoKAmlkGAEgASgJEhQKDGlzX2Rpc21pc3NlZBgCIAEoCBIOCgZyZWFzb24YAyABKAkiPwoOVXBkYXRlUmVzcG9uc2USLQoFZXZlbnQYASABKAsyHi5wYWxpc2FkZS5ldmVudC52MS5Qb2xpY3lFdmVudCJKChZVcGRhdGVSZXNvdXJjZXNSZXF1ZXN0EgoKAmlkGAEgASgJEhQKDGlzX2Rpc21pc3NlZBgCIAEoCBIOCgZyZWFzb24YAyABKAkiUwoXVXBkYXRlUmVzb3VyY2VzUmVzcG9uc2USOAoOcmVzb3VyY2VfZXZlbnQYASABKAsyIC5wYWxpc2FkZS5ldmVudC52MS5SZXNvdXJjZUV2ZW50IkAKDlN1bW1hcnlSZXF1ZXN0Ei4KBmZpbHRlchgBIAEoCzIeLnBhbGlzYWRlLmV2ZW50LnYxLkV2ZW50RmlsdGVyIoYBCg9TdW1tYXJ5UmVzcG9uc2USMAoHc3VtbWFyeRgBIAEoCzIfLnBhbGlzYWRlLmV2ZW50LnYxLkV2ZW50U3VtbWFyeRJBChNtb3N0X2FjdGl2ZV9idW5kbGVzGAIgASgLMiQucGFsaXNhZGUuZXZlbnQudjEuTW9zdEFjdGl2ZUJ1bmRsZXMiegoUU3VtbWFyeUV2ZW50c1JlcXVlc3QSLgoGZmlsdGVyGAEgASgLMh4ucGFsaXNhZGUuZXZlbnQudjEuRXZlbnRGaWx0ZXISMgoLYnVja2V0X3NpemUYAiABKA4yHS5wYWxpc2FkZS5ldmVudC52MS5CdWNrZXRTaXplImoKC0V2ZW50QnVja2V0EikKBXN0YXJ0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgdzdW1tYXJ5GAIgASgLMh8ucGFsaXNhZGUuZXZlbnQudjEuRXZlbnRTdW1tYXJ5IngKFVN1bW1hcnlFdmVudHNSZXNwb25zZRIuCgV0b3RhbBgBIAEoCzIfLnBhbGlzYWRlLmV2ZW50LnYxLkV2ZW50U3VtbWFyeRIvCgdidWNrZXRzGAIgAygLMh4ucGFsaXNhZGUuZXZlbnQudjEuRXZlbnRCdWNrZXQiSQoXU3VtbWFyeVJlc291cmNlc1JlcXVlc3QSLgoGZmlsdGVyGAEgASgLMh4ucGFsaXNhZGUuZXZlbnQudjEuRXZlbnRGaWx0ZXIiXgoTUmVzb3VyY2VUeXBlU3VtbWFyeRIVCg1yZXNvdXJjZV90eXBlGAEgASgJEjAKB3N1bW1hcnkYAiABKAsyHy5wYWxpc2FkZS5ldmVudC52MS5FdmVudFN1bW1hcnkiigEKGFN1bW1hcnlSZXNvdXJjZXNSZXNwb25zZRIuCgV0b3RhbBgBIAEoCzIfLnBhbGlzYWRlLmV2ZW50LnYxLkV2ZW50U3VtbWFyeRI+Cg5yZXNvdXJjZV90eXBlcxgCIAMoCzImLnBhbGlzYWRlLmV2ZW50LnYxLlJlc291cmNlVHlwZVN1bW1hcnkibQoYTGlzdFJlc291cmNlVHlwZXNSZXF1ZXN0Ej4KDmNsb3VkX3Byb3ZpZGVyGAEgASgOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXJIAIgBAUIRCg9fY2xvdWRfcHJvdmlkZXIiMwoZTGlzdFJlc291cmNlVHlwZXNSZXNwb25zZRIWCg5yZXNvdXJjZV90eXBlcxgBIAMoCSI2ChRMaXN0VXNlck5hbWVzUmVxdWVzdBITCgZzZWFyY2gYASABKAlIAIgBAUIJCgdfc2VhcmNoIkQKFUxpc3RVc2VyTmFtZXNSZXNwb25zZRIrCgV1c2VycxgBIAMoCzIcLnBhbGlzYWRlLmV2ZW50LnYxLkV2ZW50VXNlciJbChhHZXRDb21wbGlhbnRUcmVuZFJlcXVlc3QSEQoJYnVuZGxlX2lkGAEgASgJEiwKBXJhbmdlGAIgASgLMh0ucGFsaXNhZGUuY29tbW9uLnYxLlRpbWVSYW5nZSJOChlHZXRDb21wbGlhbnRUcmVuZFJlc3BvbnNlEjEKBXRyZW5kGAEgASgLMiIucGFsaXNhZGUuZXZlbnQudjEuQ29tcGxpYW5jZVRyZW5kIlYKKEdldENvbXBsaWFuY2VSZXF1ZXN0TGFzdEZldGNoZWRBdFJlcXVlc3QSGQoMY29ubmVjdG9yX2lkGAEgASgJSACIAQFCDwoNX2Nvbm5lY3Rvcl9pZCJgCilHZXRDb21wbGlhbmNlUmVxdWVzdExhc3RGZXRjaGVkQXRSZXNwb25zZRIzCg9sYXN0X2ZldGNoZWRfYXQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkEKE1RyaWdnZXJGZXRjaFJlcXVlc3QSGQoMY29ubmVjdG9yX2lkGAEgASgJSACIAQFCDwoNX2Nvbm5lY3Rvcl9pZCImChRUcmlnZ2VyRmV0Y2hSZXNwb25zZRIOCgZqb2JfaWQYASABKAkiLgoZVHJpZ2dlckJ1bmRsZUZldGNoUmVxdWVzdBIRCglidW5kbGVfaWQYASABKAkiLAoaVHJpZ2dlckJ1bmRsZUZldGNoUmVzcG9uc2USDgoGam9iX2lkGAEgASgJIg0KC1N5bmNSZXF1ZXN0Ih4KDFN5bmNSZXNwb25zZRIOCgZqb2JfaWQYASABKAkqqwEKDEV2ZW50T3JkZXJCeRIeChpFVkVOVF9PUkRFUl9CWV9VTlNQRUNJRklFRBAAEiAKHEVWRU5UX09SREVSX0JZX09DQ1VSUkVEX1RJTUUQARIgChxFVkVOVF9PUkRFUl9CWV9SRVNPVVJDRV9OQU1FEAISHgoaRVZFTlRfT1JERVJfQllfUE9MSUNZX05BTUUQAxIXChNFVkVOVF9PUkRFUl9CWV9UWVBFEAQqagoKQnVja2V0U2l6ZRIbChdCVUNLRVRfU0laRV9VTlNQRUNJRklFRBAAEhQKEEJVQ0tFVF9TSVpFX0hPVVIQARITCg9CVUNLRVRfU0laRV9EQVkQAhIUChBCVUNLRVRfU0laRV9XRUVLEAMypg8KF1BvbGljeUV2ZW50U3RvcmVTZXJ2aWNlEk0KA0dldBIdLnBhbGlzYWRlLmV2ZW50LnYxLkdldFJlcXVlc3QaHi5wYWxpc2FkZS5ldmVudC52MS5HZXRSZXNwb25zZSIHkoIZAwoBDBJQCgRMaXN0Eh4ucGFsaXNhZGUuZXZlbnQudjEuTGlzdFJlcXVlc3QaHy5wYWxpc2FkZS5ldmVudC52MS5MaXN0UmVzcG9uc2UiB5KCGQMKAQwSYgoKTGlzdEV2ZW50cxIkLnBhbGlzYWRlLmV2ZW50LnYxLkxpc3RFdmVudHNSZXF1ZXN0GiUucGFsaXNhZGUuZXZlbnQudjEuTGlzdEV2ZW50c1Jlc3BvbnNlIgeSghkDCgEMElYKBkV4cG9ydBIgLnBhbGlzYWRlLmV2ZW50LnYxLkV4cG9ydFJlcXVlc3QaIS5wYWxpc2FkZS5ldmVudC52MS5FeHBvcnRSZXNwb25zZSIHkoIZAwoBDBJlCgtFeHBvcnRBc3luYxIlLnBhbGlzYWRlLmV2ZW50LnYxLkV4cG9ydEFzeW5jUmVxdWVzdBomLnBhbGlzYWRlLmV2ZW50LnYxLkV4cG9ydEFzeW5jUmVzcG9uc2UiB5KCGQMKAQwSfQoTTGlzdEhpZXJhcmNoeUV2ZW50cxItLnBhbGlzYWRlLmV2ZW50LnYxLkxpc3RIaWVyYXJjaHlFdmVudHNSZXF1ZXN0Gi4ucGFsaXNhZGUuZXZlbnQudjEuTGlzdEhpZXJhcmNoeUV2ZW50c1Jlc3BvbnNlIgeSghkDCgEMElYKBlVwZGF0ZRIgLnBhbGlzYWRlLmV2ZW50LnYxLlVwZGF0ZVJlcXVlc3QaIS5wYWxpc2FkZS5ldmVudC52MS5VcGRhdGVSZXNwb25zZSIHkoIZAwoBDRJxCg9VcGRhdGVSZXNvdXJjZXMSKS5wYWxpc2FkZS5ldmVudC52MS5VcGRhdGVSZXNvdXJjZXNSZXF1ZXN0GioucGFsaXNhZGUuZXZlbnQudjEuVXBkYXRlUmVzb3VyY2VzUmVzcG9uc2UiB5KCGQMKAQ0SWQoHU3VtbWFyeRIhLnBhbGlzYWRlLmV2ZW50LnYxLlN1bW1hcnlSZXF1ZXN0GiIucGFsaXNhZGUuZXZlbnQudjEuU3VtbWFyeVJlc3BvbnNlIgeSghkDCgEMEmsKDVN1bW1hcnlFdmVudHMSJy5wYWxpc2FkZS5ldmVudC52MS5TdW1tYXJ5RXZlbnRzUmVxdWVzdBooLnBhbGlzYWRlLmV2ZW50LnYxLlN1bW1hcnlFdmVudHNSZXNwb25zZSIHkoIZAwoBDBJ0ChBTdW1tYXJ5UmVzb3VyY2VzEioucGFsaXNhZGUuZXZlbnQudjEuU3VtbWFyeVJlc291cmNlc1JlcXVlc3QaKy5wYWxpc2FkZS5ldmVudC52MS5TdW1tYXJ5UmVzb3VyY2VzUmVzcG9uc2UiB5KCGQMKAQwSdwoRTGlzdFJlc291cmNlVHlwZXMSKy5wYWxpc2FkZS5ldmVudC52MS5MaXN0UmVzb3VyY2VUeXBlc1JlcXVlc3QaLC5wYWxpc2FkZS5ldmVudC52MS5MaXN0UmVzb3VyY2VUeXBlc1Jlc3BvbnNlIgeSghkDCgEMEmsKDUxpc3RVc2VyTmFtZXMSJy5wYWxpc2FkZS5ldmVudC52MS5MaXN0VXNlck5hbWVzUmVxdWVzdBooLnBhbGlzYWRlLmV2ZW50LnYxLkxpc3RVc2VyTmFtZXNSZXNwb25zZSIHkoIZAwoBDBJ3ChFHZXRDb21wbGlhbnRUcmVuZBIrLnBhbGlzYWRlLmV2ZW50LnYxLkdldENvbXBsaWFudFRyZW5kUmVxdWVzdBosLnBhbGlzYWRlLmV2ZW50LnYxLkdldENvbXBsaWFudFRyZW5kUmVzcG9uc2UiB5KCGQMKAQwSpwEKIUdldENvbXBsaWFuY2VSZXF1ZXN0TGFzdEZldGNoZWRBdBI7LnBhbGlzYWRlLmV2ZW50LnYxLkdldENvbXBsaWFuY2VSZXF1ZXN0TGFzdEZldGNoZWRBdFJlcXVlc3QaPC5wYWxpc2FkZS5ldmVudC52MS5HZXRDb21wbGlhbmNlUmVxdWVzdExhc3RGZXRjaGVkQXRSZXNwb25zZSIHkoIZAwoBDBJoCgxUcmlnZ2VyRmV0Y2gSJi5wYWxpc2FkZS5ldmVudC52MS5UcmlnZ2VyRmV0Y2hSZXF1ZXN0GicucGFsaXNhZGUuZXZlbnQudjEuVHJpZ2dlckZldGNoUmVzcG9uc2UiB5KCGQMKAQISegoSVHJpZ2dlckJ1bmRsZUZldGNoEiwucGFsaXNhZGUuZXZlbnQudjEuVHJpZ2dlckJ1bmRsZUZldGNoUmVxdWVzdBotLnBhbGlzYWRlLmV2ZW50LnYxLlRyaWdnZXJCdW5kbGVGZXRjaFJlc3BvbnNlIgeSghkDCgECElAKBFN5bmMSHi5wYWxpc2FkZS5ldmVudC52MS5TeW5jUmVxdWVzdBofLnBhbGlzYWRlLmV2ZW50LnYxLlN5bmNSZXNwb25zZSIHkoIZAwoBAmIGcHJvdG8z", [file_google_protobuf_timestamp, file_palisade_auth_v1_auth, file_palisade_common_v1_common, file_palisade_event_v1_event]);
+  fileDesc("CiVwYWxpc2FkZS9ldmVudC92MS9ldmVudF9zZXJ2aWNlLnByb3RvEhFwYWxpc2FkZS5ldmVudC52MSKVAwoLRXZlbnRGaWx0ZXISKgoEdHlwZRgBIAMoDjIcLnBhbGlzYWRlLmV2ZW50LnYxLkV2ZW50VHlwZRIaCg1yZXNvdXJjZV9uYW1lGAIgASgJSACIAQESFQoNcmVzb3VyY2VfdHlwZRgDIAMoCRITCgtwb2xpY3lfbmFtZRgEIAMoCRINCgVzY29wZRgFIAMoCRIMCgR1c2VyGAYgAygJEhYKCXBvbGljeV9pZBgHIAEoCUgBiAEBEjEKCnRpbWVfcmFuZ2UYCCABKAsyHS5wYWxpc2FkZS5jb21tb24udjEuVGltZVJhbmdlEhkKDGlzX2Rpc21pc3NlZBgJIAEoCEgCiAEBEhUKCGFyY2hpdmVkGAogASgISAOIAQESOgoPY2xvdWRfcHJvdmlkZXJzGAsgAygOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXJCEAoOX3Jlc291cmNlX25hbWVCDAoKX3BvbGljeV9pZEIPCg1faXNfZGlzbWlzc2VkQgsKCV9hcmNoaXZlZCIYCgpHZXRSZXF1ZXN0EgoKAmlkGAEgASgJIjwKC0dldFJlc3BvbnNlEi0KBWV2ZW50GAEgASgLMh4ucGFsaXNhZGUuZXZlbnQudjEuUG9saWN5RXZlbnQiqwEKC0xpc3RSZXF1ZXN0Ei4KBmZpbHRlchgBIAEoCzIeLnBhbGlzYWRlLmV2ZW50LnYxLkV2ZW50RmlsdGVyEjEKCG9yZGVyX2J5GAIgASgOMh8ucGFsaXNhZGUuZXZlbnQudjEuRXZlbnRPcmRlckJ5EjkKCnBhZ2luYXRpb24YAyABKAsyJS5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlcXVlc3QiewoMTGlzdFJlc3BvbnNlEi8KBWl0ZW1zGAEgAygLMiAucGFsaXNhZGUuZXZlbnQudjEuUmVzb3VyY2VFdmVudBI6CgpwYWdpbmF0aW9uGAIgASgLMiYucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXNwb25zZSKxAQoRTGlzdEV2ZW50c1JlcXVlc3QSLgoGZmlsdGVyGAEgASgLMh4ucGFsaXNhZGUuZXZlbnQudjEuRXZlbnRGaWx0ZXISMQoIb3JkZXJfYnkYAiABKA4yHy5wYWxpc2FkZS5ldmVudC52MS5FdmVudE9yZGVyQnkSOQoKcGFnaW5hdGlvbhgDIAEoCzIlLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uUmVxdWVzdCJ/ChJMaXN0RXZlbnRzUmVzcG9uc2USLQoFaXRlbXMYASADKAsyHi5wYWxpc2FkZS5ldmVudC52MS5Qb2xpY3lFdmVudBI6CgpwYWdpbmF0aW9uGAIgASgLMiYucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXNwb25zZSJxCg1FeHBvcnRSZXF1ZXN0Ei4KBmZpbHRlchgBIAEoCzIeLnBhbGlzYWRlLmV2ZW50LnYxLkV2ZW50RmlsdGVyEjAKBmZvcm1hdBgCIAEoDjIgLnBhbGlzYWRlLmNvbW1vbi52MS5FeHBvcnRGb3JtYXQiJwoORXhwb3J0UmVzcG9uc2USFQoNcHJlc2lnbmVkX3VybBgBIAEoCSJ2ChJFeHBvcnRBc3luY1JlcXVlc3QSLgoGZmlsdGVyGAEgASgLMh4ucGFsaXNhZGUuZXZlbnQudjEuRXZlbnRGaWx0ZXISMAoGZm9ybWF0GAIgASgOMiAucGFsaXNhZGUuY29tbW9uLnYxLkV4cG9ydEZvcm1hdCI8ChNFeHBvcnRBc3luY1Jlc3BvbnNlEhUKDXByZXNpZ25lZF91cmwYASABKAkSDgoGam9iX2lkGAIgASgJIigKFkdldEV4cG9ydFN0YXR1c1JlcXVlc3QSDgoGam9iX2lkGAEgASgJInkKF0dldEV4cG9ydFN0YXR1c1Jlc3BvbnNlEi8KBnN0YXR1cxgBIAEoDjIfLnBhbGlzYWRlLmV2ZW50LnYxLkV4cG9ydFN0YXR1cxIQCghwcm9ncmVzcxgCIAEoDRIMCgRyb3dzGAMgASgNEg0KBWVycm9yGAQgASgJIoQBChpMaXN0SGllcmFyY2h5RXZlbnRzUmVxdWVzdBIuCgZmaWx0ZXIYASABKAsyHi5wYWxpc2FkZS5ldmVudC52MS5FdmVudEZpbHRlchIfChJwYXJlbnRfZXh0ZXJuYWxfaWQYAiABKAlIAIgBAUIVChNfcGFyZW50X2V4dGVybmFsX2lkIoUBChFTY29wZUV2ZW50U3VtbWFyeRIoCgVzY29wZRgBIAEoCzIZLnBhbGlzYWRlLmNvbW1vbi52MS5TY29wZRIwCgdzdW1tYXJ5GAIgASgLMh8ucGFsaXNhZGUuZXZlbnQudjEuRXZlbnRTdW1tYXJ5EhQKDGhhc19jaGlsZHJlbhgDIAEoCCJSChtMaXN0SGllcmFyY2h5RXZlbnRzUmVzcG9uc2USMwoFaXRlbXMYASADKAsyJC5wYWxpc2FkZS5ldmVudC52MS5TY29wZUV2ZW50U3VtbWFyeSJBCg1VcGRhdGVSZXF1ZXN0EgoKAmlkGAEgASgJEhQKDGlzX2Rpc21pc3NlZBgCIAEoCBIOCgZyZWFzb24YAyABKAkiPwoOVXBkYXRlUmVzcG9uc2USLQoFZXZlbnQYASABKAsyHi5wYWxpc2FkZS5ldmVudC52MS5Qb2xpY3lFdmVudCJKChZVcGRhdGVSZXNvdXJjZXNSZXF1ZXN0EgoKAmlkGAEgASgJEhQKDGlzX2Rpc21pc3NlZBgCIAEoCBIOCgZyZWFzb24YAyABKAkiUwoXVXBkYXRlUmVzb3VyY2VzUmVzcG9uc2USOAoOcmVzb3VyY2VfZXZlbnQYASABKAsyIC5wYWxpc2FkZS5ldmVudC52MS5SZXNvdXJjZUV2ZW50IkAKDlN1bW1hcnlSZXF1ZXN0Ei4KBmZpbHRlchgBIAEoCzIeLnBhbGlzYWRlLmV2ZW50LnYxLkV2ZW50RmlsdGVyIoYBCg9TdW1tYXJ5UmVzcG9uc2USMAoHc3VtbWFyeRgBIAEoCzIfLnBhbGlzYWRlLmV2ZW50LnYxLkV2ZW50U3VtbWFyeRJBChNtb3N0X2FjdGl2ZV9idW5kbGVzGAIgASgLMiQucGFsaXNhZGUuZXZlbnQudjEuTW9zdEFjdGl2ZUJ1bmRsZXMiegoUU3VtbWFyeUV2ZW50c1JlcXVlc3QSLgoGZmlsdGVyGAEgASgLMh4ucGFsaXNhZGUuZXZlbnQudjEuRXZlbnRGaWx0ZXISMgoLYnVja2V0X3NpemUYAiABKA4yHS5wYWxpc2FkZS5ldmVudC52MS5CdWNrZXRTaXplImoKC0V2ZW50QnVja2V0EikKBXN0YXJ0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgdzdW1tYXJ5GAIgASgLMh8ucGFsaXNhZGUuZXZlbnQudjEuRXZlbnRTdW1tYXJ5IngKFVN1bW1hcnlFdmVudHNSZXNwb25zZRIuCgV0b3RhbBgBIAEoCzIfLnBhbGlzYWRlLmV2ZW50LnYxLkV2ZW50U3VtbWFyeRIvCgdidWNrZXRzGAIgAygLMh4ucGFsaXNhZGUuZXZlbnQudjEuRXZlbnRCdWNrZXQiSQoXU3VtbWFyeVJlc291cmNlc1JlcXVlc3QSLgoGZmlsdGVyGAEgASgLMh4ucGFsaXNhZGUuZXZlbnQudjEuRXZlbnRGaWx0ZXIiXgoTUmVzb3VyY2VUeXBlU3VtbWFyeRIVCg1yZXNvdXJjZV90eXBlGAEgASgJEjAKB3N1bW1hcnkYAiABKAsyHy5wYWxpc2FkZS5ldmVudC52MS5FdmVudFN1bW1hcnkiigEKGFN1bW1hcnlSZXNvdXJjZXNSZXNwb25zZRIuCgV0b3RhbBgBIAEoCzIfLnBhbGlzYWRlLmV2ZW50LnYxLkV2ZW50U3VtbWFyeRI+Cg5yZXNvdXJjZV90eXBlcxgCIAMoCzImLnBhbGlzYWRlLmV2ZW50LnYxLlJlc291cmNlVHlwZVN1bW1hcnkibQoYTGlzdFJlc291cmNlVHlwZXNSZXF1ZXN0Ej4KDmNsb3VkX3Byb3ZpZGVyGAEgASgOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXJIAIgBAUIRCg9fY2xvdWRfcHJvdmlkZXIiMwoZTGlzdFJlc291cmNlVHlwZXNSZXNwb25zZRIWCg5yZXNvdXJjZV90eXBlcxgBIAMoCSI2ChRMaXN0VXNlck5hbWVzUmVxdWVzdBITCgZzZWFyY2gYASABKAlIAIgBAUIJCgdfc2VhcmNoIkQKFUxpc3RVc2VyTmFtZXNSZXNwb25zZRIrCgV1c2VycxgBIAMoCzIcLnBhbGlzYWRlLmV2ZW50LnYxLkV2ZW50VXNlciJbChhHZXRDb21wbGlhbnRUcmVuZFJlcXVlc3QSEQoJYnVuZGxlX2lkGAEgASgJEiwKBXJhbmdlGAIgASgLMh0ucGFsaXNhZGUuY29tbW9uLnYxLlRpbWVSYW5nZSJOChlHZXRDb21wbGlhbnRUcmVuZFJlc3BvbnNlEjEKBXRyZW5kGAEgASgLMiIucGFsaXNhZGUuZXZlbnQudjEuQ29tcGxpYW5jZVRyZW5kIlYKKEdldENvbXBsaWFuY2VSZXF1ZXN0TGFzdEZldGNoZWRBdFJlcXVlc3QSGQoMY29ubmVjdG9yX2lkGAEgASgJSACIAQFCDwoNX2Nvbm5lY3Rvcl9pZCJgCilHZXRDb21wbGlhbmNlUmVxdWVzdExhc3RGZXRjaGVkQXRSZXNwb25zZRIzCg9sYXN0X2ZldGNoZWRfYXQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkEKE1RyaWdnZXJGZXRjaFJlcXVlc3QSGQoMY29ubmVjdG9yX2lkGAEgASgJSACIAQFCDwoNX2Nvbm5lY3Rvcl9pZCImChRUcmlnZ2VyRmV0Y2hSZXNwb25zZRIOCgZqb2JfaWQYASABKAkiLgoZVHJpZ2dlckJ1bmRsZUZldGNoUmVxdWVzdBIRCglidW5kbGVfaWQYASABKAkiLAoaVHJpZ2dlckJ1bmRsZUZldGNoUmVzcG9uc2USDgoGam9iX2lkGAEgASgJIg0KC1N5bmNSZXF1ZXN0Ih4KDFN5bmNSZXNwb25zZRIOCgZqb2JfaWQYASABKAkqqwEKDEV2ZW50T3JkZXJCeRIeChpFVkVOVF9PUkRFUl9CWV9VTlNQRUNJRklFRBAAEiAKHEVWRU5UX09SREVSX0JZX09DQ1VSUkVEX1RJTUUQARIgChxFVkVOVF9PUkRFUl9CWV9SRVNPVVJDRV9OQU1FEAISHgoaRVZFTlRfT1JERVJfQllfUE9MSUNZX05BTUUQAxIXChNFVkVOVF9PUkRFUl9CWV9UWVBFEAQqmQEKDEV4cG9ydFN0YXR1cxIdChlFWFBPUlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGAoURVhQT1JUX1NUQVRVU19RVUVVRUQQARIZChVFWFBPUlRfU1RBVFVTX1JVTk5JTkcQAhIbChdFWFBPUlRfU1RBVFVTX1NVQ0NFRURFRBADEhgKFEVYUE9SVF9TVEFUVVNfRkFJTEVEEAQqagoKQnVja2V0U2l6ZRIbChdCVUNLRVRfU0laRV9VTlNQRUNJRklFRBAAEhQKEEJVQ0tFVF9TSVpFX0hPVVIQARITCg9CVUNLRVRfU0laRV9EQVkQAhIUChBCVUNLRVRfU0laRV9XRUVLEAMymRAKF1BvbGljeUV2ZW50U3RvcmVTZXJ2aWNlEk0KA0dldBIdLnBhbGlzYWRlLmV2ZW50LnYxLkdldFJlcXVlc3QaHi5wYWxpc2FkZS5ldmVudC52MS5HZXRSZXNwb25zZSIHkoIZAwoBDBJQCgRMaXN0Eh4ucGFsaXNhZGUuZXZlbnQudjEuTGlzdFJlcXVlc3QaHy5wYWxpc2FkZS5ldmVudC52MS5MaXN0UmVzcG9uc2UiB5KCGQMKAQwSYgoKTGlzdEV2ZW50cxIkLnBhbGlzYWRlLmV2ZW50LnYxLkxpc3RFdmVudHNSZXF1ZXN0GiUucGFsaXNhZGUuZXZlbnQudjEuTGlzdEV2ZW50c1Jlc3BvbnNlIgeSghkDCgEMElYKBkV4cG9ydBIgLnBhbGlzYWRlLmV2ZW50LnYxLkV4cG9ydFJlcXVlc3QaIS5wYWxpc2FkZS5ldmVudC52MS5FeHBvcnRSZXNwb25zZSIHkoIZAwoBDBJlCgtFeHBvcnRBc3luYxIlLnBhbGlzYWRlLmV2ZW50LnYxLkV4cG9ydEFzeW5jUmVxdWVzdBomLnBhbGlzYWRlLmV2ZW50LnYxLkV4cG9ydEFzeW5jUmVzcG9uc2UiB5KCGQMKAQwScQoPR2V0RXhwb3J0U3RhdHVzEikucGFsaXNhZGUuZXZlbnQudjEuR2V0RXhwb3J0U3RhdHVzUmVxdWVzdBoqLnBhbGlzYWRlLmV2ZW50LnYxLkdldEV4cG9ydFN0YXR1c1Jlc3BvbnNlIgeSghkDCgEMEn0KE0xpc3RIaWVyYXJjaHlFdmVudHMSLS5wYWxpc2FkZS5ldmVudC52MS5MaXN0SGllcmFyY2h5RXZlbnRzUmVxdWVzdBouLnBhbGlzYWRlLmV2ZW50LnYxLkxpc3RIaWVyYXJjaHlFdmVudHNSZXNwb25zZSIHkoIZAwoBDBJWCgZVcGRhdGUSIC5wYWxpc2FkZS5ldmVudC52MS5VcGRhdGVSZXF1ZXN0GiEucGFsaXNhZGUuZXZlbnQudjEuVXBkYXRlUmVzcG9uc2UiB5KCGQMKAQ0ScQoPVXBkYXRlUmVzb3VyY2VzEikucGFsaXNhZGUuZXZlbnQudjEuVXBkYXRlUmVzb3VyY2VzUmVxdWVzdBoqLnBhbGlzYWRlLmV2ZW50LnYxLlVwZGF0ZVJlc291cmNlc1Jlc3BvbnNlIgeSghkDCgENElkKB1N1bW1hcnkSIS5wYWxpc2FkZS5ldmVudC52MS5TdW1tYXJ5UmVxdWVzdBoiLnBhbGlzYWRlLmV2ZW50LnYxLlN1bW1hcnlSZXNwb25zZSIHkoIZAwoBDBJrCg1TdW1tYXJ5RXZlbnRzEicucGFsaXNhZGUuZXZlbnQudjEuU3VtbWFyeUV2ZW50c1JlcXVlc3QaKC5wYWxpc2FkZS5ldmVudC52MS5TdW1tYXJ5RXZlbnRzUmVzcG9uc2UiB5KCGQMKAQwSdAoQU3VtbWFyeVJlc291cmNlcxIqLnBhbGlzYWRlLmV2ZW50LnYxLlN1bW1hcnlSZXNvdXJjZXNSZXF1ZXN0GisucGFsaXNhZGUuZXZlbnQudjEuU3VtbWFyeVJlc291cmNlc1Jlc3BvbnNlIgeSghkDCgEMEncKEUxpc3RSZXNvdXJjZVR5cGVzEisucGFsaXNhZGUuZXZlbnQudjEuTGlzdFJlc291cmNlVHlwZXNSZXF1ZXN0GiwucGFsaXNhZGUuZXZlbnQudjEuTGlzdFJlc291cmNlVHlwZXNSZXNwb25zZSIHkoIZAwoBDBJrCg1MaXN0VXNlck5hbWVzEicucGFsaXNhZGUuZXZlbnQudjEuTGlzdFVzZXJOYW1lc1JlcXVlc3QaKC5wYWxpc2FkZS5ldmVudC52MS5MaXN0VXNlck5hbWVzUmVzcG9uc2UiB5KCGQMKAQwSdwoRR2V0Q29tcGxpYW50VHJlbmQSKy5wYWxpc2FkZS5ldmVudC52MS5HZXRDb21wbGlhbnRUcmVuZFJlcXVlc3QaLC5wYWxpc2FkZS5ldmVudC52MS5HZXRDb21wbGlhbnRUcmVuZFJlc3BvbnNlIgeSghkDCgEMEqcBCiFHZXRDb21wbGlhbmNlUmVxdWVzdExhc3RGZXRjaGVkQXQSOy5wYWxpc2FkZS5ldmVudC52MS5HZXRDb21wbGlhbmNlUmVxdWVzdExhc3RGZXRjaGVkQXRSZXF1ZXN0GjwucGFsaXNhZGUuZXZlbnQudjEuR2V0Q29tcGxpYW5jZVJlcXVlc3RMYXN0RmV0Y2hlZEF0UmVzcG9uc2UiB5KCGQMKAQwSaAoMVHJpZ2dlckZldGNoEiYucGFsaXNhZGUuZXZlbnQudjEuVHJpZ2dlckZldGNoUmVxdWVzdBonLnBhbGlzYWRlLmV2ZW50LnYxLlRyaWdnZXJGZXRjaFJlc3BvbnNlIgeSghkDCgECEnoKElRyaWdnZXJCdW5kbGVGZXRjaBIsLnBhbGlzYWRlLmV2ZW50LnYxLlRyaWdnZXJCdW5kbGVGZXRjaFJlcXVlc3QaLS5wYWxpc2FkZS5ldmVudC52MS5UcmlnZ2VyQnVuZGxlRmV0Y2hSZXNwb25zZSIHkoIZAwoBAhJQCgRTeW5jEh4ucGFsaXNhZGUuZXZlbnQudjEuU3luY1JlcXVlc3QaHy5wYWxpc2FkZS5ldmVudC52MS5TeW5jUmVzcG9uc2UiB5KCGQMKAQJiBnByb3RvMw", [file_google_protobuf_timestamp, file_palisade_auth_v1_auth, file_palisade_common_v1_common, file_palisade_event_v1_event]);
 
 /**
  * Field names follow the /events page's search parameters; lists match any of their values.
@@ -324,6 +324,63 @@ export const ExportAsyncResponseSchema: GenMessage<ExportAsyncResponse> = /*@__P
   messageDesc(file_palisade_event_v1_event_service, 10);
 
 /**
+ * @generated from message palisade.event.v1.GetExportStatusRequest
+ */
+export type GetExportStatusRequest = Message<"palisade.event.v1.GetExportStatusRequest"> & {
+  /**
+   * The job_id ExportAsync returned.
+   *
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+};
+
+/**
+ * Describes the message palisade.event.v1.GetExportStatusRequest.
+ * Use `create(GetExportStatusRequestSchema)` to create a new message.
+ */
+export const GetExportStatusRequestSchema: GenMessage<GetExportStatusRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_event_v1_event_service, 11);
+
+/**
+ * @generated from message palisade.event.v1.GetExportStatusResponse
+ */
+export type GetExportStatusResponse = Message<"palisade.event.v1.GetExportStatusResponse"> & {
+  /**
+   * @generated from field: palisade.event.v1.ExportStatus status = 1;
+   */
+  status: ExportStatus;
+
+  /**
+   * 0 to 100.
+   *
+   * @generated from field: uint32 progress = 2;
+   */
+  progress: number;
+
+  /**
+   * Rows expected (while running) or written (once done).
+   *
+   * @generated from field: uint32 rows = 3;
+   */
+  rows: number;
+
+  /**
+   * Why it failed, when it did.
+   *
+   * @generated from field: string error = 4;
+   */
+  error: string;
+};
+
+/**
+ * Describes the message palisade.event.v1.GetExportStatusResponse.
+ * Use `create(GetExportStatusResponseSchema)` to create a new message.
+ */
+export const GetExportStatusResponseSchema: GenMessage<GetExportStatusResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_event_v1_event_service, 12);
+
+/**
  * @generated from message palisade.event.v1.ListHierarchyEventsRequest
  */
 export type ListHierarchyEventsRequest = Message<"palisade.event.v1.ListHierarchyEventsRequest"> & {
@@ -345,7 +402,7 @@ export type ListHierarchyEventsRequest = Message<"palisade.event.v1.ListHierarch
  * Use `create(ListHierarchyEventsRequestSchema)` to create a new message.
  */
 export const ListHierarchyEventsRequestSchema: GenMessage<ListHierarchyEventsRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 11);
+  messageDesc(file_palisade_event_v1_event_service, 13);
 
 /**
  * @generated from message palisade.event.v1.ScopeEventSummary
@@ -372,7 +429,7 @@ export type ScopeEventSummary = Message<"palisade.event.v1.ScopeEventSummary"> &
  * Use `create(ScopeEventSummarySchema)` to create a new message.
  */
 export const ScopeEventSummarySchema: GenMessage<ScopeEventSummary> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 12);
+  messageDesc(file_palisade_event_v1_event_service, 14);
 
 /**
  * @generated from message palisade.event.v1.ListHierarchyEventsResponse
@@ -389,7 +446,7 @@ export type ListHierarchyEventsResponse = Message<"palisade.event.v1.ListHierarc
  * Use `create(ListHierarchyEventsResponseSchema)` to create a new message.
  */
 export const ListHierarchyEventsResponseSchema: GenMessage<ListHierarchyEventsResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 13);
+  messageDesc(file_palisade_event_v1_event_service, 15);
 
 /**
  * @generated from message palisade.event.v1.UpdateRequest
@@ -420,7 +477,7 @@ export type UpdateRequest = Message<"palisade.event.v1.UpdateRequest"> & {
  * Use `create(UpdateRequestSchema)` to create a new message.
  */
 export const UpdateRequestSchema: GenMessage<UpdateRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 14);
+  messageDesc(file_palisade_event_v1_event_service, 16);
 
 /**
  * @generated from message palisade.event.v1.UpdateResponse
@@ -437,7 +494,7 @@ export type UpdateResponse = Message<"palisade.event.v1.UpdateResponse"> & {
  * Use `create(UpdateResponseSchema)` to create a new message.
  */
 export const UpdateResponseSchema: GenMessage<UpdateResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 15);
+  messageDesc(file_palisade_event_v1_event_service, 17);
 
 /**
  * @generated from message palisade.event.v1.UpdateResourcesRequest
@@ -468,7 +525,7 @@ export type UpdateResourcesRequest = Message<"palisade.event.v1.UpdateResourcesR
  * Use `create(UpdateResourcesRequestSchema)` to create a new message.
  */
 export const UpdateResourcesRequestSchema: GenMessage<UpdateResourcesRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 16);
+  messageDesc(file_palisade_event_v1_event_service, 18);
 
 /**
  * @generated from message palisade.event.v1.UpdateResourcesResponse
@@ -485,7 +542,7 @@ export type UpdateResourcesResponse = Message<"palisade.event.v1.UpdateResources
  * Use `create(UpdateResourcesResponseSchema)` to create a new message.
  */
 export const UpdateResourcesResponseSchema: GenMessage<UpdateResourcesResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 17);
+  messageDesc(file_palisade_event_v1_event_service, 19);
 
 /**
  * @generated from message palisade.event.v1.SummaryRequest
@@ -502,7 +559,7 @@ export type SummaryRequest = Message<"palisade.event.v1.SummaryRequest"> & {
  * Use `create(SummaryRequestSchema)` to create a new message.
  */
 export const SummaryRequestSchema: GenMessage<SummaryRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 18);
+  messageDesc(file_palisade_event_v1_event_service, 20);
 
 /**
  * @generated from message palisade.event.v1.SummaryResponse
@@ -524,7 +581,7 @@ export type SummaryResponse = Message<"palisade.event.v1.SummaryResponse"> & {
  * Use `create(SummaryResponseSchema)` to create a new message.
  */
 export const SummaryResponseSchema: GenMessage<SummaryResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 19);
+  messageDesc(file_palisade_event_v1_event_service, 21);
 
 /**
  * @generated from message palisade.event.v1.SummaryEventsRequest
@@ -548,7 +605,7 @@ export type SummaryEventsRequest = Message<"palisade.event.v1.SummaryEventsReque
  * Use `create(SummaryEventsRequestSchema)` to create a new message.
  */
 export const SummaryEventsRequestSchema: GenMessage<SummaryEventsRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 20);
+  messageDesc(file_palisade_event_v1_event_service, 22);
 
 /**
  * @generated from message palisade.event.v1.EventBucket
@@ -570,7 +627,7 @@ export type EventBucket = Message<"palisade.event.v1.EventBucket"> & {
  * Use `create(EventBucketSchema)` to create a new message.
  */
 export const EventBucketSchema: GenMessage<EventBucket> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 21);
+  messageDesc(file_palisade_event_v1_event_service, 23);
 
 /**
  * @generated from message palisade.event.v1.SummaryEventsResponse
@@ -592,7 +649,7 @@ export type SummaryEventsResponse = Message<"palisade.event.v1.SummaryEventsResp
  * Use `create(SummaryEventsResponseSchema)` to create a new message.
  */
 export const SummaryEventsResponseSchema: GenMessage<SummaryEventsResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 22);
+  messageDesc(file_palisade_event_v1_event_service, 24);
 
 /**
  * @generated from message palisade.event.v1.SummaryResourcesRequest
@@ -609,7 +666,7 @@ export type SummaryResourcesRequest = Message<"palisade.event.v1.SummaryResource
  * Use `create(SummaryResourcesRequestSchema)` to create a new message.
  */
 export const SummaryResourcesRequestSchema: GenMessage<SummaryResourcesRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 23);
+  messageDesc(file_palisade_event_v1_event_service, 25);
 
 /**
  * @generated from message palisade.event.v1.ResourceTypeSummary
@@ -631,7 +688,7 @@ export type ResourceTypeSummary = Message<"palisade.event.v1.ResourceTypeSummary
  * Use `create(ResourceTypeSummarySchema)` to create a new message.
  */
 export const ResourceTypeSummarySchema: GenMessage<ResourceTypeSummary> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 24);
+  messageDesc(file_palisade_event_v1_event_service, 26);
 
 /**
  * @generated from message palisade.event.v1.SummaryResourcesResponse
@@ -653,7 +710,7 @@ export type SummaryResourcesResponse = Message<"palisade.event.v1.SummaryResourc
  * Use `create(SummaryResourcesResponseSchema)` to create a new message.
  */
 export const SummaryResourcesResponseSchema: GenMessage<SummaryResourcesResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 25);
+  messageDesc(file_palisade_event_v1_event_service, 27);
 
 /**
  * @generated from message palisade.event.v1.ListResourceTypesRequest
@@ -670,7 +727,7 @@ export type ListResourceTypesRequest = Message<"palisade.event.v1.ListResourceTy
  * Use `create(ListResourceTypesRequestSchema)` to create a new message.
  */
 export const ListResourceTypesRequestSchema: GenMessage<ListResourceTypesRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 26);
+  messageDesc(file_palisade_event_v1_event_service, 28);
 
 /**
  * @generated from message palisade.event.v1.ListResourceTypesResponse
@@ -687,7 +744,7 @@ export type ListResourceTypesResponse = Message<"palisade.event.v1.ListResourceT
  * Use `create(ListResourceTypesResponseSchema)` to create a new message.
  */
 export const ListResourceTypesResponseSchema: GenMessage<ListResourceTypesResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 27);
+  messageDesc(file_palisade_event_v1_event_service, 29);
 
 /**
  * @generated from message palisade.event.v1.ListUserNamesRequest
@@ -706,7 +763,7 @@ export type ListUserNamesRequest = Message<"palisade.event.v1.ListUserNamesReque
  * Use `create(ListUserNamesRequestSchema)` to create a new message.
  */
 export const ListUserNamesRequestSchema: GenMessage<ListUserNamesRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 28);
+  messageDesc(file_palisade_event_v1_event_service, 30);
 
 /**
  * @generated from message palisade.event.v1.ListUserNamesResponse
@@ -723,7 +780,7 @@ export type ListUserNamesResponse = Message<"palisade.event.v1.ListUserNamesResp
  * Use `create(ListUserNamesResponseSchema)` to create a new message.
  */
 export const ListUserNamesResponseSchema: GenMessage<ListUserNamesResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 29);
+  messageDesc(file_palisade_event_v1_event_service, 31);
 
 /**
  * @generated from message palisade.event.v1.GetCompliantTrendRequest
@@ -747,7 +804,7 @@ export type GetCompliantTrendRequest = Message<"palisade.event.v1.GetCompliantTr
  * Use `create(GetCompliantTrendRequestSchema)` to create a new message.
  */
 export const GetCompliantTrendRequestSchema: GenMessage<GetCompliantTrendRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 30);
+  messageDesc(file_palisade_event_v1_event_service, 32);
 
 /**
  * @generated from message palisade.event.v1.GetCompliantTrendResponse
@@ -764,7 +821,7 @@ export type GetCompliantTrendResponse = Message<"palisade.event.v1.GetCompliantT
  * Use `create(GetCompliantTrendResponseSchema)` to create a new message.
  */
 export const GetCompliantTrendResponseSchema: GenMessage<GetCompliantTrendResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 31);
+  messageDesc(file_palisade_event_v1_event_service, 33);
 
 /**
  * @generated from message palisade.event.v1.GetComplianceRequestLastFetchedAtRequest
@@ -781,7 +838,7 @@ export type GetComplianceRequestLastFetchedAtRequest = Message<"palisade.event.v
  * Use `create(GetComplianceRequestLastFetchedAtRequestSchema)` to create a new message.
  */
 export const GetComplianceRequestLastFetchedAtRequestSchema: GenMessage<GetComplianceRequestLastFetchedAtRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 32);
+  messageDesc(file_palisade_event_v1_event_service, 34);
 
 /**
  * @generated from message palisade.event.v1.GetComplianceRequestLastFetchedAtResponse
@@ -800,7 +857,7 @@ export type GetComplianceRequestLastFetchedAtResponse = Message<"palisade.event.
  * Use `create(GetComplianceRequestLastFetchedAtResponseSchema)` to create a new message.
  */
 export const GetComplianceRequestLastFetchedAtResponseSchema: GenMessage<GetComplianceRequestLastFetchedAtResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 33);
+  messageDesc(file_palisade_event_v1_event_service, 35);
 
 /**
  * @generated from message palisade.event.v1.TriggerFetchRequest
@@ -819,7 +876,7 @@ export type TriggerFetchRequest = Message<"palisade.event.v1.TriggerFetchRequest
  * Use `create(TriggerFetchRequestSchema)` to create a new message.
  */
 export const TriggerFetchRequestSchema: GenMessage<TriggerFetchRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 34);
+  messageDesc(file_palisade_event_v1_event_service, 36);
 
 /**
  * @generated from message palisade.event.v1.TriggerFetchResponse
@@ -836,7 +893,7 @@ export type TriggerFetchResponse = Message<"palisade.event.v1.TriggerFetchRespon
  * Use `create(TriggerFetchResponseSchema)` to create a new message.
  */
 export const TriggerFetchResponseSchema: GenMessage<TriggerFetchResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 35);
+  messageDesc(file_palisade_event_v1_event_service, 37);
 
 /**
  * @generated from message palisade.event.v1.TriggerBundleFetchRequest
@@ -853,7 +910,7 @@ export type TriggerBundleFetchRequest = Message<"palisade.event.v1.TriggerBundle
  * Use `create(TriggerBundleFetchRequestSchema)` to create a new message.
  */
 export const TriggerBundleFetchRequestSchema: GenMessage<TriggerBundleFetchRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 36);
+  messageDesc(file_palisade_event_v1_event_service, 38);
 
 /**
  * @generated from message palisade.event.v1.TriggerBundleFetchResponse
@@ -870,7 +927,7 @@ export type TriggerBundleFetchResponse = Message<"palisade.event.v1.TriggerBundl
  * Use `create(TriggerBundleFetchResponseSchema)` to create a new message.
  */
 export const TriggerBundleFetchResponseSchema: GenMessage<TriggerBundleFetchResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 37);
+  messageDesc(file_palisade_event_v1_event_service, 39);
 
 /**
  * @generated from message palisade.event.v1.SyncRequest
@@ -883,7 +940,7 @@ export type SyncRequest = Message<"palisade.event.v1.SyncRequest"> & {
  * Use `create(SyncRequestSchema)` to create a new message.
  */
 export const SyncRequestSchema: GenMessage<SyncRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 38);
+  messageDesc(file_palisade_event_v1_event_service, 40);
 
 /**
  * @generated from message palisade.event.v1.SyncResponse
@@ -900,7 +957,7 @@ export type SyncResponse = Message<"palisade.event.v1.SyncResponse"> & {
  * Use `create(SyncResponseSchema)` to create a new message.
  */
 export const SyncResponseSchema: GenMessage<SyncResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_event_v1_event_service, 39);
+  messageDesc(file_palisade_event_v1_event_service, 41);
 
 /**
  * @generated from enum palisade.event.v1.EventOrderBy
@@ -939,6 +996,44 @@ export const EventOrderBySchema: GenEnum<EventOrderBy> = /*@__PURE__*/
   enumDesc(file_palisade_event_v1_event_service, 0);
 
 /**
+ * @generated from enum palisade.event.v1.ExportStatus
+ */
+export enum ExportStatus {
+  /**
+   * @generated from enum value: EXPORT_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: EXPORT_STATUS_QUEUED = 1;
+   */
+  QUEUED = 1,
+
+  /**
+   * @generated from enum value: EXPORT_STATUS_RUNNING = 2;
+   */
+  RUNNING = 2,
+
+  /**
+   * The file is written; the export's link downloads it.
+   *
+   * @generated from enum value: EXPORT_STATUS_SUCCEEDED = 3;
+   */
+  SUCCEEDED = 3,
+
+  /**
+   * @generated from enum value: EXPORT_STATUS_FAILED = 4;
+   */
+  FAILED = 4,
+}
+
+/**
+ * Describes the enum palisade.event.v1.ExportStatus.
+ */
+export const ExportStatusSchema: GenEnum<ExportStatus> = /*@__PURE__*/
+  enumDesc(file_palisade_event_v1_event_service, 1);
+
+/**
  * @generated from enum palisade.event.v1.BucketSize
  */
 export enum BucketSize {
@@ -967,7 +1062,7 @@ export enum BucketSize {
  * Describes the enum palisade.event.v1.BucketSize.
  */
 export const BucketSizeSchema: GenEnum<BucketSize> = /*@__PURE__*/
-  enumDesc(file_palisade_event_v1_event_service, 1);
+  enumDesc(file_palisade_event_v1_event_service, 2);
 
 /**
  * The store of policy events. TriggerFetch, TriggerBundleFetch and Sync make the server call
@@ -1021,6 +1116,16 @@ export const PolicyEventStoreService: GenService<{
     methodKind: "unary";
     input: typeof ExportAsyncRequestSchema;
     output: typeof ExportAsyncResponseSchema;
+  },
+  /**
+   * How far a queued export has got, for a progress bar; the caller's tenant only.
+   *
+   * @generated from rpc palisade.event.v1.PolicyEventStoreService.GetExportStatus
+   */
+  getExportStatus: {
+    methodKind: "unary";
+    input: typeof GetExportStatusRequestSchema;
+    output: typeof GetExportStatusResponseSchema;
   },
   /**
    * Event counts per scope, one level of the cloud hierarchy at a time.
