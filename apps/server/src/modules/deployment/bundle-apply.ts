@@ -114,7 +114,11 @@ export async function applyAws(
       continue;
     }
     if (options.detectMissing && wanted && !outcome.wasPresent)
-      await reportMissing(run, here, `guardrail ${guardrail.key} not found in the SCPs attached to ${target}`);
+      await reportMissing(
+        run,
+        here,
+        `guardrail ${guardrail.key} not found in the SCPs attached to ${target}`,
+      );
     const refused = outcome.unplaced.get(guardrail.key);
     for (const deployment of here) {
       await updateDeployments(

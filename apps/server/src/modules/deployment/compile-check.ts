@@ -39,8 +39,6 @@ export async function checkCompiles(
   definition: Definition,
   bundle: BundleDraft,
 ): Promise<void> {
-  const { db } = deps;
-  const { tenantId } = tenant;
   const view = await tenant.catalogue();
   const input = {
     definition,

@@ -95,7 +95,8 @@ async function readTarget(provider: AwsCloudProvider, target: string): Promise<T
     }
   }
   // Packed statements win over a legacy SCP's copy of the same guardrail.
-  for (const [key, statements] of fromLegacy) if (!state.statements.has(key)) state.statements.set(key, statements);
+  for (const [key, statements] of fromLegacy)
+    if (!state.statements.has(key)) state.statements.set(key, statements);
   return state;
 }
 
@@ -138,7 +139,8 @@ async function repackNow(ctx: RepackContext, changed: ChangedGuardrail): Promise
   for (const { bundle } of live) {
     if (bundle.key === changed.key || guardrails.some((g) => g.key === bundle.key)) continue;
     const statements = state.statements.get(bundle.key);
-    if (statements) guardrails.push({ key: bundle.key, slug: bundle.policySlug, content: asContent(statements) });
+    if (statements)
+      guardrails.push({ key: bundle.key, slug: bundle.policySlug, content: asContent(statements) });
   }
   const stillLive = live.some(({ bundle }) => bundle.key === changed.key);
   const previous = new Map<string, number>();
@@ -188,7 +190,10 @@ async function repackNow(ctx: RepackContext, changed: ChangedGuardrail): Promise
   for (const scp of state.legacy) {
     await provider.detachScp(scp.id, target);
     if ((await provider.listScpTargets(scp.id)).length === 0) await provider.removeScp(scp.id);
-    ctx.logger.info({ policyId: scp.id, target, kept: inPacks.size }, "per-bundle SCP replaced by packed SCPs");
+    ctx.logger.info(
+      { policyId: scp.id, target, kept: inPacks.size },
+      "per-bundle SCP replaced by packed SCPs",
+    );
   }
 
   const placed = new Map<string, string>();
