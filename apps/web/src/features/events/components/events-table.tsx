@@ -1,6 +1,6 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import type { ResourceEvent } from "@palisade/api/gen/palisade/event/v1/event_pb";
+import { EventType, type ResourceEvent } from "@palisade/api/gen/palisade/event/v1/event_pb";
 import type { EventFilterSchema } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
@@ -78,7 +78,22 @@ function EventRow({
       </TableCell>
       {showPolicy && (
         <TableCell className="max-w-xs whitespace-normal">
-          {event.policyDeployment?.bundleId ? (
+          {event.policyDeployment?.bundleId && event.archived ? (
+            // The policy was deleted: its events are kept on the archived page.
+            <Link
+              to="/policies/archived"
+              search={{
+                policyId: event.policyDeployment.bundleId,
+                eventType:
+                  event.type === EventType.DRIFT || event.type === EventType.HISTORICAL_DRIFT
+                    ? "drift"
+                    : "prevention",
+              }}
+              className="text-primary hover:underline"
+            >
+              {event.policyDeployment.name} (archived)
+            </Link>
+          ) : event.policyDeployment?.bundleId ? (
             <Link
               to="/policies/$policyId"
               params={{ policyId: event.policyDeployment.bundleId }}

@@ -1,5 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
 import { PoliciesPage } from "@/features/policies/components/policies-page";
+import { RouteNotice } from "@/components/route-notice";
 import { policiesSearchSchema } from "./-search";
 
 export const Route = createFileRoute("/_authenticated/policies/")({
@@ -8,5 +9,10 @@ export const Route = createFileRoute("/_authenticated/policies/")({
 });
 
 function PoliciesRoute() {
-  return <PoliciesPage search={Route.useSearch()} />;
+  return (
+    <>
+      <RouteNotice />
+      <PoliciesPage search={Route.useSearch()} />
+    </>
+  );
 }
