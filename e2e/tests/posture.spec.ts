@@ -30,7 +30,7 @@ test("installs an initiative on an OU and shows each bundle's progress until all
 
   await page.getByRole("button", { name: "Install" }).click();
   const dialog = page.getByRole("dialog", { name: /Install CIS Amazon Web Services/ });
-  await dialog.getByLabel("Workloads-Dev").check();
+  await dialog.getByRole("checkbox", { name: /^Workloads-Dev\b/ }).check();
   await dialog.getByLabel(/^Alert/).check();
   await dialog.getByRole("button", { name: "Review install" }).click();
   const confirm = page.getByRole("alertdialog");

@@ -394,7 +394,6 @@ describe.each(engines)("deployments on %s", (engine) => {
     ]);
   });
 
-
   it("deploys an Azure bundle in PREVENT mode; a non-compliant write is disallowed with the key", async () => {
     const subscription = await scope("corp-prod");
     const { bundle } = await manager().createBundle({
