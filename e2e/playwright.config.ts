@@ -43,7 +43,8 @@ export default defineConfig({
     cwd: "..",
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
-    timeout: 120_000,
+    // Start-up (migrations, sandbox cloud, first sync) takes over two minutes on a loaded machine.
+    timeout: 300_000,
     stdout: "ignore",
     stderr: "pipe",
     env: {

@@ -2,6 +2,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { CloudProvider, ErrorDetailSchema } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { DeploymentMode, DeploymentStatus } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { InitiativeService } from "@palisade/api/gen/palisade/initiative/v1/initiative_pb";
+import { PolicyService } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
 import { DEFAULT_SCP_LIMITS, keyOfSid } from "@palisade/policy-engine/compilers/aws/pack-scps";
 import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { and, eq } from "drizzle-orm";
@@ -166,6 +167,11 @@ describe.each(engines)("initiative install on %s", (engine) => {
       const denied = await tryIn("payments-prod", action);
       expect(denied.status, `${action} in payments-prod`).toBe(403);
       expect(keyOfSid((denied.body.policy as { sid?: string } | undefined)?.sid)).toBe(keys.get(slug));
+      // The public waiver page finds the same key from the deny message, which names the shared SCP.
+      const resolved = await server
+        .client(PolicyService)
+        .resolvePolicyKey({ text: denied.body.error?.Message ?? "" });
+      expect(resolved.key).toBe(keys.get(slug));
       // Outside the OU the same action goes through.
       expect((await tryIn("payments-dev", action)).status).toBe(200);
     }
