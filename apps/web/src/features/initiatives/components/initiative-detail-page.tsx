@@ -261,7 +261,6 @@ export function InitiativeDetailPage({
       )}
       {initiative && canInstall && (
         <InstallInitiativeDialog
-          key={`${installClause ?? ""}-${installing}`}
           initiative={initiative}
           clause={installClause}
           open={installing}

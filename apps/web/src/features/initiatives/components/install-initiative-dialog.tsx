@@ -3,7 +3,7 @@ import type { HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/conn
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import type { Initiative } from "@palisade/api/gen/palisade/initiative/v1/initiative_pb";
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { scopeTypeLabels, TreeRow } from "@/components/tree-row";
 import { Badge } from "@/components/ui/badge";
@@ -92,9 +92,11 @@ export function InstallInitiativeDialog({
   const roots = (hierarchy.data?.roots ?? []).filter((root) => root.provider === provider);
   const chosen = [...scopes.values()];
   const modeName = mode === DeploymentMode.PREVENT ? "PREVENT" : "ALERT";
-  const submit = () =>
-    install.mutate(
-      {
+  const submit = async () => {
+    try {
+      // Awaited rather than passed as callbacks, so the outcome is handled even if the dialog
+      // re-renders from scratch meanwhile.
+      const response = await install.mutateAsync({
         slug: initiative.slug,
         scopes: chosen.map((node) => ({
           provider: node.provider,
@@ -105,20 +107,30 @@ export function InstallInitiativeDialog({
         })),
         mode,
         clauseIds: onlyClause && clause ? [clause] : [],
-      },
-      {
-        onSuccess: (response) => {
-          setConfirming(false);
-          onOpenChange(false);
-          setScopes(new Map());
-          onStarted(response.jobId, response.skipped.length);
-        },
-        onError: () => setConfirming(false),
-      },
-    );
+      });
+      setConfirming(false);
+      onOpenChange(false);
+      setScopes(new Map());
+      onStarted(response.jobId, response.skipped.length);
+    } catch {
+      // Shown in the dialog from the mutation's error.
+      setConfirming(false);
+    }
+  };
+  // Each opening starts from the clause the page is showing.
+  useEffect(() => {
+    if (open) setOnlyClause(Boolean(clause));
+  }, [open, clause]);
   return (
     <>
-      <Dialog open={open} onOpenChange={onOpenChange}>
+      <Dialog
+        open={open}
+        onOpenChange={(next) => {
+          // The confirmation opens over this dialog; a click in it must not close this one.
+          if (!next && confirming) return;
+          onOpenChange(next);
+        }}
+      >
         <DialogContent className="max-h-[90vh] overflow-y-auto">
           <DialogHeader>
             <DialogTitle>Install {initiative.name}</DialogTitle>
@@ -235,7 +247,7 @@ export function InstallInitiativeDialog({
         }
         confirmLabel="Install"
         pending={install.isPending}
-        onConfirm={submit}
+        onConfirm={() => void submit()}
       />
     </>
   );
