@@ -41,7 +41,8 @@ test("installs an initiative on an OU and shows each bundle's progress until all
   await confirm.getByRole("button", { name: "Install" }).click();
 
   const progress = page.getByTestId("install-progress");
-  await expect(progress).toBeVisible();
+  // The install checks and stores every bundle before it answers; slow on a loaded machine.
+  await expect(progress).toBeVisible({ timeout: 60_000 });
   const rows = progress.getByTestId("install-bundle");
   await expect(rows.first()).toBeVisible();
   const total = await rows.count();

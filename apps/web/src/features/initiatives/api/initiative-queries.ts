@@ -3,6 +3,7 @@ import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/
 import { InitiativeService } from "@palisade/api/gen/palisade/initiative/v1/initiative_pb";
 import { PolicyDefinitionService } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
 import { useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
 import { invalidateMethods } from "@/lib/query-keys";
 import { appTransport } from "@/lib/transport";
 
@@ -64,5 +65,5 @@ export function useInstallInitiative() {
 /** Once every bundle of an install has landed, what the pages show of the initiative changed. */
 export function useRefreshAfterInstall() {
   const queryClient = useQueryClient();
-  return () => invalidateMethods(queryClient, changedByInstall);
+  return useCallback(() => invalidateMethods(queryClient, changedByInstall), [queryClient]);
 }
