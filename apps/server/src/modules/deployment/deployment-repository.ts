@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNull, ne } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import { bundles, deployments } from "../../db/schema/deployments";
 import { BUNDLE_ID, countSql } from "./bundle-query-repository";

@@ -1,6 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { PoliciesPage } from "@/features/policies/components/policies-page";
 import { RouteNotice } from "@/components/route-notice";
+import { PoliciesPage } from "@/features/policies/components/policies-page";
 import { policiesSearchSchema } from "./-search";
 
 export const Route = createFileRoute("/_authenticated/policies/")({
