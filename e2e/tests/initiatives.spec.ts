@@ -7,8 +7,11 @@ test("lists initiatives with their coverage and opens one by clause", async ({ p
   await page.goto("/initiatives");
   const cards = page.getByTestId("initiative-card");
   await expect(cards.first()).toBeVisible();
-  await expect(cards.first().getByRole("progressbar", { name: "Clauses covered" })).toBeVisible();
-  await expect(cards.first()).toContainText(/\d+ of \d+ clauses covered \(\d+%\)/);
+  await expect(
+    cards.first().getByRole("progressbar", { name: "Clauses covered by the catalogue" }),
+  ).toBeVisible();
+  await expect(cards.first()).toContainText(/\d+ of \d+ clauses covered by the catalogue \(\d+%\)/);
+  await expect(cards.first()).toContainText(/\d+ of \d+ clauses covered by what is deployed \(\d+%\)/);
 
   const name = (await cards.first().getByRole("heading").textContent()) ?? "";
   await cards.first().getByRole("link").click();

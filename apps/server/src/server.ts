@@ -131,7 +131,10 @@ export async function buildServer(deps: ServerDeps) {
       "palisade.policydefinition.v1.PolicyDefinitionService",
       createPolicyDefinitionService({ db, catalogue }),
     ],
-    ["palisade.initiative.v1.InitiativeService", createInitiativeService({ db, catalogue })],
+    [
+      "palisade.initiative.v1.InitiativeService",
+      createInitiativeService({ db, catalogue, jobs: deps.jobs, publicUrl: deps.publicUrl }),
+    ],
     [
       "palisade.event.v1.PolicyEventStoreService",
       createPolicyEventStoreService({ db, jobs: deps.jobs, exports: deps.exports }),

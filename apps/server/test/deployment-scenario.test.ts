@@ -112,7 +112,8 @@ describe.each(engines)("the deployment loop on %s", (engine) => {
     running = second;
     const deployed = await waitForBundleStatus(second.db, id, ["DEPLOYED", "FAILED"], 60_000);
     expect(deployed.status).toBe("DEPLOYED");
-    const scps = await scpsNamed(second.sandbox, `palisade-${key}-${S3_SLUG}`);
+    // The OU's guardrails share one packed SCP, its statements keyed by the bundle's key.
+    const scps = await scpsNamed(second.sandbox, `palisade-${ou.externalId}-0`);
     expect(scps).toHaveLength(1);
     const [deployment] = await deploymentRows(second.db, id);
     expect(deployment?.nativeId).toBe(scps[0]?.id);

@@ -181,7 +181,9 @@ describe.each(engines)("deployments on %s", (engine) => {
     const denied = await tryS3("payments-prod");
     expect(denied.status).toBe(403);
     expect(denied.body.error?.Message).toContain(`service_control_policy/${deployment?.nativeId}`);
-    const named = await scpsNamed(sandbox, `palisade-${awsKey}-${S3_SLUG}`);
+    // The OU's guardrails share packed SCPs; the denying statement's Sid carries the key.
+    expect(denied.body.policy?.sid).toContain(awsKey);
+    const named = await scpsNamed(sandbox, `palisade-${ou.externalId}-0`);
     expect(named.map((p) => p.id)).toEqual([deployment?.nativeId]);
 
     // Outside the OU nothing changes.
@@ -269,7 +271,7 @@ describe.each(engines)("deployments on %s", (engine) => {
 
     const { jobId } = await manager().sync({});
     expect(jobId).not.toBe("");
-    const name = `palisade-${awsKey}-${S3_SLUG}`;
+    const name = `palisade-${(await scope("Workloads")).externalId}-0`;
     const restored = await waitFor("the SCP to be restored", async () => {
       const found = await scpsNamed(sandbox, name);
       return found.length > 0 ? found : undefined;
@@ -335,8 +337,9 @@ describe.each(engines)("deployments on %s", (engine) => {
     await waitForBundleStatus(db(), id, ["DEPLOYED", "FAILED"]);
     const [deployment] = await deploymentRows(db(), id);
     expect(deployment?.status).toBe("DEPLOYED");
-    const provider = await awsProvider();
-    expect(await provider.listScpTargets(deployment?.nativeId ?? "")).toEqual([]);
+    // SCPs cannot audit: nothing is attached for an ALERT guardrail.
+    expect(deployment?.nativeId).toBeNull();
+    expect(await scpsNamed(sandbox, `palisade-${ou.externalId}-0`)).toEqual([]);
     expect((await tryS3("sandbox-bob")).status).toBe(200);
 
     // PREVENT through UpdateBundle attaches it; deleting the bundle removes it from the cloud.
@@ -351,7 +354,8 @@ describe.each(engines)("deployments on %s", (engine) => {
       const rows = await deploymentRows(db(), id);
       return rows.every((row) => row.status === "DELETED");
     });
-    expect(await scpsNamed(sandbox, `palisade-${bundle?.key}-${S3_SLUG}`)).toEqual([]);
+    // The OU's packed SCP held only this guardrail, so it is detached and deleted.
+    expect(await scpsNamed(sandbox, `palisade-${ou.externalId}-0`)).toEqual([]);
     expect((await tryS3("sandbox-bob")).status).toBe(200);
     const { bundle: deleted } = await manager().getBundle({ lookup: { case: "id", value: id } });
     expect(deleted?.bundle?.status).toBe(DeploymentStatus.DELETED);
@@ -360,11 +364,11 @@ describe.each(engines)("deployments on %s", (engine) => {
     ).toBe(Code.NotFound);
   });
 
-  it("refuses a PREVENT bundle that would put a sixth SCP on a target", async () => {
+  it("packs five PREVENT bundles on one target into one shared SCP next to FullAWSAccess", async () => {
     const ou = await scope("Infrastructure");
     const ids: string[] = [];
-    // FullAWSAccess is the first of the five; Palisade may add four.
-    for (let i = 0; i < 4; i++) {
+    // Per-bundle SCPs would need six places; packed, they take one.
+    for (let i = 0; i < 5; i++) {
       const { bundle } = await manager().createBundle({
         name: `Glacier guard ${i}`,
         policySlug: "deny-glacier-vault-deletion",
@@ -374,28 +378,20 @@ describe.each(engines)("deployments on %s", (engine) => {
       });
       ids.push(bundle?.entity?.id ?? "");
     }
-    const refused = await errorOf(
-      manager().createBundle({
-        name: "One too many",
-        policySlug: "deny-glacier-vault-deletion",
-        scopes: [ou],
-        mode: DeploymentMode.PREVENT,
-      }),
-    );
-    expect(refused.code).toBe(Code.InvalidArgument);
-    expect(refused.findDetails(ErrorDetailSchema)[0]?.code).toBe(ProductErrorCode.POLICY_LIMIT_EXCEEDED);
-    expect(refused.rawMessage).toContain(`${ou.externalId} already has 5`);
-    // ALERT attaches nothing, so it still fits.
-    const { bundle: alert } = await manager().createBundle({
-      name: "Watch only",
-      policySlug: "deny-glacier-vault-deletion",
-      scopes: [ou],
-      mode: DeploymentMode.ALERT,
-    });
-    ids.push(alert?.entity?.id ?? "");
     for (const id of ids) await waitForBundleStatus(db(), id, ["DEPLOYED", "FAILED"]);
-    for (const id of ids) expect((await deploymentRows(db(), id))[0]?.status).toBe("DEPLOYED");
+    const rows = (await Promise.all(ids.map((id) => deploymentRows(db(), id)))).map(([row]) => row);
+    for (const row of rows) expect(row?.status).toBe("DEPLOYED");
+    expect(new Set(rows.map((row) => row?.nativeId)).size).toBe(1);
+    const attached = await (await awsProvider()).listTargetScps(ou.externalId);
+    expect(attached.map((p) => p.name).sort()).toEqual(["FullAWSAccess", `palisade-${ou.externalId}-0`]);
     for (const id of ids) await manager().deleteBundle({ id });
+    await waitFor("every guardrail to leave the cloud", async () => {
+      const all = (await Promise.all(ids.map((id) => deploymentRows(db(), id)))).flat();
+      return all.every((row) => row.status === "DELETED") || undefined;
+    });
+    expect((await (await awsProvider()).listTargetScps(ou.externalId)).map((p) => p.name)).toEqual([
+      "FullAWSAccess",
+    ]);
   });
 
   it("deploys an Azure bundle in PREVENT mode; a non-compliant write is disallowed with the key", async () => {

@@ -136,6 +136,7 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
     GetInitiative: ["INITIATIVES_READ"],
     ListInitiativePolicies: ["INITIATIVES_READ"],
     InstallInitiative: ["INITIATIVES_INSTANCE_WRITE"],
+    GetInitiativeInstall: ["INITIATIVES_READ"],
   }),
   ...table("palisade.recommendation.v1.RecommendationService", {
     ListRecommendations: ["RECOMMENDATIONS_READ"],

@@ -86,6 +86,11 @@ export interface ScpRef {
   name: string;
 }
 
+/** An SCP attached to a root, OU or account. */
+export interface AttachedScp extends ScpRef {
+  awsManaged: boolean;
+}
+
 export interface AwsCloudProvider extends CloudProviderBase {
   readonly provider: "aws";
   /**
@@ -102,6 +107,10 @@ export interface AwsCloudProvider extends CloudProviderBase {
   /** Roots, OUs and accounts the SCP is attached to. */
   listScpTargets(policyId: string): Promise<string[]>;
   findScpByName(name: string): Promise<ScpRef | undefined>;
+  /** The SCPs attached directly to a root, OU or account. */
+  listTargetScps(targetId: string): Promise<AttachedScp[]>;
+  /** The policy document of an SCP. */
+  readScpContent(policyId: string): Promise<string>;
 }
 
 export interface AzureCloudProvider extends CloudProviderBase {

@@ -81,8 +81,9 @@ export async function registerStaticWeb(app: HttpApp, webDist: string) {
       !path.startsWith("/api/") &&
       !path.startsWith("/assets/") &&
       !isRpcPath(path) &&
-      // Paths with a file extension are files, never pages.
-      !/\.[a-z0-9]+$/i.test(path);
+      // Paths with a file extension are files, never pages; a version such as "3.0.0" (an
+      // initiative's slug) is not an extension.
+      !/\.[a-z][a-z0-9]*$/i.test(path);
     if (!isPageRequest) return reply.code(404).send({ error: "Not Found" });
     const nonce = randomBytes(16).toString("base64");
     const html = Buffer.from(withNonce(page, nonce));

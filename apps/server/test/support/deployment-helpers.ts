@@ -62,6 +62,8 @@ export interface TryResult {
   status: number;
   body: {
     error?: { Code?: string; Message?: string; code?: string; message?: string };
+    /** The SCP and statement that denied (AWS). */
+    policy?: { id: string; arn: string; name: string; sid?: string };
     [key: string]: unknown;
   };
   text: string;

@@ -19,6 +19,7 @@ export const AWS_REQUIRED_ACTIONS = [
   "organizations:ListOrganizationalUnitsForParent",
   "organizations:ListAccountsForParent",
   "organizations:ListPolicies",
+  "organizations:ListPoliciesForTarget",
   "organizations:DescribePolicy",
   "organizations:ListTargetsForPolicy",
   "organizations:CreatePolicy",

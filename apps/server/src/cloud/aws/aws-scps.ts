@@ -2,13 +2,15 @@ import {
   AttachPolicyCommand,
   CreatePolicyCommand,
   DeletePolicyCommand,
+  DescribePolicyCommand,
   DetachPolicyCommand,
   ListPoliciesCommand,
+  ListPoliciesForTargetCommand,
   ListTargetsForPolicyCommand,
   type PolicySummary,
   UpdatePolicyCommand,
 } from "@aws-sdk/client-organizations";
-import type { AwsCloudProvider, ScpRef } from "../cloud-provider";
+import type { AttachedScp, AwsCloudProvider, ScpRef } from "../cloud-provider";
 import { errorCode, isNotFound } from "../errors";
 import type { AwsClients } from "./aws-clients";
 
@@ -16,7 +18,15 @@ export const SCP = "SERVICE_CONTROL_POLICY";
 
 type ScpOperations = Pick<
   AwsCloudProvider,
-  "applyScp" | "removeScp" | "putScp" | "attachScp" | "detachScp" | "listScpTargets" | "findScpByName"
+  | "applyScp"
+  | "removeScp"
+  | "putScp"
+  | "attachScp"
+  | "detachScp"
+  | "listScpTargets"
+  | "findScpByName"
+  | "listTargetScps"
+  | "readScpContent"
 >;
 
 /**
@@ -120,7 +130,24 @@ export function createScpOperations({ organizations, call, allPages }: AwsClient
     }
   }
 
+  async function listTargetScps(targetId: string): Promise<AttachedScp[]> {
+    const policies = await allPages(async (NextToken) => {
+      const out = await call(() =>
+        organizations.send(new ListPoliciesForTargetCommand({ TargetId: targetId, Filter: SCP, NextToken })),
+      );
+      return { items: out.Policies ?? [], next: out.NextToken };
+    });
+    return policies.map((p) => ({ ...scpRef(p), awsManaged: p.AwsManaged ?? false }));
+  }
+
+  async function readScpContent(policyId: string): Promise<string> {
+    const out = await call(() => organizations.send(new DescribePolicyCommand({ PolicyId: policyId })));
+    return out.Policy?.Content ?? "";
+  }
+
   return {
+    listTargetScps,
+    readScpContent,
     async applyScp(compiled, policyId) {
       const ref = await putScp(compiled, policyId);
       const wanted = new Set(compiled.attach ? compiled.targets : []);

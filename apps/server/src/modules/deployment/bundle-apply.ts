@@ -14,6 +14,7 @@ import {
   waiverFailure,
 } from "./cloud-failure";
 import type { DeploymentRow } from "./deployment-repository";
+import { type RepackOutcome, repackTarget } from "./scp-repack";
 import { updateDeployments } from "./sync-state-repository";
 
 export interface RunOptions {
@@ -73,75 +74,79 @@ async function reportMissing(run: ApplyContext, rows: DeploymentRow[], reason: s
   }
 }
 
-/** Puts the SCP, attaches it where the bundle wants it and detaches it elsewhere. */
+/**
+ * Places the bundle's guardrail in the packed SCPs of each target it deploys to (PREVENT), or takes
+ * it out of them (ALERT, or a target it leaves). Each target is re-packed on its own, so a target
+ * that is full fails alone with POLICY_LIMIT_EXCEEDED naming it and by how much.
+ */
 export async function applyAws(
   run: ApplyContext,
   provider: AwsCloudProvider,
   scp: CompiledScp,
+  guardrail: { key: string; slug: string },
   live: DeploymentRow[],
   leaving: DeploymentRow[],
 ): Promise<void> {
   const { db, tenantId, options } = run;
-  const existingId = [...live, ...leaving].find((d) => d.nativeId)?.nativeId ?? undefined;
-  if (options.detectMissing) {
-    const found = await provider.findScpByName(scp.name);
-    if (!found)
+  const hash = documentHash(scp.content);
+  const targets = new Map<string, string>();
+  for (const d of [...live, ...leaving]) if (d.connectorId) targets.set(d.scopeExternalId, d.connectorId);
+  for (const [target, connectorId] of targets) {
+    const here = live.filter((d) => d.scopeExternalId === target);
+    const gone = leaving.filter((d) => d.scopeExternalId === target);
+    const wanted = scp.attach && here.length > 0;
+    let outcome: RepackOutcome;
+    try {
+      outcome = await repackTarget(
+        { db, logger: run.logger, provider, tenantId, connectorId, target },
+        { ...guardrail, content: wanted ? scp.content : undefined },
+      );
+    } catch (error) {
+      rethrowTransient(error, options);
+      const failure = cloudFailure(error, wanted ? "attach" : "detach", target);
+      await failDeployments(run, here, failure);
+      await updateDeployments(
+        db,
+        tenantId,
+        gone.map((d) => d.id),
+        { status: "DELETING", errorCode: failure.code, errorMessage: failure.message },
+      );
+      continue;
+    }
+    if (options.detectMissing && wanted && !outcome.wasPresent)
       await reportMissing(
         run,
-        live,
-        `SCP ${scp.name} (${existingId ?? "no id"}) not found in the organisation`,
+        here,
+        `guardrail ${guardrail.key} not found in the SCPs attached to ${target}`,
       );
-  }
-  let ref: Awaited<ReturnType<AwsCloudProvider["putScp"]>>;
-  try {
-    ref = await provider.putScp(scp, existingId);
-  } catch (error) {
-    rethrowTransient(error, options);
-    await failDeployments(run, live, cloudFailure(error, "policy"));
-    return;
-  }
-  const wanted = new Set(scp.attach ? scp.targets : []);
-  const current = new Set(await provider.listScpTargets(ref.id));
-  const failures = new Map<string, Failure<DeploymentErrorCode>>();
-  // Attach first: a target that would lose its last SCP refuses the detach.
-  for (const target of wanted) {
-    if (current.has(target)) continue;
-    try {
-      await provider.attachScp(ref.id, target);
-    } catch (error) {
-      rethrowTransient(error, options);
-      failures.set(target, cloudFailure(error, "attach", target));
+    const refused = outcome.unplaced.get(guardrail.key);
+    for (const deployment of here) {
+      await updateDeployments(
+        db,
+        tenantId,
+        [deployment.id],
+        wanted && refused
+          ? {
+              status: "FAILED",
+              errorCode: "POLICY_LIMIT_EXCEEDED",
+              errorMessage: outcome.keptPrevious
+                ? `${refused} The guardrail stays in force as it was before this change.`
+                : refused,
+            }
+          : {
+              nativeId: wanted ? (outcome.placed.get(guardrail.key) ?? null) : null,
+              nativeDocumentHash: hash,
+              status: "DEPLOYED",
+              errorCode: null,
+              errorMessage: null,
+            },
+      );
     }
-  }
-  for (const target of current) {
-    if (wanted.has(target)) continue;
-    try {
-      await provider.detachScp(ref.id, target);
-    } catch (error) {
-      rethrowTransient(error, options);
-      failures.set(target, cloudFailure(error, "detach", target));
-    }
-  }
-  const hash = documentHash(scp.content);
-  for (const deployment of live) {
-    const failure = failures.get(deployment.scopeExternalId);
-    await updateDeployments(db, tenantId, [deployment.id], {
-      nativeId: ref.id,
-      nativeDocumentHash: hash,
-      status: failure ? "FAILED" : "DEPLOYED",
-      errorCode: failure?.code ?? null,
-      errorMessage: failure?.message ?? null,
-    });
-  }
-  for (const deployment of leaving) {
-    const failure = failures.get(deployment.scopeExternalId);
     await updateDeployments(
       db,
       tenantId,
-      [deployment.id],
-      failure
-        ? { status: "DELETING", errorCode: failure.code, errorMessage: failure.message }
-        : { status: "DELETED", errorCode: null, errorMessage: null },
+      gone.map((d) => d.id),
+      { status: "DELETED", errorCode: null, errorMessage: null },
     );
   }
 }

@@ -139,7 +139,14 @@ export function createBundleEngine(deps: EngineDeps) {
 
       const waiverFailures = new Map(compiled.rejected);
       if (compiled.compiled.provider === "aws" && provider.provider === "aws") {
-        await applyAws(run, provider, compiled.compiled.scp, live, leaving);
+        await applyAws(
+          run,
+          provider,
+          compiled.compiled.scp,
+          { key: bundle.key, slug: bundle.policySlug },
+          live,
+          leaving,
+        );
       } else if (compiled.compiled.provider === "azure" && provider.provider === "azure") {
         const failures = await applyAzure(run, provider, compiled.compiled.azure, live, leaving);
         for (const [id, code] of failures) waiverFailures.set(id, code);

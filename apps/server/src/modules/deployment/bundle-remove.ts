@@ -12,6 +12,7 @@ import type { BundleRow, StoredScope } from "./bundle-repository";
 import { cloudFailure } from "./cloud-failure";
 import { findDeploymentsOfBundle } from "./deployment-repository";
 import { definitionsOf, type EngineDeps, finishBundle, providerOf } from "./engine-context";
+import { repackTarget } from "./scp-repack";
 import { updateDeployments } from "./sync-state-repository";
 
 /** Removes a deleted bundle from the cloud: its SCP, or its exemptions, assignments and definition. */
@@ -51,16 +52,24 @@ export async function removeBundleNow(
     : undefined;
   try {
     if (provider.provider === "aws") {
-      const ids = new Set(all.map((d) => d.nativeId).filter((id): id is string => Boolean(id)));
+      // The guardrail leaves the packed SCPs of every target it was on.
+      const targets = new Map<string, string>();
+      for (const d of remaining) if (d.connectorId) targets.set(d.scopeExternalId, d.connectorId);
+      for (const [target, connectorId] of targets) {
+        await repackTarget(
+          { db, logger: deps.logger, provider, tenantId: bundle.tenantId, connectorId, target },
+          { key: bundle.key, slug: bundle.policySlug, content: undefined },
+        );
+      }
+      // A bundle deployed before packing may still have an SCP of its own.
       if (input) {
         try {
           const found = await provider.findScpByName(compileScp({ ...input, waivers: [] }).name);
-          if (found) ids.add(found.id);
+          if (found) await provider.removeScp(found.id);
         } catch (error) {
           if (!(error instanceof CompileError)) throw error;
         }
       }
-      for (const id of ids) await provider.removeScp(id);
     } else {
       const byId = new Map(all.map((d) => [d.id, d]));
       let compiled: CompiledAzureBundle | undefined;

@@ -1,6 +1,6 @@
 import { Code } from "@connectrpc/connect";
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
-import { checkScpTargetLimits, compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
+import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
 import { compileAzureBundle } from "@palisade/policy-engine/compilers/azure/compile-azure";
 import { CompileError } from "@palisade/policy-engine/compilers/compile-input";
 import type { Database } from "../../db/database";
@@ -8,7 +8,6 @@ import { callError, invalidField } from "../../rpc/errors";
 import type { StoredScope } from "./bundle-repository";
 import { compileFailure } from "./cloud-failure";
 import { errorCodeOfName } from "./deployment-message";
-import { palisadeScpsPerTarget } from "./deployment-repository";
 import type { TenantReads } from "./tenant-reads";
 
 /** The tenant's definition of a slug, as the bundle's policy_slug names it. */
@@ -40,8 +39,6 @@ export async function checkCompiles(
   definition: Definition,
   bundle: BundleDraft,
 ): Promise<void> {
-  const { db } = deps;
-  const { tenantId } = tenant;
   const view = await tenant.catalogue();
   const input = {
     definition,
@@ -58,15 +55,10 @@ export async function checkCompiles(
     now: new Date(),
   };
   try {
-    if (definition.enforcer === "aws_scp") {
-      const compiled = compileScp(input);
-      if (compiled.attach) {
-        // FullAWSAccess takes one of the five places on every target.
-        const used = await palisadeScpsPerTarget(db, tenantId, compiled.targets, bundle.id);
-        const counts = Object.fromEntries(compiled.targets.map((t) => [t, (used[t] ?? 0) + 1]));
-        checkScpTargetLimits(bundle.key ?? "this bundle", compiled.targets, counts);
-      }
-    } else compileAzureBundle(input);
+    // On AWS, whether the guardrail fits next to the others on each target is decided when the
+    // target's SCPs are packed; the deployment fails there with POLICY_LIMIT_EXCEEDED if not.
+    if (definition.enforcer === "aws_scp") compileScp(input);
+    else compileAzureBundle(input);
   } catch (error) {
     if (!(error instanceof CompileError)) throw error;
     const failure = compileFailure(error);

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNull, ne } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import { bundles, deployments } from "../../db/schema/deployments";
 import { BUNDLE_ID, countSql } from "./bundle-query-repository";
@@ -163,36 +163,6 @@ export async function validDeploymentIds(
     )
     .orderBy(asc(deployments.createdAt), asc(deployments.id));
   return rows.map((row) => row.id);
-}
-
-/**
- * Per AWS target, how many of the tenant's other live PREVENT bundles attach an SCP there: with
- * FullAWSAccess, what Palisade itself already uses of the 5 SCPs a target may have.
- */
-export async function palisadeScpsPerTarget(
-  db: Database,
-  tenantId: string,
-  targets: string[],
-  exceptBundleId?: string,
-): Promise<Record<string, number>> {
-  if (targets.length === 0) return {};
-  const rows = await db
-    .select({ target: deployments.scopeExternalId, n: count() })
-    .from(deployments)
-    .innerJoin(bundles, eq(bundles.id, deployments.bundleId))
-    .where(
-      and(
-        eq(deployments.tenantId, tenantId),
-        inArray(deployments.scopeExternalId, targets),
-        eq(bundles.provider, "aws"),
-        eq(bundles.mode, "PREVENT"),
-        isNull(bundles.deletedAt),
-        inArray(deployments.status, ["PENDING", "EVALUATING", "DEPLOYED"]),
-        exceptBundleId ? ne(bundles.id, exceptBundleId) : undefined,
-      ),
-    )
-    .groupBy(deployments.scopeExternalId);
-  return Object.fromEntries(rows.map((row) => [row.target, Number(row.n)]));
 }
 
 /** Per policy slug: live bundles by mode, and their prevention/drift/active waiver counts. */

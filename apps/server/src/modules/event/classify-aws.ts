@@ -142,7 +142,12 @@ export function classifyCloudTrail(record: AuditRecord, ctx: ClassifyContext): N
     const candidates = ctx.deployments.filter(
       (d) => d.nativeId && (d.nativeId === policyId || d.nativeId.endsWith(`/${policyId}`)),
     );
-    const deployment = candidates.find((d) => path.includes(d.scopeExternalId)) ?? candidates[0];
+    // Guardrails share packed SCPs: the one whose own statements deny the request is the one.
+    const onPath = candidates.filter((d) => path.includes(d.scopeExternalId));
+    const deployment =
+      onPath.find((d) => d.scp && evaluatePolicySet(request, [d.scp]).decision === "explicit_deny") ??
+      onPath[0] ??
+      candidates[0];
     if (!deployment) return [];
     return [{ ...baseEvent(ctx, record, deployment, "PREVENTION"), ...fields }];
   }

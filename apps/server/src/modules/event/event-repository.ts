@@ -39,11 +39,13 @@ export interface ResourceEventRow extends EventRow {
   re_is_dismissed: boolean;
 }
 
+/** An event of a deleted bundle reads as archived. Every query selecting these joins `bundles b`. */
 export const EVENT_COLUMNS =
   sql.raw(`pe.id, pe.type, pe.cloud_provider, pe.deployment_id, pe.bundle_id, pe.deployment_name,
   pe.namespace, b.key as bundle_key, pe.resource_external_id, pe.resource_native_type, pe.resource_scope,
   pe.resource_name, pe.resource_created_at, pe.resource_link, pe.user_identifier, pe.user_name,
-  pe.source_app_identifier, pe.source_app_name, pe.user_type, pe.archived, pe.is_dismissed, pe.occurred_at,
+  pe.source_app_identifier, pe.source_app_name, pe.user_type,
+  (pe.archived or b.deleted_at is not null) as archived, pe.is_dismissed, pe.occurred_at,
   pe.audits, pe.created_at`);
 
 export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;

@@ -3,9 +3,12 @@ import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import {
   type Initiative as InitiativeMessage,
   InitiativeSchema,
+  type InitiativeScope,
+  InitiativeScopeSchema,
 } from "@palisade/api/gen/palisade/initiative/v1/initiative_pb";
 import { PolicyDefinitionState } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import type { Initiative } from "@palisade/policy-engine/catalogue/initiatives";
+import type { PolicyScopeRow } from "../deployment/policy-scopes-repository";
 import { providerOfEnforcer } from "../policy-definition/definition-message";
 import type { TenantCatalogue } from "../policy-definition/tenant-catalogue";
 import type { Framework } from "./tenant-initiatives";
@@ -49,4 +52,24 @@ export function initiativeMessage(
     installedPoliciesCount: initiative.definitionSlugs.filter(installed).length,
     providers: [CloudProvider.AZURE, CloudProvider.AWS].filter((provider) => providers.has(provider)),
   });
+}
+
+/** Where the initiative's policies are deployed: each scope with how many of them, most first. */
+export function deployedScopes(live: readonly PolicyScopeRow[]): InitiativeScope[] {
+  const byScope = new Map<string, { scope: PolicyScopeRow["scope"]; slugs: Set<string> }>();
+  for (const row of live) {
+    const entry = byScope.get(row.scope.externalId) ?? { scope: row.scope, slugs: new Set<string>() };
+    entry.slugs.add(row.policySlug);
+    byScope.set(row.scope.externalId, entry);
+  }
+  return [...byScope.values()]
+    .sort((a, b) => b.slugs.size - a.slugs.size || a.scope.name.localeCompare(b.scope.name))
+    .map(({ scope, slugs }) =>
+      create(InitiativeScopeSchema, {
+        externalId: scope.externalId,
+        name: scope.name,
+        provider: scope.provider === "aws" ? CloudProvider.AWS : CloudProvider.AZURE,
+        policiesCount: slugs.size,
+      }),
+    );
 }

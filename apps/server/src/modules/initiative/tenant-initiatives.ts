@@ -2,6 +2,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { deriveInitiatives, type Initiative } from "@palisade/policy-engine/catalogue/initiatives";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import type { Database } from "../../db/database";
+import type { JobQueue } from "../../jobs/job-queue";
 import { invalidField } from "../../rpc/errors";
 import { loadTenantCatalogue, type TenantCatalogue } from "../policy-definition/tenant-catalogue";
 
@@ -12,6 +13,9 @@ export type Framework = Catalogue["frameworks"][number];
 export interface InitiativeServiceDeps {
   db: Database;
   catalogue: Catalogue;
+  jobs: JobQueue;
+  /** Public address of Palisade, for the waiver links of the bundles an install creates. */
+  publicUrl: string;
   /** The catalogue's frameworks by id; an initiative's slug is its framework's id. */
   frameworks: ReadonlyMap<string, Framework>;
 }

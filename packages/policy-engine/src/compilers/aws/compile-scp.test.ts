@@ -5,7 +5,7 @@ import { FULL_AWS_ACCESS } from "../../catalogue/run-cases";
 import { type ContextValue, evaluateScpHierarchy, type IamRequest } from "../../evaluators/scp/evaluate-scp";
 import { validateScpDocument } from "../../evaluators/scp/validate-scp-document";
 import { type ActiveWaiver, CompileError } from "../compile-input";
-import { checkScpTargetLimits, compileScp } from "./compile-scp";
+import { compileScp } from "./compile-scp";
 
 const DEV = "arn:aws:iam::111122223333:role/Developer";
 
@@ -436,22 +436,5 @@ describe("waivers and excluded scopes", () => {
         bundle({ definition: awsDefinition("require-ec2-imdsv2"), waivers: [waiver("w", 5, what)] }),
       ),
     ).toThrow(message);
-  });
-});
-
-describe("checkScpTargetLimits", () => {
-  it("accepts targets with room for one more policy", () => {
-    expect(() => checkScpTargetLimits(KEY, ["r-ab12", "ou-ab12-11111111"], { "r-ab12": 4 })).not.toThrow();
-  });
-
-  it("names every target that already has five policies", () => {
-    expect(() =>
-      checkScpTargetLimits(KEY, ["r-ab12", "ou-ab12-11111111", "111122223333"], {
-        "r-ab12": 5,
-        "111122223333": 5,
-      }),
-    ).toThrow(
-      `Cannot attach ${KEY}: r-ab12 already has 5, 111122223333 already has 5 of the 5 service control policies AWS Organizations allows per target`,
-    );
   });
 });

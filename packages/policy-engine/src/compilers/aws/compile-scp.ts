@@ -18,7 +18,6 @@ import { type Condition, conjoin, merge, normalize, type Statement } from "./scp
 
 /** AWS Organizations quotas for service control policies. */
 export const SCP_MAX_CHARACTERS = 5120;
-export const SCP_MAX_PER_TARGET = 5;
 export const SCP_MAX_NAME = 128;
 export const SCP_MAX_DESCRIPTION = 512;
 
@@ -153,24 +152,4 @@ export function compileScp(input: CompileBundleInput): CompiledScp {
     targets,
     attach: input.mode === "PREVENT",
   };
-}
-
-/**
- * AWS Organizations allows 5 SCPs per root, OU or account (FullAWSAccess included). Throws when
- * attaching one more policy to any target would exceed that, given how many each already has.
- */
-export function checkScpTargetLimits(
-  key: string,
-  targets: string[],
-  existingCounts: Readonly<Record<string, number>>,
-): void {
-  const full = targets.filter((target) => (existingCounts[target] ?? 0) >= SCP_MAX_PER_TARGET);
-  if (full.length > 0) {
-    throw new PolicyLimitExceededError(
-      `Cannot attach ${key}: ${full.map((t) => `${t} already has ${existingCounts[t]}`).join(", ")} of the ` +
-        `${SCP_MAX_PER_TARGET} service control policies AWS Organizations allows per target`,
-      SCP_MAX_PER_TARGET,
-      Math.max(...full.map((t) => existingCounts[t]!)) + 1,
-    );
-  }
 }

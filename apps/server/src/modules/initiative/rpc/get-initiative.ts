@@ -5,7 +5,8 @@ import type {
   GetInitiativeResponseSchema,
 } from "@palisade/api/gen/palisade/initiative/v1/initiative_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { initiativeMessage } from "../initiative-message";
+import { liveScopesOfPolicies } from "../../deployment/policy-scopes-repository";
+import { deployedScopes, initiativeMessage } from "../initiative-message";
 import { findInitiative, type InitiativeServiceDeps, loadTenantInitiatives } from "../tenant-initiatives";
 
 export async function getInitiative(
@@ -17,7 +18,11 @@ export async function getInitiative(
   const lookup = req.lookup.case === undefined ? "" : req.lookup.value;
   const tenant = await loadTenantInitiatives(deps, caller.tenantId);
   const initiative = findInitiative(tenant, lookup, req.lookup.case ?? "slug");
+  const live = await liveScopesOfPolicies(deps.db, caller.tenantId, initiative.definitionSlugs);
   return {
-    initiative: initiativeMessage(initiative, tenant.view, deps.frameworks.get(initiative.slug), true),
+    initiative: {
+      ...initiativeMessage(initiative, tenant.view, deps.frameworks.get(initiative.slug), true),
+      deployedScopes: deployedScopes(live),
+    },
   };
 }

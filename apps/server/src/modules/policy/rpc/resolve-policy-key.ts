@@ -6,8 +6,8 @@ import type {
 } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
 import { findPolicyKeyInText } from "@palisade/policy-engine/keys/policy-key";
 import { invalidField } from "../../../rpc/errors";
+import { keyOfDeniedRequest } from "../deny-message-key";
 import { findLiveBundleCard, type PolicyServiceDeps } from "../policies";
-import { findBundleKeyByNativeIdAnyTenant } from "../policy-repository";
 
 /** A deny message with its request id and encoded authorization details fits well within this. */
 export const MAX_DENY_MESSAGE_LENGTH = 4000;
@@ -16,7 +16,7 @@ const MAX_SCP_IDS = 5;
 
 /**
  * Public: AWS deny messages name the SCP, not the key, so the SCP id is mapped to the key of
- * the bundle deployed as that SCP. A key written in the text itself counts only when a bundle
+ * the guardrail in that SCP that denies the request the message describes. A key written in the text itself counts only when a bundle
  * holds it, so the answer never confirms more than GetBundleByKey would.
  */
 export async function resolvePolicyKey(
@@ -27,7 +27,7 @@ export async function resolvePolicyKey(
     throw invalidField("text", `at most ${MAX_DENY_MESSAGE_LENGTH} characters; paste the deny message only.`);
   }
   const found = findPolicyKeyInText(req.text);
-  const deployed = await findBundleKeyByNativeIdAnyTenant(deps.db, found.scpPolicyIds.slice(0, MAX_SCP_IDS));
+  const deployed = await keyOfDeniedRequest(deps, req.text, found.scpPolicyIds.slice(0, MAX_SCP_IDS));
   if (deployed) return { key: deployed };
   if (found.key) {
     const card = await findLiveBundleCard(deps.db, found.key);

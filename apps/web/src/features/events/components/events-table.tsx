@@ -1,6 +1,6 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import type { PolicyEvent } from "@palisade/api/gen/palisade/event/v1/event_pb";
+import { EventType, type PolicyEvent } from "@palisade/api/gen/palisade/event/v1/event_pb";
 import type { EventFilterSchema } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
@@ -98,7 +98,22 @@ function EventRow({
       </TableCell>
       {showPolicy && (
         <TableCell className={`max-w-[16rem] ${cardCell} max-md:max-w-none`}>
-          {event.policyDeployment?.bundleId ? (
+          {event.policyDeployment?.bundleId && event.archived ? (
+            // The policy was deleted: its events are kept on the archived page.
+            <Link
+              to="/policies/archived"
+              search={{
+                policyId: event.policyDeployment.bundleId,
+                eventType:
+                  event.type === EventType.DRIFT || event.type === EventType.HISTORICAL_DRIFT
+                    ? "drift"
+                    : "prevention",
+              }}
+              className="text-primary hover:underline"
+            >
+              {event.policyDeployment.name} (archived)
+            </Link>
+          ) : event.policyDeployment?.bundleId ? (
             <Link
               to="/policies/$policyId"
               params={{ policyId: event.policyDeployment.bundleId }}

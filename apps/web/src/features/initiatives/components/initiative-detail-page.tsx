@@ -2,6 +2,7 @@ import type { Clause, Initiative } from "@palisade/api/gen/palisade/initiative/v
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { ArrowLeftIcon, RocketIcon } from "lucide-react";
+import { useState } from "react";
 import { EmptyState } from "@/components/empty-state";
 import { FilterSelect } from "@/components/filter-select";
 import { PageHeader } from "@/components/page-header";
@@ -18,6 +19,8 @@ import { categoryLabels, providerLabel, stateLabels } from "@/lib/policy-definit
 import { initiativePoliciesQuery, initiativeQuery } from "../api/initiative-queries";
 import { type InitiativeTab, initiativeTabs } from "../initiative-tabs";
 import { CoverageBar } from "./coverage-bar";
+import { InstallInitiativeDialog } from "./install-initiative-dialog";
+import { InstallProgress } from "./install-progress";
 
 const tabLabels: Record<InitiativeTab, string> = {
   policies: "Policies",
@@ -135,16 +138,17 @@ function ClauseBadge({ clause }: { clause: Clause }) {
 function CoveredTab({
   initiative,
   onClause,
+  onInstall,
 }: {
   initiative: Initiative;
   onClause: (clause: string) => void;
+  onInstall?: (clause: string) => void;
 }) {
   if (initiative.clauses.length === 0) {
     return <EmptyState image="list" title="No clauses" description="This initiative lists no clauses." />;
   }
   return (
     <div className="space-y-3">
-      <CoverageBar initiative={initiative} />
       <Card className="overflow-hidden">
         <Table aria-label="Clauses">
           <TableHeader>
@@ -161,7 +165,14 @@ function CoveredTab({
                 <TableCell className="font-mono text-xs">{clause.id}</TableCell>
                 <TableCell className="max-w-md whitespace-normal">{clause.title}</TableCell>
                 <TableCell>
-                  <ClauseBadge clause={clause} />
+                  <div className="flex flex-wrap items-center gap-2">
+                    <ClauseBadge clause={clause} />
+                    {onInstall && clause.covered && !clause.installed && (
+                      <Button size="sm" variant="outline" onClick={() => onInstall(clause.id)}>
+                        Install
+                      </Button>
+                    )}
+                  </div>
                 </TableCell>
                 <TableCell className="text-right">
                   {clause.policySlugs.length > 0 ? (
@@ -197,6 +208,15 @@ export function InitiativeDetailPage({
   const initiative = query.data?.initiative;
   const showClause = (next: string | undefined) =>
     void navigate({ search: (prev) => ({ ...prev, tab: "policies", clause: next, policy: undefined }) });
+  const permissions = usePermissions();
+  const canInstall = permissions.has(Permission.INITIATIVES_INSTANCE_WRITE);
+  const [installing, setInstalling] = useState(false);
+  const [installClause, setInstallClause] = useState<string | undefined>(clause);
+  const [install, setInstall] = useState<{ jobId: string; skipped: number }>();
+  const openInstall = (forClause: string | undefined) => {
+    setInstallClause(forClause);
+    setInstalling(true);
+  };
   return (
     <>
       <Button variant="ghost" size="sm" className="-ml-2 w-fit" asChild>
@@ -208,7 +228,46 @@ export function InitiativeDetailPage({
       <PageHeader
         title={initiative?.name ?? (query.isPending ? "Initiative" : `Initiative ${initiativeId}`)}
         description="The framework's clauses, the guardrails that implement them and how much of it your deployed policies cover."
+        actions={
+          canInstall && initiative && initiative.installedPoliciesCount < initiative.policiesCount ? (
+            <Button onClick={() => openInstall(clause)}>
+              <RocketIcon />
+              Install
+            </Button>
+          ) : undefined
+        }
       />
+      {initiative && (
+        <Card className="space-y-3 p-4">
+          <CoverageBar initiative={initiative} />
+          <p className="text-xs text-muted-foreground tabular-nums">
+            {initiative.installedPoliciesCount} of {initiative.policiesCount} policies deployed
+            {initiative.deployedScopes.length > 0 &&
+              `, on ${initiative.deployedScopes
+                .map((scope) => `${scope.name} (${scope.policiesCount})`)
+                .join(", ")}`}
+          </p>
+        </Card>
+      )}
+      {install && (
+        <>
+          {install.skipped > 0 && (
+            <p className="text-sm text-muted-foreground">
+              {install.skipped} policies were left out: already deployed there, or for the other cloud.
+            </p>
+          )}
+          <InstallProgress jobId={install.jobId} />
+        </>
+      )}
+      {initiative && canInstall && (
+        <InstallInitiativeDialog
+          initiative={initiative}
+          clause={installClause}
+          open={installing}
+          onOpenChange={setInstalling}
+          onStarted={(jobId, skipped) => setInstall({ jobId, skipped })}
+        />
+      )}
       {(clause || policy) && (
         <ul className="flex flex-wrap items-center gap-2" aria-label="Selection">
           {clause && (
@@ -261,7 +320,11 @@ export function InitiativeDetailPage({
               <PoliciesTab initiative={initiative} clause={clause} policy={policy} onClause={showClause} />
             </TabsContent>
             <TabsContent value="covered">
-              <CoveredTab initiative={initiative} onClause={showClause} />
+              <CoveredTab
+                initiative={initiative}
+                onClause={showClause}
+                onInstall={canInstall ? (id) => openInstall(id) : undefined}
+              />
             </TabsContent>
             <TabsContent value="description">
               <Card className="space-y-2 p-6">

@@ -1,3 +1,4 @@
+import { DeploymentStatus } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { EventType } from "@palisade/api/gen/palisade/event/v1/event_pb";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
@@ -5,6 +6,7 @@ import { ArrowLeftIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { EmptyState } from "@/components/empty-state";
 import { PageHeader } from "@/components/page-header";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
@@ -28,6 +30,19 @@ export interface PolicyEventsView {
   types: EventType[];
   emptyTitle: string;
   emptyDescription: string;
+}
+
+/** Where the events of the policy are kept once it is deleted or archived. */
+function ArchivedLink({ bundleId, eventType }: { bundleId: string; eventType: "prevention" | "drift" }) {
+  return (
+    <div className="flex justify-end">
+      <Button variant="link" size="sm" asChild>
+        <Link to="/policies/archived" search={{ policyId: bundleId, eventType }}>
+          Archived {eventType} events
+        </Link>
+      </Button>
+    </div>
+  );
 }
 
 /** The policy page. Its events and waivers tabs are other features' lists, handed in by the route. */
@@ -92,11 +107,29 @@ export function PolicyDetailPage({
           )
         ) : (
           <>
+            {bundle.status === DeploymentStatus.DELETED && (
+              <Alert variant="warning" className="mt-2" data-testid="deleted-policy">
+                <AlertTitle>This policy was deleted</AlertTitle>
+                <AlertDescription>
+                  Its guardrail was removed from the cloud. The parameters below are the ones it was deployed
+                  with; its events stay under{" "}
+                  <Link
+                    to="/policies/archived"
+                    search={{ policyId: bundleId, eventType: "prevention" }}
+                    className="underline"
+                  >
+                    archived events
+                  </Link>
+                  .
+                </AlertDescription>
+              </Alert>
+            )}
             <TabsContent value="overview" className="space-y-4">
               <DefinitionOverview slug={bundle.policySlug} parameters={bundle.parameters} />
               <PolicyBundles slug={bundle.policySlug} currentId={bundleId} canWrite={canWrite} />
             </TabsContent>
-            <TabsContent value="events">
+            <TabsContent value="events" className="space-y-2">
+              <ArchivedLink bundleId={bundleId} eventType="prevention" />
               {renderEvents({
                 bundleId,
                 types: eventType ? [eventType as EventType] : [],
@@ -105,7 +138,8 @@ export function PolicyDetailPage({
                   "Actions this policy prevented or flagged are listed here as they are collected from the cloud.",
               })}
             </TabsContent>
-            <TabsContent value="drifts">
+            <TabsContent value="drifts" className="space-y-2">
+              <ArchivedLink bundleId={bundleId} eventType="drift" />
               {renderEvents({
                 bundleId,
                 types: [EventType.DRIFT, EventType.HISTORICAL_DRIFT],

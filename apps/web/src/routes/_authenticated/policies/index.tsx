@@ -1,4 +1,5 @@
 import { createFileRoute } from "@tanstack/react-router";
+import { RouteNotice } from "@/components/route-notice";
 import { PoliciesPage } from "@/features/policies/components/policies-page";
 import { policiesSearchSchema } from "./-search";
 
@@ -8,5 +9,10 @@ export const Route = createFileRoute("/_authenticated/policies/")({
 });
 
 function PoliciesRoute() {
-  return <PoliciesPage search={Route.useSearch()} />;
+  return (
+    <>
+      <RouteNotice />
+      <PoliciesPage search={Route.useSearch()} />
+    </>
+  );
 }

@@ -7,17 +7,55 @@ import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2
 import { file_palisade_auth_v1_auth } from "../../auth/v1/auth_pb";
 import type { CloudProvider, PaginationRequest, PaginationResponse, Scope } from "../../common/v1/common_pb";
 import { file_palisade_common_v1_common } from "../../common/v1/common_pb";
-import type { DeploymentBundle, DeploymentMode } from "../../deployment/v1/deployment_pb";
+import type { DeploymentBundle, DeploymentMode, DeploymentStatus } from "../../deployment/v1/deployment_pb";
 import { file_palisade_deployment_v1_deployment } from "../../deployment/v1/deployment_pb";
 import type { PolicyDefinition } from "../../policydefinition/v1/policy_definition_pb";
 import { file_palisade_policydefinition_v1_policy_definition } from "../../policydefinition/v1/policy_definition_pb";
-import type { Message } from "@bufbuild/protobuf";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file palisade/initiative/v1/initiative.proto.
  */
 export const file_palisade_initiative_v1_initiative: GenFile = /*@__PURE__*/
-  fileDesc("CidwYWxpc2FkZS9pbml0aWF0aXZlL3YxL2luaXRpYXRpdmUucHJvdG8SFnBhbGlzYWRlLmluaXRpYXRpdmUudjEiXQoGQ2xhdXNlEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhQKDHBvbGljeV9zbHVncxgDIAMoCRIPCgdjb3ZlcmVkGAQgASgIEhEKCWluc3RhbGxlZBgFIAEoCCL0AgoKSW5pdGlhdGl2ZRIKCgJpZBgBIAEoCRIMCgRzbHVnGAIgASgJEgwKBG5hbWUYAyABKAkSFgoOZnJhbWV3b3JrX25hbWUYBCABKAkSGQoRZnJhbWV3b3JrX3ZlcnNpb24YBSABKAkSEwoLZGVzY3JpcHRpb24YBiABKAkSLwoHY2xhdXNlcxgHIAMoCzIeLnBhbGlzYWRlLmluaXRpYXRpdmUudjEuQ2xhdXNlEhUKDWNsYXVzZXNfY291bnQYCCABKA0SHQoVY292ZXJlZF9jbGF1c2VzX2NvdW50GAkgASgNEh8KF2luc3RhbGxlZF9jbGF1c2VzX2NvdW50GAogASgNEhYKDnBvbGljaWVzX2NvdW50GAsgASgNEiAKGGluc3RhbGxlZF9wb2xpY2llc19jb3VudBgMIAEoDRI0Cglwcm92aWRlcnMYDSADKA4yIS5wYWxpc2FkZS5jb21tb24udjEuQ2xvdWRQcm92aWRlciK6AQoWTGlzdEluaXRpYXRpdmVzUmVxdWVzdBI5CgpwYWdpbmF0aW9uGAEgASgLMiUucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXF1ZXN0EhMKBnNlYXJjaBgCIAEoCUgAiAEBEjgKCHByb3ZpZGVyGAMgASgOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXJIAYgBAUIJCgdfc2VhcmNoQgsKCV9wcm92aWRlciKIAQoXTGlzdEluaXRpYXRpdmVzUmVzcG9uc2USMQoFaXRlbXMYASADKAsyIi5wYWxpc2FkZS5pbml0aWF0aXZlLnYxLkluaXRpYXRpdmUSOgoKcGFnaW5hdGlvbhgCIAEoCzImLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uUmVzcG9uc2UiPgoUR2V0SW5pdGlhdGl2ZVJlcXVlc3QSDAoCaWQYASABKAlIABIOCgRzbHVnGAIgASgJSABCCAoGbG9va3VwIk8KFUdldEluaXRpYXRpdmVSZXNwb25zZRI2Cgppbml0aWF0aXZlGAEgASgLMiIucGFsaXNhZGUuaW5pdGlhdGl2ZS52MS5Jbml0aWF0aXZlImoKEEluaXRpYXRpdmVQb2xpY3kSQgoKZGVmaW5pdGlvbhgBIAEoCzIuLnBhbGlzYWRlLnBvbGljeWRlZmluaXRpb24udjEuUG9saWN5RGVmaW5pdGlvbhISCgpjbGF1c2VfaWRzGAIgAygJIo4BCh1MaXN0SW5pdGlhdGl2ZVBvbGljaWVzUmVxdWVzdBISCgppbml0aWF0aXZlGAEgASgJEhMKBmNsYXVzZRgCIAEoCUgAiAEBEjkKCnBhZ2luYXRpb24YAyABKAsyJS5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlcXVlc3RCCQoHX2NsYXVzZSKVAQoeTGlzdEluaXRpYXRpdmVQb2xpY2llc1Jlc3BvbnNlEjcKBWl0ZW1zGAEgAygLMigucGFsaXNhZGUuaW5pdGlhdGl2ZS52MS5Jbml0aWF0aXZlUG9saWN5EjoKCnBhZ2luYXRpb24YAiABKAsyJi5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlc3BvbnNlIsUBChhJbnN0YWxsSW5pdGlhdGl2ZVJlcXVlc3QSDAoEc2x1ZxgBIAEoCRIpCgZzY29wZXMYAiADKAsyGS5wYWxpc2FkZS5jb21tb24udjEuU2NvcGUSNAoEbW9kZRgDIAEoDjImLnBhbGlzYWRlLmRlcGxveW1lbnQudjEuRGVwbG95bWVudE1vZGUSFAoMcG9saWN5X3NsdWdzGAQgAygJEhYKCW5hbWVzcGFjZRgFIAEoCUgAiAEBQgwKCl9uYW1lc3BhY2UidAoZSW5zdGFsbEluaXRpYXRpdmVSZXNwb25zZRI5CgdidW5kbGVzGAEgAygLMigucGFsaXNhZGUuZGVwbG95bWVudC52MS5EZXBsb3ltZW50QnVuZGxlEhwKFHNraXBwZWRfcG9saWN5X3NsdWdzGAIgAygJMp4EChFJbml0aWF0aXZlU2VydmljZRJ7Cg9MaXN0SW5pdGlhdGl2ZXMSLi5wYWxpc2FkZS5pbml0aWF0aXZlLnYxLkxpc3RJbml0aWF0aXZlc1JlcXVlc3QaLy5wYWxpc2FkZS5pbml0aWF0aXZlLnYxLkxpc3RJbml0aWF0aXZlc1Jlc3BvbnNlIgeSghkDCgESEnUKDUdldEluaXRpYXRpdmUSLC5wYWxpc2FkZS5pbml0aWF0aXZlLnYxLkdldEluaXRpYXRpdmVSZXF1ZXN0Gi0ucGFsaXNhZGUuaW5pdGlhdGl2ZS52MS5HZXRJbml0aWF0aXZlUmVzcG9uc2UiB5KCGQMKARISkAEKFkxpc3RJbml0aWF0aXZlUG9saWNpZXMSNS5wYWxpc2FkZS5pbml0aWF0aXZlLnYxLkxpc3RJbml0aWF0aXZlUG9saWNpZXNSZXF1ZXN0GjYucGFsaXNhZGUuaW5pdGlhdGl2ZS52MS5MaXN0SW5pdGlhdGl2ZVBvbGljaWVzUmVzcG9uc2UiB5KCGQMKARISgQEKEUluc3RhbGxJbml0aWF0aXZlEjAucGFsaXNhZGUuaW5pdGlhdGl2ZS52MS5JbnN0YWxsSW5pdGlhdGl2ZVJlcXVlc3QaMS5wYWxpc2FkZS5pbml0aWF0aXZlLnYxLkluc3RhbGxJbml0aWF0aXZlUmVzcG9uc2UiB5KCGQMKARRiBnByb3RvMw", [file_palisade_auth_v1_auth, file_palisade_common_v1_common, file_palisade_deployment_v1_deployment, file_palisade_policydefinition_v1_policy_definition]);
+  fileDesc("CidwYWxpc2FkZS9pbml0aWF0aXZlL3YxL2luaXRpYXRpdmUucHJvdG8SFnBhbGlzYWRlLmluaXRpYXRpdmUudjEigQEKD0luaXRpYXRpdmVTY29wZRITCgtleHRlcm5hbF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEjMKCHByb3ZpZGVyGAMgASgOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXISFgoOcG9saWNpZXNfY291bnQYBCABKA0iXQoGQ2xhdXNlEgoKAmlkGAEgASgJEg0KBXRpdGxlGAIgASgJEhQKDHBvbGljeV9zbHVncxgDIAMoCRIPCgdjb3ZlcmVkGAQgASgIEhEKCWluc3RhbGxlZBgFIAEoCCK2AwoKSW5pdGlhdGl2ZRIKCgJpZBgBIAEoCRIMCgRzbHVnGAIgASgJEgwKBG5hbWUYAyABKAkSFgoOZnJhbWV3b3JrX25hbWUYBCABKAkSGQoRZnJhbWV3b3JrX3ZlcnNpb24YBSABKAkSEwoLZGVzY3JpcHRpb24YBiABKAkSLwoHY2xhdXNlcxgHIAMoCzIeLnBhbGlzYWRlLmluaXRpYXRpdmUudjEuQ2xhdXNlEhUKDWNsYXVzZXNfY291bnQYCCABKA0SHQoVY292ZXJlZF9jbGF1c2VzX2NvdW50GAkgASgNEh8KF2luc3RhbGxlZF9jbGF1c2VzX2NvdW50GAogASgNEhYKDnBvbGljaWVzX2NvdW50GAsgASgNEiAKGGluc3RhbGxlZF9wb2xpY2llc19jb3VudBgMIAEoDRI0Cglwcm92aWRlcnMYDSADKA4yIS5wYWxpc2FkZS5jb21tb24udjEuQ2xvdWRQcm92aWRlchJACg9kZXBsb3llZF9zY29wZXMYDiADKAsyJy5wYWxpc2FkZS5pbml0aWF0aXZlLnYxLkluaXRpYXRpdmVTY29wZSK6AQoWTGlzdEluaXRpYXRpdmVzUmVxdWVzdBI5CgpwYWdpbmF0aW9uGAEgASgLMiUucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXF1ZXN0EhMKBnNlYXJjaBgCIAEoCUgAiAEBEjgKCHByb3ZpZGVyGAMgASgOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXJIAYgBAUIJCgdfc2VhcmNoQgsKCV9wcm92aWRlciKIAQoXTGlzdEluaXRpYXRpdmVzUmVzcG9uc2USMQoFaXRlbXMYASADKAsyIi5wYWxpc2FkZS5pbml0aWF0aXZlLnYxLkluaXRpYXRpdmUSOgoKcGFnaW5hdGlvbhgCIAEoCzImLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uUmVzcG9uc2UiPgoUR2V0SW5pdGlhdGl2ZVJlcXVlc3QSDAoCaWQYASABKAlIABIOCgRzbHVnGAIgASgJSABCCAoGbG9va3VwIk8KFUdldEluaXRpYXRpdmVSZXNwb25zZRI2Cgppbml0aWF0aXZlGAEgASgLMiIucGFsaXNhZGUuaW5pdGlhdGl2ZS52MS5Jbml0aWF0aXZlImoKEEluaXRpYXRpdmVQb2xpY3kSQgoKZGVmaW5pdGlvbhgBIAEoCzIuLnBhbGlzYWRlLnBvbGljeWRlZmluaXRpb24udjEuUG9saWN5RGVmaW5pdGlvbhISCgpjbGF1c2VfaWRzGAIgAygJIo4BCh1MaXN0SW5pdGlhdGl2ZVBvbGljaWVzUmVxdWVzdBISCgppbml0aWF0aXZlGAEgASgJEhMKBmNsYXVzZRgCIAEoCUgAiAEBEjkKCnBhZ2luYXRpb24YAyABKAsyJS5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlcXVlc3RCCQoHX2NsYXVzZSKVAQoeTGlzdEluaXRpYXRpdmVQb2xpY2llc1Jlc3BvbnNlEjcKBWl0ZW1zGAEgAygLMigucGFsaXNhZGUuaW5pdGlhdGl2ZS52MS5Jbml0aWF0aXZlUG9saWN5EjoKCnBhZ2luYXRpb24YAiABKAsyJi5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlc3BvbnNlIvsCChhJbnN0YWxsSW5pdGlhdGl2ZVJlcXVlc3QSDAoEc2x1ZxgBIAEoCRIpCgZzY29wZXMYAiADKAsyGS5wYWxpc2FkZS5jb21tb24udjEuU2NvcGUSNAoEbW9kZRgDIAEoDjImLnBhbGlzYWRlLmRlcGxveW1lbnQudjEuRGVwbG95bWVudE1vZGUSFAoMcG9saWN5X3NsdWdzGAQgAygJEhYKCW5hbWVzcGFjZRgFIAEoCUgAiAEBEhIKCmNsYXVzZV9pZHMYBiADKAkSVAoKcGFyYW1ldGVycxgHIAMoCzJALnBhbGlzYWRlLmluaXRpYXRpdmUudjEuSW5zdGFsbEluaXRpYXRpdmVSZXF1ZXN0LlBhcmFtZXRlcnNFbnRyeRpKCg9QYXJhbWV0ZXJzRW50cnkSCwoDa2V5GAEgASgJEiYKBXZhbHVlGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdDoCOAFCDAoKX25hbWVzcGFjZSI0Cg1Ta2lwcGVkUG9saWN5EhMKC3BvbGljeV9zbHVnGAEgASgJEg4KBnJlYXNvbhgCIAEoCSK8AQoZSW5zdGFsbEluaXRpYXRpdmVSZXNwb25zZRI5CgdidW5kbGVzGAEgAygLMigucGFsaXNhZGUuZGVwbG95bWVudC52MS5EZXBsb3ltZW50QnVuZGxlEhwKFHNraXBwZWRfcG9saWN5X3NsdWdzGAIgAygJEg4KBmpvYl9pZBgDIAEoCRI2Cgdza2lwcGVkGAQgAygLMiUucGFsaXNhZGUuaW5pdGlhdGl2ZS52MS5Ta2lwcGVkUG9saWN5Ii0KG0dldEluaXRpYXRpdmVJbnN0YWxsUmVxdWVzdBIOCgZqb2JfaWQYASABKAkirQEKF0luaXRpYXRpdmVJbnN0YWxsQnVuZGxlEhEKCWJ1bmRsZV9pZBgBIAEoCRILCgNrZXkYAiABKAkSEwoLcG9saWN5X3NsdWcYAyABKAkSDAoEbmFtZRgEIAEoCRI4CgZzdGF0dXMYBSABKA4yKC5wYWxpc2FkZS5kZXBsb3ltZW50LnYxLkRlcGxveW1lbnRTdGF0dXMSFQoNZXJyb3JfbWVzc2FnZRgGIAEoCSLCAgocR2V0SW5pdGlhdGl2ZUluc3RhbGxSZXNwb25zZRIOCgZqb2JfaWQYASABKAkSFwoPaW5pdGlhdGl2ZV9zbHVnGAIgASgJEhAKCGZpbmlzaGVkGAMgASgIEg0KBXRvdGFsGAQgASgNEhAKCGRlcGxveWVkGAUgASgNEg4KBmZhaWxlZBgGIAEoDRJACgdidW5kbGVzGAcgAygLMi8ucGFsaXNhZGUuaW5pdGlhdGl2ZS52MS5Jbml0aWF0aXZlSW5zdGFsbEJ1bmRsZRIuCgpzdGFydGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI0CgtmaW5pc2hlZF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAIgBAUIOCgxfZmluaXNoZWRfYXQyqwUKEUluaXRpYXRpdmVTZXJ2aWNlEnsKD0xpc3RJbml0aWF0aXZlcxIuLnBhbGlzYWRlLmluaXRpYXRpdmUudjEuTGlzdEluaXRpYXRpdmVzUmVxdWVzdBovLnBhbGlzYWRlLmluaXRpYXRpdmUudjEuTGlzdEluaXRpYXRpdmVzUmVzcG9uc2UiB5KCGQMKARISdQoNR2V0SW5pdGlhdGl2ZRIsLnBhbGlzYWRlLmluaXRpYXRpdmUudjEuR2V0SW5pdGlhdGl2ZVJlcXVlc3QaLS5wYWxpc2FkZS5pbml0aWF0aXZlLnYxLkdldEluaXRpYXRpdmVSZXNwb25zZSIHkoIZAwoBEhKQAQoWTGlzdEluaXRpYXRpdmVQb2xpY2llcxI1LnBhbGlzYWRlLmluaXRpYXRpdmUudjEuTGlzdEluaXRpYXRpdmVQb2xpY2llc1JlcXVlc3QaNi5wYWxpc2FkZS5pbml0aWF0aXZlLnYxLkxpc3RJbml0aWF0aXZlUG9saWNpZXNSZXNwb25zZSIHkoIZAwoBEhKBAQoRSW5zdGFsbEluaXRpYXRpdmUSMC5wYWxpc2FkZS5pbml0aWF0aXZlLnYxLkluc3RhbGxJbml0aWF0aXZlUmVxdWVzdBoxLnBhbGlzYWRlLmluaXRpYXRpdmUudjEuSW5zdGFsbEluaXRpYXRpdmVSZXNwb25zZSIHkoIZAwoBFBKKAQoUR2V0SW5pdGlhdGl2ZUluc3RhbGwSMy5wYWxpc2FkZS5pbml0aWF0aXZlLnYxLkdldEluaXRpYXRpdmVJbnN0YWxsUmVxdWVzdBo0LnBhbGlzYWRlLmluaXRpYXRpdmUudjEuR2V0SW5pdGlhdGl2ZUluc3RhbGxSZXNwb25zZSIHkoIZAwoBEmIGcHJvdG8z", [file_palisade_auth_v1_auth, file_palisade_common_v1_common, file_palisade_deployment_v1_deployment, file_palisade_policydefinition_v1_policy_definition, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+
+/**
+ * A scope some of the initiative's policies are deployed to.
+ *
+ * @generated from message palisade.initiative.v1.InitiativeScope
+ */
+export type InitiativeScope = Message<"palisade.initiative.v1.InitiativeScope"> & {
+  /**
+   * @generated from field: string external_id = 1;
+   */
+  externalId: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: palisade.common.v1.CloudProvider provider = 3;
+   */
+  provider: CloudProvider;
+
+  /**
+   * Policies of the initiative with a live bundle on this scope.
+   *
+   * @generated from field: uint32 policies_count = 4;
+   */
+  policiesCount: number;
+};
+
+/**
+ * Describes the message palisade.initiative.v1.InitiativeScope.
+ * Use `create(InitiativeScopeSchema)` to create a new message.
+ */
+export const InitiativeScopeSchema: GenMessage<InitiativeScope> = /*@__PURE__*/
+  messageDesc(file_palisade_initiative_v1_initiative, 0);
 
 /**
  * @generated from message palisade.initiative.v1.Clause
@@ -62,7 +100,7 @@ export type Clause = Message<"palisade.initiative.v1.Clause"> & {
  * Use `create(ClauseSchema)` to create a new message.
  */
 export const ClauseSchema: GenMessage<Clause> = /*@__PURE__*/
-  messageDesc(file_palisade_initiative_v1_initiative, 0);
+  messageDesc(file_palisade_initiative_v1_initiative, 1);
 
 /**
  * @generated from message palisade.initiative.v1.Initiative
@@ -138,6 +176,13 @@ export type Initiative = Message<"palisade.initiative.v1.Initiative"> & {
    * @generated from field: repeated palisade.common.v1.CloudProvider providers = 13;
    */
   providers: CloudProvider[];
+
+  /**
+   * Where the initiative's policies are deployed (filled by GetInitiative), most policies first.
+   *
+   * @generated from field: repeated palisade.initiative.v1.InitiativeScope deployed_scopes = 14;
+   */
+  deployedScopes: InitiativeScope[];
 };
 
 /**
@@ -145,7 +190,7 @@ export type Initiative = Message<"palisade.initiative.v1.Initiative"> & {
  * Use `create(InitiativeSchema)` to create a new message.
  */
 export const InitiativeSchema: GenMessage<Initiative> = /*@__PURE__*/
-  messageDesc(file_palisade_initiative_v1_initiative, 1);
+  messageDesc(file_palisade_initiative_v1_initiative, 2);
 
 /**
  * @generated from message palisade.initiative.v1.ListInitiativesRequest
@@ -176,7 +221,7 @@ export type ListInitiativesRequest = Message<"palisade.initiative.v1.ListInitiat
  * Use `create(ListInitiativesRequestSchema)` to create a new message.
  */
 export const ListInitiativesRequestSchema: GenMessage<ListInitiativesRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_initiative_v1_initiative, 2);
+  messageDesc(file_palisade_initiative_v1_initiative, 3);
 
 /**
  * @generated from message palisade.initiative.v1.ListInitiativesResponse
@@ -198,7 +243,7 @@ export type ListInitiativesResponse = Message<"palisade.initiative.v1.ListInitia
  * Use `create(ListInitiativesResponseSchema)` to create a new message.
  */
 export const ListInitiativesResponseSchema: GenMessage<ListInitiativesResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_initiative_v1_initiative, 3);
+  messageDesc(file_palisade_initiative_v1_initiative, 4);
 
 /**
  * @generated from message palisade.initiative.v1.GetInitiativeRequest
@@ -227,7 +272,7 @@ export type GetInitiativeRequest = Message<"palisade.initiative.v1.GetInitiative
  * Use `create(GetInitiativeRequestSchema)` to create a new message.
  */
 export const GetInitiativeRequestSchema: GenMessage<GetInitiativeRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_initiative_v1_initiative, 4);
+  messageDesc(file_palisade_initiative_v1_initiative, 5);
 
 /**
  * @generated from message palisade.initiative.v1.GetInitiativeResponse
@@ -244,7 +289,7 @@ export type GetInitiativeResponse = Message<"palisade.initiative.v1.GetInitiativ
  * Use `create(GetInitiativeResponseSchema)` to create a new message.
  */
 export const GetInitiativeResponseSchema: GenMessage<GetInitiativeResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_initiative_v1_initiative, 5);
+  messageDesc(file_palisade_initiative_v1_initiative, 6);
 
 /**
  * @generated from message palisade.initiative.v1.InitiativePolicy
@@ -270,7 +315,7 @@ export type InitiativePolicy = Message<"palisade.initiative.v1.InitiativePolicy"
  * Use `create(InitiativePolicySchema)` to create a new message.
  */
 export const InitiativePolicySchema: GenMessage<InitiativePolicy> = /*@__PURE__*/
-  messageDesc(file_palisade_initiative_v1_initiative, 6);
+  messageDesc(file_palisade_initiative_v1_initiative, 7);
 
 /**
  * @generated from message palisade.initiative.v1.ListInitiativePoliciesRequest
@@ -301,7 +346,7 @@ export type ListInitiativePoliciesRequest = Message<"palisade.initiative.v1.List
  * Use `create(ListInitiativePoliciesRequestSchema)` to create a new message.
  */
 export const ListInitiativePoliciesRequestSchema: GenMessage<ListInitiativePoliciesRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_initiative_v1_initiative, 7);
+  messageDesc(file_palisade_initiative_v1_initiative, 8);
 
 /**
  * @generated from message palisade.initiative.v1.ListInitiativePoliciesResponse
@@ -323,7 +368,7 @@ export type ListInitiativePoliciesResponse = Message<"palisade.initiative.v1.Lis
  * Use `create(ListInitiativePoliciesResponseSchema)` to create a new message.
  */
 export const ListInitiativePoliciesResponseSchema: GenMessage<ListInitiativePoliciesResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_initiative_v1_initiative, 8);
+  messageDesc(file_palisade_initiative_v1_initiative, 9);
 
 /**
  * @generated from message palisade.initiative.v1.InstallInitiativeRequest
@@ -335,7 +380,7 @@ export type InstallInitiativeRequest = Message<"palisade.initiative.v1.InstallIn
   slug: string;
 
   /**
-   * All of one provider; policies of the other provider are skipped.
+   * All of one provider; policies of the other provider are skipped. 1 to 100.
    *
    * @generated from field: repeated palisade.common.v1.Scope scopes = 2;
    */
@@ -354,9 +399,25 @@ export type InstallInitiativeRequest = Message<"palisade.initiative.v1.InstallIn
   policySlugs: string[];
 
   /**
+   * Namespace of the bundles; the initiative's slug when absent.
+   *
    * @generated from field: optional string namespace = 5;
    */
   namespace?: string | undefined;
+
+  /**
+   * Clause ids of the initiative whose policies to install; empty means every clause.
+   *
+   * @generated from field: repeated string clause_ids = 6;
+   */
+  clauseIds: string[];
+
+  /**
+   * Parameters per policy slug; required for policies whose required parameters have no default.
+   *
+   * @generated from field: map<string, google.protobuf.Struct> parameters = 7;
+   */
+  parameters: { [key: string]: JsonObject };
 };
 
 /**
@@ -364,7 +425,31 @@ export type InstallInitiativeRequest = Message<"palisade.initiative.v1.InstallIn
  * Use `create(InstallInitiativeRequestSchema)` to create a new message.
  */
 export const InstallInitiativeRequestSchema: GenMessage<InstallInitiativeRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_initiative_v1_initiative, 9);
+  messageDesc(file_palisade_initiative_v1_initiative, 10);
+
+/**
+ * A policy the install left out, and why.
+ *
+ * @generated from message palisade.initiative.v1.SkippedPolicy
+ */
+export type SkippedPolicy = Message<"palisade.initiative.v1.SkippedPolicy"> & {
+  /**
+   * @generated from field: string policy_slug = 1;
+   */
+  policySlug: string;
+
+  /**
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message palisade.initiative.v1.SkippedPolicy.
+ * Use `create(SkippedPolicySchema)` to create a new message.
+ */
+export const SkippedPolicySchema: GenMessage<SkippedPolicy> = /*@__PURE__*/
+  messageDesc(file_palisade_initiative_v1_initiative, 11);
 
 /**
  * @generated from message palisade.initiative.v1.InstallInitiativeResponse
@@ -376,11 +461,23 @@ export type InstallInitiativeResponse = Message<"palisade.initiative.v1.InstallI
   bundles: DeploymentBundle[];
 
   /**
-   * Policies left out (already deployed, other provider, or no defaults for required parameters).
+   * Policies left out (already deployed, other provider).
    *
    * @generated from field: repeated string skipped_policy_slugs = 2;
    */
   skippedPolicySlugs: string[];
+
+  /**
+   * The install's progress: GetInitiativeInstall with this id.
+   *
+   * @generated from field: string job_id = 3;
+   */
+  jobId: string;
+
+  /**
+   * @generated from field: repeated palisade.initiative.v1.SkippedPolicy skipped = 4;
+   */
+  skipped: SkippedPolicy[];
 };
 
 /**
@@ -388,7 +485,131 @@ export type InstallInitiativeResponse = Message<"palisade.initiative.v1.InstallI
  * Use `create(InstallInitiativeResponseSchema)` to create a new message.
  */
 export const InstallInitiativeResponseSchema: GenMessage<InstallInitiativeResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_initiative_v1_initiative, 10);
+  messageDesc(file_palisade_initiative_v1_initiative, 12);
+
+/**
+ * @generated from message palisade.initiative.v1.GetInitiativeInstallRequest
+ */
+export type GetInitiativeInstallRequest = Message<"palisade.initiative.v1.GetInitiativeInstallRequest"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+};
+
+/**
+ * Describes the message palisade.initiative.v1.GetInitiativeInstallRequest.
+ * Use `create(GetInitiativeInstallRequestSchema)` to create a new message.
+ */
+export const GetInitiativeInstallRequestSchema: GenMessage<GetInitiativeInstallRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_initiative_v1_initiative, 13);
+
+/**
+ * One bundle an install created.
+ *
+ * @generated from message palisade.initiative.v1.InitiativeInstallBundle
+ */
+export type InitiativeInstallBundle = Message<"palisade.initiative.v1.InitiativeInstallBundle"> & {
+  /**
+   * @generated from field: string bundle_id = 1;
+   */
+  bundleId: string;
+
+  /**
+   * @generated from field: string key = 2;
+   */
+  key: string;
+
+  /**
+   * @generated from field: string policy_slug = 3;
+   */
+  policySlug: string;
+
+  /**
+   * @generated from field: string name = 4;
+   */
+  name: string;
+
+  /**
+   * @generated from field: palisade.deployment.v1.DeploymentStatus status = 5;
+   */
+  status: DeploymentStatus;
+
+  /**
+   * Why it failed, when it did.
+   *
+   * @generated from field: string error_message = 6;
+   */
+  errorMessage: string;
+};
+
+/**
+ * Describes the message palisade.initiative.v1.InitiativeInstallBundle.
+ * Use `create(InitiativeInstallBundleSchema)` to create a new message.
+ */
+export const InitiativeInstallBundleSchema: GenMessage<InitiativeInstallBundle> = /*@__PURE__*/
+  messageDesc(file_palisade_initiative_v1_initiative, 14);
+
+/**
+ * @generated from message palisade.initiative.v1.GetInitiativeInstallResponse
+ */
+export type GetInitiativeInstallResponse = Message<"palisade.initiative.v1.GetInitiativeInstallResponse"> & {
+  /**
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+
+  /**
+   * @generated from field: string initiative_slug = 2;
+   */
+  initiativeSlug: string;
+
+  /**
+   * True once every bundle is DEPLOYED or FAILED.
+   *
+   * @generated from field: bool finished = 3;
+   */
+  finished: boolean;
+
+  /**
+   * @generated from field: uint32 total = 4;
+   */
+  total: number;
+
+  /**
+   * @generated from field: uint32 deployed = 5;
+   */
+  deployed: number;
+
+  /**
+   * @generated from field: uint32 failed = 6;
+   */
+  failed: number;
+
+  /**
+   * @generated from field: repeated palisade.initiative.v1.InitiativeInstallBundle bundles = 7;
+   */
+  bundles: InitiativeInstallBundle[];
+
+  /**
+   * @generated from field: google.protobuf.Timestamp started_at = 8;
+   */
+  startedAt?: Timestamp | undefined;
+
+  /**
+   * When the last bundle reached DEPLOYED or FAILED.
+   *
+   * @generated from field: optional google.protobuf.Timestamp finished_at = 9;
+   */
+  finishedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message palisade.initiative.v1.GetInitiativeInstallResponse.
+ * Use `create(GetInitiativeInstallResponseSchema)` to create a new message.
+ */
+export const GetInitiativeInstallResponseSchema: GenMessage<GetInitiativeInstallResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_initiative_v1_initiative, 15);
 
 /**
  * Initiatives group the catalogue's policies by compliance framework (one per framework).
@@ -429,6 +650,16 @@ export const InitiativeService: GenService<{
     methodKind: "unary";
     input: typeof InstallInitiativeRequestSchema;
     output: typeof InstallInitiativeResponseSchema;
+  },
+  /**
+   * Progress of an install: each bundle it created and how far its deployment is.
+   *
+   * @generated from rpc palisade.initiative.v1.InitiativeService.GetInitiativeInstall
+   */
+  getInitiativeInstall: {
+    methodKind: "unary";
+    input: typeof GetInitiativeInstallRequestSchema;
+    output: typeof GetInitiativeInstallResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_palisade_initiative_v1_initiative, 0);

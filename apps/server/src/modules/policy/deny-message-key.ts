@@ -1,0 +1,73 @@
+import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
+import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
+import { evaluatePolicySet } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
+import type { Database } from "../../db/database";
+import { loadTenantCatalogue } from "../policy-definition/tenant-catalogue";
+import { findBundlesByNativeIdAnyTenant } from "./policy-repository";
+
+/** Guardrails sharing one packed SCP that are tried against a message. */
+const MAX_CANDIDATES = 60;
+
+const DENIED_REQUEST = /User: (arn:\S+) is not authorized to perform: ([\w-]+:[\w*]+) on resource: (\S+)/;
+
+/**
+ * The key of the guardrail a pasted AWS deny message is about. The message names the SCP, and a
+ * packed SCP holds several guardrails: the one whose own statements deny the request the message
+ * describes (principal, action, resource) is the one; otherwise the oldest.
+ */
+export async function keyOfDeniedRequest(
+  deps: { db: Database; catalogue: Catalogue },
+  text: string,
+  scpIds: readonly string[],
+): Promise<string | undefined> {
+  const candidates = await findBundlesByNativeIdAnyTenant(deps.db, scpIds, MAX_CANDIDATES);
+  const keys = [...new Set(candidates.map((c) => c.key))];
+  if (keys.length <= 1) return keys[0];
+  const match = DENIED_REQUEST.exec(text);
+  if (!match) return keys[0];
+  const [, principalArn, action, resource] = match as unknown as [string, string, string, string];
+  const views = new Map<string, Awaited<ReturnType<typeof loadTenantCatalogue>>>();
+  for (const candidate of candidates) {
+    const view =
+      views.get(candidate.tenantId) ??
+      (await loadTenantCatalogue(deps.db, deps.catalogue, candidate.tenantId));
+    views.set(candidate.tenantId, view);
+    const definition = view.bySlug.get(candidate.policySlug)?.definition;
+    if (definition?.enforcer !== "aws_scp") continue;
+    try {
+      const compiled = compileScp({
+        definition,
+        definitions: new Map(view.definitions.map((e) => [e.definition.slug, e.definition])),
+        parameters: candidate.parameters as Record<string, unknown>,
+        mode: "PREVENT",
+        key: candidate.key,
+        name: candidate.name,
+        scopes: [],
+        excludedScopes: (candidate.excludedScopes as { externalId: string }[]).map((s) => ({
+          id: s.externalId,
+        })),
+        waivers: [],
+        waiverLinkBaseUrl: "",
+        now: new Date(),
+      });
+      const account = /::(\d{12}):/.exec(principalArn)?.[1] ?? "";
+      const decision = evaluatePolicySet(
+        {
+          action,
+          resource,
+          principalArn,
+          context: {
+            "aws:PrincipalArn": principalArn,
+            "aws:PrincipalAccount": account,
+            "aws:CurrentTime": new Date().toISOString().replace(/\.\d{3}Z$/, "Z"),
+          },
+        },
+        [{ id: "candidate", arn: "", name: compiled.name, document: compiled.content }],
+      );
+      if (decision.decision === "explicit_deny") return candidate.key;
+    } catch {
+      // A bundle that no longer compiles cannot be the one that denied.
+    }
+  }
+  return keys[0];
+}

@@ -1,0 +1,162 @@
+import { expect, request, test } from "@playwright/test";
+import { adminStorageState, baseURL } from "./support/admin";
+import { sandboxURL } from "./support/sandbox";
+import { callAsAdmin } from "./support/waiver-bundle";
+
+test.use({ storageState: adminStorageState });
+
+const CIS_AWS = "cis-aws-foundations-3.0.0";
+
+interface Node {
+  name?: string;
+  type?: string;
+  externalId?: string;
+  connectorId?: string;
+  children?: Node[];
+}
+
+const flatten = (nodes: Node[]): Node[] => nodes.flatMap((node) => [node, ...flatten(node.children ?? [])]);
+
+test("installs an initiative on an OU and shows each bundle's progress until all are deployed", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto(`/initiatives/${CIS_AWS}`);
+  await expect(page.getByRole("progressbar", { name: "Clauses covered by what is deployed" })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByRole("progressbar", { name: "Clauses covered by the catalogue" })).toBeVisible();
+  await expect(page.getByText(/^0 of \d+ policies deployed$/)).toBeVisible();
+
+  await page.getByRole("button", { name: "Install" }).click();
+  const dialog = page.getByRole("dialog", { name: /Install CIS Amazon Web Services/ });
+  await dialog.getByRole("checkbox", { name: /^Workloads-Dev\b/ }).check();
+  await dialog.getByLabel(/^Alert/).check();
+  await dialog.getByRole("button", { name: "Review install" }).click();
+  const confirm = page.getByRole("alertdialog");
+  await expect(confirm).toContainText(
+    "Install CIS Amazon Web Services Foundations Benchmark 3.0.0 in ALERT mode?",
+  );
+  await expect(confirm).toContainText("Workloads-Dev");
+  await confirm.getByRole("button", { name: "Install" }).click();
+
+  const progress = page.getByTestId("install-progress");
+  // The install checks and stores every bundle before it answers; slow on a loaded machine.
+  await expect(progress).toBeVisible({ timeout: 60_000 });
+  const rows = progress.getByTestId("install-bundle");
+  await expect(rows.first()).toBeVisible();
+  const total = await rows.count();
+  expect(total).toBeGreaterThan(10);
+  await expect(progress).toContainText(`Install finished: all ${total} policies deployed`, {
+    timeout: 90_000,
+  });
+  await expect(rows.filter({ hasText: "Deployed" })).toHaveCount(total);
+  await expect(
+    page.getByText(`${total} of ${total} policies deployed, on Workloads-Dev (${total})`),
+  ).toBeVisible();
+
+  // Each bundle opens its policy page, in the initiative's namespace.
+  await rows.first().getByRole("link").click();
+  await expect(page).toHaveURL(/\/policies\/[^/?]+$/);
+});
+
+test("lists a deleted policy's events on the archived page, and sends a bare link to the policies", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const api = await request.newContext({ baseURL, storageState: adminStorageState });
+  const cloud = await request.newContext();
+  let bundleId = "";
+  try {
+    let ou: Node | undefined;
+    await expect
+      .poll(
+        async () => {
+          const { roots = [] } = await callAsAdmin<{ roots?: Node[] }>(
+            api,
+            "palisade.connector.v1.ConnectorService/ListHierarchy",
+            { provider: "CLOUD_PROVIDER_AWS" },
+          );
+          ou = flatten(roots).find((node) => node.name === "Infrastructure");
+          return ou?.externalId;
+        },
+        { timeout: 60_000, message: "the sandbox AWS organisation is synced" },
+      )
+      .toBeTruthy();
+    const account = flatten(ou?.children ?? []).find((n) => n.type === "SCOPE_TYPE_AWS_ACCOUNT")?.externalId;
+    const { bundle } = await callAsAdmin<{ bundle?: { entity?: { id?: string } } }>(
+      api,
+      "palisade.deployment.v1.DeploymentManagerService/CreateBundle",
+      {
+        name: "Keep flow logs (archived events test)",
+        policySlug: "protect-vpc-flow-logs",
+        scopes: [
+          { provider: "CLOUD_PROVIDER_AWS", externalId: ou?.externalId, connectorId: ou?.connectorId },
+        ],
+        mode: "DEPLOYMENT_MODE_PREVENT",
+        isVisible: true,
+      },
+    );
+    bundleId = bundle?.entity?.id ?? "";
+    await expect
+      .poll(
+        async () =>
+          (
+            await callAsAdmin<{ bundle?: { bundle?: { status?: string } } }>(
+              api,
+              "palisade.deployment.v1.DeploymentManagerService/GetBundle",
+              { id: bundleId },
+            )
+          ).bundle?.bundle?.status,
+        { timeout: 60_000, message: "the bundle is deployed" },
+      )
+      .toBe("DEPLOYMENT_STATUS_DEPLOYED");
+    const denied = await cloud.post(`${sandboxURL}/sandbox/try`, {
+      data: { provider: "aws", principal: "user/bob", account, action: "ec2:DeleteFlowLogs", resource: "*" },
+    });
+    expect(denied.status()).toBe(403);
+    await expect
+      .poll(
+        async () => {
+          await callAsAdmin(api, "palisade.event.v1.PolicyEventStoreService/TriggerFetch", {});
+          const { items = [] } = await callAsAdmin<{ items?: unknown[] }>(
+            api,
+            "palisade.event.v1.PolicyEventStoreService/ListEvents",
+            { filter: { policyId: bundleId } },
+          );
+          return items.length;
+        },
+        { timeout: 60_000, intervals: [2_000], message: "the denial is recorded as an event" },
+      )
+      .toBeGreaterThan(0);
+    await callAsAdmin(api, "palisade.deployment.v1.DeploymentManagerService/DeleteBundle", { id: bundleId });
+  } finally {
+    await api.dispose();
+    await cloud.dispose();
+  }
+
+  // The deleted policy's page says so, shows its own parameters and links to its archived events.
+  await page.goto(`/policies/${bundleId}`);
+  await expect(page.getByTestId("deleted-policy")).toContainText("This policy was deleted", {
+    timeout: 30_000,
+  });
+  await page.getByRole("tab", { name: "Events" }).click();
+  await page.getByRole("link", { name: "Archived prevention events" }).click();
+  await expect(page).toHaveURL(new RegExp(`/policies/archived\\?policyId=${bundleId}&eventType=prevention`));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Archived prevention events");
+  await expect(page.getByText("Keep flow logs (archived events test)").first()).toBeVisible();
+  const row = page.getByTestId("event-row").filter({ hasText: "ec2:DeleteFlowLogs" });
+  await expect(row.first()).toContainText("Prevented");
+  await expect(row.first()).toContainText("bob");
+
+  // Events of the deleted policy link to the archived page from the events list too.
+  await page.goto("/events");
+  const listed = page.getByTestId("event-row").filter({ hasText: "ec2:DeleteFlowLogs" }).first();
+  await listed.getByRole("link", { name: /\(archived\)/ }).click();
+  await expect(page).toHaveURL(/\/policies\/archived\?/);
+
+  // Without its parameters the page is not an error: the policies page explains what to do.
+  await page.goto("/policies/archived");
+  await expect(page).toHaveURL(/\/policies(\?|$)/);
+  await expect(page.getByTestId("route-notice")).toContainText("Archived events are opened from a policy");
+});
