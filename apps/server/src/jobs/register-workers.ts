@@ -7,6 +7,12 @@ import type { BundleEngine } from "../modules/deployment/bundle-engine";
 import { createEventPipeline } from "../modules/event/event-pipeline";
 import { listConnectorIdsAnyTenant } from "../modules/event/fetch-repository";
 import type { ExportService } from "../modules/export/export-service";
+import {
+  channelsFor,
+  deliverNotification,
+  type NotificationDeps,
+  recordNotificationOutcome,
+} from "../modules/notification/notification-delivery";
 import { recordInvitationDelivery } from "../modules/team/invitation-delivery-repository";
 import { expireDueWaivers } from "../modules/waiver/waiver-lifecycle";
 import { bundleDeleteWorker } from "./bundle-delete-job";
@@ -15,6 +21,7 @@ import { eventFetchAllWorker, scheduleEventFetchAll } from "./event-fetch-all-jo
 import { eventFetchWorker } from "./event-fetch-job";
 import { exportWorker } from "./export-job";
 import type { JobQueue } from "./job-queue";
+import { deliverWorker, type NotificationRetry, notifyWorker } from "./notification-job";
 import { enqueueReconcile, RECONCILE_CRON, RECONCILE_JOB, reconcileWorker } from "./reconcile-job";
 import { type MailRetry, sendMailWorker } from "./send-mail-job";
 import {
@@ -33,6 +40,7 @@ export interface WorkerDeps {
   engine: BundleEngine;
   exports: ExportService;
   mail: { sender: MailSender; retry: MailRetry };
+  notifications: NotificationDeps & { retry: NotificationRetry };
 }
 
 /**
@@ -65,6 +73,17 @@ export async function registerWorkers(jobs: JobQueue, deps: WorkerDeps): Promise
       ...deps.mail,
       logger,
       recordDelivery: (target, outcome) => recordInvitationDelivery(db, target, outcome),
+    }),
+  );
+
+  const { retry, ...notifications } = deps.notifications;
+  await jobs.register(notifyWorker({ jobs, channelsFor: (event) => channelsFor({ db }, event) }));
+  await jobs.register(
+    deliverWorker({
+      retry,
+      logger,
+      deliver: (payload) => deliverNotification(notifications, payload),
+      record: (payload, outcome) => recordNotificationOutcome(db, payload, outcome),
     }),
   );
 }

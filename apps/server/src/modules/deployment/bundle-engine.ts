@@ -74,6 +74,15 @@ export function createBundleEngine(deps: EngineDeps) {
    * excluded scopes and enforceable waivers; scopes no longer targeted lose it.
    */
   async function syncBundle(tenantId: string, bundleId: string, options: RunOptions): Promise<void> {
+    const before = deps.onBundleFailed ? (await findBundle(db, tenantId, bundleId))?.status : undefined;
+    await applyBundle(tenantId, bundleId, options);
+    if (deps.onBundleFailed && before !== "FAILED") {
+      const after = await findBundle(db, tenantId, bundleId);
+      if (after?.status === "FAILED" && !after.deletedAt) await deps.onBundleFailed(tenantId, bundleId);
+    }
+  }
+
+  async function applyBundle(tenantId: string, bundleId: string, options: RunOptions): Promise<void> {
     await exclusive(bundleId, async () => {
       const bundle = await findBundle(db, tenantId, bundleId);
       if (!bundle) return;
