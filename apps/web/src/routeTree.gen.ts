@@ -12,12 +12,14 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthenticatedRouteRouteImport } from './routes/_authenticated/route'
 import { Route as ExternalRouteRouteImport } from './routes/_external/route'
+import { Route as AuthenticatedChatDecideRouteImport } from './routes/_authenticated/chat/decide'
 import { Route as AuthenticatedConnectorsIndexRouteImport } from './routes/_authenticated/connectors/index'
 import { Route as AuthenticatedDashboardIndexRouteImport } from './routes/_authenticated/dashboard/index'
 import { Route as AuthenticatedEventsIndexRouteImport } from './routes/_authenticated/events/index'
 import { Route as AuthenticatedInitiativesIndexRouteImport } from './routes/_authenticated/initiatives/index'
 import { Route as AuthenticatedPoliciesIndexRouteImport } from './routes/_authenticated/policies/index'
 import { Route as AuthenticatedRecommendationsIndexRouteImport } from './routes/_authenticated/recommendations/index'
+import { Route as AuthenticatedSettingsNotificationsRouteImport } from './routes/_authenticated/settings/notifications'
 import { Route as AuthenticatedTeamMembersIndexRouteImport } from './routes/_authenticated/team-members/index'
 import { Route as ExternalBlockedAccessIndexRouteImport } from './routes/_external/blocked-access/index'
 import { Route as ExternalInviteTokenRouteImport } from './routes/_external/invite/$token'
@@ -43,6 +45,11 @@ const AuthenticatedRouteRoute = AuthenticatedRouteRouteImport.update({
 const ExternalRouteRoute = ExternalRouteRouteImport.update({
   id: '/_external',
   getParentRoute: () => rootRouteImport,
+} as any)
+const AuthenticatedChatDecideRoute = AuthenticatedChatDecideRouteImport.update({
+  id: '/chat/decide',
+  path: '/chat/decide',
+  getParentRoute: () => AuthenticatedRouteRoute,
 } as any)
 const AuthenticatedConnectorsIndexRoute =
   AuthenticatedConnectorsIndexRouteImport.update({
@@ -78,6 +85,12 @@ const AuthenticatedRecommendationsIndexRoute =
   AuthenticatedRecommendationsIndexRouteImport.update({
     id: '/recommendations/',
     path: '/recommendations/',
+    getParentRoute: () => AuthenticatedRouteRoute,
+  } as any)
+const AuthenticatedSettingsNotificationsRoute =
+  AuthenticatedSettingsNotificationsRouteImport.update({
+    id: '/settings/notifications',
+    path: '/settings/notifications',
     getParentRoute: () => AuthenticatedRouteRoute,
   } as any)
 const AuthenticatedTeamMembersIndexRoute =
@@ -153,6 +166,8 @@ const ExternalUiComponentsScrollIndicatorIndexRoute =
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/chat/decide': typeof AuthenticatedChatDecideRoute
+  '/settings/notifications': typeof AuthenticatedSettingsNotificationsRoute
   '/invite/$token': typeof ExternalInviteTokenRoute
   '/connectors/': typeof AuthenticatedConnectorsIndexRoute
   '/dashboard/': typeof AuthenticatedDashboardIndexRoute
@@ -174,6 +189,8 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/chat/decide': typeof AuthenticatedChatDecideRoute
+  '/settings/notifications': typeof AuthenticatedSettingsNotificationsRoute
   '/invite/$token': typeof ExternalInviteTokenRoute
   '/connectors': typeof AuthenticatedConnectorsIndexRoute
   '/dashboard': typeof AuthenticatedDashboardIndexRoute
@@ -198,6 +215,8 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/_authenticated': typeof AuthenticatedRouteRouteWithChildren
   '/_external': typeof ExternalRouteRouteWithChildren
+  '/_authenticated/chat/decide': typeof AuthenticatedChatDecideRoute
+  '/_authenticated/settings/notifications': typeof AuthenticatedSettingsNotificationsRoute
   '/_external/invite/$token': typeof ExternalInviteTokenRoute
   '/_authenticated/connectors/': typeof AuthenticatedConnectorsIndexRoute
   '/_authenticated/dashboard/': typeof AuthenticatedDashboardIndexRoute
@@ -221,6 +240,8 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/chat/decide'
+    | '/settings/notifications'
     | '/invite/$token'
     | '/connectors/'
     | '/dashboard/'
@@ -242,6 +263,8 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/chat/decide'
+    | '/settings/notifications'
     | '/invite/$token'
     | '/connectors'
     | '/dashboard'
@@ -265,6 +288,8 @@ export interface FileRouteTypes {
     | '/'
     | '/_authenticated'
     | '/_external'
+    | '/_authenticated/chat/decide'
+    | '/_authenticated/settings/notifications'
     | '/_external/invite/$token'
     | '/_authenticated/connectors/'
     | '/_authenticated/dashboard/'
@@ -314,6 +339,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ExternalRouteRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_authenticated/chat/decide': {
+      id: '/_authenticated/chat/decide'
+      path: '/chat/decide'
+      fullPath: '/chat/decide'
+      preLoaderRoute: typeof AuthenticatedChatDecideRouteImport
+      parentRoute: typeof AuthenticatedRouteRoute
+    }
     '/_authenticated/connectors/': {
       id: '/_authenticated/connectors/'
       path: '/connectors'
@@ -354,6 +386,13 @@ declare module '@tanstack/react-router' {
       path: '/recommendations'
       fullPath: '/recommendations/'
       preLoaderRoute: typeof AuthenticatedRecommendationsIndexRouteImport
+      parentRoute: typeof AuthenticatedRouteRoute
+    }
+    '/_authenticated/settings/notifications': {
+      id: '/_authenticated/settings/notifications'
+      path: '/settings/notifications'
+      fullPath: '/settings/notifications'
+      preLoaderRoute: typeof AuthenticatedSettingsNotificationsRouteImport
       parentRoute: typeof AuthenticatedRouteRoute
     }
     '/_authenticated/team-members/': {
@@ -444,6 +483,8 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthenticatedRouteRouteChildren {
+  AuthenticatedChatDecideRoute: typeof AuthenticatedChatDecideRoute
+  AuthenticatedSettingsNotificationsRoute: typeof AuthenticatedSettingsNotificationsRoute
   AuthenticatedConnectorsIndexRoute: typeof AuthenticatedConnectorsIndexRoute
   AuthenticatedDashboardIndexRoute: typeof AuthenticatedDashboardIndexRoute
   AuthenticatedEventsIndexRoute: typeof AuthenticatedEventsIndexRoute
@@ -460,6 +501,9 @@ interface AuthenticatedRouteRouteChildren {
 }
 
 const AuthenticatedRouteRouteChildren: AuthenticatedRouteRouteChildren = {
+  AuthenticatedChatDecideRoute: AuthenticatedChatDecideRoute,
+  AuthenticatedSettingsNotificationsRoute:
+    AuthenticatedSettingsNotificationsRoute,
   AuthenticatedConnectorsIndexRoute: AuthenticatedConnectorsIndexRoute,
   AuthenticatedDashboardIndexRoute: AuthenticatedDashboardIndexRoute,
   AuthenticatedEventsIndexRoute: AuthenticatedEventsIndexRoute,

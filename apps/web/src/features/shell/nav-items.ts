@@ -1,5 +1,6 @@
 import {
   ActivityIcon,
+  BellIcon,
   BookCheckIcon,
   LayoutDashboardIcon,
   LightbulbIcon,
@@ -22,6 +23,12 @@ export const navItems = [
   { to: "/events", label: "Events", icon: ActivityIcon, needs: Permission.EVENTS_READ },
   { to: "/connectors", label: "Connectors", icon: PlugZapIcon, needs: Permission.CONNECTORS_READ },
   { to: "/team-members", label: "Team members", icon: UsersIcon, needs: Permission.USERS_READ },
+  {
+    to: "/settings/notifications",
+    label: "Notifications",
+    icon: BellIcon,
+    needs: Permission.TENANT_SETTINGS_WRITE,
+  },
 ] as const;
 
 const readPermissions = [

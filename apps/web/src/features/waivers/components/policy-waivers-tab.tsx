@@ -12,9 +12,11 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatDateTime } from "@/lib/date-time";
 import { describeError } from "@/lib/error-text";
 import { Permission, usePermissions } from "@/lib/permissions";
 import {
+  EXPIRING_SOON_HOURS,
   policyBundleQuery,
   policyWaiverSummaryQuery,
   policyWaiversQuery,
@@ -22,6 +24,7 @@ import {
   useUpdateWaiver,
 } from "../api/policy-waiver-queries";
 import { formatDuration, waiverActions, waiverStatusLabel } from "../waiver-row";
+import { WaiverAnalyticsCard } from "./waiver-analytics-card";
 
 const summaryCounts = [
   ["total", "Total"],
@@ -93,7 +96,7 @@ function WaiverRow({
       <TableCell className="max-w-xs whitespace-normal break-words">{waiver.requester?.comment}</TableCell>
       <TableCell className="tabular-nums">{formatDuration(waiver.duration)}</TableCell>
       <TableCell className="text-sm">
-        {waiver.expiresAt ? timestampDate(waiver.expiresAt).toLocaleString() : "—"}
+        {waiver.expiresAt ? formatDateTime(timestampDate(waiver.expiresAt)) : "—"}
       </TableCell>
       <TableCell className="text-sm">
         {waiver.reviewer ? (
@@ -101,7 +104,7 @@ function WaiverRow({
             <p>{waiver.reviewer.name}</p>
             {waiver.reviewedAt && (
               <p className="text-xs text-muted-foreground">
-                {timestampDate(waiver.reviewedAt).toLocaleString()}
+                {formatDateTime(timestampDate(waiver.reviewedAt))}
               </p>
             )}
           </>
@@ -167,23 +170,50 @@ function WaiverList({ policyKey }: { policyKey: string }) {
     canWrite: permissions.has(Permission.WAIVERS_WRITE),
   };
   const [page, setPage] = useState(1);
+  const [expiringSoon, setExpiringSoon] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const list = useQuery(policyWaiversQuery(policyKey, page));
+  const list = useQuery(policyWaiversQuery(policyKey, page, expiringSoon));
+  const views = (
+    <fieldset className="flex flex-wrap gap-2" aria-label="Waiver view">
+      {([false, true] as const).map((soon) => (
+        <Button
+          key={String(soon)}
+          size="sm"
+          variant={expiringSoon === soon ? "secondary" : "ghost"}
+          aria-pressed={expiringSoon === soon}
+          onClick={() => {
+            setExpiringSoon(soon);
+            setPage(1);
+          }}
+        >
+          {soon ? `Expiring soon (${EXPIRING_SOON_HOURS} h)` : "All waivers"}
+        </Button>
+      ))}
+    </fieldset>
+  );
   if (list.isPending) return <Skeleton className="h-40 w-full" />;
   if (list.isError) return <p className="text-sm text-destructive">{describeError(list.error).message}</p>;
   if (list.data.items.length === 0 && page === 1) {
     return (
-      <EmptyState
-        image="table"
-        title="No waivers for this policy"
-        description={`Waivers requested with key ${policyKey} are listed here with their status and expiry.`}
-      />
+      <div className="space-y-3">
+        {views}
+        <EmptyState
+          image="table"
+          title={expiringSoon ? "No waiver ends soon" : "No waivers for this policy"}
+          description={
+            expiringSoon
+              ? `No active waiver of ${policyKey} ends within ${EXPIRING_SOON_HOURS} hours.`
+              : `Waivers requested with key ${policyKey} are listed here with their status and expiry.`
+          }
+        />
+      </div>
     );
   }
   const position = list.data.pagination?.position;
   const totalPages = position?.case === "totalPages" ? position.value : 1;
   return (
     <div className="space-y-3">
+      {views}
       <Table>
         <TableHeader>
           <TableRow>
@@ -234,6 +264,7 @@ export function PolicyWaiversTab({ policyId }: { policyId: string }) {
     <div className="space-y-4">
       <WaiverSummary policyKey={key} />
       <WaiverList policyKey={key} />
+      <WaiverAnalyticsCard bundleId={bundle.data?.bundle?.bundle?.entity?.id ?? policyId} />
     </div>
   );
 }
