@@ -146,7 +146,10 @@ export function createBundleEngine(deps: EngineDeps) {
         return finishBundle(db, bundle);
       }
 
-      const waiverFailures = new Map(compiled.rejected);
+      const waiverFailures = new Map<string, WaiverErrorCode>(compiled.rejected);
+      // Waivers whose exemption the cloud refused to remove, and those removed at last after such a refusal.
+      const stuck: string[] = [];
+      const removedAfterFailure: string[] = [];
       if (compiled.compiled.provider === "aws" && provider.provider === "aws") {
         await applyAws(run, provider, compiled.compiled.scp, live, leaving);
       } else if (compiled.compiled.provider === "azure" && provider.provider === "azure") {
@@ -156,14 +159,18 @@ export function createBundleEngine(deps: EngineDeps) {
         for (const waiver of waiverRows) {
           const enforced = enforceable.some((w) => w.id === waiver.id) && !waiverFailures.has(waiver.id);
           if (enforced || waiver.deploymentStatus === "PENDING") continue;
+          let removed = true;
           for (const id of exemptionIds(input, toActiveWaiver(waiver, byId.get(waiver.deploymentId)))) {
             try {
               await provider.removeExemption(id);
             } catch (error) {
               rethrowTransient(error, options);
+              removed = false;
               logger.warn({ waiverId: waiver.id, err: (error as Error).message }, "exemption removal failed");
             }
           }
+          if (!removed) stuck.push(waiver.id);
+          else if (waiver.errorCode === "WAIVER_DELETION_FAILED") removedAfterFailure.push(waiver.id);
         }
       } else {
         await failDeployments(run, live, {
@@ -179,7 +186,13 @@ export function createBundleEngine(deps: EngineDeps) {
           .map((d) => d.id),
       );
       await recordWaiverOutcome(db, tenantId, waiverRows, enforceable, waiverFailures, deployed, now);
-      await finishBundle(db, bundle, [...waiverFailures.values()]);
+      // The cloud still holds these exemptions although the waivers ended: the next sync tries again.
+      await markWaiversWithdrawn(db, tenantId, removedAfterFailure);
+      if (stuck.length > 0) await markWaiversFailed(db, tenantId, stuck, "WAIVER_DELETION_FAILED");
+      await finishBundle(db, bundle, [
+        ...waiverFailures.values(),
+        ...(stuck.length > 0 ? ["WAIVER_DELETION_FAILED"] : []),
+      ]);
     });
   }
 
