@@ -396,6 +396,21 @@ describe.each(engines)("notifications and approvals in chat on %s", (engine) => 
     expect(settings?.email?.lastDelivery?.status).toBe(DeliveryStatus.SENT);
   });
 
+  it("lists the waivers expiring soon, soonest first", async () => {
+    const seeded = await seedBundle("AUTO");
+    const waiverClient = server.client(WaiverService, as.rita);
+    const short = await waiverClient.create({ key: seeded.key, duration: HOUR, comment: "short one" });
+    await waiverClient.create({ key: seeded.key, duration: 30n * HOUR, comment: "long one" });
+    const { items } = await server
+      .client(WaiverService, as.admin)
+      .list({ filter: { key: seeded.key, expiringWithinHours: 24 } });
+    expect(items.map((w) => w.entity?.id)).toEqual([short.waiver?.entity?.id]);
+    const refused = await errorOf(
+      server.client(WaiverService, as.admin).list({ filter: { key: seeded.key, expiringWithinHours: 1000 } }),
+    );
+    expect(refused.code).toBe(Code.InvalidArgument);
+  });
+
   it("computes waiver analytics per policy", async () => {
     const busy = await seedBundle("AUTO", ["111122223333", "444455556666"]);
     const quiet = await seedBundle("AUTO");

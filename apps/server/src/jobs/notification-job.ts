@@ -3,6 +3,8 @@ import type { JobDefinition, JobQueue } from "./job-queue";
 
 export const NOTIFY_JOB = "notification.dispatch";
 export const NOTIFY_DELIVER_JOB = "notification.deliver";
+export const CHAT_NONCE_CLEANUP_JOB = "notification.nonce-cleanup";
+export const CHAT_NONCE_CLEANUP_CRON = "17 * * * *";
 
 /** Something a tenant may be told about. The delivery reads the current state when it runs. */
 export type NotificationEvent =
@@ -119,5 +121,18 @@ export function deliverWorker(deps: {
       }
       if (delivered) await deps.record(data, { status: "sent" });
     },
+  };
+}
+
+/** Hourly: spent or expired chat tokens and seen Slack signatures no longer guard anything. */
+export function chatNonceCleanupWorker(deps: {
+  deleteExpired: (before: Date) => Promise<void>;
+}): JobDefinition<object> {
+  return {
+    name: CHAT_NONCE_CLEANUP_JOB,
+    retryLimit: 1,
+    expireInSeconds: 120,
+    concurrency: 1,
+    handler: () => deps.deleteExpired(new Date()),
   };
 }

@@ -13,6 +13,7 @@ import {
   type NotificationDeps,
   recordNotificationOutcome,
 } from "../modules/notification/notification-delivery";
+import { deleteExpiredNoncesAnyTenant } from "../modules/notification/notification-repository";
 import { recordInvitationDelivery } from "../modules/team/invitation-delivery-repository";
 import { expireDueWaivers } from "../modules/waiver/waiver-lifecycle";
 import { bundleDeleteWorker } from "./bundle-delete-job";
@@ -21,7 +22,14 @@ import { eventFetchAllWorker, scheduleEventFetchAll } from "./event-fetch-all-jo
 import { eventFetchWorker } from "./event-fetch-job";
 import { exportWorker } from "./export-job";
 import type { JobQueue } from "./job-queue";
-import { deliverWorker, type NotificationRetry, notifyWorker } from "./notification-job";
+import {
+  CHAT_NONCE_CLEANUP_CRON,
+  CHAT_NONCE_CLEANUP_JOB,
+  chatNonceCleanupWorker,
+  deliverWorker,
+  type NotificationRetry,
+  notifyWorker,
+} from "./notification-job";
 import { enqueueReconcile, RECONCILE_CRON, RECONCILE_JOB, reconcileWorker } from "./reconcile-job";
 import { type MailRetry, sendMailWorker } from "./send-mail-job";
 import {
@@ -86,4 +94,8 @@ export async function registerWorkers(jobs: JobQueue, deps: WorkerDeps): Promise
       record: (payload, outcome) => recordNotificationOutcome(db, payload, outcome),
     }),
   );
+  await jobs.register(
+    chatNonceCleanupWorker({ deleteExpired: (before) => deleteExpiredNoncesAnyTenant(db, before) }),
+  );
+  await jobs.schedule(CHAT_NONCE_CLEANUP_JOB, CHAT_NONCE_CLEANUP_CRON);
 }
