@@ -97,7 +97,6 @@ async function deployManualBundle(): Promise<string> {
   }
 }
 
-test.describe.configure({ mode: "serial" });
 test.use({ storageState: adminStorageState });
 
 test.beforeAll(async () => {
@@ -105,6 +104,16 @@ test.beforeAll(async () => {
   slack = await startSlackReceiver(BOT_TOKEN);
   slack.users.set(APPROVER_SLACK_ID, await addApprover());
   manualKey = await deployManualBundle();
+  // Slack as an administrator sets it up (the first test does the same through the page).
+  const api = await adminApi();
+  await callAsAdmin(api, "palisade.notification.v1.NotificationService/UpdateSettings", {
+    events: { waiverPending: true, waiverDecided: true, waiverExpiring: true, deploymentFailed: true },
+    slackEnabled: true,
+    slackWebhookUrl: `${chatReceiverURL}/slack-webhook/T0E2E/B0E2E/secretpart`,
+    slackSigningSecret: SIGNING_SECRET,
+    slackBotToken: BOT_TOKEN,
+  });
+  await api.dispose();
 });
 
 test.afterAll(async () => {
@@ -114,9 +123,10 @@ test.afterAll(async () => {
 test("the notifications page saves a Slack webhook and shows where Slack must call back", async ({
   page,
 }) => {
+  test.setTimeout(90_000);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/settings/notifications");
-  await expect(page.getByRole("heading", { name: "Notifications" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Notifications" })).toBeVisible({ timeout: 30_000 });
   await page.getByLabel("Post to Slack").check();
   await page
     .getByLabel("Incoming webhook URL")
@@ -142,6 +152,7 @@ test("the notifications page saves a Slack webhook and shows where Slack must ca
 test("a MANUAL waiver requested on /req turns active on the open page when approved from Slack", async ({
   page,
 }) => {
+  test.setTimeout(120_000);
   await page.goto(`/req?k=${manualKey}`);
   await page.getByLabel("Waiver Reason").fill(`Replacing the gateway of the build VPC (${Date.now()})`);
   await page.getByRole("button", { name: "Submit" }).click();
