@@ -380,7 +380,8 @@ describe.each(engines)("notifications and approvals in chat on %s", (engine) => 
     expect(retrying.error).toContain("Slack answered 500");
     const failed = await waitFor("giving up", async () => {
       const { settings } = await notifications.getSettings({});
-      return settings?.slack?.lastDelivery?.status === DeliveryStatus.FAILED && settings.slack.lastDelivery;
+      const last = settings?.slack?.lastDelivery;
+      return last?.status === DeliveryStatus.FAILED && last.subject === "waiver pending" && last;
     });
     expect(failed).toMatchObject({
       subject: "waiver pending",

@@ -184,7 +184,8 @@ export async function deliverNotification(deps: NotificationDeps, payload: Deliv
   const { db } = deps;
   const { event, channel } = payload;
   const settings = await findNotificationSettings(db, event.tenantId);
-  if (!settings) return false;
+  // Switched off since it was queued: nothing is sent.
+  if (!settings || !wanted(settings, event)) return false;
   const context = await contextOf(db, event);
   if (!context) return false;
   const notice = composeNotice(event, context, deps.publicUrl);
