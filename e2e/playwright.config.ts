@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
 import { adminEmail, adminPassword, baseURL, port } from "./tests/support/admin";
+import { slackApiURL } from "./tests/support/chat";
 import { sandboxPort } from "./tests/support/sandbox";
 
 // Workers load this file again; the variable keeps them on the directory the server was given.
@@ -58,6 +59,8 @@ export default defineConfig({
       // A known address for the tests that act as a cloud user; no simulated background activity.
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_ACTIVITY: "false",
+      // Slack's Web API as the chat approval test's loopback receiver answers it.
+      SLACK_API_URL: slackApiURL,
       // A private build (see the pretest script), so a rebuild of apps/web/dist during a run changes nothing.
       WEB_DIST: new URL(".web-dist", import.meta.url).pathname,
     },

@@ -5,6 +5,7 @@ import { submitSignIn } from "./support/session";
 import {
   adminApi,
   awsDenyMessage,
+  bundlePolicyName,
   bundlePolicySlug,
   callAsAdmin,
   type DeployedBundle,
@@ -76,7 +77,9 @@ test.describe("policy card", () => {
 
     await key.fill(bundle.key.toLowerCase());
     const found = card(page);
-    await expect(found.getByRole("heading", { name: bundlePolicySlug })).toBeVisible();
+    await expect(found.getByRole("heading", { name: bundlePolicyName })).toBeVisible();
+    // The slug stays beneath the name.
+    await expect(found.getByText(bundlePolicySlug, { exact: true })).toBeVisible();
     await expect(found.getByText("Feedback Message")).toBeVisible();
     await expect(found).toContainText(`policy key ${bundle.key}`);
     const link = found.getByRole("link", { name: /Blocking public access to your Amazon S3 storage/ });
@@ -99,7 +102,7 @@ test.describe("policy card", () => {
     await page.goto(`/req?k=${bundle.key}`);
     await expect(page.getByLabel("Loading policy information")).toBeVisible();
     release();
-    await expect(card(page).getByRole("heading", { name: bundlePolicySlug })).toBeVisible();
+    await expect(card(page).getByRole("heading", { name: bundlePolicyName })).toBeVisible();
     await expect(page.getByLabel("Loading policy information")).toBeHidden();
   });
 
@@ -138,7 +141,7 @@ test.describe("policy card", () => {
     await page.goto("/req");
     const key = page.getByLabel("Policy Key");
     await key.pressSequentially(bundle.key, { delay: 40 });
-    await expect(card(page).getByRole("heading", { name: bundlePolicySlug })).toBeVisible();
+    await expect(card(page).getByRole("heading", { name: bundlePolicyName })).toBeVisible();
     // Nothing more arrives later either.
     await page.waitForTimeout(700);
     expect(lookups.count).toBe(1);
@@ -279,7 +282,7 @@ test.describe("pasted deny messages", () => {
     await key.focus();
     await page.keyboard.press("ControlOrMeta+V");
     await expect(key).toHaveValue(bundle.key);
-    await expect(card(page).getByRole("heading", { name: bundlePolicySlug })).toBeVisible();
+    await expect(card(page).getByRole("heading", { name: bundlePolicyName })).toBeVisible();
     expect(resolves.count).toBe(1);
   });
 
@@ -294,7 +297,7 @@ test.describe("pasted deny messages", () => {
     const key = page.getByLabel("Policy Key");
     await key.fill(deny);
     await expect(key).toHaveValue(bundle.key);
-    await expect(card(page).getByRole("heading", { name: bundlePolicySlug })).toBeVisible();
+    await expect(card(page).getByRole("heading", { name: bundlePolicyName })).toBeVisible();
     expect(resolves.count).toBe(0);
   });
 

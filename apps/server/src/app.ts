@@ -4,12 +4,15 @@ import { bootstrapFirstTenant } from "./auth/bootstrap";
 import type { Config } from "./config";
 import { openDatabase } from "./db/database";
 import { startJobQueue } from "./jobs/job-queue";
+import { enqueueNotification } from "./jobs/notification-job";
 import { registerWorkers } from "./jobs/register-workers";
 import { enqueueMail } from "./jobs/send-mail-job";
 import type { Logger } from "./logger";
 import { createMailSender, describeMailTarget } from "./mail/mail-sender";
+import { createSecretBox } from "./modules/connector/secret-box";
 import { createBundleEngine } from "./modules/deployment/bundle-engine";
 import { createExports } from "./modules/export/export-service";
+import { createChatTokens } from "./modules/notification/chat-signature";
 import { loadCatalogue } from "./modules/policy-definition/load-catalogue";
 import { startCloudConnections } from "./sandbox-connection";
 import { loadSecretKey } from "./secrets";
@@ -85,7 +88,20 @@ export async function createPalisade(config: Config, logger: Logger) {
     runtime: cloud.service.runtime,
     publicUrl: config.publicUrl,
     logger,
+    onBundleFailed: async (tenantId, bundleId) => {
+      await enqueueNotification(jobs, { kind: "deployment.failed", tenantId, bundleId });
+    },
   });
+
+  const serverKey = loadSecretKey(config.dataDir);
+  const notifications = {
+    db: database.db,
+    secretBox: createSecretBox(serverKey),
+    tokens: createChatTokens(serverKey),
+    publicUrl: config.publicUrl,
+    mail,
+    slackApiUrl: config.notifications.slackApiUrl,
+  };
 
   const app = await buildServer({
     database,
@@ -103,6 +119,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     publicRateLimit: config.publicRateLimit,
     maxRequestBytes: config.maxRequestBytes,
     trustedOrigins,
+    notifications,
   });
 
   await registerWorkers(jobs, {
@@ -113,6 +130,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     engine,
     exports,
     mail: { sender: mail, retry: config.mail.retry },
+    notifications: { ...notifications, retry: config.notifications.retry },
   });
 
   await cloud.connectSandbox();

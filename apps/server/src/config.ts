@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import type { NotificationRetry } from "./jobs/notification-job";
 import type { MailRetry } from "./jobs/send-mail-job";
 import type { MailSettings } from "./mail/mail-sender";
 
@@ -32,6 +33,8 @@ export interface Config {
   allowSignUp: boolean;
   /** Outgoing mail: SMTP, or .eml files in the outbox; failed sends are retried this way. */
   mail: MailSettings & { retry: MailRetry };
+  /** Slack, Teams and e-mail notifications: how failed deliveries are retried; Slack's Web API. */
+  notifications: { retry: NotificationRetry; slackApiUrl: string };
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -80,6 +83,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
         limit: wholeNumber(env, "MAIL_RETRY_LIMIT", 6),
         delaySeconds: wholeNumber(env, "MAIL_RETRY_DELAY_SECONDS", 30),
       },
+    },
+    notifications: {
+      retry: {
+        limit: wholeNumber(env, "NOTIFY_RETRY_LIMIT", 5),
+        delaySeconds: Math.max(1, wholeNumber(env, "NOTIFY_RETRY_DELAY_SECONDS", 30)),
+      },
+      slackApiUrl: (env.SLACK_API_URL || "https://slack.com/api").replace(/\/$/, ""),
     },
   };
 }

@@ -21,10 +21,14 @@ import { createDeploymentManagerService } from "./modules/deployment/deployment-
 import { createPolicyEventStoreService } from "./modules/event/event-service";
 import type { ExportService } from "./modules/export/export-service";
 import { createInitiativeService } from "./modules/initiative/initiative-service";
+import { registerChatRoutes } from "./modules/notification/chat-routes";
+import type { NotificationDeps } from "./modules/notification/notification-delivery";
+import { createNotificationService } from "./modules/notification/notification-service";
 import { createPolicyService } from "./modules/policy/policy-service";
 import { createPolicyDefinitionService } from "./modules/policy-definition/policy-definition-service";
 import { createTeamService } from "./modules/team/team-service";
 import { createTenantService } from "./modules/tenant/tenant-service";
+import { createWaiverAnalyticsService } from "./modules/waiver/waiver-analytics-service";
 import { createWaiverService } from "./modules/waiver/waiver-service";
 import { createAuthInterceptor } from "./rpc/auth-interceptor";
 import { callContextKey } from "./rpc/call-context";
@@ -58,6 +62,8 @@ export interface ServerDeps {
   maxRequestBytes: number;
   /** Origins besides the public address whose pages may call RPCs with the session cookie. */
   trustedOrigins?: string[];
+  /** Notification channels and the chat callbacks (Slack buttons and commands, Teams links). */
+  notifications: NotificationDeps;
 }
 
 /** Builds the HTTP server: RPCs, Better Auth, health, and the web app. */
@@ -112,6 +118,7 @@ export async function buildServer(deps: ServerDeps) {
   });
 
   deps.exports.route(app);
+  registerChatRoutes(app, { ...deps.notifications, jobs: deps.jobs, logger: deps.logger });
 
   const implementations = new Map<string, AnyServiceImpl>([
     ["palisade.tenant.v1.TenantService", createTenantService({ db })],
@@ -142,6 +149,11 @@ export async function buildServer(deps: ServerDeps) {
     ["palisade.policy.v1.PolicyService", createPolicyService({ db, catalogue })],
     ["palisade.deployment.v1.DeploymentManagerService", createDeploymentManagerService({ ...deps, db })],
     ["palisade.waiver.v1.WaiverService", createWaiverService({ db, jobs: deps.jobs })],
+    ["palisade.waiver.v1.WaiverAnalyticsService", createWaiverAnalyticsService({ db })],
+    [
+      "palisade.notification.v1.NotificationService",
+      createNotificationService({ ...deps.notifications, jobs: deps.jobs }),
+    ],
   ]);
   const publicRateLimiter = createRateLimiter(deps.publicRateLimit);
   await app.register(fastifyConnectPlugin, {

@@ -30,17 +30,18 @@ describe.each(engines)("public definition lookup on %s", (engine) => {
     await server?.stop();
   });
 
-  it("answers a catalogue definition's slug and further reading without sign-in", async () => {
+  it("answers a catalogue definition's slug, name and further reading without sign-in", async () => {
     const definition = catalogue.bySlug.get(SLUG);
     if (!definition) throw new Error(`the catalogue has no ${SLUG}`);
     const response = await server.client(PolicyService).getDefinitionBySlug({ slug: SLUG });
     expect(response.slug).toBe(SLUG);
+    expect(response.displayName).toBe(definition.display_name);
     expect(response.furtherReadingUrls.map(({ name, href }) => ({ name, href }))).toEqual(
       definition.further_reading_urls,
     );
   });
 
-  it("answers those two fields and nothing else", async () => {
+  it("answers those three fields and nothing else", async () => {
     const response = await fetch(`${server.url}/palisade.policy.v1.PolicyService/GetDefinitionBySlug`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -48,7 +49,7 @@ describe.each(engines)("public definition lookup on %s", (engine) => {
     });
     expect(response.status).toBe(200);
     const body = (await response.json()) as Record<string, unknown>;
-    expect(Object.keys(body).sort()).toEqual(["furtherReadingUrls", "slug"]);
+    expect(Object.keys(body).sort()).toEqual(["displayName", "furtherReadingUrls", "slug"]);
     for (const url of body.furtherReadingUrls as Record<string, unknown>[]) {
       expect(Object.keys(url).sort()).toEqual(["href", "name"]);
     }

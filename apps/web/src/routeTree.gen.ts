@@ -13,6 +13,7 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthenticatedRouteRouteImport } from './routes/_authenticated/route'
 import { Route as ExternalRouteRouteImport } from './routes/_external/route'
 import { Route as AuthenticatedAccountIndexRouteImport } from './routes/_authenticated/account/index'
+import { Route as AuthenticatedChatDecideRouteImport } from './routes/_authenticated/chat/decide'
 import { Route as AuthenticatedConnectorsIndexRouteImport } from './routes/_authenticated/connectors/index'
 import { Route as AuthenticatedDashboardIndexRouteImport } from './routes/_authenticated/dashboard/index'
 import { Route as AuthenticatedEventsIndexRouteImport } from './routes/_authenticated/events/index'
@@ -20,6 +21,7 @@ import { Route as AuthenticatedInitiativesIndexRouteImport } from './routes/_aut
 import { Route as AuthenticatedPoliciesIndexRouteImport } from './routes/_authenticated/policies/index'
 import { Route as AuthenticatedRecommendationsIndexRouteImport } from './routes/_authenticated/recommendations/index'
 import { Route as AuthenticatedSettingsIndexRouteImport } from './routes/_authenticated/settings/index'
+import { Route as AuthenticatedSettingsNotificationsRouteImport } from './routes/_authenticated/settings/notifications'
 import { Route as AuthenticatedTeamMembersIndexRouteImport } from './routes/_authenticated/team-members/index'
 import { Route as ExternalBlockedAccessIndexRouteImport } from './routes/_external/blocked-access/index'
 import { Route as ExternalInviteTokenRouteImport } from './routes/_external/invite/$token'
@@ -53,6 +55,11 @@ const AuthenticatedAccountIndexRoute =
     path: '/account/',
     getParentRoute: () => AuthenticatedRouteRoute,
   } as any)
+const AuthenticatedChatDecideRoute = AuthenticatedChatDecideRouteImport.update({
+  id: '/chat/decide',
+  path: '/chat/decide',
+  getParentRoute: () => AuthenticatedRouteRoute,
+} as any)
 const AuthenticatedConnectorsIndexRoute =
   AuthenticatedConnectorsIndexRouteImport.update({
     id: '/connectors/',
@@ -93,6 +100,12 @@ const AuthenticatedSettingsIndexRoute =
   AuthenticatedSettingsIndexRouteImport.update({
     id: '/settings/',
     path: '/settings/',
+    getParentRoute: () => AuthenticatedRouteRoute,
+  } as any)
+const AuthenticatedSettingsNotificationsRoute =
+  AuthenticatedSettingsNotificationsRouteImport.update({
+    id: '/settings/notifications',
+    path: '/settings/notifications',
     getParentRoute: () => AuthenticatedRouteRoute,
   } as any)
 const AuthenticatedTeamMembersIndexRoute =
@@ -174,6 +187,8 @@ const ExternalUiComponentsScrollIndicatorIndexRoute =
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/chat/decide': typeof AuthenticatedChatDecideRoute
+  '/settings/notifications': typeof AuthenticatedSettingsNotificationsRoute
   '/invite/$token': typeof ExternalInviteTokenRoute
   '/account/': typeof AuthenticatedAccountIndexRoute
   '/connectors/': typeof AuthenticatedConnectorsIndexRoute
@@ -198,6 +213,8 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/chat/decide': typeof AuthenticatedChatDecideRoute
+  '/settings/notifications': typeof AuthenticatedSettingsNotificationsRoute
   '/invite/$token': typeof ExternalInviteTokenRoute
   '/account': typeof AuthenticatedAccountIndexRoute
   '/connectors': typeof AuthenticatedConnectorsIndexRoute
@@ -225,6 +242,8 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/_authenticated': typeof AuthenticatedRouteRouteWithChildren
   '/_external': typeof ExternalRouteRouteWithChildren
+  '/_authenticated/chat/decide': typeof AuthenticatedChatDecideRoute
+  '/_authenticated/settings/notifications': typeof AuthenticatedSettingsNotificationsRoute
   '/_external/invite/$token': typeof ExternalInviteTokenRoute
   '/_authenticated/account/': typeof AuthenticatedAccountIndexRoute
   '/_authenticated/connectors/': typeof AuthenticatedConnectorsIndexRoute
@@ -251,6 +270,8 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/chat/decide'
+    | '/settings/notifications'
     | '/invite/$token'
     | '/account/'
     | '/connectors/'
@@ -275,6 +296,8 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/chat/decide'
+    | '/settings/notifications'
     | '/invite/$token'
     | '/account'
     | '/connectors'
@@ -301,6 +324,8 @@ export interface FileRouteTypes {
     | '/'
     | '/_authenticated'
     | '/_external'
+    | '/_authenticated/chat/decide'
+    | '/_authenticated/settings/notifications'
     | '/_external/invite/$token'
     | '/_authenticated/account/'
     | '/_authenticated/connectors/'
@@ -360,6 +385,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedAccountIndexRouteImport
       parentRoute: typeof AuthenticatedRouteRoute
     }
+    '/_authenticated/chat/decide': {
+      id: '/_authenticated/chat/decide'
+      path: '/chat/decide'
+      fullPath: '/chat/decide'
+      preLoaderRoute: typeof AuthenticatedChatDecideRouteImport
+      parentRoute: typeof AuthenticatedRouteRoute
+    }
     '/_authenticated/connectors/': {
       id: '/_authenticated/connectors/'
       path: '/connectors'
@@ -407,6 +439,13 @@ declare module '@tanstack/react-router' {
       path: '/settings'
       fullPath: '/settings/'
       preLoaderRoute: typeof AuthenticatedSettingsIndexRouteImport
+      parentRoute: typeof AuthenticatedRouteRoute
+    }
+    '/_authenticated/settings/notifications': {
+      id: '/_authenticated/settings/notifications'
+      path: '/settings/notifications'
+      fullPath: '/settings/notifications'
+      preLoaderRoute: typeof AuthenticatedSettingsNotificationsRouteImport
       parentRoute: typeof AuthenticatedRouteRoute
     }
     '/_authenticated/team-members/': {
@@ -504,6 +543,8 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthenticatedRouteRouteChildren {
+  AuthenticatedChatDecideRoute: typeof AuthenticatedChatDecideRoute
+  AuthenticatedSettingsNotificationsRoute: typeof AuthenticatedSettingsNotificationsRoute
   AuthenticatedAccountIndexRoute: typeof AuthenticatedAccountIndexRoute
   AuthenticatedConnectorsIndexRoute: typeof AuthenticatedConnectorsIndexRoute
   AuthenticatedDashboardIndexRoute: typeof AuthenticatedDashboardIndexRoute
@@ -522,6 +563,9 @@ interface AuthenticatedRouteRouteChildren {
 }
 
 const AuthenticatedRouteRouteChildren: AuthenticatedRouteRouteChildren = {
+  AuthenticatedChatDecideRoute: AuthenticatedChatDecideRoute,
+  AuthenticatedSettingsNotificationsRoute:
+    AuthenticatedSettingsNotificationsRoute,
   AuthenticatedAccountIndexRoute: AuthenticatedAccountIndexRoute,
   AuthenticatedConnectorsIndexRoute: AuthenticatedConnectorsIndexRoute,
   AuthenticatedDashboardIndexRoute: AuthenticatedDashboardIndexRoute,

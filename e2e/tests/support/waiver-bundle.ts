@@ -6,6 +6,8 @@ import { adminStorageState, baseURL } from "./admin";
 import { sandboxURL } from "./sandbox";
 
 export const bundlePolicySlug = "protect-s3-account-public-access-block";
+/** The catalogue's name of that policy: the request page's card title. */
+export const bundlePolicyName = "Prevent changing the account-level S3 Block Public Access settings";
 export const deniedAction = "s3:PutAccountPublicAccessBlock";
 
 export interface DeployedBundle {

@@ -12,7 +12,7 @@ const fieldNames = (message: DescMessage) => message.fields.map((f) => f.name).s
 // invitation page to the holder of an invitation link. Anything more would leak tenant data.
 const publicResponseFields: Record<string, string[]> = {
   "palisade.policy.v1.PolicyService/GetBundleByKey": ["feedback_message", "key", "policy_slug"],
-  "palisade.policy.v1.PolicyService/GetDefinitionBySlug": ["further_reading_urls", "slug"],
+  "palisade.policy.v1.PolicyService/GetDefinitionBySlug": ["display_name", "further_reading_urls", "slug"],
   "palisade.policy.v1.PolicyService/ResolvePolicyKey": ["key"],
   "palisade.team.v1.TeamService/GetInvitationByToken": ["invitation", "state"],
   "palisade.team.v1.TeamService/AcceptInvitationWithNewAccount": ["tenant_id"],

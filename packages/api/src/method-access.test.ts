@@ -37,6 +37,14 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
     UpdateSettings: ["TENANT_SETTINGS_WRITE"],
     CreateTenant: [],
   }),
+  ...table("palisade.notification.v1.NotificationService", {
+    GetSettings: ["TENANT_SETTINGS_WRITE"],
+    UpdateSettings: ["TENANT_SETTINGS_WRITE"],
+    DecideFromChat: ["WAIVERS_UPDATE"],
+  }),
+  ...table("palisade.waiver.v1.WaiverAnalyticsService", {
+    Analytics: ["WAIVERS_READ"],
+  }),
   ...table("palisade.waiver.v1.WaiverService", {
     Create: ["WAIVERS_REQUEST"],
     GetOwn: ["WAIVERS_REQUEST"],

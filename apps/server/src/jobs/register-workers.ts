@@ -8,6 +8,13 @@ import { createEventPipeline } from "../modules/event/event-pipeline";
 import { purgeEventsBefore } from "../modules/event/event-retention-repository";
 import { listConnectorIdsAnyTenant } from "../modules/event/fetch-repository";
 import type { ExportService } from "../modules/export/export-service";
+import {
+  channelsFor,
+  deliverNotification,
+  type NotificationDeps,
+  recordNotificationOutcome,
+} from "../modules/notification/notification-delivery";
+import { deleteExpiredNoncesAnyTenant } from "../modules/notification/notification-repository";
 import { recordInvitationDelivery } from "../modules/team/invitation-delivery-repository";
 import { listEventRetentions } from "../modules/tenant/tenant-repository";
 import { expireDueWaivers } from "../modules/waiver/waiver-lifecycle";
@@ -18,6 +25,14 @@ import { eventFetchWorker } from "./event-fetch-job";
 import { EVENT_RETENTION_CRON, EVENT_RETENTION_JOB, eventRetentionWorker } from "./event-retention-job";
 import { exportWorker } from "./export-job";
 import type { JobQueue } from "./job-queue";
+import {
+  CHAT_NONCE_CLEANUP_CRON,
+  CHAT_NONCE_CLEANUP_JOB,
+  chatNonceCleanupWorker,
+  deliverWorker,
+  type NotificationRetry,
+  notifyWorker,
+} from "./notification-job";
 import { enqueueReconcile, RECONCILE_CRON, RECONCILE_JOB, reconcileWorker } from "./reconcile-job";
 import { type MailRetry, sendMailWorker } from "./send-mail-job";
 import {
@@ -36,6 +51,7 @@ export interface WorkerDeps {
   engine: BundleEngine;
   exports: ExportService;
   mail: { sender: MailSender; retry: MailRetry };
+  notifications: NotificationDeps & { retry: NotificationRetry };
 }
 
 /**
@@ -78,4 +94,19 @@ export async function registerWorkers(jobs: JobQueue, deps: WorkerDeps): Promise
       recordDelivery: (target, outcome) => recordInvitationDelivery(db, target, outcome),
     }),
   );
+
+  const { retry, ...notifications } = deps.notifications;
+  await jobs.register(notifyWorker({ jobs, channelsFor: (event) => channelsFor({ db }, event) }));
+  await jobs.register(
+    deliverWorker({
+      retry,
+      logger,
+      deliver: (payload) => deliverNotification(notifications, payload),
+      record: (payload, outcome) => recordNotificationOutcome(db, payload, outcome),
+    }),
+  );
+  await jobs.register(
+    chatNonceCleanupWorker({ deleteExpired: (before) => deleteExpiredNoncesAnyTenant(db, before) }),
+  );
+  await jobs.schedule(CHAT_NONCE_CLEANUP_JOB, CHAT_NONCE_CLEANUP_CRON);
 }

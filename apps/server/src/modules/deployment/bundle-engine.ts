@@ -74,6 +74,15 @@ export function createBundleEngine(deps: EngineDeps) {
    * excluded scopes and enforceable waivers; scopes no longer targeted lose it.
    */
   async function syncBundle(tenantId: string, bundleId: string, options: RunOptions): Promise<void> {
+    const before = deps.onBundleFailed ? (await findBundle(db, tenantId, bundleId))?.status : undefined;
+    await applyBundle(tenantId, bundleId, options);
+    if (deps.onBundleFailed && before !== "FAILED") {
+      const after = await findBundle(db, tenantId, bundleId);
+      if (after?.status === "FAILED" && !after.deletedAt) await deps.onBundleFailed(tenantId, bundleId);
+    }
+  }
+
+  async function applyBundle(tenantId: string, bundleId: string, options: RunOptions): Promise<void> {
     await exclusive(bundleId, async () => {
       const bundle = await findBundle(db, tenantId, bundleId);
       if (!bundle) return;
@@ -137,7 +146,10 @@ export function createBundleEngine(deps: EngineDeps) {
         return finishBundle(db, bundle);
       }
 
-      const waiverFailures = new Map(compiled.rejected);
+      const waiverFailures = new Map<string, WaiverErrorCode>(compiled.rejected);
+      // Waivers whose exemption the cloud refused to remove, and those removed at last after such a refusal.
+      const stuck: string[] = [];
+      const removedAfterFailure: string[] = [];
       if (compiled.compiled.provider === "aws" && provider.provider === "aws") {
         await applyAws(
           run,
@@ -154,14 +166,18 @@ export function createBundleEngine(deps: EngineDeps) {
         for (const waiver of waiverRows) {
           const enforced = enforceable.some((w) => w.id === waiver.id) && !waiverFailures.has(waiver.id);
           if (enforced || waiver.deploymentStatus === "PENDING") continue;
+          let removed = true;
           for (const id of exemptionIds(input, toActiveWaiver(waiver, byId.get(waiver.deploymentId)))) {
             try {
               await provider.removeExemption(id);
             } catch (error) {
               rethrowTransient(error, options);
+              removed = false;
               logger.warn({ waiverId: waiver.id, err: (error as Error).message }, "exemption removal failed");
             }
           }
+          if (!removed) stuck.push(waiver.id);
+          else if (waiver.errorCode === "WAIVER_DELETION_FAILED") removedAfterFailure.push(waiver.id);
         }
       } else {
         await failDeployments(run, live, {
@@ -177,7 +193,13 @@ export function createBundleEngine(deps: EngineDeps) {
           .map((d) => d.id),
       );
       await recordWaiverOutcome(db, tenantId, waiverRows, enforceable, waiverFailures, deployed, now);
-      await finishBundle(db, bundle, [...waiverFailures.values()]);
+      // The cloud still holds these exemptions although the waivers ended: the next sync tries again.
+      await markWaiversWithdrawn(db, tenantId, removedAfterFailure);
+      if (stuck.length > 0) await markWaiversFailed(db, tenantId, stuck, "WAIVER_DELETION_FAILED");
+      await finishBundle(db, bundle, [
+        ...waiverFailures.values(),
+        ...(stuck.length > 0 ? ["WAIVER_DELETION_FAILED"] : []),
+      ]);
     });
   }
 

@@ -19,6 +19,8 @@ export interface EngineDeps {
   /** Public address of Palisade, for the waiver links in deny messages. */
   publicUrl: string;
   logger: Logger;
+  /** Told once when a bundle turns FAILED (the tenant's "deployment failed" notification). */
+  onBundleFailed?: (tenantId: string, bundleId: string) => Promise<void>;
 }
 
 /** The bundle's definition in its tenant's catalogue, and every definition (for composed ones). */

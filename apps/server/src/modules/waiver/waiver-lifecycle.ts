@@ -3,6 +3,7 @@ import { ProductErrorCode } from "@palisade/api/gen/palisade/common/v1/common_pb
 import type { Database } from "../../db/database";
 import { enqueueBundleSync } from "../../jobs/bundle-sync-job";
 import type { JobQueue } from "../../jobs/job-queue";
+import { enqueueExpiryNotice, enqueueNotification } from "../../jobs/notification-job";
 import { enqueueWaiverExpiry } from "../../jobs/waiver-expiry-job";
 import { callError } from "../../rpc/errors";
 import { writeSystemAudit } from "../audit/audit-log";
@@ -162,6 +163,23 @@ export async function createWaivers(
     await enqueueBundleSync(jobs, { bundleId: bundle.id, tenantId: bundle.tenantId, reason: request.reason });
     if (first.expiresAt) await enqueueWaiverExpiry(jobs, { startAfter: first.expiresAt });
   }
+  if (!created.replayed) {
+    for (const waiver of created.waivers) {
+      if (waiver.status === "PENDING") {
+        await enqueueNotification(jobs, {
+          kind: "waiver.pending",
+          tenantId: waiver.tenantId,
+          waiverId: waiver.id,
+        });
+      } else if (waiver.expiresAt) {
+        await enqueueExpiryNotice(jobs, {
+          tenantId: waiver.tenantId,
+          id: waiver.id,
+          expiresAt: waiver.expiresAt,
+        });
+      }
+    }
+  }
   return created;
 }
 
@@ -218,6 +236,12 @@ export async function approveWaiver(
   });
   await syncBundleOf(deps.jobs, updated, "waiver approved");
   await enqueueWaiverExpiry(deps.jobs, { startAfter: expiresAt });
+  await enqueueNotification(deps.jobs, {
+    kind: "waiver.decided",
+    tenantId: updated.tenantId,
+    waiverId: updated.id,
+  });
+  await enqueueExpiryNotice(deps.jobs, { tenantId: updated.tenantId, id: updated.id, expiresAt });
   return updated;
 }
 
@@ -234,6 +258,11 @@ export async function rejectWaiver(
     reviewed(reviewer, new Date()),
   );
   await syncBundleOf(deps.jobs, updated, "waiver rejected");
+  await enqueueNotification(deps.jobs, {
+    kind: "waiver.decided",
+    tenantId: updated.tenantId,
+    waiverId: updated.id,
+  });
   return updated;
 }
 

@@ -244,6 +244,8 @@ export interface ListQuery {
   requestedBy: string[];
   comment?: string;
   orderBy: "created_at" | "status";
+  /** Expiring soon: active waivers ending by then, soonest first. */
+  expiringBefore?: Date;
 }
 
 export async function listWaivers(
@@ -259,10 +261,18 @@ export async function listWaivers(
   if (query.comment) {
     conditions.push(ilike(waivers.comment, `%${query.comment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
   }
+  if (query.expiringBefore) {
+    conditions.push(
+      eq(waivers.status, "ACTIVE"),
+      gt(waivers.expiresAt, new Date()),
+      lte(waivers.expiresAt, query.expiringBefore),
+    );
+  }
   const where = and(...conditions);
   const direction = window.descending ? desc : asc;
-  const order =
-    query.orderBy === "status"
+  const order = query.expiringBefore
+    ? [asc(waivers.expiresAt), asc(waivers.id)]
+    : query.orderBy === "status"
       ? [direction(reportedStatusSql), direction(waivers.createdAt), asc(waivers.id)]
       : [direction(waivers.createdAt), asc(waivers.id)];
   const rows = await viewQuery(db)

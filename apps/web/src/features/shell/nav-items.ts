@@ -1,5 +1,6 @@
 import {
   ActivityIcon,
+  BellIcon,
   BookCheckIcon,
   LayoutDashboardIcon,
   LightbulbIcon,
@@ -25,6 +26,12 @@ export const navItems = [
   { to: "/team-members", label: "Team members", icon: UsersIcon, needs: Permission.USERS_READ },
   // Every member may read the tenant's settings; changing them needs TENANT_SETTINGS_WRITE.
   { to: "/settings", label: "Settings", icon: SettingsIcon, needs: null },
+  {
+    to: "/settings/notifications",
+    label: "Notifications",
+    icon: BellIcon,
+    needs: Permission.TENANT_SETTINGS_WRITE,
+  },
 ] as const;
 
 const readPermissions = [

@@ -9,7 +9,7 @@ import type { PolicyServiceDeps } from "../policies";
 
 /**
  * Public: the page has no tenant, so only catalogue definitions are looked up (a tenant's own
- * definitions stay private), and nothing but the links is answered.
+ * definitions stay private), and nothing but the name and the links is answered.
  */
 export async function getDefinitionBySlug(
   deps: PolicyServiceDeps,
@@ -20,6 +20,7 @@ export async function getDefinitionBySlug(
   if (!definition) throw new ConnectError(`No policy definition with slug "${slug}".`, Code.NotFound);
   return {
     slug: definition.slug,
+    displayName: definition.display_name,
     furtherReadingUrls: definition.further_reading_urls.map(({ name, href }) => ({ name, href })),
   };
 }

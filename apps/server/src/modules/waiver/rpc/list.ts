@@ -10,6 +10,7 @@ import { nameOfStatus, parseKey } from "../waiver-rules";
 
 export const MAX_FILTER_ITEMS = 100;
 const MAX_COMMENT_FILTER = 220;
+const MAX_EXPIRING_HOURS = 168;
 
 export function list({ db }: WaiverServiceDeps): WaiverRpc["list"] {
   return async (req, ctx) => {
@@ -33,6 +34,12 @@ export function list({ db }: WaiverServiceDeps): WaiverRpc["list"] {
         { field: "filter.comment", message: `at most ${MAX_COMMENT_FILTER} characters.` },
       ]);
     }
+    const within = filter?.expiringWithinHours;
+    if (within !== undefined && (within < 1 || within > MAX_EXPIRING_HOURS)) {
+      throw invalidArgument(`expiring_within_hours must be 1 to ${MAX_EXPIRING_HOURS}.`, [
+        { field: "filter.expiring_within_hours", message: `1 to ${MAX_EXPIRING_HOURS}` },
+      ]);
+    }
     if (req.orderBy !== ListOrderBy.UNSPECIFIED && ListOrderBy[req.orderBy] === undefined) {
       throw invalidArgument("order_by must be CREATED_AT or STATUS.", [
         { field: "order_by", message: "must be CREATED_AT or STATUS." },
@@ -47,6 +54,7 @@ export function list({ db }: WaiverServiceDeps): WaiverRpc["list"] {
         requestedBy,
         comment: comment || undefined,
         orderBy: req.orderBy === ListOrderBy.STATUS ? "status" : "created_at",
+        expiringBefore: within === undefined ? undefined : new Date(Date.now() + within * 3_600_000),
       },
       window,
     );

@@ -18,20 +18,35 @@ export function policyBundleQuery(policyId: string) {
   );
 }
 
-export function policyWaiversQuery(key: string, page: number) {
-  return createQueryOptions(
-    WaiverService.method.list,
-    { filter: { key }, pagination: { position: { case: "page", value: page }, limit: WAIVERS_PAGE_SIZE } },
-    { transport: appTransport },
-  );
+/** "Expiring soon": active waivers that end within this many hours. */
+export const EXPIRING_SOON_HOURS = 24;
+
+/** Open lists are read again this often, so approvals, expiries and cloud outcomes show without a reload. */
+export const WAIVER_POLL_MS = 5_000;
+
+export function policyWaiversQuery(key: string, page: number, expiringSoon = false) {
+  return {
+    ...createQueryOptions(
+      WaiverService.method.list,
+      {
+        filter: { key, ...(expiringSoon ? { expiringWithinHours: EXPIRING_SOON_HOURS } : {}) },
+        pagination: { position: { case: "page", value: page }, limit: WAIVERS_PAGE_SIZE },
+      },
+      { transport: appTransport },
+    ),
+    refetchInterval: WAIVER_POLL_MS,
+  };
 }
 
 export function policyWaiverSummaryQuery(key: string) {
-  return createQueryOptions(
-    WaiverService.method.summary,
-    { filter: { keys: [key] } },
-    { transport: appTransport },
-  );
+  return {
+    ...createQueryOptions(
+      WaiverService.method.summary,
+      { filter: { keys: [key] } },
+      { transport: appTransport },
+    ),
+    refetchInterval: WAIVER_POLL_MS,
+  };
 }
 
 /** Everything a waiver change can alter: the lists, the counts and the policies' waiver counts. */

@@ -1,11 +1,12 @@
 import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 import { ExternalLinkIcon, KeyRoundIcon, SearchXIcon, WifiOffIcon } from "lucide-react";
 import { lazy, type ReactNode, Suspense } from "react";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorText } from "@/lib/error-text";
 import { useBundleByKey, useDefinitionBySlug } from "../api/waiver-request-queries";
 import { policyCardState } from "../policy-card-state";
+import { PolicyTitle } from "./policy-title";
 
 // Markdown rendering is the heaviest part of this page and only needed once a key is found.
 const TextBlock = lazy(() => import("@/components/text-block").then((m) => ({ default: m.TextBlock })));
@@ -141,7 +142,7 @@ export function PolicyInfoCard({ typedKey, debouncedKey }: { typedKey: string; d
     <Card className="h-full">
       <CardHeader>
         <CardDescription className="font-mono text-xs tracking-widest">{data.key}</CardDescription>
-        <CardTitle className="break-words">{slug}</CardTitle>
+        <PolicyTitle slug={slug} />
       </CardHeader>
       <CardContent className="space-y-6">
         <details open className="group space-y-2">

@@ -18,6 +18,7 @@ import { hierarchyQuery } from "@/lib/hierarchy-query";
 import { Permission, usePermissions } from "@/lib/permissions";
 import { scopeName, scopeNamesOf } from "@/lib/scope-names";
 import {
+  EXPIRING_SOON_HOURS,
   policyBundleQuery,
   policyWaiverSummaryQuery,
   policyWaiversQuery,
@@ -25,6 +26,7 @@ import {
   useUpdateWaiver,
 } from "../api/policy-waiver-queries";
 import { formatDuration, waiverActions, waiverStatusLabel } from "../waiver-row";
+import { WaiverAnalyticsCard } from "./waiver-analytics-card";
 
 const summaryCounts = [
   ["total", "Total"],
@@ -177,25 +179,52 @@ function WaiverList({ policyKey }: { policyKey: string }) {
     canWrite: permissions.has(Permission.WAIVERS_WRITE),
   };
   const [page, setPage] = useState(1);
+  const [expiringSoon, setExpiringSoon] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const list = useQuery(policyWaiversQuery(policyKey, page));
+  const list = useQuery(policyWaiversQuery(policyKey, page, expiringSoon));
   const hierarchy = useQuery({ ...hierarchyQuery(), enabled: permissions.has(Permission.CONNECTORS_READ) });
   const scopeNames = scopeNamesOf(hierarchy.data?.roots ?? []);
+  const views = (
+    <fieldset className="flex flex-wrap gap-2" aria-label="Waiver view">
+      {([false, true] as const).map((soon) => (
+        <Button
+          key={String(soon)}
+          size="sm"
+          variant={expiringSoon === soon ? "secondary" : "ghost"}
+          aria-pressed={expiringSoon === soon}
+          onClick={() => {
+            setExpiringSoon(soon);
+            setPage(1);
+          }}
+        >
+          {soon ? `Expiring soon (${EXPIRING_SOON_HOURS} h)` : "All waivers"}
+        </Button>
+      ))}
+    </fieldset>
+  );
   if (list.isPending) return <Skeleton className="h-40 w-full" />;
   if (list.isError) return <p className="text-sm text-destructive">{describeError(list.error).message}</p>;
   if (list.data.items.length === 0 && page === 1) {
     return (
-      <EmptyState
-        image="table"
-        title="No waivers for this policy"
-        description={`Waivers requested with key ${policyKey} are listed here with their status and expiry.`}
-      />
+      <div className="space-y-3">
+        {views}
+        <EmptyState
+          image="table"
+          title={expiringSoon ? "No waiver ends soon" : "No waivers for this policy"}
+          description={
+            expiringSoon
+              ? `No active waiver of ${policyKey} ends within ${EXPIRING_SOON_HOURS} hours.`
+              : `Waivers requested with key ${policyKey} are listed here with their status and expiry.`
+          }
+        />
+      </div>
     );
   }
   const position = list.data.pagination?.position;
   const totalPages = position?.case === "totalPages" ? position.value : 1;
   return (
     <div className="space-y-3">
+      {views}
       <Table>
         <TableHeader>
           <TableRow>
@@ -252,6 +281,7 @@ export function PolicyWaiversTab({ policyId }: { policyId: string }) {
     <div className="space-y-4">
       <WaiverSummary policyKey={key} />
       <WaiverList policyKey={key} />
+      <WaiverAnalyticsCard bundleId={bundle.data?.bundle?.bundle?.entity?.id ?? policyId} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
 import { DashboardPage } from "@/features/dashboard/components/dashboard-page";
+import { WaiverAnalyticsCard } from "@/features/waivers/components/waiver-analytics-card";
 import { loadPageData } from "@/lib/page-data";
 
 export const Route = createFileRoute("/_authenticated/dashboard/")({
@@ -8,5 +9,14 @@ export const Route = createFileRoute("/_authenticated/dashboard/")({
     const { bundleSummaryQuery } = await import("@/features/dashboard/api/dashboard-queries");
     await loadPageData(context.queryClient, bundleSummaryQuery());
   },
-  component: DashboardPage,
+  component: DashboardRoute,
 });
+
+function DashboardRoute() {
+  return (
+    <>
+      <DashboardPage />
+      <WaiverAnalyticsCard />
+    </>
+  );
+}

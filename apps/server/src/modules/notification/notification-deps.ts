@@ -1,0 +1,16 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { NotificationService } from "@palisade/api/gen/palisade/notification/v1/notification_pb";
+import type { Database } from "../../db/database";
+import type { JobQueue } from "../../jobs/job-queue";
+import type { SecretBox } from "../connector/secret-box";
+import type { ChatTokens } from "./chat-signature";
+
+export interface NotificationServiceDeps {
+  db: Database;
+  jobs: JobQueue;
+  secretBox: SecretBox;
+  tokens: ChatTokens;
+  publicUrl: string;
+}
+
+export type NotificationRpc = ServiceImpl<typeof NotificationService>;

@@ -1,0 +1,58 @@
+import { and, eq, gte, sql } from "drizzle-orm";
+import type { Database } from "../../db/database";
+import { bundles, deployments, waivers } from "../../db/schema/deployments";
+import { policyEvents } from "../../db/schema/events";
+
+/** At most this many waivers feed one analytics answer (the most recent ones). */
+export const ANALYTICS_ROW_LIMIT = 20_000;
+
+export interface AnalyticsWaiverRow {
+  bundleId: string;
+  bundleName: string;
+  policyKey: string;
+  policySlug: string;
+  status: string;
+  expiresAt: Date | null;
+  durationSeconds: number;
+  target: string;
+  /** A waived event happened while it was active. */
+  used: boolean;
+}
+
+/** The tenant's waivers requested since `since`, each with whether anything went through it. */
+export async function waiversForAnalytics(
+  db: Database,
+  tenantId: string,
+  since: Date,
+  bundleId: string | undefined,
+): Promise<AnalyticsWaiverRow[]> {
+  const conditions = [eq(waivers.tenantId, tenantId), gte(waivers.createdAt, since)];
+  if (bundleId) conditions.push(eq(bundles.id, bundleId));
+  const used = sql<boolean>`exists (
+    select 1 from ${policyEvents}
+    where ${policyEvents.tenantId} = ${waivers.tenantId}
+      and ${policyEvents.deploymentId} = ${waivers.deploymentId}
+      and ${policyEvents.type} = 'WAIVED'
+      and ${waivers.expiresAt} is not null
+      and ${policyEvents.occurredAt} >= coalesce(${waivers.reviewedAt}, ${waivers.createdAt})
+      and ${policyEvents.occurredAt} <= ${waivers.expiresAt}
+  )`;
+  return db
+    .select({
+      bundleId: bundles.id,
+      bundleName: bundles.name,
+      policyKey: bundles.key,
+      policySlug: bundles.policySlug,
+      status: waivers.status,
+      expiresAt: waivers.expiresAt,
+      durationSeconds: waivers.durationSeconds,
+      target: sql<string>`coalesce(${waivers.scope}, ${waivers.resource}, ${waivers.principalArn}, ${deployments.scopeExternalId})`,
+      used,
+    })
+    .from(waivers)
+    .innerJoin(deployments, eq(waivers.deploymentId, deployments.id))
+    .innerJoin(bundles, eq(deployments.bundleId, bundles.id))
+    .where(and(...conditions))
+    .orderBy(sql`${waivers.createdAt} desc`)
+    .limit(ANALYTICS_ROW_LIMIT);
+}
