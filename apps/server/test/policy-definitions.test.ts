@@ -400,7 +400,7 @@ describe.each(engines)("policy definitions on %s", (engine) => {
     expect(provider.code).toBe(Code.InvalidArgument);
     expect(provider.rawMessage).toMatch(/filter\.cloud_providers/);
     const search = await errorOf(list({ filter: { search: "x".repeat(101) } }));
-    expect(search.rawMessage).toMatch(/filter\.search: at most 100/);
+    expect(search.rawMessage).toMatch(/filter\.search: must be at most 100 characters/);
     const mask = await errorOf(list({ excludeMask: create(FieldMaskSchema, { paths: ["nope"] }) }));
     expect(mask.rawMessage).toMatch(/exclude_mask: "nope"/);
   });

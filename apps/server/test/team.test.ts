@@ -233,12 +233,12 @@ describe.each(engines)("team management on %s", (engine) => {
       }),
     );
     expect(badHours.code).toBe(Code.InvalidArgument);
-    expect(badHours.rawMessage).toBe("Maximum waiver duration must be 1 to 72 hours.");
+    // The ceiling is declared in the contract; the validation interceptor names field and rule.
+    expect(badHours.rawMessage).toBe(
+      "settings.max_waiver_duration_hours: must be less than or equal to 72 [int32.lte]",
+    );
     expect(fieldsOf(badHours)).toEqual([
-      {
-        field: "settings.max_waiver_duration_hours",
-        message: "Maximum waiver duration must be 1 to 72 hours.",
-      },
+      { field: "settings.max_waiver_duration_hours", message: "must be less than or equal to 72 [int32.lte]" },
     ]);
   });
 });
