@@ -125,7 +125,12 @@ describe.each(engines)("deployments on %s", (engine) => {
         /parameters.exempt_principal_arns/,
         "parameters.exempt_principal_arns",
       ],
-      ["long namespace", { namespace: "n".repeat(65) }, /namespace: must be at most 64 characters/, "namespace"],
+      [
+        "long namespace",
+        { namespace: "n".repeat(65) },
+        /namespace: must be at most 64 characters/,
+        "namespace",
+      ],
     ];
     for (const [what, change, message, field] of cases) {
       const error = await errorOf(manager().createBundle({ ...valid, ...change }));
