@@ -5,6 +5,7 @@ import type {
   GetDefinitionBySlugResponseSchema,
 } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
 import { requireSlug } from "../../policy-definition/definition-query";
+import { safeReadingUrls } from "../../policy-definition/reading-url";
 import type { PolicyServiceDeps } from "../policies";
 
 /**
@@ -20,6 +21,9 @@ export async function getDefinitionBySlug(
   if (!definition) throw new ConnectError(`No policy definition with slug "${slug}".`, Code.NotFound);
   return {
     slug: definition.slug,
-    furtherReadingUrls: definition.further_reading_urls.map(({ name, href }) => ({ name, href })),
+    furtherReadingUrls: safeReadingUrls(definition.further_reading_urls).map(({ name, href }) => ({
+      name,
+      href,
+    })),
   };
 }
