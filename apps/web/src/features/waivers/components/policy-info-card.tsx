@@ -55,7 +55,9 @@ function FurtherReading({ slug }: { slug: string }) {
   if (definition.isError)
     return <p className="text-sm text-destructive">Failed to load further reading links</p>;
   // The server checks these links too; only absolute http(s) addresses are shown.
-  const links = (definition.data.furtherReadingUrls ?? []).filter((link) => /^https?:\/\//i.test(link.href));
+  const links = (definition.data.furtherReadingUrls ?? []).filter((link) =>
+    /^https?:\/\//i.test(link.href ?? ""),
+  );
   if (links.length === 0)
     return <p className="text-sm text-muted-foreground">No further reading available</p>;
   return (
