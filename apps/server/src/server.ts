@@ -35,6 +35,7 @@ import { callContextKey } from "./rpc/call-context";
 import { createOriginCheck, requestOriginKey } from "./rpc/origin-check";
 import { createRateLimiter } from "./rpc/rate-limiter";
 import { type AnyServiceImpl, registerServices } from "./rpc/register-services";
+import { createValidateInterceptor } from "./rpc/validate-interceptor";
 
 export interface ServerDeps {
   database: DatabaseHandle;
@@ -165,6 +166,8 @@ export async function buildServer(deps: ServerDeps) {
         isTrustedOrigin: createOriginCheck([deps.publicUrl, ...(deps.trustedOrigins ?? [])]),
         credentialFailures,
       }),
+      // After authentication, so an anonymous caller of a private method learns nothing more.
+      createValidateInterceptor(),
     ],
     contextValues: (request) =>
       createContextValues()

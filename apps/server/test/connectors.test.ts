@@ -230,7 +230,7 @@ describe.each(engines)("connectors on %s", (engine) => {
     [
       "an empty name",
       { name: " ", config: { kind: { case: "sandbox", value: { provider: CloudProvider.AWS } } } },
-      /name must be 1 to 80/,
+      /name must not be empty/,
     ],
     ["no configuration", { name: "x" }, /config must be one of/],
     [

@@ -96,7 +96,7 @@ describe.each(engines)("deployments on %s", (engine) => {
     // Each problem also travels as a field violation, so the deploy form shows it beside its field.
     const cases: [string, Record<string, unknown>, RegExp, string][] = [
       ["empty name", { name: "  " }, /^.*name: required/, "name"],
-      ["long name", { name: "x".repeat(121) }, /name: at most 120/, "name"],
+      ["long name", { name: "x".repeat(121) }, /name: must be at most 120 characters/, "name"],
       [
         "unknown policy",
         { policySlug: "no-such-policy" },
@@ -125,7 +125,12 @@ describe.each(engines)("deployments on %s", (engine) => {
         /parameters.exempt_principal_arns/,
         "parameters.exempt_principal_arns",
       ],
-      ["long namespace", { namespace: "n".repeat(65) }, /namespace: at most 64/, "namespace"],
+      [
+        "long namespace",
+        { namespace: "n".repeat(65) },
+        /namespace: must be at most 64 characters/,
+        "namespace",
+      ],
     ];
     for (const [what, change, message, field] of cases) {
       const error = await errorOf(manager().createBundle({ ...valid, ...change }));

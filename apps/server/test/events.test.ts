@@ -554,7 +554,7 @@ describe.each(engines)("policy events on %s", (engine) => {
       writer.update({ id: ids.preventionEvent!, isDismissed: true, reason: "x".repeat(501) }),
     );
     expect(tooLong.code).toBe(Code.InvalidArgument);
-    expect(tooLong.rawMessage).toBe("The reason must be at most 500 characters.");
+    expect(tooLong.rawMessage).toBe("reason: must be at most 500 characters [string.max_len]");
     const refused = await errorOf(
       server.client(PolicyEventStoreService, viewer).update({ id: ids.preventionEvent!, isDismissed: true }),
     );

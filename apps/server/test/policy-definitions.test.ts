@@ -2,7 +2,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { create } from "@bufbuild/protobuf";
 import { type FieldMask, FieldMaskSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { CloudProvider, Order } from "@palisade/api/gen/palisade/common/v1/common_pb";
+import { CloudProvider, ErrorDetailSchema, Order } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import {
   Enforcer,
   ListOrderBy,
@@ -370,6 +370,43 @@ describe.each(engines)("policy definitions on %s", (engine) => {
     expect(missing.code).toBe(Code.NotFound);
   });
 
+  it("refuses further-reading links other than http(s) on Create, Update and Upgrade", async () => {
+    const definitions = server.client(PolicyDefinitionService, admin);
+    const withLink = (slug: string, from: string | undefined, href: string) => {
+      const definition = submitted(slug, from);
+      definition.furtherReadingUrls = [{ $typeName: "palisade.policydefinition.v1.Url", name: "Read", href }];
+      return definition;
+    };
+    const expectRefused = (error: ConnectError, field: string) => {
+      expect(error.code).toBe(Code.InvalidArgument);
+      expect(error.findDetails(ErrorDetailSchema)[0]?.fieldViolations.map((v) => v.field)).toContain(field);
+    };
+    const created = await errorOf(
+      definitions.create({ policyDefinition: withLink("acme-bad-link", undefined, "javascript:alert(1)") }),
+    );
+    expectRefused(created, "policy_definition.further_reading_urls[0].href");
+    expect(created.rawMessage).toMatch(/only https and http links are allowed/);
+    const upgraded = await errorOf(
+      definitions.upgrade({
+        policyDefinition: withLink("require-ec2-imdsv2", "require-ec2-imdsv2", "data:text/html,x"),
+      }),
+    );
+    expectRefused(upgraded, "policy_definition.further_reading_urls[0].href");
+
+    await definitions.create({
+      policyDefinition: withLink("acme-good-link", undefined, "https://example.com/a"),
+    });
+    const updated = await errorOf(
+      definitions.update({
+        slug: "acme-good-link",
+        furtherReadingUrls: { items: [{ name: "Read", href: "ftp://example.com/file" }] },
+      }),
+    );
+    expectRefused(updated, "further_reading_urls[0].href");
+    const kept = await definitions.get({ slug: "acme-good-link" });
+    expect(kept.policyDefinition?.furtherReadingUrls.map((u) => u.href)).toEqual(["https://example.com/a"]);
+  });
+
   it("updates descriptive fields of the tenant's own definition", async () => {
     const definitions = server.client(PolicyDefinitionService, admin);
     await definitions.create({ policyDefinition: submitted("acme-update-me") });
@@ -400,7 +437,7 @@ describe.each(engines)("policy definitions on %s", (engine) => {
     expect(provider.code).toBe(Code.InvalidArgument);
     expect(provider.rawMessage).toMatch(/filter\.cloud_providers/);
     const search = await errorOf(list({ filter: { search: "x".repeat(101) } }));
-    expect(search.rawMessage).toMatch(/filter\.search: at most 100/);
+    expect(search.rawMessage).toMatch(/filter\.search: must be at most 100 characters/);
     const mask = await errorOf(list({ excludeMask: create(FieldMaskSchema, { paths: ["nope"] }) }));
     expect(mask.rawMessage).toMatch(/exclude_mask: "nope"/);
   });

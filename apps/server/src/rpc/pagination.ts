@@ -9,18 +9,17 @@ import {
 import type { PageWindow } from "../db/page-window";
 
 export const DEFAULT_PAGE_SIZE = 30;
-export const MAX_PAGE_SIZE = 200;
 
-/** Reads a page-number pagination request: pages start at 1, 30 items by default, at most 200. */
+/**
+ * Reads a page-number pagination request: pages start at 1, 30 items by default. The page size
+ * (1 to 200) is a bound of the contract, checked before a handler runs.
+ */
 export function pageWindow(pagination: PaginationRequest | undefined): PageWindow {
   if (pagination?.position.case === "cursor") {
     throw new ConnectError("This list is paged by page number, not by cursor.", Code.InvalidArgument);
   }
   const page = pagination?.position.case === "page" ? Math.max(1, pagination.position.value) : 1;
   const requested = pagination?.limit ?? DEFAULT_PAGE_SIZE;
-  if (requested < 1 || requested > MAX_PAGE_SIZE) {
-    throw new ConnectError(`Page size must be 1 to ${MAX_PAGE_SIZE}.`, Code.InvalidArgument);
-  }
   return {
     page,
     limit: requested,

@@ -1,21 +1,9 @@
 import { useLayoutEffect, useRef, useState } from "react";
-import Markdown, { type Components } from "react-markdown";
-import { safeUrl } from "@/lib/safe-url";
 import { cn } from "@/lib/utils";
+import { MarkdownText } from "./markdown-text";
 import { clampLines } from "./text-block-lines";
 
 const lineHeightRem = 1.5;
-
-const markdownComponents: Components = {
-  a: ({ node: _node, ...props }) => (
-    <a
-      {...props}
-      target="_blank"
-      rel="noopener noreferrer"
-      className="font-medium text-primary underline underline-offset-2 hover:text-primary/80"
-    />
-  ),
-};
 
 /** Markdown or plain text, clamped to a number of lines with a toggle when it overflows. */
 export function TextBlock({
@@ -57,13 +45,7 @@ export function TextBlock({
           maxHeight: expanded ? undefined : `${clamp * lineHeightRem}rem`,
         }}
       >
-        {format === "markdown" ? (
-          <Markdown urlTransform={safeUrl} components={markdownComponents}>
-            {children}
-          </Markdown>
-        ) : (
-          children
-        )}
+        {format === "markdown" ? <MarkdownText>{children}</MarkdownText> : children}
       </div>
       {(overflows || expanded) && (
         <button

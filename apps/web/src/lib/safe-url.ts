@@ -1,6 +1,6 @@
-const allowedProtocols = new Set(["http", "https", "irc", "ircs", "mailto", "xmpp"]);
+const allowedProtocols = new Set(["http", "https", "mailto"]);
 
-/** Keeps links with an allowed protocol or none (relative); blanks every other link. */
+/** Keeps http(s) and mailto links and relative ones (within Palisade); blanks every other link. */
 export function safeUrl(url: string): string {
   const colon = url.indexOf(":");
   const firstDelimiter = url.search(/[/?#]/);

@@ -10,9 +10,7 @@ import { invalidArgument } from "../../rpc/errors";
 import type { ConnectorKind, StoredConfig } from "./connector-repository";
 import { SandboxNotRunningError, type StoredSecret } from "./connector-runtime";
 
-const MAX_NAME = 80;
-const MAX_SECRET = 1024;
-const MAX_CERTIFICATE = 16 * 1024;
+// Lengths (name, secret, certificate) are bounds of the contract, checked before a handler runs.
 const ACCOUNT_ID = /^\d{12}$/;
 const ROLE_ARN = /^arn:aws(?:-[a-z]+)*:iam::(\d{12}):role\/[\w+=,.@/-]{1,512}$/;
 const REGION = /^[a-z]{2}(?:-[a-z]+)+-\d{1,2}$/;
@@ -39,7 +37,7 @@ export function providerName(value: CloudProviderEnum | undefined, field: string
 
 export function readName(raw: string): string {
   const name = raw.trim();
-  if (name.length < 1 || name.length > MAX_NAME) invalid("name", `name must be 1 to ${MAX_NAME} characters.`);
+  if (name.length < 1) invalid("name", "name must not be empty.");
   return name;
 }
 
@@ -104,8 +102,6 @@ function readAzure(value: AzureInput, previous: Previous): CheckedConfig {
     const field = "config.azure.client_certificate_pem";
     const pem = value.clientCertificatePem?.trim() || before?.secret.certificatePem;
     if (!pem) invalid(field, `${field} is required for certificate credentials.`);
-    if (pem.length > MAX_CERTIFICATE)
-      invalid(field, `${field} must be at most ${MAX_CERTIFICATE} characters.`);
     return {
       kind: "azure",
       config: {
@@ -126,7 +122,6 @@ function readAzure(value: AzureInput, previous: Previous): CheckedConfig {
   const field = "config.azure.client_secret";
   const clientSecret = value.clientSecret || before?.secret.clientSecret;
   if (!clientSecret) invalid(field, `${field} is required for client secret credentials.`);
-  if (clientSecret.length > MAX_SECRET) invalid(field, `${field} must be at most ${MAX_SECRET} characters.`);
   return {
     kind: "azure",
     config: {

@@ -5,23 +5,18 @@ import { invalidArgument, invalidField } from "../../rpc/errors";
 import type { HierarchyNodeRow } from "../connector/connector-repository";
 import type { StoredScope } from "./bundle-repository";
 
-export const MAX_NAME = 120;
-export const MAX_NAMESPACE = 64;
-export const MAX_SCOPES = 100;
-const MAX_PARAMETERS_BYTES = 64 * 1024;
+// Lengths of names, how many scopes and the size of the parameters are bounds of the contract
+// (and of the validation interceptor), checked before a handler runs.
 
 export function parseName(raw: string, field = "name"): string {
   const name = raw.trim();
   if (name.length === 0) throw invalidField(field, `required.`);
-  if (name.length > MAX_NAME) throw invalidField(field, `at most ${MAX_NAME} characters.`);
   return name;
 }
 
 /** An empty namespace means none. */
 export function parseNamespace(raw: string | undefined): string | null {
   const namespace = raw?.trim() ?? "";
-  if (namespace.length > MAX_NAMESPACE)
-    throw invalidField("namespace", `at most ${MAX_NAMESPACE} characters.`);
   return namespace === "" ? null : namespace;
 }
 
@@ -31,9 +26,6 @@ export function parseNamespace(raw: string | undefined): string | null {
  */
 export function parseParameters(definition: Definition, raw: Record<string, unknown> | undefined) {
   const parameters = raw ?? {};
-  if (JSON.stringify(parameters).length > MAX_PARAMETERS_BYTES) {
-    throw invalidField("parameters", `at most ${MAX_PARAMETERS_BYTES / 1024} KB of JSON.`);
-  }
   const errors = validateBundleParameters(definition, parameters);
   if (errors.length > 0) {
     throw invalidArgument(
@@ -60,8 +52,6 @@ export function resolveScopes(
   nodes: readonly HierarchyNodeRow[],
 ): { scopes: StoredScope[]; excluded: StoredScope[]; connectorId: string } {
   if (requested.length === 0) throw invalidField("scopes", "choose at least one scope.");
-  if (requested.length > MAX_SCOPES) throw invalidField("scopes", `at most ${MAX_SCOPES}.`);
-  if (excludedRequested.length > MAX_SCOPES) throw invalidField("excluded_scopes", `at most ${MAX_SCOPES}.`);
   const provider = PROVIDER_OF_ENFORCER[definition.enforcer];
   let connectorId: string | undefined;
 

@@ -4,35 +4,28 @@ import { ExportFormat, Order, type PaginationRequest } from "@palisade/api/gen/p
 import { type EventFilter, EventOrderBy } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import type { Database } from "../../db/database";
 import { callError, invalidArgument } from "../../rpc/errors";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../../rpc/pagination";
+import { DEFAULT_PAGE_SIZE } from "../../rpc/pagination";
 import { descendants, hierarchyOf } from "./event-hierarchy";
 import { findConnectorId, listConnectorIds } from "./event-lookup-repository";
 import { decodeKeyset, type EventQuery, providerFilterOf, TYPE_NAMES } from "./event-query";
 import { type EventRow, findEvent, type PageRequest } from "./event-repository";
 import type { EventTypeName } from "./policy-event";
 
-const MAX_TEXT = 200;
-const MAX_LIST = 100;
-export const MAX_ID = 128;
+// How long each text and list may be is a bound of the contract, checked before a handler runs.
 
 /** Bad input in one field, with a message that already names the field. */
 export const invalidInput = (field: string, message: string) =>
   invalidArgument(message, [{ field, message }]);
 
-export function boundedText(value: string | undefined, field: string, max = MAX_TEXT): string | undefined {
-  const text = value?.trim();
-  if (!text) return undefined;
-  if (text.length > max) throw invalidInput(field, `${field} must be at most ${max} characters.`);
-  return text;
+/** The text trimmed, or undefined when nothing is left. */
+export function trimmedText(value: string | undefined): string | undefined {
+  return value?.trim() || undefined;
 }
 
-function boundedList(values: readonly string[], field: string): string[] {
-  if (values.length > MAX_LIST) throw invalidInput(field, `${field} may list at most ${MAX_LIST} values.`);
+function trimmedList(values: readonly string[], field: string): string[] {
   return values.map((v, i) => {
     const text = v.trim();
     if (!text) throw invalidInput(`${field}[${i}]`, `${field}[${i}] must not be empty.`);
-    if (text.length > MAX_TEXT)
-      throw invalidInput(`${field}[${i}]`, `${field}[${i}] must be at most ${MAX_TEXT} characters.`);
     return text;
   });
 }
@@ -41,9 +34,9 @@ export function dateOf(ts: Timestamp | undefined): Date | undefined {
   return ts ? timestampDate(ts) : undefined;
 }
 
-/** A required id of at most MAX_ID characters. */
+/** A required id. */
 export function requiredId(value: string | undefined, field: string): string {
-  const id = boundedText(value, field, MAX_ID);
+  const id = trimmedText(value);
   if (!id) throw invalidInput(field, `${field} is required.`);
   return id;
 }
@@ -63,7 +56,7 @@ export async function parseEventFilter(
     if (name === "DISMISSED") includeDismissedType = true;
     else if (!types.includes(name)) types.push(name);
   }
-  const scopes = boundedList(f?.scope ?? [], "filter.scope");
+  const scopes = trimmedList(f?.scope ?? [], "filter.scope");
   let expanded: string[] = [];
   if (scopes.length > 0) {
     const view = await hierarchyOf(db, tenantId);
@@ -77,13 +70,13 @@ export async function parseEventFilter(
   return {
     types,
     includeDismissedType,
-    resourceName: boundedText(f?.resourceName, "filter.resource_name"),
-    resourceTypes: boundedList(f?.resourceType ?? [], "filter.resource_type"),
-    policyNames: boundedList(f?.policyName ?? [], "filter.policy_name"),
+    resourceName: trimmedText(f?.resourceName),
+    resourceTypes: trimmedList(f?.resourceType ?? [], "filter.resource_type"),
+    policyNames: trimmedList(f?.policyName ?? [], "filter.policy_name"),
     scopes: expanded,
     scopePrefixes: scopes.filter((s) => s.startsWith("/")).map((s) => s.toLowerCase().replace(/\/+$/, "")),
-    users: boundedList(f?.user ?? [], "filter.user"),
-    policyId: boundedText(f?.policyId, "filter.policy_id", MAX_ID),
+    users: trimmedList(f?.user ?? [], "filter.user"),
+    policyId: trimmedText(f?.policyId),
     start,
     end,
     isDismissed: f?.isDismissed,
@@ -96,8 +89,6 @@ export type ParsedPage = PageRequest & { cursorMode: boolean; page: number };
 
 export function parsePage(pagination: PaginationRequest | undefined, orderBy: EventOrderBy): ParsedPage {
   const limit = pagination?.limit ?? DEFAULT_PAGE_SIZE;
-  if (limit < 1 || limit > MAX_PAGE_SIZE)
-    throw invalidInput("pagination.limit", `pagination.limit must be 1 to ${MAX_PAGE_SIZE}.`);
   if (!(orderBy in EventOrderBy)) throw invalidInput("order_by", "order_by is not a known order.");
   const descending = pagination?.order !== Order.ASCENDING;
   if (pagination?.position.case === "page") {
@@ -127,7 +118,6 @@ export function exportFormatOf(format: ExportFormat): "csv" | "json" {
 export async function existingEvent(db: Database, tenantId: string, id: string): Promise<EventRow> {
   const trimmed = id.trim();
   if (!trimmed) throw invalidInput("id", "id is required.");
-  if (trimmed.length > MAX_ID) throw invalidInput("id", `id must be at most ${MAX_ID} characters.`);
   const row = await findEvent(db, tenantId, trimmed);
   if (!row) throw callError(Code.NotFound, "No such event in this tenant.");
   return row;
@@ -140,21 +130,14 @@ export async function connectorIdsOf(
   connectorId: string | undefined,
 ): Promise<string[]> {
   if (connectorId === undefined) return listConnectorIds(db, tenantId);
-  const id = boundedText(connectorId, "connector_id", MAX_ID);
+  const id = trimmedText(connectorId);
   if (!id) throw invalidInput("connector_id", "connector_id must not be empty.");
   const found = await findConnectorId(db, tenantId, id);
   if (!found) throw callError(Code.NotFound, "No such connector in this tenant.");
   return [found];
 }
 
-const MAX_DISMISS_REASON = 500;
-
-/** The reason given for dismissing an event, trimmed; refused when longer than 500 characters. */
+/** The reason given for dismissing an event, trimmed (at most 500 characters, by the contract). */
 export function dismissReason(raw: string): string {
-  const reason = raw.trim();
-  if (reason.length > MAX_DISMISS_REASON) {
-    const message = `The reason must be at most ${MAX_DISMISS_REASON} characters.`;
-    throw invalidArgument(message, [{ field: "reason", message }]);
-  }
-  return reason;
+  return raw.trim();
 }

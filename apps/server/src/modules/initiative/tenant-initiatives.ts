@@ -6,8 +6,6 @@ import type { JobQueue } from "../../jobs/job-queue";
 import { invalidField } from "../../rpc/errors";
 import { loadTenantCatalogue, type TenantCatalogue } from "../policy-definition/tenant-catalogue";
 
-const MAX_LOOKUP = 128;
-
 export type Framework = Catalogue["frameworks"][number];
 
 export interface InitiativeServiceDeps {
@@ -50,7 +48,6 @@ export function findInitiative(
 ): Initiative {
   const key = lookup.trim();
   if (!key) throw invalidField(field, "give the initiative's id or slug.");
-  if (key.length > MAX_LOOKUP) throw invalidField(field, `at most ${MAX_LOOKUP} characters.`);
   const initiative = initiatives.find((candidate) => candidate.slug === key);
   if (!initiative) throw new ConnectError(`No initiative "${key}".`, Code.NotFound);
   return initiative;
@@ -59,7 +56,7 @@ export function findInitiative(
 export function findClause(initiative: Initiative, id: string): Initiative["clauses"][number] {
   const clause = initiative.clauses.find((candidate) => candidate.id === id.trim());
   if (!clause) {
-    throw new ConnectError(`No clause "${id.slice(0, MAX_LOOKUP)}" in ${initiative.name}.`, Code.NotFound);
+    throw new ConnectError(`No clause "${id.trim()}" in ${initiative.name}.`, Code.NotFound);
   }
   return clause;
 }

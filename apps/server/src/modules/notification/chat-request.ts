@@ -6,9 +6,11 @@ import { findLiveBundleByKeyAnyTenant } from "../waiver/waiver-context-repositor
 import { createWaivers, tenantMaxWaiverHours } from "../waiver/waiver-lifecycle";
 import type { WaiverView } from "../waiver/waiver-repository";
 import { deploymentsFor } from "../waiver/waiver-request";
-import { MAX_COMMENT } from "../waiver/waiver-rules";
 import { ChatRefusal, hasPermission } from "./chat-decision";
 import { memberByEmail } from "./notification-repository";
+
+/** The longest reason a waiver may carry, as the contract bounds a comment. */
+const MAX_REASON = 220;
 
 export const CHAT_REQUEST_USAGE =
   "Usage: /waiver KEY HOURS reason, e.g. /waiver ABC2345 4 hotfix for the billing outage";
@@ -19,8 +21,8 @@ export function parseChatRequest(text: string): { key: string; hours: number; co
   if (!match) throw new ChatRefusal(CHAT_REQUEST_USAGE);
   const [, key, hours, comment] = match as unknown as [string, string, string, string];
   const trimmed = comment.trim();
-  if (trimmed.length > MAX_COMMENT)
-    throw new ChatRefusal(`The reason must not exceed ${MAX_COMMENT} characters.`);
+  if (trimmed.length > MAX_REASON)
+    throw new ChatRefusal(`The reason must not exceed ${MAX_REASON} characters.`);
   const h = Number(hours);
   if (h < 1 || h > 72) throw new ChatRefusal("A waiver lasts 1 to 72 hours.");
   return { key: key.toUpperCase(), hours: h, comment: trimmed };

@@ -27,6 +27,7 @@ import type {
 } from "@palisade/policy-engine/catalogue/definition-schema";
 import { invalidField } from "../../rpc/errors";
 import type { TenantDefinitionRow } from "./policy-definition-repository";
+import { safeReadingUrls } from "./reading-url";
 import type { TenantCatalogue, TenantDefinition } from "./tenant-catalogue";
 
 type EnumObject = Record<string, string | number>;
@@ -173,7 +174,7 @@ export function definitionMessage(
         section: framework.section,
         subsection: framework.subsection ?? "",
       })),
-    further_reading_urls: () => definition.further_reading_urls,
+    further_reading_urls: () => safeReadingUrls(definition.further_reading_urls),
     is_visible: () => definition.is_visible,
     is_preventable: () => definition.is_preventable,
     category: () => enumValue(Category, definition.category),

@@ -9,10 +9,8 @@ import { invalidField } from "../../rpc/errors";
 import { enforcerOfProvider } from "./definition-message";
 import type { TenantDefinition } from "./tenant-catalogue";
 
-export const MAX_SEARCH = 100;
-const MAX_SLUG = 64;
-const MAX_VALUES = 200;
-const MAX_VALUE_LENGTH = 200;
+// How many values a filter holds and how long each text is are bounds of the contract,
+// checked before a handler runs.
 
 export interface DefinitionFilter {
   initiativeSlugs: ReadonlySet<string>;
@@ -26,40 +24,25 @@ export interface DefinitionFilter {
   enforcers: ReadonlySet<Enforcer>;
 }
 
-function strings(field: string, values: readonly string[]): ReadonlySet<string> {
-  if (values.length > MAX_VALUES) {
-    throw invalidField(`filter.${field}`, `at most ${MAX_VALUES} values.`);
-  }
-  for (const value of values) {
-    if (value.length > MAX_VALUE_LENGTH) {
-      throw invalidField(`filter.${field}`, `each value is at most ${MAX_VALUE_LENGTH} characters.`);
-    }
-  }
+function strings(values: readonly string[]): ReadonlySet<string> {
   return new Set(values);
 }
 
 export function requireSlug(raw: string): string {
   const slug = raw.trim();
   if (slug.length === 0) throw invalidField("slug", "required.");
-  if (slug.length > MAX_SLUG) throw invalidField("slug", `at most ${MAX_SLUG} characters.`);
   return slug;
 }
 
 /** Case-insensitive search text; a single character matches too much and is ignored, as on every list. */
-export function searchText(search: string | undefined, field = "search"): string | undefined {
+export function searchText(search: string | undefined): string | undefined {
   const text = search?.trim();
-  if (text && text.length > MAX_SEARCH) {
-    throw invalidField(field, `at most ${MAX_SEARCH} characters.`);
-  }
   return text && text.length > 1 ? text.toLowerCase() : undefined;
 }
 
 export function readFilter(filter: ListFilter | undefined): DefinitionFilter {
   const states = filter?.states ?? [];
-  if (
-    states.length > MAX_VALUES ||
-    states.some((state) => PolicyDefinitionState[state] === undefined || state === 0)
-  ) {
+  if (states.some((state) => PolicyDefinitionState[state] === undefined || state === 0)) {
     throw invalidField("filter.states", "use NOT_INSTALLED, ALERT or PREVENT (at most one of each).");
   }
   const enforcers = (filter?.cloudProviders ?? []).map((provider) => {
@@ -73,13 +56,13 @@ export function readFilter(filter: ListFilter | undefined): DefinitionFilter {
     return enforcer;
   });
   return {
-    initiativeSlugs: strings("initiative_slugs", filter?.initiativeSlugs ?? []),
+    initiativeSlugs: strings(filter?.initiativeSlugs ?? []),
     states: new Set(states),
-    affectedResourceTypes: strings("affected_resource_types", filter?.affectedResourceTypes ?? []),
-    frameworks: strings("frameworks", filter?.frameworks ?? []),
-    slugs: strings("slugs", filter?.slugs ?? []),
-    search: searchText(filter?.search, "filter.search"),
-    mainResourceTypes: strings("main_resource_types", filter?.mainResourceTypes ?? []),
+    affectedResourceTypes: strings(filter?.affectedResourceTypes ?? []),
+    frameworks: strings(filter?.frameworks ?? []),
+    slugs: strings(filter?.slugs ?? []),
+    search: searchText(filter?.search),
+    mainResourceTypes: strings(filter?.mainResourceTypes ?? []),
     enforcers: new Set(enforcers),
   };
 }

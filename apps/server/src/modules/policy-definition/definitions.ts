@@ -6,6 +6,7 @@ import { parseSubmittedDefinition } from "@palisade/policy-engine/catalogue/subm
 import type { Database } from "../../db/database";
 import { invalidArgument, invalidField } from "../../rpc/errors";
 import { definitionDocument } from "./definition-message";
+import { readingUrlProblem } from "./reading-url";
 import { loadTenantCatalogue, type TenantCatalogue, type TenantDefinition } from "./tenant-catalogue";
 
 /** A definition is a few kilobytes; this leaves room for large trees and descriptions. */
@@ -47,6 +48,15 @@ export function checkDefinition(
 ): Definition {
   if (JSON.stringify(document).length > MAX_DEFINITION_BYTES) {
     throw invalidField("policy_definition", `at most ${MAX_DEFINITION_BYTES / 1024} KB of JSON.`);
+  }
+  const urls = Array.isArray(document.further_reading_urls) ? document.further_reading_urls : [];
+  const urlProblems = urls.flatMap((url: { href?: unknown }, i) => {
+    const problem = readingUrlProblem(typeof url?.href === "string" ? url.href : "");
+    return problem ? [{ field: `${fieldPrefix}further_reading_urls[${i}].href`, message: problem }] : [];
+  });
+  const [firstUrlProblem] = urlProblems;
+  if (firstUrlProblem) {
+    throw invalidArgument(`${firstUrlProblem.field}: ${firstUrlProblem.message}`, urlProblems);
   }
   const result = parseSubmittedDefinition(document, {
     frameworks: catalogue.frameworks,

@@ -9,12 +9,8 @@ import { enforcerOfProvider, enumName } from "../policy-definition/definition-me
 import { searchText } from "../policy-definition/definition-query";
 import type { TenantDefinition } from "../policy-definition/tenant-catalogue";
 
-const MAX_VALUES = 200;
-
-function values(field: string, list: readonly string[]): ReadonlySet<string> {
-  if (list.length > MAX_VALUES || list.some((value) => value.length > 200)) {
-    throw invalidField(`filter.${field}`, `at most ${MAX_VALUES} values of 200 characters.`);
-  }
+/** The list's values as a set (how many and how long is bounded by the contract). */
+function values(list: readonly string[]): ReadonlySet<string> {
   return new Set(list);
 }
 
@@ -22,7 +18,7 @@ export type PolicyMatcher = (entry: TenantDefinition) => boolean;
 
 /** Every given filter must match; within one filter, any of its values. */
 export function policyMatcher(filter: GetPoliciesFilter | undefined): PolicyMatcher {
-  const search = searchText(filter?.search, "filter.search");
+  const search = searchText(filter?.search);
   const states = new Set(filter?.states ?? []);
   if ([...states].some((state) => state === 0 || PolicyDefinitionState[state] === undefined)) {
     throw invalidField("filter.states", "use NOT_INSTALLED, ALERT or PREVENT.");
@@ -46,10 +42,10 @@ export function policyMatcher(filter: GetPoliciesFilter | undefined): PolicyMatc
       return name;
     }),
   );
-  const initiatives = values("initiative_slugs", filter?.initiativeSlugs ?? []);
-  const frameworks = values("frameworks", filter?.frameworks ?? []);
-  const affected = values("affected_resource_types", filter?.affectedResourceTypes ?? []);
-  const slugs = values("slugs", filter?.slugs ?? []);
+  const initiatives = values(filter?.initiativeSlugs ?? []);
+  const frameworks = values(filter?.frameworks ?? []);
+  const affected = values(filter?.affectedResourceTypes ?? []);
+  const slugs = values(filter?.slugs ?? []);
   const anyOf = (wanted: ReadonlySet<string>, have: readonly string[]) =>
     wanted.size === 0 || have.some((value) => wanted.has(value));
 

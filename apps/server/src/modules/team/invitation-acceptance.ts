@@ -17,8 +17,6 @@ import {
 import { hashInvitationToken } from "./invitation-token";
 
 // Longer than any token we issue; a longer string is not worth hashing.
-const MAX_TOKEN_LENGTH = 256;
-
 export function invitationTokenState(row: TokenInvitationRow | undefined, now: Date): InvitationTokenState {
   if (!row) return InvitationTokenState.UNKNOWN;
   if (row.status === "accepted") return InvitationTokenState.USED;
@@ -33,7 +31,7 @@ export async function findInvitationByToken(
   token: string,
 ): Promise<TokenInvitationRow | undefined> {
   const trimmed = token.trim();
-  if (!trimmed || trimmed.length > MAX_TOKEN_LENGTH) return undefined;
+  if (!trimmed) return undefined;
   return findInvitationByTokenHashAnyTenant(db, hashInvitationToken(trimmed));
 }
 

@@ -4,15 +4,11 @@ import { WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 import { invalidArgument } from "../../rpc/errors";
 
-export const MAX_COMMENT = 220;
-export const MIN_DURATION_SECONDS = 3_600;
-export const MAX_DURATION_SECONDS = 72 * 3_600;
 /** Open (pending or active) waivers one deployment may carry; more would not fit an SCP. */
 export const MAX_OPEN_WAIVERS_PER_DEPLOYMENT = 50;
 /** A resubmitted form with the same idempotency key within this window returns the first waiver. */
 export const IDEMPOTENCY_WINDOW_MS = 10 * 60_000;
 export const MAX_IDEMPOTENCY_KEY = 128;
-const MAX_TARGET = 2_048;
 
 export type WaiverStatusName = "PENDING" | "ACTIVE" | "EXPIRED" | "CANCELLED" | "REJECTED";
 export const OPEN_STATUSES: readonly WaiverStatusName[] = ["PENDING", "ACTIVE"];
@@ -95,16 +91,10 @@ export function parseCreateInput(request: {
     | { case: "scopeExternalId" | "resourceExternalId" | "principalArn"; value: string }
     | { case: undefined };
 }): CreateInput {
+  // Lengths and the duration's range (1 to 72 hours) are bounds of the contract, checked before.
   const key = parseKey(request.key);
-  if (request.duration < BigInt(MIN_DURATION_SECONDS) || request.duration > BigInt(MAX_DURATION_SECONDS)) {
-    throw invalid(
-      `Duration must be 1 to 72 hours (${MIN_DURATION_SECONDS} to ${MAX_DURATION_SECONDS} seconds); got ${request.duration} seconds.`,
-      "duration",
-    );
-  }
   const comment = request.comment.trim();
   if (comment.length === 0) throw invalid("Comment is required", "comment");
-  if (comment.length > MAX_COMMENT) throw invalid("Comment must not exceed 220 characters", "comment");
   return { key, durationSeconds: Number(request.duration), comment, target: parseTarget(request.target) };
 }
 
@@ -120,9 +110,7 @@ function parseTarget(
     resourceExternalId: "resource_external_id",
     principalArn: "principal_arn",
   }[target.case];
-  if (value.length === 0 || value.length > MAX_TARGET) {
-    throw invalid(`${field} must be 1 to ${MAX_TARGET} characters.`, field);
-  }
+  if (value.length === 0) throw invalid(`${field} is empty.`, field);
   switch (target.case) {
     case "scopeExternalId":
       if (scopeTypeOf(value) === ScopeType.UNSPECIFIED) {

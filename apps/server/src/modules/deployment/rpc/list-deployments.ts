@@ -13,7 +13,7 @@ export function listDeployments({ db }: DeploymentServiceDeps): DeploymentRpc["l
       db,
       caller.tenantId,
       {
-        scopes: filterStrings("scopes", req.scopes),
+        scopes: filterStrings(req.scopes),
         modes: req.modes.map((mode) => modeName(mode, "modes")),
         bundleId: req.bundleId || undefined,
       },

@@ -5,7 +5,7 @@ import { callError } from "../../../rpc/errors";
 import type { EventRpcDeps } from "../event-deps";
 import { descendants, hierarchyOf } from "../event-hierarchy";
 import { scopeMessage, summaryMessage } from "../event-message";
-import { boundedText, parseEventFilter } from "../event-request";
+import { parseEventFilter, trimmedText } from "../event-request";
 import { type SummaryCounts, summarizeByScope, summaryOf } from "../event-summary-repository";
 
 function addCounts(total: SummaryCounts, counts: SummaryCounts) {
@@ -19,7 +19,7 @@ export async function listHierarchyEvents(
   ctx: HandlerContext,
 ) {
   const caller = requireCaller(ctx);
-  const parent = boundedText(req.parentExternalId, "parent_external_id");
+  const parent = trimmedText(req.parentExternalId);
   const view = await hierarchyOf(db, caller.tenantId);
   if (parent && !view.nodes.has(parent.toLowerCase()))
     throw callError(Code.NotFound, "No such scope in this tenant's connected clouds.");

@@ -3,13 +3,13 @@ import type { ListUserNamesRequest } from "@palisade/api/gen/palisade/event/v1/e
 import { requireCaller } from "../../../rpc/call-context";
 import type { EventRpcDeps } from "../event-deps";
 import { eventUserMessage } from "../event-message";
-import { boundedText } from "../event-request";
+import { trimmedText } from "../event-request";
 import { userNames } from "../event-summary-repository";
 
 /** The users behind the tenant's events; a search of fewer than two characters lists all. */
 export async function listUserNames({ db }: EventRpcDeps, req: ListUserNamesRequest, ctx: HandlerContext) {
   const caller = requireCaller(ctx);
-  const search = boundedText(req.search, "search", 100);
+  const search = trimmedText(req.search);
   const rows = await userNames(db, caller.tenantId, search && search.length >= 2 ? search : undefined);
   return { users: rows.map(eventUserMessage) };
 }

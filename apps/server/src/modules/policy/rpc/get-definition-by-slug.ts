@@ -5,6 +5,7 @@ import type {
   GetDefinitionBySlugResponseSchema,
 } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
 import { requireSlug } from "../../policy-definition/definition-query";
+import { safeReadingUrls } from "../../policy-definition/reading-url";
 import type { PolicyServiceDeps } from "../policies";
 
 /**
@@ -21,6 +22,9 @@ export async function getDefinitionBySlug(
   return {
     slug: definition.slug,
     displayName: definition.display_name,
-    furtherReadingUrls: definition.further_reading_urls.map(({ name, href }) => ({ name, href })),
+    furtherReadingUrls: safeReadingUrls(definition.further_reading_urls).map(({ name, href }) => ({
+      name,
+      href,
+    })),
   };
 }

@@ -9,8 +9,6 @@ import { invalidField } from "../../../rpc/errors";
 import { keyOfDeniedRequest } from "../deny-message-key";
 import { findLiveBundleCard, type PolicyServiceDeps } from "../policies";
 
-/** A deny message with its request id and encoded authorization details fits well within this. */
-export const MAX_DENY_MESSAGE_LENGTH = 4000;
 /** A deny message names one SCP; a few candidates cover ids that merely look like one. */
 const MAX_SCP_IDS = 5;
 
@@ -23,9 +21,6 @@ export async function resolvePolicyKey(
   deps: PolicyServiceDeps,
   req: ResolvePolicyKeyRequest,
 ): Promise<MessageInitShape<typeof ResolvePolicyKeyResponseSchema>> {
-  if (req.text.length > MAX_DENY_MESSAGE_LENGTH) {
-    throw invalidField("text", `at most ${MAX_DENY_MESSAGE_LENGTH} characters; paste the deny message only.`);
-  }
   const found = findPolicyKeyInText(req.text);
   const deployed = await keyOfDeniedRequest(deps, req.text, found.scpPolicyIds.slice(0, MAX_SCP_IDS));
   if (deployed) return { key: deployed };

@@ -4,7 +4,7 @@ import type {
   AcceptInvitationWithNewAccountRequest,
   AcceptInvitationWithNewAccountResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../../auth/auth";
+import { MIN_PASSWORD_LENGTH } from "../../../auth/auth";
 import { findUserByEmail, insertVerifiedPasswordUser } from "../../../auth/user-repository";
 import { type FieldProblem, invalidArgument } from "../../../rpc/errors";
 import {
@@ -14,8 +14,6 @@ import {
   requireAcceptableInvitation,
 } from "../invitation-acceptance";
 import type { TeamServiceDeps } from "../team-members";
-
-const MAX_NAME_LENGTH = 100;
 
 export async function acceptInvitationWithNewAccount(
   deps: TeamServiceDeps,
@@ -61,20 +59,13 @@ export async function acceptInvitationWithNewAccount(
 
 function accountProblems(name: string, password: string): FieldProblem[] {
   const problems: FieldProblem[] = [];
+  // Maximum lengths are bounds of the contract, checked before.
   if (!name) problems.push({ field: "name", message: '"name" must not be empty' });
-  else if (name.length > MAX_NAME_LENGTH) {
-    problems.push({ field: "name", message: `Name must not exceed ${MAX_NAME_LENGTH} characters` });
-  }
   if (!password) problems.push({ field: "password", message: '"password" must not be empty' });
   else if (password.length < MIN_PASSWORD_LENGTH) {
     problems.push({
       field: "password",
       message: `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
-    });
-  } else if (password.length > MAX_PASSWORD_LENGTH) {
-    problems.push({
-      field: "password",
-      message: `Password must not exceed ${MAX_PASSWORD_LENGTH} characters`,
     });
   }
   return problems;

@@ -12,9 +12,6 @@ import { requireBuiltInRole, requireUser, type TeamServiceDeps } from "../team-m
 import { apiKeyMessage } from "../team-message";
 import { listApiKeys } from "../team-repository";
 
-const MAX_KEY_NAME = 64;
-const MAX_KEY_DAYS = 365;
-
 export async function createApiKey(
   deps: TeamServiceDeps,
   req: CreateApiKeyRequest,
@@ -24,14 +21,15 @@ export async function createApiKey(
   const caller = requireCaller(ctx);
   requireUser(caller, "Creating an API key");
   const name = req.name.trim();
-  if (name.length < 1 || name.length > MAX_KEY_NAME) {
-    const message = `API key name must be 1 to ${MAX_KEY_NAME} characters.`;
+  if (name.length < 1) {
+    const message = "API key name must not be empty.";
     throw invalidArgument(message, [{ field: "name", message }]);
   }
   requireBuiltInRole(req.role);
   const days = req.expiresInDays;
-  if (days !== undefined && (days < 1 || days > MAX_KEY_DAYS)) {
-    const message = `An API key expires after 1 to ${MAX_KEY_DAYS} days.`;
+  // The longest lifetime (365 days) is a bound of the contract, checked before.
+  if (days !== undefined && days < 1) {
+    const message = "An API key expires after at least 1 day.";
     throw invalidArgument(message, [{ field: "expires_in_days", message }]);
   }
   const role = roleName(req.role);

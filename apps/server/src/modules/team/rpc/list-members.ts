@@ -5,13 +5,10 @@ import type {
   ListMembersResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { invalidArgument } from "../../../rpc/errors";
 import { pageResponse, pageWindow } from "../../../rpc/pagination";
 import type { TeamServiceDeps } from "../team-members";
 import { memberMessage } from "../team-message";
 import { listMembers as listTenantMembers } from "../team-repository";
-
-const MAX_SEARCH = 100;
 
 export async function listMembers(
   deps: TeamServiceDeps,
@@ -21,10 +18,6 @@ export async function listMembers(
   const caller = requireCaller(ctx);
   const window = pageWindow(req.pagination);
   const search = req.search?.trim();
-  if (search && search.length > MAX_SEARCH) {
-    const message = `Search must be at most ${MAX_SEARCH} characters.`;
-    throw invalidArgument(message, [{ field: "search", message }]);
-  }
   // A single character matches too much to be useful; it is ignored as on every list.
   const { rows, total } = await listTenantMembers(
     deps.db,

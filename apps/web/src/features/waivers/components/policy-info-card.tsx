@@ -55,7 +55,10 @@ function FurtherReading({ slug }: { slug: string }) {
   }
   if (definition.isError)
     return <p className="text-sm text-destructive">Failed to load further reading links</p>;
-  const links = (definition.data.furtherReadingUrls ?? []).filter((link) => link.href);
+  // The server checks these links too; only absolute http(s) addresses are shown.
+  const links = (definition.data.furtherReadingUrls ?? []).filter((link) =>
+    /^https?:\/\//i.test(link.href ?? ""),
+  );
   if (links.length === 0)
     return <p className="text-sm text-muted-foreground">No further reading available</p>;
   return (

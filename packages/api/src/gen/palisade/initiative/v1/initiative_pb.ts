@@ -380,7 +380,7 @@ export type InstallInitiativeRequest = Message<"palisade.initiative.v1.InstallIn
   slug: string;
 
   /**
-   * All of one provider; policies of the other provider are skipped. 1 to 100.
+   * All of one provider; policies of the other provider are skipped.
    *
    * @generated from field: repeated palisade.common.v1.Scope scopes = 2;
    */
@@ -399,8 +399,6 @@ export type InstallInitiativeRequest = Message<"palisade.initiative.v1.InstallIn
   policySlugs: string[];
 
   /**
-   * Namespace of the bundles; the initiative's slug when absent.
-   *
    * @generated from field: optional string namespace = 5;
    */
   namespace?: string | undefined;
