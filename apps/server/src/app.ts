@@ -11,6 +11,7 @@ import { createMailSender, describeMailTarget } from "./mail/mail-sender";
 import { createBundleEngine } from "./modules/deployment/bundle-engine";
 import { createExports } from "./modules/export/export-service";
 import { loadCatalogue } from "./modules/policy-definition/load-catalogue";
+import { createRateLimiter } from "./rpc/rate-limiter";
 import { startCloudConnections } from "./sandbox-connection";
 import { loadSecretKey } from "./secrets";
 import { buildServer } from "./server";
@@ -49,6 +50,8 @@ export async function createPalisade(config: Config, logger: Logger) {
     logger,
   });
 
+  // Public RPCs and /api/auth/* share buckets in the database with every other replica.
+  const rateLimiter = createRateLimiter(database.db, config.publicRateLimit);
   const port = config.port;
   const trustedOrigins = [config.publicUrl, `http://localhost:${port}`, `http://127.0.0.1:${port}`];
   const auth = createAuth({
@@ -58,6 +61,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     trustedOrigins,
     logger,
     enqueueMail: (payload) => enqueueMail(jobs, payload),
+    rateLimiter,
   });
 
   const bootstrap = await bootstrapFirstTenant(
@@ -99,7 +103,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     invitationTtlHours: config.invitationTtlHours,
     webDist: config.webDist,
     trustProxy: config.trustProxy,
-    publicRateLimit: config.publicRateLimit,
+    publicRateLimiter: rateLimiter,
     maxRequestBytes: config.maxRequestBytes,
     trustedOrigins,
   });
@@ -125,6 +129,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     bootstrap,
     async close() {
       await app.close();
+      rateLimiter.close();
       await cloud.close();
       await jobs.stop();
       mail.close();

@@ -28,7 +28,7 @@ import { createWaiverService } from "./modules/waiver/waiver-service";
 import { createAuthInterceptor } from "./rpc/auth-interceptor";
 import { callContextKey } from "./rpc/call-context";
 import { createOriginCheck, requestOriginKey } from "./rpc/origin-check";
-import { createRateLimiter } from "./rpc/rate-limiter";
+import type { RateLimiter } from "./rpc/rate-limiter";
 import { type AnyServiceImpl, registerServices } from "./rpc/register-services";
 
 export interface ServerDeps {
@@ -51,8 +51,8 @@ export interface ServerDeps {
   invitationTtlHours: number;
   webDist: string;
   trustProxy: boolean;
-  /** Public (no sign-in) methods: calls allowed at once per client address, and per second after. */
-  publicRateLimit: { burst: number; perSecond: number };
+  /** Public (no sign-in) methods, per client address; buckets shared through the database. */
+  publicRateLimiter: RateLimiter;
   /** Largest request body on any route, after decompression. */
   maxRequestBytes: number;
   /** Origins besides the public address whose pages may call RPCs with the session cookie. */
@@ -138,13 +138,12 @@ export async function buildServer(deps: ServerDeps) {
     ["palisade.deployment.v1.DeploymentManagerService", createDeploymentManagerService({ ...deps, db })],
     ["palisade.waiver.v1.WaiverService", createWaiverService({ db, jobs: deps.jobs })],
   ]);
-  const publicRateLimiter = createRateLimiter(deps.publicRateLimit);
   await app.register(fastifyConnectPlugin, {
     routes: (router) => registerServices(router, implementations),
     interceptors: [
       createAuthInterceptor({
         authenticate: (headers) => authenticate(headers, { auth, db }),
-        publicRateLimiter,
+        publicRateLimiter: deps.publicRateLimiter,
         isTrustedOrigin: createOriginCheck([deps.publicUrl, ...(deps.trustedOrigins ?? [])]),
         credentialFailures,
       }),

@@ -9,6 +9,7 @@ import * as authSchema from "../db/schema/auth";
 import type { SendMailPayload } from "../jobs/send-mail-job";
 import type { Logger } from "../logger";
 import { signInCodeMail } from "../mail/mail-templates";
+import type { RateLimiter } from "../rpc/rate-limiter";
 import { authLog } from "./credential-failure-log";
 import { findUserByEmail } from "./user-repository";
 
@@ -42,6 +43,8 @@ export interface AuthOptions {
   logger: Logger;
   /** Queues a message for durable delivery (the mail job). */
   enqueueMail: (payload: SendMailPayload) => Promise<unknown>;
+  /** The buckets shared by every replica on the database. */
+  rateLimiter: RateLimiter;
 }
 
 export function createAuth(options: AuthOptions) {
@@ -80,7 +83,15 @@ export function createAuth(options: AuthOptions) {
     },
     rateLimit: {
       enabled: true,
-      storage: "memory",
+      // Counted in the database, so the limit holds across replicas.
+      customStorage: {
+        async consume(key, rule) {
+          const verdict = await options.rateLimiter.count(`auth:${key}`, rule);
+          return verdict.allowed
+            ? { allowed: true, retryAfter: null }
+            : { allowed: false, retryAfter: verdict.retryAfterSeconds };
+        },
+      },
       window: 60,
       max: 120,
       customRules: {
