@@ -64,9 +64,12 @@ export async function createPalisade(config: Config, logger: Logger) {
     rateLimiter,
   });
 
-  const bootstrap = await bootstrapFirstTenant(
-    { db: database.db, auth },
-    { email: config.adminEmail, password: config.adminPassword },
+  // Replicas starting at once: one creates the first tenant, the others find it.
+  const bootstrap = await database.exclusive(() =>
+    bootstrapFirstTenant(
+      { db: database.db, auth },
+      { email: config.adminEmail, password: config.adminPassword },
+    ),
   );
   if (bootstrap) {
     logger.info(
@@ -118,7 +121,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     mail: { sender: mail, retry: config.mail.retry },
   });
 
-  await cloud.connectSandbox();
+  await database.exclusive(() => cloud.connectSandbox());
 
   return {
     app,

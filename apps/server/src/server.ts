@@ -20,6 +20,7 @@ import { createDeploymentManagerService } from "./modules/deployment/deployment-
 import { createPolicyEventStoreService } from "./modules/event/event-service";
 import type { ExportService } from "./modules/export/export-service";
 import { createInitiativeService } from "./modules/initiative/initiative-service";
+import { createBundleCards } from "./modules/policy/policies";
 import { createPolicyService } from "./modules/policy/policy-service";
 import { createPolicyDefinitionService } from "./modules/policy-definition/policy-definition-service";
 import { createTeamService } from "./modules/team/team-service";
@@ -27,6 +28,7 @@ import { createTenantService } from "./modules/tenant/tenant-service";
 import { createWaiverService } from "./modules/waiver/waiver-service";
 import { createAuthInterceptor } from "./rpc/auth-interceptor";
 import { callContextKey } from "./rpc/call-context";
+import { createDatabaseUnavailableInterceptor } from "./rpc/database-unavailable";
 import { createOriginCheck, requestOriginKey } from "./rpc/origin-check";
 import type { RateLimiter } from "./rpc/rate-limiter";
 import { type AnyServiceImpl, registerServices } from "./rpc/register-services";
@@ -79,6 +81,16 @@ export async function buildServer(deps: ServerDeps) {
       .send({ status: ok ? "ok" : "unavailable", database: { engine: database.engine, ok } });
   });
 
+  // Ready: the database answers and the server is not shutting down (a proxy stops sending).
+  let draining = false;
+  app.addHook("preClose", async () => {
+    draining = true;
+  });
+  app.get("/readyz", async (_req, reply) => {
+    const ok = !draining && (await database.ping());
+    return reply.code(ok ? 200 : 503).send({ status: ok ? "ready" : draining ? "stopping" : "unavailable" });
+  });
+
   app.route({
     method: ["GET", "POST"],
     url: "/api/auth/*",
@@ -112,6 +124,8 @@ export async function buildServer(deps: ServerDeps) {
 
   deps.exports.route(app);
 
+  const bundleCards = createBundleCards(db, database.listen);
+  app.addHook("onClose", () => bundleCards.close());
   const implementations = new Map<string, AnyServiceImpl>([
     ["palisade.tenant.v1.TenantService", createTenantService({ db })],
     [
@@ -134,13 +148,17 @@ export async function buildServer(deps: ServerDeps) {
       "palisade.event.v1.PolicyEventStoreService",
       createPolicyEventStoreService({ db, jobs: deps.jobs, exports: deps.exports }),
     ],
-    ["palisade.policy.v1.PolicyService", createPolicyService({ db, catalogue })],
+    [
+      "palisade.policy.v1.PolicyService",
+      createPolicyService({ db, catalogue, bundleCard: bundleCards.card }),
+    ],
     ["palisade.deployment.v1.DeploymentManagerService", createDeploymentManagerService({ ...deps, db })],
     ["palisade.waiver.v1.WaiverService", createWaiverService({ db, jobs: deps.jobs })],
   ]);
   await app.register(fastifyConnectPlugin, {
     routes: (router) => registerServices(router, implementations),
     interceptors: [
+      createDatabaseUnavailableInterceptor(),
       createAuthInterceptor({
         authenticate: (headers) => authenticate(headers, { auth, db }),
         publicRateLimiter: deps.publicRateLimiter,
