@@ -22,8 +22,18 @@ export interface Config {
   publicRateLimit: { burst: number; perSecond: number };
   /** Largest request body accepted on any route, after decompression. */
   maxRequestBytes: number;
-  /** The sandbox cloud started in-process, and the sandbox connectors made on first start. */
-  sandbox: { enabled: boolean; port: number; dataDir: string; activity: boolean; actionsPerMinute: number };
+  /**
+   * The sandbox cloud started in-process, or reached at `url` when it runs as its own process,
+   * and the sandbox connectors made on first start.
+   */
+  sandbox: {
+    enabled: boolean;
+    url: string | undefined;
+    port: number;
+    dataDir: string;
+    activity: boolean;
+    actionsPerMinute: number;
+  };
   /** The IAM principal this server assumes connector roles as; shown in the AWS trust policy. */
   awsPrincipalArn: string | undefined;
   /** How long an invitation link stays valid. */
@@ -62,6 +72,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxRequestBytes: Math.floor(positiveNumber(env, "MAX_REQUEST_BYTES", 1024 * 1024)),
     sandbox: {
       enabled: env.PALISADE_SANDBOX !== "false",
+      url: sandboxUrl(env.SANDBOX_URL),
       port: sandboxPort,
       dataDir: join(dataDir, "sandbox"),
       activity: env.SANDBOX_ACTIVITY !== "false",
@@ -79,6 +90,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
     },
   };
+}
+
+function sandboxUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) {
+    throw new Error(`SANDBOX_URL must be an http:// URL such as http://sandbox:4510, got "${raw}"`);
+  }
+  return raw.replace(/\/$/, "");
 }
 
 // The URL may hold a password: a message about it never repeats it.
