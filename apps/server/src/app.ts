@@ -91,6 +91,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     runtime: cloud.service.runtime,
     publicUrl: config.publicUrl,
     logger,
+    lock: database.lock,
   });
 
   const app = await buildServer({
@@ -119,6 +120,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     engine,
     exports,
     mail: { sender: mail, retry: config.mail.retry },
+    cloudRetry: config.cloudRetry,
   });
 
   await database.exclusive(() => cloud.connectSandbox());

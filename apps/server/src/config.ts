@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import type { CloudRetry } from "./jobs/bundle-sync-job";
 import type { MailRetry } from "./jobs/send-mail-job";
 import type { MailSettings } from "./mail/mail-sender";
 
@@ -38,6 +39,8 @@ export interface Config {
   awsPrincipalArn: string | undefined;
   /** How long an invitation link stays valid. */
   invitationTtlHours: number;
+  /** Retries of deployments while the cloud is unreachable or throttling. */
+  cloudRetry: CloudRetry;
   /** Outgoing mail: SMTP, or .eml files in the outbox; failed sends are retried this way. */
   mail: MailSettings & { retry: MailRetry };
 }
@@ -80,6 +83,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     awsPrincipalArn: env.PALISADE_AWS_PRINCIPAL_ARN || undefined,
     invitationTtlHours: positiveNumber(env, "INVITATION_TTL_HOURS", 168),
+    cloudRetry: {
+      limit: wholeNumber(env, "CLOUD_RETRY_LIMIT", 6),
+      delaySeconds: positiveNumber(env, "CLOUD_RETRY_DELAY_SECONDS", 2),
+      failedRetrySeconds: positiveNumber(env, "FAILED_DEPLOYMENT_RETRY_SECONDS", 30),
+    },
     mail: {
       smtpUrl: smtpUrl(env.SMTP_URL),
       from: mailFrom(env.MAIL_FROM),

@@ -25,6 +25,11 @@ export interface DatabaseHandle {
    * PostgreSQL under the same advisory lock as the migrations.
    */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs work while no other replica runs work under the same key (a PostgreSQL advisory lock
+   * held by one pooled connection); PGlite is one process, so the work just runs.
+   */
+  lock<T>(key: string, work: () => Promise<T>): Promise<T>;
   ping(): Promise<boolean>;
   /**
    * Calls `onMessage` with the payload of every NOTIFY on `channel`, from any replica. On
@@ -53,7 +58,8 @@ export async function openDatabase(options: {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: 10,
+      // Room for RPCs while jobs hold a connection each for their bundle's lock.
+      max: 20,
       // While the database is down, calls fail within seconds instead of queueing forever.
       connectionTimeoutMillis: 5_000,
     });
@@ -65,6 +71,7 @@ export async function openDatabase(options: {
       engine: "postgres",
       connectionString: options.databaseUrl,
       exclusive: (work) => withStartupLock(pool, work),
+      lock: (key, work) => withKeyLock(pool, key, work),
       // Two replicas starting at once on an empty database: the second waits, then finds every
       // migration applied.
       migrate: () => withStartupLock(pool, () => migratePg(drizzlePg(pool), { migrationsFolder })),
@@ -84,6 +91,7 @@ export async function openDatabase(options: {
     pglite,
     migrate: () => migratePglite(drizzlePglite(pglite), { migrationsFolder }),
     exclusive: (work) => work(),
+    lock: (_key, work) => work(),
     ping: () => ping(db),
     // One process: PGlite delivers its own notifications.
     async listen(channel, onMessage) {
@@ -101,6 +109,19 @@ async function withStartupLock<T>(pool: pg.Pool, work: () => Promise<T>): Promis
     return await work();
   } finally {
     await client.query("select pg_advisory_unlock($1::bigint)", [STARTUP_LOCK]).catch(() => {});
+    client.release();
+  }
+}
+
+async function withKeyLock<T>(pool: pg.Pool, key: string, work: () => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let held = false;
+  try {
+    await client.query("select pg_advisory_lock(hashtextextended($1, 0))", [key]);
+    held = true;
+    return await work();
+  } finally {
+    if (held) await client.query("select pg_advisory_unlock(hashtextextended($1, 0))", [key]).catch(() => {});
     client.release();
   }
 }

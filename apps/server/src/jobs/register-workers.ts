@@ -10,7 +10,7 @@ import type { ExportService } from "../modules/export/export-service";
 import { recordInvitationDelivery } from "../modules/team/invitation-delivery-repository";
 import { expireDueWaivers } from "../modules/waiver/waiver-lifecycle";
 import { bundleDeleteWorker } from "./bundle-delete-job";
-import { bundleSyncWorker } from "./bundle-sync-job";
+import { bundleSyncWorker, type CloudRetry } from "./bundle-sync-job";
 import { eventFetchAllWorker, scheduleEventFetchAll } from "./event-fetch-all-job";
 import { eventFetchWorker } from "./event-fetch-job";
 import { exportWorker } from "./export-job";
@@ -33,6 +33,8 @@ export interface WorkerDeps {
   engine: BundleEngine;
   exports: ExportService;
   mail: { sender: MailSender; retry: MailRetry };
+  /** Retries of deployments while the cloud is unreachable or throttling. */
+  cloudRetry?: CloudRetry;
 }
 
 /**
@@ -43,8 +45,8 @@ export interface WorkerDeps {
 export async function registerWorkers(jobs: JobQueue, deps: WorkerDeps): Promise<void> {
   const { db, logger, engine } = deps;
 
-  await jobs.register(bundleSyncWorker({ engine }));
-  await jobs.register(bundleDeleteWorker({ engine }));
+  await jobs.register(bundleSyncWorker({ engine, jobs, retry: deps.cloudRetry }));
+  await jobs.register(bundleDeleteWorker({ engine, retry: deps.cloudRetry }));
   await jobs.register(reconcileWorker({ engine }));
   await jobs.schedule(RECONCILE_JOB, RECONCILE_CRON, {});
   await enqueueReconcile(jobs, {});

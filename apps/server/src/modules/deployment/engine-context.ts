@@ -19,6 +19,8 @@ export interface EngineDeps {
   /** Public address of Palisade, for the waiver links in deny messages. */
   publicUrl: string;
   logger: Logger;
+  /** Runs work on one bundle while no other replica works on it (an advisory lock on PostgreSQL). */
+  lock?: <T>(key: string, work: () => Promise<T>) => Promise<T>;
 }
 
 /** The bundle's definition in its tenant's catalogue, and every definition (for composed ones). */
