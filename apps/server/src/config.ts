@@ -17,8 +17,11 @@ export interface Config {
   adminPassword: string | undefined;
   webDist: string;
   logLevel: string;
-  /** Trust X-Forwarded-For from a reverse proxy in front of the server. */
-  trustProxy: boolean;
+  /**
+   * Whom to believe about the client address in X-Forwarded-For: nobody (false), any proxy
+   * (true), or only proxies at these addresses and networks.
+   */
+  trustProxy: boolean | string[];
   /** Public (no sign-in) methods: calls allowed at once per client address, and per second after. */
   publicRateLimit: { burst: number; perSecond: number };
   /** Largest request body accepted on any route, after decompression. */
@@ -67,7 +70,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.PALISADE_ADMIN_PASSWORD || undefined,
     webDist: resolve(env.WEB_DIST ?? new URL("../../web/dist", import.meta.url).pathname),
     logLevel: env.LOG_LEVEL ?? "info",
-    trustProxy: env.TRUST_PROXY === "true",
+    trustProxy: trustProxy(env.TRUST_PROXY),
     publicRateLimit: {
       burst: positiveNumber(env, "PUBLIC_RATE_LIMIT_BURST", 60),
       perSecond: positiveNumber(env, "PUBLIC_RATE_LIMIT_PER_SECOND", 10),
@@ -98,6 +101,19 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
     },
   };
+}
+
+function trustProxy(raw: string | undefined): boolean | string[] {
+  const value = (raw ?? "").trim();
+  if (value === "" || value === "false") return false;
+  if (value === "true") return true;
+  const addresses = value.split(",").map((part) => part.trim());
+  if (addresses.some((a) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(a))) {
+    throw new Error(
+      `TRUST_PROXY must be true, false or the proxies' addresses (10.0.0.0/8,192.168.1.5), got "${value}"`,
+    );
+  }
+  return addresses;
 }
 
 function sandboxUrl(raw: string | undefined): string | undefined {

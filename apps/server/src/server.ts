@@ -52,7 +52,8 @@ export interface ServerDeps {
   /** How long an invitation link stays valid. */
   invitationTtlHours: number;
   webDist: string;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: whom to believe about the client address. */
+  trustProxy: boolean | string[];
   /** Public (no sign-in) methods, per client address; buckets shared through the database. */
   publicRateLimiter: RateLimiter;
   /** Largest request body on any route, after decompression. */

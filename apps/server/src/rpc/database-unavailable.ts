@@ -10,7 +10,7 @@ const CONNECTION_CODES = new Set([
   "EAI_AGAIN",
 ]);
 const LOST_CONNECTION =
-  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused/i;
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|is not currently accepting connections|the database system is (starting up|shutting down|in recovery mode)/i;
 
 /** Whether the error (or one it wraps) says the database could not be reached. */
 export function isDatabaseUnavailable(error: unknown): boolean {
