@@ -45,8 +45,9 @@ export async function startJobQueue(database: DatabaseHandle, logger: Logger): P
     : new PgBoss({
         connectionString: database.connectionString,
         max: 4,
-        // Jobs whose worker stopped sending heartbeats are retried within seconds.
+        // Jobs whose worker stopped sending heartbeats (a replica died) are retried within seconds.
         superviseIntervalSeconds: 5,
+        monitorIntervalSeconds: 5,
       });
   boss.on("error", (error: Error) =>
     logger.error({ err: error.message, component: "jobs" }, "job queue error"),
