@@ -299,7 +299,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       const scps = await scpsNamed(sandbox, `palisade-${deployed.key}-${S3_SLUG}`);
       expect(scps).toHaveLength(1);
       expect(await scpTargets(scps[0]?.id ?? "")).toEqual([(await scope("Workloads")).externalId]);
-      const jobs = await syncJobs(id);
+      const jobs = await until("the deploy job to complete", async () => {
+        const found = await syncJobs(id);
+        return found.every((j) => j.state === "completed") ? found : undefined;
+      });
       expect(jobs).toEqual([{ state: "completed", retry_count: 0 }]);
       figures.push(`bundle created through A: ${jobs.length} sync job, ${scps.length} SCP, 1 attachment`);
     });
