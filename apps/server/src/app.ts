@@ -14,6 +14,7 @@ import { createBundleEngine } from "./modules/deployment/bundle-engine";
 import { createExports } from "./modules/export/export-service";
 import { createChatTokens } from "./modules/notification/chat-signature";
 import { loadCatalogue } from "./modules/policy-definition/load-catalogue";
+import { createRateLimiter } from "./rpc/rate-limiter";
 import { startCloudConnections } from "./sandbox-connection";
 import { loadSecretKey } from "./secrets";
 import { buildServer } from "./server";
@@ -52,6 +53,8 @@ export async function createPalisade(config: Config, logger: Logger) {
     logger,
   });
 
+  // Public RPCs and /api/auth/* share buckets in the database with every other replica.
+  const rateLimiter = createRateLimiter(database.db, config.publicRateLimit);
   const port = config.port;
   const trustedOrigins = [config.publicUrl, `http://localhost:${port}`, `http://127.0.0.1:${port}`];
   const auth = createAuth({
@@ -62,11 +65,15 @@ export async function createPalisade(config: Config, logger: Logger) {
     logger,
     enqueueMail: (payload) => enqueueMail(jobs, payload),
     allowSignUp: config.allowSignUp,
+    rateLimiter,
   });
 
-  const bootstrap = await bootstrapFirstTenant(
-    { db: database.db, auth },
-    { email: config.adminEmail, password: config.adminPassword },
+  // Replicas starting at once: one creates the first tenant, the others find it.
+  const bootstrap = await database.exclusive(() =>
+    bootstrapFirstTenant(
+      { db: database.db, auth },
+      { email: config.adminEmail, password: config.adminPassword },
+    ),
   );
   if (bootstrap) {
     logger.info(
@@ -91,6 +98,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     onBundleFailed: async (tenantId, bundleId) => {
       await enqueueNotification(jobs, { kind: "deployment.failed", tenantId, bundleId });
     },
+    lock: database.lock,
   });
 
   const serverKey = loadSecretKey(config.dataDir);
@@ -116,7 +124,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     invitationTtlHours: config.invitationTtlHours,
     webDist: config.webDist,
     trustProxy: config.trustProxy,
-    publicRateLimit: config.publicRateLimit,
+    publicRateLimiter: rateLimiter,
     maxRequestBytes: config.maxRequestBytes,
     trustedOrigins,
     notifications,
@@ -131,9 +139,10 @@ export async function createPalisade(config: Config, logger: Logger) {
     exports,
     mail: { sender: mail, retry: config.mail.retry },
     notifications: { ...notifications, retry: config.notifications.retry },
+    cloudRetry: config.cloudRetry,
   });
 
-  await cloud.connectSandbox();
+  await database.exclusive(() => cloud.connectSandbox());
 
   return {
     app,
@@ -144,6 +153,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     bootstrap,
     async close() {
       await app.close();
+      rateLimiter.close();
       await cloud.close();
       await jobs.stop();
       mail.close();

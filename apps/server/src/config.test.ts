@@ -70,3 +70,19 @@ describe("open sign-up", () => {
     expect(() => readConfig({ ALLOW_SIGN_UP: "yes" })).toThrow(/ALLOW_SIGN_UP must be true or false/);
   });
 });
+
+describe("replica settings", () => {
+  it.each([
+    [undefined, false],
+    ["true", true],
+    ["10.0.0.0/8, 192.168.1.5", ["10.0.0.0/8", "192.168.1.5"]],
+  ])("TRUST_PROXY=%s trusts %j", (raw, expected) => {
+    expect(readConfig(raw === undefined ? {} : { TRUST_PROXY: raw }).trustProxy).toEqual(expected);
+  });
+
+  it("refuses a TRUST_PROXY that is no address, and a SANDBOX_URL that is no http URL", () => {
+    expect(() => readConfig({ TRUST_PROXY: "proxy.example.com" })).toThrow(/TRUST_PROXY must be/);
+    expect(() => readConfig({ SANDBOX_URL: "sandbox:4510" })).toThrow(/SANDBOX_URL must be/);
+    expect(readConfig({ SANDBOX_URL: "http://sandbox:4510/" }).sandbox.url).toBe("http://sandbox:4510");
+  });
+});

@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import type { CloudRetry } from "./jobs/bundle-sync-job";
 import type { NotificationRetry } from "./jobs/notification-job";
 import type { MailRetry } from "./jobs/send-mail-job";
 import type { MailSettings } from "./mail/mail-sender";
@@ -17,20 +18,35 @@ export interface Config {
   adminPassword: string | undefined;
   webDist: string;
   logLevel: string;
-  /** Trust X-Forwarded-For from a reverse proxy in front of the server. */
-  trustProxy: boolean;
+  /**
+   * Whom to believe about the client address in X-Forwarded-For: nobody (false), any proxy
+   * (true), or only proxies at these addresses and networks.
+   */
+  trustProxy: boolean | string[];
   /** Public (no sign-in) methods: calls allowed at once per client address, and per second after. */
   publicRateLimit: { burst: number; perSecond: number };
   /** Largest request body accepted on any route, after decompression. */
   maxRequestBytes: number;
-  /** The sandbox cloud started in-process, and the sandbox connectors made on first start. */
-  sandbox: { enabled: boolean; port: number; dataDir: string; activity: boolean; actionsPerMinute: number };
+  /**
+   * The sandbox cloud started in-process, or reached at `url` when it runs as its own process,
+   * and the sandbox connectors made on first start.
+   */
+  sandbox: {
+    enabled: boolean;
+    url: string | undefined;
+    port: number;
+    dataDir: string;
+    activity: boolean;
+    actionsPerMinute: number;
+  };
   /** The IAM principal this server assumes connector roles as; shown in the AWS trust policy. */
   awsPrincipalArn: string | undefined;
   /** How long an invitation link stays valid. */
   invitationTtlHours: number;
   /** Anyone may create a password account (verified by e-mail before it signs in). Off by default. */
   allowSignUp: boolean;
+  /** Retries of deployments while the cloud is unreachable or throttling. */
+  cloudRetry: CloudRetry;
   /** Outgoing mail: SMTP, or .eml files in the outbox; failed sends are retried this way. */
   mail: MailSettings & { retry: MailRetry };
   /** Slack, Teams and e-mail notifications: how failed deliveries are retried; Slack's Web API. */
@@ -59,7 +75,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.PALISADE_ADMIN_PASSWORD || undefined,
     webDist: resolve(env.WEB_DIST ?? new URL("../../web/dist", import.meta.url).pathname),
     logLevel: env.LOG_LEVEL ?? "info",
-    trustProxy: env.TRUST_PROXY === "true",
+    trustProxy: trustProxy(env.TRUST_PROXY),
     publicRateLimit: {
       burst: positiveNumber(env, "PUBLIC_RATE_LIMIT_BURST", 60),
       perSecond: positiveNumber(env, "PUBLIC_RATE_LIMIT_PER_SECOND", 10),
@@ -67,6 +83,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxRequestBytes: Math.floor(positiveNumber(env, "MAX_REQUEST_BYTES", 1024 * 1024)),
     sandbox: {
       enabled: env.PALISADE_SANDBOX !== "false",
+      url: sandboxUrl(env.SANDBOX_URL),
       port: sandboxPort,
       dataDir: join(dataDir, "sandbox"),
       activity: env.SANDBOX_ACTIVITY !== "false",
@@ -75,6 +92,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     awsPrincipalArn: env.PALISADE_AWS_PRINCIPAL_ARN || undefined,
     invitationTtlHours: positiveNumber(env, "INVITATION_TTL_HOURS", 168),
     allowSignUp: flag(env, "ALLOW_SIGN_UP", false),
+    cloudRetry: {
+      limit: wholeNumber(env, "CLOUD_RETRY_LIMIT", 6),
+      delaySeconds: positiveNumber(env, "CLOUD_RETRY_DELAY_SECONDS", 2),
+      failedRetrySeconds: positiveNumber(env, "FAILED_DEPLOYMENT_RETRY_SECONDS", 30),
+    },
     mail: {
       smtpUrl: smtpUrl(env.SMTP_URL),
       from: mailFrom(env.MAIL_FROM),
@@ -92,6 +114,27 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       slackApiUrl: (env.SLACK_API_URL || "https://slack.com/api").replace(/\/$/, ""),
     },
   };
+}
+
+function trustProxy(raw: string | undefined): boolean | string[] {
+  const value = (raw ?? "").trim();
+  if (value === "" || value === "false") return false;
+  if (value === "true") return true;
+  const addresses = value.split(",").map((part) => part.trim());
+  if (addresses.some((a) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(a))) {
+    throw new Error(
+      `TRUST_PROXY must be true, false or the proxies' addresses (10.0.0.0/8,192.168.1.5), got "${value}"`,
+    );
+  }
+  return addresses;
+}
+
+function sandboxUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) {
+    throw new Error(`SANDBOX_URL must be an http:// URL such as http://sandbox:4510, got "${raw}"`);
+  }
+  return raw.replace(/\/$/, "");
 }
 
 // The URL may hold a password: a message about it never repeats it.

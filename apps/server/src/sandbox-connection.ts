@@ -9,6 +9,7 @@ import { type ConnectorRuntime, createConnectorRuntime } from "./modules/connect
 import { createSandboxConnector } from "./modules/connector/connectors";
 import { createSecretBox, type SecretBox } from "./modules/connector/secret-box";
 import { findTenantBySlug } from "./modules/tenant/tenant-repository";
+import { connectRemoteSandbox, type RemoteSandbox } from "./remote-sandbox";
 import { loadSecretKey } from "./secrets";
 
 /** Written once the first start has connected the sandbox, so removing those connectors is final. */
@@ -17,7 +18,8 @@ const CONNECTED_MARKER = "connected-to-default-tenant";
 export interface CloudConnections {
   /** What ConnectorService needs. */
   service: { secretBox: SecretBox; runtime: ConnectorRuntime; awsPrincipalArn: string | undefined };
-  sandbox: SandboxCloud | undefined;
+  /** The sandbox in this process, or the one at SANDBOX_URL once it has answered. */
+  readonly sandbox: SandboxCloud | undefined;
   /**
    * On first start, gives the default tenant a sandbox connector per provider and syncs their
    * hierarchies in the background.
@@ -27,7 +29,8 @@ export interface CloudConnections {
 }
 
 /**
- * The cloud side of the local run: the in-process sandbox cloud (unless PALISADE_SANDBOX=false),
+ * The cloud side of the local run: the in-process sandbox cloud (unless PALISADE_SANDBOX=false, or
+ * SANDBOX_URL names one running as its own process),
  * the connectors' secret box and the runtime that holds their providers and background syncs.
  */
 export async function startCloudConnections(deps: {
@@ -36,25 +39,35 @@ export async function startCloudConnections(deps: {
   logger: Logger;
 }): Promise<CloudConnections> {
   const { config, db, logger } = deps;
-  const sandbox = config.sandbox.enabled
-    ? await startSandboxCloud({
-        dataDir: config.sandbox.dataDir,
-        port: config.sandbox.port,
-        activity: { enabled: config.sandbox.activity, actionsPerMinute: config.sandbox.actionsPerMinute },
-        logger: {
-          info: (message) => logger.info({ component: "sandbox" }, message),
-          warn: (message) => logger.warn({ component: "sandbox" }, message),
-        },
-      })
-    : undefined;
+  // SANDBOX_URL: the sandbox runs as its own process (several replicas share it).
+  const remote: RemoteSandbox | undefined =
+    config.sandbox.enabled && config.sandbox.url
+      ? connectRemoteSandbox(config.sandbox.url, logger)
+      : undefined;
+  const sandbox =
+    config.sandbox.enabled && !remote
+      ? await startSandboxCloud({
+          dataDir: config.sandbox.dataDir,
+          port: config.sandbox.port,
+          activity: { enabled: config.sandbox.activity, actionsPerMinute: config.sandbox.actionsPerMinute },
+          logger: {
+            info: (message) => logger.info({ component: "sandbox" }, message),
+            warn: (message) => logger.warn({ component: "sandbox" }, message),
+          },
+        })
+      : undefined;
   const secretBox = createSecretBox(loadSecretKey(config.dataDir));
-  const runtime = createConnectorRuntime({ db, secretBox, logger, sandbox: () => sandbox });
+  const current = () => remote?.current() ?? sandbox;
+  const runtime = createConnectorRuntime({ db, secretBox, logger, sandbox: current });
 
   return {
     service: { secretBox, runtime, awsPrincipalArn: config.awsPrincipalArn },
-    sandbox,
+    get sandbox() {
+      return current();
+    },
     async connectSandbox() {
-      if (!sandbox) return;
+      if (remote) await remote.ready(10_000);
+      if (!current()) return;
       const marker = join(config.sandbox.dataDir, CONNECTED_MARKER);
       if (existsSync(marker)) return;
       const tenant = await findTenantBySlug(db, "default");
@@ -76,6 +89,7 @@ export async function startCloudConnections(deps: {
     },
     async close() {
       await runtime.close();
+      await remote?.close();
       await sandbox?.close();
     },
   };

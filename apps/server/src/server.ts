@@ -24,6 +24,7 @@ import { createInitiativeService } from "./modules/initiative/initiative-service
 import { registerChatRoutes } from "./modules/notification/chat-routes";
 import type { NotificationDeps } from "./modules/notification/notification-delivery";
 import { createNotificationService } from "./modules/notification/notification-service";
+import { createBundleCards } from "./modules/policy/policies";
 import { createPolicyService } from "./modules/policy/policy-service";
 import { createPolicyDefinitionService } from "./modules/policy-definition/policy-definition-service";
 import { createTeamService } from "./modules/team/team-service";
@@ -32,8 +33,9 @@ import { createWaiverAnalyticsService } from "./modules/waiver/waiver-analytics-
 import { createWaiverService } from "./modules/waiver/waiver-service";
 import { createAuthInterceptor } from "./rpc/auth-interceptor";
 import { callContextKey } from "./rpc/call-context";
+import { createDatabaseUnavailableInterceptor } from "./rpc/database-unavailable";
 import { createOriginCheck, requestOriginKey } from "./rpc/origin-check";
-import { createRateLimiter } from "./rpc/rate-limiter";
+import type { RateLimiter } from "./rpc/rate-limiter";
 import { type AnyServiceImpl, registerServices } from "./rpc/register-services";
 import { createValidateInterceptor } from "./rpc/validate-interceptor";
 
@@ -56,9 +58,10 @@ export interface ServerDeps {
   /** How long an invitation link stays valid. */
   invitationTtlHours: number;
   webDist: string;
-  trustProxy: boolean;
-  /** Public (no sign-in) methods: calls allowed at once per client address, and per second after. */
-  publicRateLimit: { burst: number; perSecond: number };
+  /** Fastify's trustProxy: whom to believe about the client address. */
+  trustProxy: boolean | string[];
+  /** Public (no sign-in) methods, per client address; buckets shared through the database. */
+  publicRateLimiter: RateLimiter;
   /** Largest request body on any route, after decompression. */
   maxRequestBytes: number;
   /** Origins besides the public address whose pages may call RPCs with the session cookie. */
@@ -85,6 +88,16 @@ export async function buildServer(deps: ServerDeps) {
     return reply
       .code(ok ? 200 : 503)
       .send({ status: ok ? "ok" : "unavailable", database: { engine: database.engine, ok } });
+  });
+
+  // Ready: the database answers and the server is not shutting down (a proxy stops sending).
+  let draining = false;
+  app.addHook("preClose", async () => {
+    draining = true;
+  });
+  app.get("/readyz", async (_req, reply) => {
+    const ok = !draining && (await database.ping());
+    return reply.code(ok ? 200 : 503).send({ status: ok ? "ready" : draining ? "stopping" : "unavailable" });
   });
 
   app.route({
@@ -121,6 +134,8 @@ export async function buildServer(deps: ServerDeps) {
   deps.exports.route(app);
   registerChatRoutes(app, { ...deps.notifications, jobs: deps.jobs, logger: deps.logger });
 
+  const bundleCards = createBundleCards(db, database.listen);
+  app.addHook("onClose", () => bundleCards.close());
   const implementations = new Map<string, AnyServiceImpl>([
     ["palisade.tenant.v1.TenantService", createTenantService({ db })],
     ["palisade.account.v1.AccountService", createAccountService({ db })],
@@ -147,7 +162,10 @@ export async function buildServer(deps: ServerDeps) {
       "palisade.event.v1.PolicyEventStoreService",
       createPolicyEventStoreService({ db, jobs: deps.jobs, exports: deps.exports }),
     ],
-    ["palisade.policy.v1.PolicyService", createPolicyService({ db, catalogue })],
+    [
+      "palisade.policy.v1.PolicyService",
+      createPolicyService({ db, catalogue, bundleCard: bundleCards.card }),
+    ],
     ["palisade.deployment.v1.DeploymentManagerService", createDeploymentManagerService({ ...deps, db })],
     ["palisade.waiver.v1.WaiverService", createWaiverService({ db, jobs: deps.jobs })],
     ["palisade.waiver.v1.WaiverAnalyticsService", createWaiverAnalyticsService({ db })],
@@ -156,13 +174,13 @@ export async function buildServer(deps: ServerDeps) {
       createNotificationService({ ...deps.notifications, jobs: deps.jobs }),
     ],
   ]);
-  const publicRateLimiter = createRateLimiter(deps.publicRateLimit);
   await app.register(fastifyConnectPlugin, {
     routes: (router) => registerServices(router, implementations),
     interceptors: [
+      createDatabaseUnavailableInterceptor(),
       createAuthInterceptor({
         authenticate: (headers) => authenticate(headers, { auth, db }),
-        publicRateLimiter,
+        publicRateLimiter: deps.publicRateLimiter,
         isTrustedOrigin: createOriginCheck([deps.publicUrl, ...(deps.trustedOrigins ?? [])]),
         credentialFailures,
       }),

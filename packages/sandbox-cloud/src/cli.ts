@@ -27,6 +27,8 @@ Options:
   --seed N          seed of the simulated organisation (default SANDBOX_SEED)
   --no-activity     no simulated cloud users
   --rate N          simulated actions per minute (default SANDBOX_ACTIVITY_RATE or 12)
+  --tls-name NAME   a host name servers reach it at, for its certificate (repeat;
+                    default SANDBOX_TLS_NAMES, comma-separated)
   -h, --help        this help`;
 
 const TRY_USAGE = `Usage: npm run sandbox -- try --provider aws|azure --principal P --action A --resource R [options]
@@ -57,6 +59,7 @@ async function serve(argv: string[]) {
       seed: { type: "string" },
       "no-activity": { type: "boolean" },
       rate: { type: "string" },
+      "tls-name": { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
     },
     SERVE_USAGE,
@@ -86,6 +89,7 @@ async function serve(argv: string[]) {
     port,
     seed,
     activity: { enabled: !values["no-activity"], actionsPerMinute: rate },
+    tlsNames: values["tls-name"] ?? (process.env.SANDBOX_TLS_NAMES ?? "").split(",").filter(Boolean),
     logger: { info: (m) => console.log(m), warn: (m) => console.warn(m) },
   });
   const { aws, azure } = cloud;

@@ -19,6 +19,8 @@ export interface StartSandboxOptions {
   /** Generated user and application actions; on unless disabled, 12 per minute by default. */
   activity?: { enabled: boolean; actionsPerMinute?: number };
   logger?: SandboxLogger;
+  /** Further names the TLS certificate is valid for (the host name other machines reach it at). */
+  tlsNames?: string[];
 }
 
 export interface SandboxCloud {
@@ -50,7 +52,7 @@ export async function startSandboxCloud(options: StartSandboxOptions): Promise<S
   const host = options.host ?? "127.0.0.1";
   const dataDir = resolve(options.dataDir);
   const store = await openStateStore(dataDir, options.seed ?? DEFAULT_SEED);
-  const tls = await loadOrCreateTls(dataDir, [host]);
+  const tls = await loadOrCreateTls(dataDir, [host, ...(options.tlsNames ?? [])]);
   let cloud: SandboxCloud | undefined;
   const app = createSandboxApp(store, () => {
     const { close: _close, ...rest } = cloud!;

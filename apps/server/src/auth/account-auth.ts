@@ -63,7 +63,7 @@ export function accountPasswordOptions(options: AccountAuthOptions) {
 /** The verification e-mail of a new password account; its link signs the account in. */
 export function emailVerificationOptions(options: AccountAuthOptions) {
   // At most a few verification messages per address, whatever asks for them.
-  const perAddress = createRateLimiter({ burst: 3, perSecond: 1 / 300 });
+  const perAddress = createRateLimiter(options.db, { burst: 3, perSecond: 1 / 300 }, "auth.verify-mail");
   return {
     sendOnSignUp: true,
     sendOnSignIn: true,
@@ -72,7 +72,7 @@ export function emailVerificationOptions(options: AccountAuthOptions) {
     async sendVerificationEmail({ user, url }: { user: { email: string }; url: string }, request?: Request) {
       // Accounts the server makes itself (bootstrap, tests) are verified by it, not by mail.
       if (!request) return;
-      if (!perAddress.take(user.email.toLowerCase()).allowed) {
+      if (!(await perAddress.take(user.email.toLowerCase())).allowed) {
         options.logger.info({ component: "auth" }, "verification e-mail not sent: too many for this address");
         return;
       }
@@ -143,7 +143,9 @@ function bodyOf(ctx: { body?: unknown }): Record<string, unknown> {
 /** Bounded, validated input; sign-up only when allowed; limits per e-mail address. */
 export function accountBeforeHook(options: AccountAuthOptions) {
   const limiters = new Map(
-    Object.entries(MAILING_PATHS).map(([path, rate]) => [path, createRateLimiter(rate)] as const),
+    Object.entries(MAILING_PATHS).map(
+      ([path, rate]) => [path, createRateLimiter(options.db, rate, `auth${path}`)] as const,
+    ),
   );
   return createAuthMiddleware(async (ctx) => {
     const path = ctx.path ?? "";
@@ -168,7 +170,7 @@ export function accountBeforeHook(options: AccountAuthOptions) {
     }
     const limiter = limiters.get(path);
     if (limiter && typeof body.email === "string") {
-      const verdict = limiter.take(`${body.email.trim().toLowerCase()}`);
+      const verdict = await limiter.take(body.email.trim().toLowerCase());
       if (!verdict.allowed) {
         const seconds = verdict.retryAfterSeconds;
         throw new APIError(

@@ -9,6 +9,7 @@ import * as authSchema from "../db/schema/auth";
 import type { SendMailPayload } from "../jobs/send-mail-job";
 import type { Logger } from "../logger";
 import { signInCodeMail } from "../mail/mail-templates";
+import type { RateLimiter } from "../rpc/rate-limiter";
 import {
   accountAfterHook,
   accountBeforeHook,
@@ -52,6 +53,8 @@ export interface AuthOptions {
   enqueueMail: (payload: SendMailPayload) => Promise<unknown>;
   /** ALLOW_SIGN_UP: open sign-up over HTTP (accounts verify their address first). */
   allowSignUp: boolean;
+  /** The buckets shared by every replica on the database. */
+  rateLimiter: RateLimiter;
 }
 
 export function createAuth(options: AuthOptions) {
@@ -107,7 +110,15 @@ export function createAuth(options: AuthOptions) {
     },
     rateLimit: {
       enabled: true,
-      storage: "memory",
+      // Counted in the database, so the limit holds across replicas.
+      customStorage: {
+        async consume(key, rule) {
+          const verdict = await options.rateLimiter.count(`auth:${key}`, rule);
+          return verdict.allowed
+            ? { allowed: true, retryAfter: null }
+            : { allowed: false, retryAfter: verdict.retryAfterSeconds };
+        },
+      },
       window: 60,
       max: 120,
       customRules: {

@@ -19,12 +19,36 @@ export interface DatabaseHandle {
   /** For pg-boss: the embedded instance, or the connection string. */
   pglite?: PGlite;
   connectionString?: string;
+  /** Applies pending migrations; on PostgreSQL one replica at a time (an advisory lock). */
   migrate(): Promise<void>;
+  /**
+   * Runs start-up work (first tenant, first connectors) while no other replica does: on
+   * PostgreSQL under the same advisory lock as the migrations.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs work while no other replica runs work under the same key (a PostgreSQL advisory lock
+   * held by one pooled connection); PGlite is one process, so the work just runs.
+   */
+  lock<T>(key: string, work: () => Promise<T>): Promise<T>;
   ping(): Promise<boolean>;
+  /**
+   * Calls `onMessage` with the payload of every NOTIFY on `channel`, from any replica. On
+   * PostgreSQL a dedicated connection listens and reconnects with backoff; `onReconnect` runs
+   * after a reconnection, when notifications may have been missed. Returns a stop function.
+   */
+  listen(
+    channel: string,
+    onMessage: (payload: string) => void,
+    onReconnect?: () => void,
+  ): Promise<() => void>;
   close(): Promise<void>;
 }
 
 const migrationsFolder = new URL("./migrations", import.meta.url).pathname;
+
+/** Key of the advisory lock held while migrating or setting up ("palisade" in ASCII, as a bigint). */
+const STARTUP_LOCK = "8097880098868093029";
 
 export async function openDatabase(options: {
   databaseUrl?: string;
@@ -33,7 +57,13 @@ export async function openDatabase(options: {
   onConnectionError?: (error: Error) => void;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      // Room for RPCs while jobs hold a connection each for their bundle's lock.
+      max: 20,
+      // While the database is down, calls fail within seconds instead of queueing forever.
+      connectionTimeoutMillis: 5_000,
+    });
     // An idle connection that dies must not crash the process; the pool replaces it.
     pool.on("error", (error) => options.onConnectionError?.(error));
     const db = drizzlePg(pool) as unknown as Database;
@@ -41,8 +71,14 @@ export async function openDatabase(options: {
       db,
       engine: "postgres",
       connectionString: options.databaseUrl,
-      migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+      exclusive: (work) => withStartupLock(pool, work),
+      lock: (key, work) => withKeyLock(pool, key, work),
+      // Two replicas starting at once on an empty database: the second waits, then finds every
+      // migration applied.
+      migrate: () => withStartupLock(pool, () => migratePg(drizzlePg(pool), { migrationsFolder })),
       ping: () => ping(db),
+      listen: (channel, onMessage, onReconnect) =>
+        listenPostgres(options.databaseUrl as string, channel, onMessage, onReconnect),
       close: () => pool.end(),
     };
   }
@@ -56,9 +92,40 @@ export async function openDatabase(options: {
     engine: "pglite",
     pglite,
     migrate: () => migratePglite(drizzlePglite(pglite), { migrationsFolder }),
+    exclusive: (work) => work(),
+    lock: (_key, work) => work(),
     ping: () => ping(db),
+    // One process: PGlite delivers its own notifications.
+    async listen(channel, onMessage) {
+      const unlisten = await pglite.listen(channel, onMessage);
+      return () => void unlisten().catch(() => {});
+    },
     close: () => pglite.close(),
   };
+}
+
+async function withStartupLock<T>(pool: pg.Pool, work: () => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1::bigint)", [STARTUP_LOCK]);
+    return await work();
+  } finally {
+    await client.query("select pg_advisory_unlock($1::bigint)", [STARTUP_LOCK]).catch(() => {});
+    client.release();
+  }
+}
+
+async function withKeyLock<T>(pool: pg.Pool, key: string, work: () => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let held = false;
+  try {
+    await client.query("select pg_advisory_lock(hashtextextended($1, 0))", [key]);
+    held = true;
+    return await work();
+  } finally {
+    if (held) await client.query("select pg_advisory_unlock(hashtextextended($1, 0))", [key]).catch(() => {});
+    client.release();
+  }
 }
 
 async function ping(db: Database): Promise<boolean> {
@@ -68,4 +135,69 @@ async function ping(db: Database): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+async function listenPostgres(
+  connectionString: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onReconnect?: () => void,
+): Promise<() => void> {
+  if (!CHANNEL_NAME.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let stopped = false;
+  let current: pg.Client | undefined;
+  let delayMs = 500;
+  let timer: NodeJS.Timeout | undefined;
+
+  const retry = () => {
+    if (stopped || timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void connect(true);
+    }, delayMs);
+    timer.unref();
+    delayMs = Math.min(delayMs * 2, 10_000);
+  };
+
+  async function connect(again: boolean): Promise<void> {
+    const client = new pg.Client({ connectionString });
+    let lost = false;
+    const drop = () => {
+      if (lost) return;
+      lost = true;
+      if (current === client) current = undefined;
+      client.end().catch(() => {});
+      retry();
+    };
+    client.on("error", drop);
+    client.on("end", drop);
+    client.on("notification", (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? "");
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${channel}`);
+    } catch (error) {
+      drop();
+      if (!again) throw error;
+      return;
+    }
+    if (stopped) {
+      lost = true;
+      await client.end().catch(() => {});
+      return;
+    }
+    current = client;
+    delayMs = 500;
+    if (again) onReconnect?.();
+  }
+
+  await connect(false);
+  return () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    current?.end().catch(() => {});
+  };
 }

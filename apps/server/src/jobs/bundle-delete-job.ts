@@ -1,4 +1,4 @@
-import { BUNDLE_RETRY_LIMIT } from "./bundle-sync-job";
+import { type CloudRetry, DEFAULT_CLOUD_RETRY } from "./bundle-sync-job";
 import type { JobDefinition, JobQueue } from "./job-queue";
 
 export const BUNDLE_DELETE_JOB = "deployment.bundle-delete";
@@ -21,16 +21,20 @@ export async function enqueueBundleDelete(
   return jobs.send(BUNDLE_DELETE_JOB, payload);
 }
 
-export function bundleDeleteWorker(deps: { engine: BundleRemover }): JobDefinition<BundleDeletePayload> {
+export function bundleDeleteWorker(deps: {
+  engine: BundleRemover;
+  retry?: CloudRetry;
+}): JobDefinition<BundleDeletePayload> {
+  const retry = deps.retry ?? DEFAULT_CLOUD_RETRY;
   return {
     name: BUNDLE_DELETE_JOB,
-    retryLimit: BUNDLE_RETRY_LIMIT,
-    retryDelaySeconds: 2,
+    retryLimit: retry.limit,
+    retryDelaySeconds: retry.delaySeconds,
     retryDelayMaxSeconds: 120,
     expireInSeconds: 300,
     handler: ({ data, retryCount }) =>
       deps.engine.removeBundle(data.tenantId, data.bundleId, {
-        lastAttempt: retryCount >= BUNDLE_RETRY_LIMIT,
+        lastAttempt: retryCount >= retry.limit,
       }),
   };
 }

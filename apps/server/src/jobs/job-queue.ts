@@ -13,6 +13,11 @@ export interface JobDefinition<T extends object> {
   retryDelayMaxSeconds?: number;
   /** An attempt still running after this long is assumed dead and retried. */
   expireInSeconds?: number;
+  /**
+   * A running attempt tells the database it is alive this often (twice per period); one whose
+   * process died (a replica killed mid-job) is retried by another worker after about this long.
+   */
+  heartbeatSeconds?: number;
   /** Jobs of this kind run at most this many at a time in this process. */
   concurrency?: number;
 }
@@ -37,7 +42,13 @@ export interface JobQueue {
 export async function startJobQueue(database: DatabaseHandle, logger: Logger): Promise<JobQueue> {
   const boss = database.pglite
     ? new PgBoss({ db: fromPglite(database.pglite), backend: "pglite" })
-    : new PgBoss({ connectionString: database.connectionString, max: 4 });
+    : new PgBoss({
+        connectionString: database.connectionString,
+        max: 4,
+        // Jobs whose worker stopped sending heartbeats (a replica died) are retried within seconds.
+        superviseIntervalSeconds: 5,
+        monitorIntervalSeconds: 5,
+      });
   boss.on("error", (error: Error) =>
     logger.error({ err: error.message, component: "jobs" }, "job queue error"),
   );
@@ -52,15 +63,19 @@ export async function startJobQueue(database: DatabaseHandle, logger: Logger): P
         retryDelaySeconds = 2,
         retryDelayMaxSeconds = 300,
         expireInSeconds = 600,
+        heartbeatSeconds = 10,
         concurrency = 2,
       } = definition;
-      await boss.createQueue(name, {
+      const settings = {
         retryLimit,
         retryDelay: retryDelaySeconds,
         retryBackoff: true,
-        retryDelayMax: retryDelayMaxSeconds,
         expireInSeconds,
-      });
+        heartbeatSeconds,
+      };
+      await boss.createQueue(name, { ...settings, retryDelayMax: retryDelayMaxSeconds });
+      // A queue made by an earlier version takes the current settings.
+      await boss.updateQueue(name, settings);
       await boss.work<T>(
         name,
         { pollingIntervalSeconds: 0.5, localConcurrency: concurrency, batchSize: 1 },

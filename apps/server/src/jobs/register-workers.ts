@@ -19,7 +19,7 @@ import { recordInvitationDelivery } from "../modules/team/invitation-delivery-re
 import { listEventRetentions } from "../modules/tenant/tenant-repository";
 import { expireDueWaivers } from "../modules/waiver/waiver-lifecycle";
 import { bundleDeleteWorker } from "./bundle-delete-job";
-import { bundleSyncWorker } from "./bundle-sync-job";
+import { bundleSyncWorker, type CloudRetry } from "./bundle-sync-job";
 import { eventFetchAllWorker, scheduleEventFetchAll } from "./event-fetch-all-job";
 import { eventFetchWorker } from "./event-fetch-job";
 import { EVENT_RETENTION_CRON, EVENT_RETENTION_JOB, eventRetentionWorker } from "./event-retention-job";
@@ -52,6 +52,8 @@ export interface WorkerDeps {
   exports: ExportService;
   mail: { sender: MailSender; retry: MailRetry };
   notifications: NotificationDeps & { retry: NotificationRetry };
+  /** Retries of deployments while the cloud is unreachable or throttling. */
+  cloudRetry?: CloudRetry;
 }
 
 /**
@@ -62,8 +64,8 @@ export interface WorkerDeps {
 export async function registerWorkers(jobs: JobQueue, deps: WorkerDeps): Promise<void> {
   const { db, logger, engine } = deps;
 
-  await jobs.register(bundleSyncWorker({ engine }));
-  await jobs.register(bundleDeleteWorker({ engine }));
+  await jobs.register(bundleSyncWorker({ engine, jobs, retry: deps.cloudRetry }));
+  await jobs.register(bundleDeleteWorker({ engine, retry: deps.cloudRetry }));
   await jobs.register(reconcileWorker({ engine }));
   await jobs.schedule(RECONCILE_JOB, RECONCILE_CRON, {});
   await enqueueReconcile(jobs, {});

@@ -29,7 +29,7 @@ export function createAuthInterceptor(deps: AuthInterceptorDeps): Interceptor {
       !deps.isTrustedOrigin(req.header, req.contextValues.get(requestOriginKey));
 
     if (access.public) {
-      const verdict = deps.publicRateLimiter.take(context.ip);
+      const verdict = await deps.publicRateLimiter.take(`rpc:${context.ip}`);
       if (!verdict.allowed) {
         throw new ConnectError(
           `Too many requests. Try again in ${verdict.retryAfterSeconds} seconds.`,

@@ -1,39 +1,50 @@
-/** A token bucket per key: `burst` calls at once, refilled at `perSecond`. In memory. */
+import type { Database } from "../db/database";
+import {
+  type BucketRule,
+  deleteIdleBuckets,
+  takeBucketToken,
+  takeWindowSlot,
+  type WindowRule,
+} from "./rate-limit-repository";
+
+export type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/** A token bucket (or a fixed window) per key: `burst` calls at once, refilled at `perSecond`. */
 export interface RateLimiter {
   /** Takes one token; when none is left, says how many seconds until one is. */
-  take(key: string, now?: number): { allowed: true } | { allowed: false; retryAfterSeconds: number };
+  take(key: string, rule?: BucketRule): Promise<RateVerdict>;
+  /** Counts one call in the key's window of `window` seconds; refused past `max`. */
+  count(key: string, rule: WindowRule): Promise<RateVerdict>;
+  /** Stops forgetting idle buckets. */
+  close(): void;
 }
 
-export function createRateLimiter(options: {
-  burst: number;
-  perSecond: number;
-  maxKeys?: number;
-}): RateLimiter {
-  const buckets = new Map<string, { tokens: number; updatedAt: number }>();
-  const maxKeys = options.maxKeys ?? 50_000;
+function verdict(allowed: boolean, tokens: number, rule: BucketRule): RateVerdict {
+  return allowed
+    ? { allowed: true }
+    : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / rule.perSecond)) };
+}
+
+/**
+ * Buckets kept in the database, so every replica on one PostgreSQL shares them (on PGlite, the
+ * one process does). A check is one upsert; idle buckets are deleted every ten minutes.
+ */
+export function createRateLimiter(db: Database, defaults: BucketRule, name?: string): RateLimiter {
+  // Limiters share one table: a name keeps one limiter's keys apart from another's.
+  const bucket = (key: string) => (name ? `${name}:${key}` : key);
+  const pruning = setInterval(() => void deleteIdleBuckets(db, 3600).catch(() => {}), 600_000);
+  pruning.unref();
   return {
-    take(key, now = Date.now()) {
-      let bucket = buckets.get(key);
-      if (!bucket) {
-        // Forget the oldest keys rather than grow without bound under a spray of addresses.
-        if (buckets.size >= maxKeys) {
-          const oldest = buckets.keys().next().value;
-          if (oldest !== undefined) buckets.delete(oldest);
-        }
-        bucket = { tokens: options.burst, updatedAt: now };
-        buckets.set(key, bucket);
-      }
-      const elapsedSeconds = Math.max(0, now - bucket.updatedAt) / 1000;
-      bucket.tokens = Math.min(options.burst, bucket.tokens + elapsedSeconds * options.perSecond);
-      bucket.updatedAt = now;
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
-        return { allowed: true };
-      }
-      return {
-        allowed: false,
-        retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / options.perSecond)),
-      };
+    async take(key, rule = defaults) {
+      const { allowed, tokens } = await takeBucketToken(db, bucket(key), rule);
+      return verdict(allowed, tokens, rule);
     },
+    async count(key, rule) {
+      const { allowed, secondsLeft } = await takeWindowSlot(db, bucket(key), rule);
+      return allowed
+        ? { allowed: true }
+        : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(secondsLeft)) };
+    },
+    close: () => clearInterval(pruning),
   };
 }

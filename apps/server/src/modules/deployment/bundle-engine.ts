@@ -66,8 +66,10 @@ async function recordWaiverOutcome(
  */
 export function createBundleEngine(deps: EngineDeps) {
   const { db, logger } = deps;
-  // Two syncs of one bundle must not interleave.
-  const exclusive = createKeyedLock();
+  // Two syncs of one bundle must not interleave, in this process or on another replica.
+  const local = createKeyedLock();
+  const exclusive = <T>(bundleId: string, work: () => Promise<T>): Promise<T> =>
+    local(bundleId, () => (deps.lock ? deps.lock(`bundle:${bundleId}`, work) : work()));
 
   /**
    * Makes the cloud match the bundle: its policy with the current parameters, mode, scopes,
@@ -205,6 +207,11 @@ export function createBundleEngine(deps: EngineDeps) {
 
   return {
     syncBundle,
+    /** Whether a deployment of the bundle failed because the cloud could not be reached. */
+    async cloudUnreachable(tenantId: string, bundleId: string): Promise<boolean> {
+      const rows = await findDeploymentsOfBundle(db, tenantId, bundleId);
+      return rows.some((d) => d.status === "FAILED" && d.errorCode === "DEPLOYMENT_SYNC_FAILED");
+    },
     removeBundle(tenantId: string, bundleId: string, options: RunOptions) {
       return exclusive(bundleId, async () => {
         const bundle = await findBundle(db, tenantId, bundleId);

@@ -21,6 +21,8 @@ export interface EngineDeps {
   logger: Logger;
   /** Told once when a bundle turns FAILED (the tenant's "deployment failed" notification). */
   onBundleFailed?: (tenantId: string, bundleId: string) => Promise<void>;
+  /** Runs work on one bundle while no other replica works on it (an advisory lock on PostgreSQL). */
+  lock?: <T>(key: string, work: () => Promise<T>) => Promise<T>;
 }
 
 /** The bundle's definition in its tenant's catalogue, and every definition (for composed ones). */

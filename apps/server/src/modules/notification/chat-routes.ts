@@ -60,13 +60,13 @@ export function registerChatRoutes(
   deps: NotificationDeps & { jobs: JobQueue; logger: Logger },
 ): void {
   const { db, logger } = deps;
-  const limiter = createRateLimiter({ burst: 30, perSecond: 5 });
+  const limiter = createRateLimiter(db, { burst: 30, perSecond: 5 }, "chat.slack");
 
   async function verified(
     request: FastifyRequest<{ Params: Params; Body: string }>,
     reply: FastifyReply,
   ): Promise<SignedSlackRequest | undefined> {
-    if (!limiter.take(request.ip).allowed) {
+    if (!(await limiter.take(request.ip)).allowed) {
       await reply.code(429).send({ error: "Too many requests; try again in a minute." });
       return undefined;
     }

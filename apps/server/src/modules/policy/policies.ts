@@ -25,8 +25,31 @@ export async function findLiveBundleCard(db: Database, key: string): Promise<Bun
     : undefined;
 }
 
-/** Cards of the public key lookup, found or not; a deleted bundle stops answering within 10 s. */
-export function createBundleCards(db: Database): PolicyServiceDeps["bundleCard"] {
+/** The database's notifications of changed bundle keys (a trigger on bundles sends them). */
+export type ListenForKeys = (
+  channel: string,
+  onMessage: (key: string) => void,
+  onReconnect?: () => void,
+) => Promise<() => void>;
+
+export const BUNDLE_KEY_CHANNEL = "bundle_key_changed";
+
+/**
+ * Cards of the public key lookup, found or not. A change to a bundle is forgotten at once by every
+ * replica (a notification from the database); should the listening connection be down, an
+ * answer is at most 10 s old.
+ */
+export function createBundleCards(db: Database, listen?: ListenForKeys) {
   const cards = createTtlCache<BundleCard | undefined>({ ttlMs: 10_000, maxEntries: 10_000 });
-  return (key) => cards.get(key, () => findLiveBundleCard(db, key));
+  const stop = listen?.(
+    BUNDLE_KEY_CHANNEL,
+    (key) => cards.delete(key),
+    () => cards.clear(),
+  ).catch(() => undefined);
+  return {
+    card: ((key) => cards.get(key, () => findLiveBundleCard(db, key))) as PolicyServiceDeps["bundleCard"],
+    async close() {
+      (await stop)?.();
+    },
+  };
 }

@@ -12,8 +12,13 @@ import { resolvePolicyKey } from "./rpc/resolve-policy-key";
 export function createPolicyService(deps: {
   db: Database;
   catalogue: Catalogue;
+  /** The key lookup's cache, invalidated across replicas; a private one when absent. */
+  bundleCard?: PolicyServiceDeps["bundleCard"];
 }): ServiceImpl<typeof PolicyService> {
-  const policies: PolicyServiceDeps = { ...deps, bundleCard: createBundleCards(deps.db) };
+  const policies: PolicyServiceDeps = {
+    ...deps,
+    bundleCard: deps.bundleCard ?? createBundleCards(deps.db).card,
+  };
   return {
     getPolicies: (req, ctx) => getPolicies(policies, req, ctx),
     getBundleByKey: (req) => getBundleByKey(policies, req),

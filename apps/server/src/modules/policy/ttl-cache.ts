@@ -18,5 +18,12 @@ export function createTtlCache<V>(options: { ttlMs: number; maxEntries: number }
       entries.set(key, { value, expiresAt: now + options.ttlMs });
       return value;
     },
+    /** Forgets one key (its answer changed). */
+    delete(key: string): void {
+      entries.delete(key);
+    },
+    clear(): void {
+      entries.clear();
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { Code, ConnectError } from "@connectrpc/connect";
+import type { Database } from "../../db/database";
 import { createRateLimiter, type RateLimiter } from "../../rpc/rate-limiter";
 
 /**
@@ -20,21 +21,21 @@ export interface TeamLimits {
 
 const perMinutes = (count: number, minutes: number) => ({ burst: count, perSecond: count / (minutes * 60) });
 
-export function createTeamLimits(): TeamLimits {
+export function createTeamLimits(db: Database): TeamLimits {
   return {
-    invitePerClient: createRateLimiter(perMinutes(60, 10)),
-    invitePerEmail: createRateLimiter(perMinutes(5, 60)),
-    requesterCodePerClient: createRateLimiter(perMinutes(10, 10)),
-    requesterCodePerEmail: createRateLimiter(perMinutes(3, 10)),
-    requesterSignInPerClient: createRateLimiter(perMinutes(20, 10)),
-    requesterSignInPerEmail: createRateLimiter(perMinutes(10, 10)),
+    invitePerClient: createRateLimiter(db, perMinutes(60, 10), "team.invitePerClient"),
+    invitePerEmail: createRateLimiter(db, perMinutes(5, 60), "team.invitePerEmail"),
+    requesterCodePerClient: createRateLimiter(db, perMinutes(10, 10), "team.requesterCodePerClient"),
+    requesterCodePerEmail: createRateLimiter(db, perMinutes(3, 10), "team.requesterCodePerEmail"),
+    requesterSignInPerClient: createRateLimiter(db, perMinutes(20, 10), "team.requesterSignInPerClient"),
+    requesterSignInPerEmail: createRateLimiter(db, perMinutes(10, 10), "team.requesterSignInPerEmail"),
   };
 }
 
 /** Takes a token from each limiter; the first that has none refuses the call. */
-export function takeOrRefuse(checks: [RateLimiter, string, string][]): void {
+export async function takeOrRefuse(checks: [RateLimiter, string, string][]): Promise<void> {
   for (const [limiter, key, what] of checks) {
-    const verdict = limiter.take(key);
+    const verdict = await limiter.take(key);
     if (!verdict.allowed) {
       throw new ConnectError(
         `Too many ${what}. Try again in ${verdict.retryAfterSeconds} seconds.`,

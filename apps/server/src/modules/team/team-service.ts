@@ -20,7 +20,7 @@ import { createTeamLimits } from "./team-limits";
 import type { TeamServiceDeps } from "./team-members";
 
 export function createTeamService(options: Omit<TeamServiceDeps, "limits">): ServiceImpl<typeof TeamService> {
-  const deps: TeamServiceDeps = { ...options, limits: createTeamLimits() };
+  const deps: TeamServiceDeps = { ...options, limits: createTeamLimits(options.db) };
   return {
     listMembers: (req, ctx) => listMembers(deps, req, ctx),
     changeRole: (req, ctx) => changeRole(deps, req, ctx),

@@ -30,7 +30,7 @@ export async function inviteMember(
     const message = `"${req.email}" is not a valid email`;
     throw invalidArgument(message, [{ field: "email", message }]);
   }
-  takeOrRefuse([
+  await takeOrRefuse([
     [deps.limits.invitePerClient, callContext(ctx).ip, "invitations from this address"],
     [deps.limits.invitePerEmail, email, `invitations to ${email}`],
   ]);

@@ -25,7 +25,7 @@ export async function resendInvitation(
   const { db } = deps;
   const caller = requireCaller(ctx);
   requireUser(caller, "Resending an invitation");
-  takeOrRefuse([[deps.limits.invitePerClient, callContext(ctx).ip, "invitations from this address"]]);
+  await takeOrRefuse([[deps.limits.invitePerClient, callContext(ctx).ip, "invitations from this address"]]);
   const expiresAt = new Date(Date.now() + deps.invitationTtlHours * 3_600_000);
   const { token, tokenHash } = newInvitationToken();
   const row = req.id

@@ -22,7 +22,7 @@ export async function sendRequesterCode(
   ctx: HandlerContext,
 ): Promise<MessageInitShape<typeof SendRequesterCodeResponseSchema>> {
   const email = readRequesterEmail(req.email);
-  takeOrRefuse([
+  await takeOrRefuse([
     [deps.limits.requesterCodePerClient, callContext(ctx).ip, "code requests from this address"],
     [deps.limits.requesterCodePerEmail, email, `codes sent to ${email}`],
   ]);

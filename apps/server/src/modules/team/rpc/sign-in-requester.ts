@@ -27,7 +27,7 @@ export async function signInRequester(
 ): Promise<MessageInitShape<typeof SignInRequesterResponseSchema>> {
   const { db, auth } = deps;
   const email = readRequesterEmail(req.email);
-  takeOrRefuse([
+  await takeOrRefuse([
     [deps.limits.requesterSignInPerClient, callContext(ctx).ip, "code attempts from this address"],
     [deps.limits.requesterSignInPerEmail, email, `code attempts for ${email}`],
   ]);

@@ -1,0 +1,33 @@
+# Palisade: the server (TypeScript run by tsx) and the built web app, as a non-root user.
+# Build: docker build -t palisade .   Run two replicas with PostgreSQL: docker compose up
+
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+# Manifests first, so dependencies are cached until they change.
+COPY package.json package-lock.json ./
+COPY packages/api/package.json packages/api/
+COPY packages/policy-engine/package.json packages/policy-engine/
+COPY packages/sandbox-cloud/package.json packages/sandbox-cloud/
+COPY apps/server/package.json apps/server/
+COPY apps/web/package.json apps/web/
+COPY e2e/package.json e2e/
+COPY bench/package.json bench/
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    DATA_DIR=/data \
+    WEB_DIST=/app/apps/web/dist
+WORKDIR /app
+COPY --from=build --chown=node:node /app /app
+# Named volumes mounted under /data start owned by the unprivileged user.
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=3s --start-period=60s \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "--import", "tsx", "apps/server/src/main.ts"]
