@@ -143,7 +143,10 @@ test("the notifications page saves a Slack webhook and shows where Slack must ca
   // Stored, shown by a hint: never the secret part, never the signing secret.
   const webhook = page.getByLabel("Incoming webhook URL").first();
   await expect(webhook).toHaveValue("");
-  await expect(webhook).toHaveAttribute("placeholder", /^Saved: http:\/\/127\.0\.0\.1:\d+\/slack-webho… \(type to replace\)$/);
+  await expect(webhook).toHaveAttribute(
+    "placeholder",
+    /^Saved: http:\/\/127\.0\.0\.1:\d+\/slack-webho… \(type to replace\)$/,
+  );
   await expect(page.getByLabel("Signing secret")).toHaveAttribute("placeholder", "Saved (type to replace)");
   await expect(page.locator("body")).not.toContainText("secretpart");
   await expect(page.getByText(/\/api\/chat\/slack\/[^/]+\/actions$/)).toBeVisible();

@@ -5,7 +5,6 @@ import type {
   ResolvePolicyKeyResponseSchema,
 } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
 import { findPolicyKeyInText } from "@palisade/policy-engine/keys/policy-key";
-import { invalidField } from "../../../rpc/errors";
 import { keyOfDeniedRequest } from "../deny-message-key";
 import { findLiveBundleCard, type PolicyServiceDeps } from "../policies";
 
