@@ -1,4 +1,5 @@
 import { toJsonString } from "@bufbuild/protobuf";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { ErrorDetailSchema } from "@palisade/api/gen/palisade/common/v1/common_pb";
@@ -62,6 +63,15 @@ describe.each(engines)("team management on %s", (engine) => {
     expect(first.pagination?.position).toEqual({ case: "totalPages", value: 3 });
     const found = await team.listMembers({ search: "danv" });
     expect(found.items.map((m) => m.name)).toEqual(["Carol Danvers"]);
+  });
+
+  it("shows when each member last signed in, and how they can sign in", async () => {
+    const before = Date.now();
+    await server.addMember({ role: "VIEWER", name: "Erin Signin" });
+    const { items } = await server.client(TeamService, admin).listMembers({ search: "Erin Signin" });
+    expect(items[0]?.signInMethods).toEqual(["password"]);
+    const last = items[0]?.lastSignInAt;
+    expect(last && timestampDate(last).getTime()).toBeGreaterThanOrEqual(before - 1000);
   });
 
   it("changes a member's role and records who did it", async () => {

@@ -23,6 +23,8 @@ export function memberMessage(row: MemberRow): Member {
     role: parseRoleName(row.role) ?? Role.UNSPECIFIED,
     joinedAt: timestampFromDate(row.joinedAt),
     instanceAdmin: row.instanceAdmin,
+    lastSignInAt: row.lastSignInAt ? timestampFromDate(row.lastSignInAt) : undefined,
+    signInMethods: row.signInMethods ?? [],
   });
 }
 

@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, gt, ilike, or, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import type { PageWindow } from "../../db/page-window";
-import { apikey, invitation, member, user } from "../../db/schema/auth";
+import { account, apikey, invitation, member, user } from "../../db/schema/auth";
+import { signInEvent } from "../../db/schema/sign-in-history";
 
 export type MemberRow = {
   id: string;
@@ -11,6 +12,8 @@ export type MemberRow = {
   name: string;
   email: string;
   instanceAdmin: boolean;
+  lastSignInAt: Date | null;
+  signInMethods: string[];
 };
 
 const memberColumns = {
@@ -21,6 +24,19 @@ const memberColumns = {
   name: user.name,
   email: user.email,
   instanceAdmin: user.instanceAdmin,
+  lastSignInAt: sql<Date | null>`(
+    select max(${signInEvent.occurredAt}) from ${signInEvent}
+    where ${signInEvent.userId} = ${user.id} and ${signInEvent.success}
+  )`.mapWith(signInEvent.occurredAt),
+  // A password account, any other linked provider, and a code used to sign in.
+  signInMethods: sql<string[]>`array(
+    select case when ${account.providerId} = 'credential' then 'password' else ${account.providerId} end
+    from ${account} where ${account.userId} = ${user.id}
+    union
+    select ${signInEvent.method} from ${signInEvent}
+    where ${signInEvent.userId} = ${user.id} and ${signInEvent.success} and ${signInEvent.method} = 'email-otp'
+    order by 1
+  )`,
 };
 
 export async function listMembers(

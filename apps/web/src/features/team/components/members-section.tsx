@@ -121,6 +121,8 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
                 <TableHead>E-mail</TableHead>
                 <TableHead>Role</TableHead>
                 <TableHead>Joined</TableHead>
+                <TableHead>Last sign-in</TableHead>
+                <TableHead>Sign-in methods</TableHead>
                 {canWrite && <TableHead className="sr-only">Actions</TableHead>}
               </TableRow>
             </TableHeader>
@@ -142,6 +144,10 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
                   <TableCell className="whitespace-nowrap">
                     {member.joinedAt ? formatDateTime(timestampDate(member.joinedAt)) : "—"}
                   </TableCell>
+                  <TableCell className="whitespace-nowrap">
+                    {member.lastSignInAt ? formatDateTime(timestampDate(member.lastSignInAt)) : "Never"}
+                  </TableCell>
+                  <TableCell>{member.signInMethods.map(signInMethodLabel).join(", ") || "—"}</TableCell>
                   {canWrite && (
                     <TableCell className="text-right whitespace-nowrap">
                       <InstanceAdminButton member={member} />
@@ -165,4 +171,11 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
       <RemoveMemberDialog member={removing} onClose={() => setRemoving(null)} />
     </Card>
   );
+}
+
+const SIGN_IN_METHOD_LABELS: Record<string, string> = { password: "Password", "email-otp": "E-mail code" };
+
+/** "Password", "E-mail code", or the provider's id as stored (e.g. "github"). */
+function signInMethodLabel(method: string): string {
+  return SIGN_IN_METHOD_LABELS[method] ?? method;
 }
