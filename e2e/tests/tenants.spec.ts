@@ -110,6 +110,7 @@ test.describe("the denied engineer's path", () => {
     await codeDialog.getByRole("button", { name: "Verify and submit" }).click();
 
     await expect(page.getByRole("heading", { name: "Waiver active: you can proceed now" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: `Welcome ${email}` })).toBeVisible();
 
     // The administrators see the new visitor among the members.
     const admin = await browser.newContext({ baseURL, storageState: adminStorageState });

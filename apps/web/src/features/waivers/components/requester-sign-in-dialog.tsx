@@ -47,7 +47,8 @@ export function RequesterSignInDialog({
 }: {
   policyKey: string;
   /** Called once signed in; the request is sent from there. */
-  onSignedIn: () => Promise<void>;
+  /** Told the address the visitor signed in with. */
+  onSignedIn: (email: string) => Promise<void>;
   /** The sign-in page, for members whose address is not in a requester domain. */
   onSignInElsewhere: () => void;
   onClose: () => void;
@@ -103,7 +104,7 @@ export function RequesterSignInDialog({
       return;
     }
     try {
-      await onSignedIn();
+      await onSignedIn(email.trim());
     } finally {
       setPending(false);
     }

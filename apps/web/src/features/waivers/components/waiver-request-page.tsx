@@ -27,10 +27,10 @@ const RequesterSignInDialog = lazy(() =>
 export function WaiverRequestPage({ userName, initialKey }: { userName: string | null; initialKey: string }) {
   useDocumentTitle("Request a waiver");
   const navigate = useNavigate();
-  // Set once a signed-out visitor signed in with an e-mailed code on this page.
-  const [signedInHere, setSignedInHere] = useState(false);
+  // The address a signed-out visitor signed in with, by an e-mailed code on this page.
+  const [signedInHere, setSignedInHere] = useState<string | null>(null);
   const [pendingSignIn, setPendingSignIn] = useState<WaiverRequestValues | null>(null);
-  const signedIn = userName !== null || signedInHere;
+  const signedIn = userName !== null || signedInHere !== null;
   // The form a signed-out visitor left for the sign-in page, restored as it was.
   const [draft] = useState(readWaiverDraft);
   const form = useWaiverRequestForm(draft ?? { policyKey: initialKey });
@@ -77,7 +77,9 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
       </header>
       <main className="mx-auto max-w-6xl space-y-6 px-4 py-8 sm:px-6">
         <div className="space-y-1">
-          <h1 className="text-2xl font-semibold tracking-tight">Welcome {userName ?? "Guest"}</h1>
+          <h1 className="text-2xl font-semibold tracking-tight">
+            Welcome {userName ?? signedInHere ?? "Guest"}
+          </h1>
           <p className="text-sm text-muted-foreground">
             Blocked by a guardrail? Request a time-limited waiver with the policy key from the deny message.
           </p>
@@ -105,9 +107,9 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
         <Suspense fallback={null}>
           <RequesterSignInDialog
             policyKey={pendingSignIn.policyKey}
-            onSignedIn={async () => {
+            onSignedIn={async (email) => {
               const values = pendingSignIn;
-              setSignedInHere(true);
+              setSignedInHere(email);
               setPendingSignIn(null);
               await send(values);
             }}
