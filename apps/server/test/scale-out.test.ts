@@ -191,6 +191,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         sql`select state, retry_count from pgboss.job where name = 'deployment.bundle-sync' and data->>'bundleId' = ${bundleId}`,
       );
 
+    // The guardrails deployed to one target share packed SCPs: the first is named after the target.
+    const workloadsPack = async () => `palisade-${(await scope("Workloads")).externalId}-0`;
     const scpTargets = async (policyId: string) => {
       const organizations = new OrganizationsClient({
         endpoint: sandbox.aws.endpoint,
@@ -287,7 +289,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         mode: DeploymentMode.PREVENT,
       });
       const id = bundle?.entity?.id ?? "";
-      const deployed = await until("the bundle to be DEPLOYED", async () => {
+      await until("the bundle to be DEPLOYED", async () => {
         const row = await bundleRow(db, id);
         return row?.status === "DEPLOYED" ? row : undefined;
       });
@@ -296,7 +298,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         lookup: { case: "id", value: id },
       });
       expect(seen?.bundle?.name).toBe("Replicated S3 guard");
-      const scps = await scpsNamed(sandbox, `palisade-${deployed.key}-${S3_SLUG}`);
+      const scps = await scpsNamed(sandbox, await workloadsPack());
       expect(scps).toHaveLength(1);
       expect(await scpTargets(scps[0]?.id ?? "")).toEqual([(await scope("Workloads")).externalId]);
       const jobs = await until("the deploy job to complete", async () => {
@@ -454,12 +456,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         const killedAt = performance.now();
         sandboxProc?.child.kill("SIGCONT");
         resumed = true;
-        const row = await until("the other replica to deploy the bundle", async () => {
+        await until("the other replica to deploy the bundle", async () => {
           const found = await bundleRow(db, id);
           return found?.status === "DEPLOYED" ? found : undefined;
         });
         const failoverSeconds = (performance.now() - killedAt) / 1000;
-        expect(await scpsNamed(sandbox, `palisade-${row.key}-${S3_SLUG}`)).toHaveLength(1);
+        expect(await scpsNamed(sandbox, await workloadsPack())).toHaveLength(1);
         // The job is marked completed just after its last write.
         const jobs = await until("the deploy job to complete", async () => {
           const found = await syncJobs(id);
@@ -505,7 +507,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       });
       const convergedAfter = (performance.now() - backAt) / 1000;
       expect(row.errorCodes).toEqual([]);
-      expect(await scpsNamed(sandbox, `palisade-${row.key}-${S3_SLUG}`)).toHaveLength(1);
+      expect(await scpsNamed(sandbox, await workloadsPack())).toHaveLength(1);
       figures.push(
         `sandbox stopped during a deploy: FAILED (DEPLOYMENT_SYNC_FAILED) after ${failedAfter.toFixed(1)} s; DEPLOYED ${convergedAfter.toFixed(1)} s after the sandbox came back, 1 SCP`,
       );
