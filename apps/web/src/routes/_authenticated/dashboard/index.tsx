@@ -1,7 +1,14 @@
 import { createFileRoute } from "@tanstack/react-router";
+import { lazy, Suspense } from "react";
 import { DashboardPage } from "@/features/dashboard/components/dashboard-page";
-import { WaiverAnalyticsCard } from "@/features/waivers/components/waiver-analytics-card";
 import { loadPageData } from "@/lib/page-data";
+
+// Below the dashboard's figures: loaded after them, so it stays out of the page's first load.
+const WaiverAnalyticsCard = lazy(() =>
+  import("@/features/waivers/components/waiver-analytics-card").then((m) => ({
+    default: m.WaiverAnalyticsCard,
+  })),
+);
 
 export const Route = createFileRoute("/_authenticated/dashboard/")({
   // Imported on use so that the Connect runtime stays out of the first load of every page.
@@ -16,7 +23,9 @@ function DashboardRoute() {
   return (
     <>
       <DashboardPage />
-      <WaiverAnalyticsCard />
+      <Suspense fallback={null}>
+        <WaiverAnalyticsCard />
+      </Suspense>
     </>
   );
 }

@@ -31,14 +31,14 @@ export const Route = createFileRoute("/_authenticated/policies/archived/")({
   component: ArchivedEventsRoute,
 });
 
-const typesOf = {
-  prevention: [EventType.PREVENTION, EventType.ALERT, EventType.WAIVED, EventType.MISSING],
-  drift: [EventType.DRIFT, EventType.HISTORICAL_DRIFT],
-};
-
 function ArchivedEventsRoute() {
   const { policyId, eventType } = Route.useSearch();
   const kind = eventType ?? "prevention";
+  // Inside the component, so the event enums load with the page, not with the app's first load.
+  const typesOf = {
+    prevention: [EventType.PREVENTION, EventType.ALERT, EventType.WAIVED, EventType.MISSING],
+    drift: [EventType.DRIFT, EventType.HISTORICAL_DRIFT],
+  };
   return (
     <ArchivedEventsPage
       policyId={policyId}
