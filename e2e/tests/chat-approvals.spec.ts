@@ -1,7 +1,7 @@
 import { expect, request, test } from "@playwright/test";
 import { adminStorageState, baseURL } from "./support/admin";
 import { chatReceiverURL, type SlackReceiver, slackButtonPress, startSlackReceiver } from "./support/chat";
-import { invitationPathFor } from "./support/outbox";
+import { invitationPathFor, verificationPathFor } from "./support/outbox";
 import { adminApi, callAsAdmin } from "./support/waiver-bundle";
 
 const SIGNING_SECRET = "e2e-slack-signing-secret-0123456789";
@@ -22,7 +22,8 @@ let manualKey = "";
 
 /** A moderator who approves from Slack: signed up, invited and accepted, as a real member would. */
 async function addApprover(): Promise<string> {
-  const email = `approver-${Date.now()}@palisade.test`;
+  const since = Date.now();
+  const email = `approver-${since}@palisade.test`;
   const member = await request.newContext({ baseURL });
   try {
     const signUp = await member.post("/api/auth/sign-up/email", {
@@ -30,6 +31,9 @@ async function addApprover(): Promise<string> {
       headers: { Origin: baseURL },
     });
     expect(signUp.ok(), await signUp.text()).toBe(true);
+    // The confirmation link proves the address and signs the new account in.
+    const verified = await member.get(await verificationPathFor(email, since), { maxRedirects: 0 });
+    expect(verified.status(), await verified.text()).toBeLessThan(400);
     const api = await adminApi();
     await callAsAdmin(api, "palisade.team.v1.TeamService/InviteMember", { email, role: "ROLE_MODERATOR" });
     await api.dispose();

@@ -13,7 +13,7 @@ const signedInRoutes: [path: string, heading: string | RegExp, check?: Check][] 
     async (page) => {
       await expect(page.getByRole("button", { name: "Prevented" })).toHaveAttribute("aria-pressed", "true");
       await expect(page.getByText("Resource type: AWS::S3::Bucket")).toBeVisible();
-      await expect(page.getByText("Policy id: p-9")).toBeVisible();
+      await expect(page.getByText("Policy: this policy")).toBeVisible();
     },
   ],
   ["/recommendations", "Recommendations"],

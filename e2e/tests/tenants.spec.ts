@@ -2,7 +2,7 @@ import { type Browser, expect as baseExpect, type Page, test } from "@playwright
 import { adminStorageState, baseURL } from "./support/admin";
 import { signInCodeFor } from "./support/outbox";
 import { submitSignIn } from "./support/session";
-import { type DeployedBundle, deployWaiverBundle } from "./support/waiver-bundle";
+import { adminApi, callAsAdmin, type DeployedBundle, deployWaiverBundle } from "./support/waiver-bundle";
 
 const requesterDomain = "requesters.test";
 
@@ -65,6 +65,12 @@ test.describe("the denied engineer's path", () => {
   test.beforeAll(async () => {
     test.setTimeout(150_000);
     bundle = await deployWaiverBundle();
+  });
+  // The bundle is shared with other specs, which expect its guardrail to deny again.
+  test.afterAll(async () => {
+    const api = await adminApi();
+    await callAsAdmin(api, "palisade.waiver.v1.WaiverService/Cancel", { policyKey: bundle.key });
+    await api.dispose();
   });
 
   test.describe("settings", () => {

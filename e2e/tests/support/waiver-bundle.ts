@@ -114,9 +114,13 @@ async function createAndDeploy(): Promise<DeployedBundle> {
 export async function awsDenyMessage(account: string): Promise<string> {
   const api = await request.newContext();
   try {
-    const response = await api.post(`${sandboxURL}/sandbox/try`, {
-      data: { provider: "aws", principal: "user/alice", account, action: deniedAction, resource: "*" },
-    });
+    const tryAction = () =>
+      api.post(`${sandboxURL}/sandbox/try`, {
+        data: { provider: "aws", principal: "user/alice", account, action: deniedAction, resource: "*" },
+      });
+    // A waiver cancelled just before is taken out of the SCP within moments.
+    await expect.poll(async () => (await tryAction()).status(), { timeout: 30_000 }).toBe(403);
+    const response = await tryAction();
     expect(response.status()).toBe(403);
     const body = (await response.json()) as { error?: { Message?: string } };
     const message = body.error?.Message ?? "";

@@ -113,7 +113,11 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
               setPendingSignIn(null);
               await send(values);
             }}
-            onSignInElsewhere={() => void signInFirst()}
+            onSignInElsewhere={() => {
+              // Closed first, so it does not stay over the sign-in page while that one loads.
+              setPendingSignIn(null);
+              void signInFirst();
+            }}
             onClose={() => setPendingSignIn(null)}
           />
         </Suspense>
