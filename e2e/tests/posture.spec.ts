@@ -26,7 +26,8 @@ test("installs an initiative on an OU and shows each bundle's progress until all
     timeout: 30_000,
   });
   await expect(page.getByRole("progressbar", { name: "Clauses covered by the catalogue" })).toBeVisible();
-  await expect(page.getByText(/^\d+ of \d+ policies deployed$/)).toBeVisible();
+  // Other tests may have deployed some of its policies already, on other scopes.
+  await expect(page.getByText(/^\d+ of \d+ policies deployed/)).toBeVisible();
 
   await page.getByRole("button", { name: "Install" }).click();
   const dialog = page.getByRole("dialog", { name: /Install CIS Amazon Web Services/ });
@@ -51,9 +52,8 @@ test("installs an initiative on an OU and shows each bundle's progress until all
     timeout: 90_000,
   });
   await expect(rows.filter({ hasText: "Deployed" })).toHaveCount(total);
-  await expect(
-    page.getByText(`${total} of ${total} policies deployed, on Workloads-Dev (${total})`),
-  ).toBeVisible();
+  await expect(page.getByText(/^(\d+) of \1 policies deployed/)).toBeVisible();
+  await expect(page.getByText(new RegExp(`Workloads-Dev \\(${total}\\)`))).toBeVisible();
 
   // Each bundle opens its policy page, in the initiative's namespace.
   await rows.first().getByRole("link").click();
