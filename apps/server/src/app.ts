@@ -153,7 +153,6 @@ export async function createPalisade(config: Config, logger: Logger) {
     bootstrap,
     async close() {
       await app.close();
-      rateLimiter.close();
       await cloud.close();
       await jobs.stop();
       mail.close();

@@ -389,7 +389,6 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       const begun = performance.now();
       for (let i = 0; i < checks; i++) await limiter.take(`cost-${i % 20}`);
       const msPerCheck = (performance.now() - begun) / checks;
-      limiter.close();
       figures.push(
         `public rate limit (burst ${BURST}): ${allowed} of ${statuses.length} calls allowed across A and B; a check costs ${msPerCheck.toFixed(2)} ms on PostgreSQL`,
       );

@@ -18,6 +18,7 @@ import { deleteExpiredNoncesAnyTenant } from "../modules/notification/notificati
 import { recordInvitationDelivery } from "../modules/team/invitation-delivery-repository";
 import { listEventRetentions } from "../modules/tenant/tenant-repository";
 import { expireDueWaivers } from "../modules/waiver/waiver-lifecycle";
+import { deleteIdleBuckets } from "../rpc/rate-limit-repository";
 import { bundleDeleteWorker } from "./bundle-delete-job";
 import { bundleSyncWorker, type CloudRetry } from "./bundle-sync-job";
 import { eventFetchAllWorker, scheduleEventFetchAll } from "./event-fetch-all-job";
@@ -33,6 +34,11 @@ import {
   type NotificationRetry,
   notifyWorker,
 } from "./notification-job";
+import {
+  RATE_LIMIT_CLEANUP_CRON,
+  RATE_LIMIT_CLEANUP_JOB,
+  rateLimitCleanupWorker,
+} from "./rate-limit-cleanup-job";
 import { enqueueReconcile, RECONCILE_CRON, RECONCILE_JOB, reconcileWorker } from "./reconcile-job";
 import { type MailRetry, sendMailWorker } from "./send-mail-job";
 import {
@@ -111,4 +117,7 @@ export async function registerWorkers(jobs: JobQueue, deps: WorkerDeps): Promise
     chatNonceCleanupWorker({ deleteExpired: (before) => deleteExpiredNoncesAnyTenant(db, before) }),
   );
   await jobs.schedule(CHAT_NONCE_CLEANUP_JOB, CHAT_NONCE_CLEANUP_CRON);
+
+  await jobs.register(rateLimitCleanupWorker({ deleteIdle: (seconds) => deleteIdleBuckets(db, seconds) }));
+  await jobs.schedule(RATE_LIMIT_CLEANUP_JOB, RATE_LIMIT_CLEANUP_CRON);
 }

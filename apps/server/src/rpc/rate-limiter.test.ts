@@ -16,7 +16,6 @@ describe("the shared rate limiter (PGlite)", () => {
     limiter = createRateLimiter(database.db, { burst: 3, perSecond: 0.5 });
   });
   afterAll(async () => {
-    limiter?.close();
     await database?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });

@@ -1,11 +1,5 @@
 import type { Database } from "../db/database";
-import {
-  type BucketRule,
-  deleteIdleBuckets,
-  takeBucketToken,
-  takeWindowSlot,
-  type WindowRule,
-} from "./rate-limit-repository";
+import { type BucketRule, takeBucketToken, takeWindowSlot, type WindowRule } from "./rate-limit-repository";
 
 export type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -15,8 +9,6 @@ export interface RateLimiter {
   take(key: string, rule?: BucketRule): Promise<RateVerdict>;
   /** Counts one call in the key's window of `window` seconds; refused past `max`. */
   count(key: string, rule: WindowRule): Promise<RateVerdict>;
-  /** Stops forgetting idle buckets. */
-  close(): void;
 }
 
 function verdict(allowed: boolean, tokens: number, rule: BucketRule): RateVerdict {
@@ -27,13 +19,11 @@ function verdict(allowed: boolean, tokens: number, rule: BucketRule): RateVerdic
 
 /**
  * Buckets kept in the database, so every replica on one PostgreSQL shares them (on PGlite, the
- * one process does). A check is one upsert; idle buckets are deleted every ten minutes.
+ * one process does). A check is one upsert; idle buckets are deleted by the rate-limits.cleanup job.
  */
 export function createRateLimiter(db: Database, defaults: BucketRule, name?: string): RateLimiter {
   // Limiters share one table: a name keeps one limiter's keys apart from another's.
   const bucket = (key: string) => (name ? `${name}:${key}` : key);
-  const pruning = setInterval(() => void deleteIdleBuckets(db, 3600).catch(() => {}), 600_000);
-  pruning.unref();
   return {
     async take(key, rule = defaults) {
       const { allowed, tokens } = await takeBucketToken(db, bucket(key), rule);
@@ -45,6 +35,5 @@ export function createRateLimiter(db: Database, defaults: BucketRule, name?: str
         ? { allowed: true }
         : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(secondsLeft)) };
     },
-    close: () => clearInterval(pruning),
   };
 }
