@@ -122,6 +122,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     exports,
     publicUrl: config.publicUrl,
     invitationTtlHours: config.invitationTtlHours,
+    allowSignUp: config.allowSignUp,
     webDist: config.webDist,
     trustProxy: config.trustProxy,
     publicRateLimiter: rateLimiter,

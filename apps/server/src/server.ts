@@ -57,6 +57,8 @@ export interface ServerDeps {
   publicUrl: string;
   /** How long an invitation link stays valid. */
   invitationTtlHours: number;
+  /** ALLOW_SIGN_UP: the sign-in page offers open sign-up. */
+  allowSignUp: boolean;
   webDist: string;
   /** Fastify's trustProxy: whom to believe about the client address. */
   trustProxy: boolean | string[];
@@ -138,7 +140,7 @@ export async function buildServer(deps: ServerDeps) {
   app.addHook("onClose", () => bundleCards.close());
   const implementations = new Map<string, AnyServiceImpl>([
     ["palisade.tenant.v1.TenantService", createTenantService({ db })],
-    ["palisade.account.v1.AccountService", createAccountService({ db })],
+    ["palisade.account.v1.AccountService", createAccountService({ db, allowSignUp: deps.allowSignUp })],
     [
       "palisade.team.v1.TeamService",
       createTeamService({

@@ -143,12 +143,53 @@ describe.each(engines)("accounts on %s", (engine) => {
     const mail = smtp.received.filter((m) => m.recipients.includes(email)).at(-1);
     expect(mail?.parsed.subject).toBe("Confirm your e-mail address for Palisade");
     expect(mail?.parsed.text).toContain("This link expires on");
+    expect(new URL(link).searchParams.get("callbackURL")).toBe("/email-confirmed");
     const verified = await fetch(link.replace(/^http:\/\/localhost:\d+/, server.url), { redirect: "manual" });
     expect(verified.status).toBe(302);
+    expect(verified.headers.get("location")).toBe("/email-confirmed");
     expect(verified.headers.getSetCookie().join()).toContain("session_token=");
 
     const signIn = await post(server, "/sign-in/email", { email, password }, client);
     expect(signIn.status).toBe(200);
+  });
+
+  it("tells the sign-in page whether sign-up is open, without sign-in", async () => {
+    expect(await server.client(AccountService).getSignUpOptions({})).toMatchObject({
+      signUpAllowed: true,
+      minPasswordLength: 10,
+      maxPasswordLength: 128,
+    });
+    expect((await closed.client(AccountService).getSignUpOptions({})).signUpAllowed).toBe(false);
+  });
+
+  it("a confirmed account of no tenant uses its account, and nothing of a tenant", async () => {
+    const client = newClientAddress();
+    const email = uniqueEmail("tenantless");
+    const password = "a-long-password-3";
+    expect(
+      (await post(server, "/sign-up/email", { email, password, name: "Nora None" }, client)).status,
+    ).toBe(200);
+    const link = await linkMailedTo(email, 0, /http\S+\/api\/auth\/verify-email\?token=\S+/);
+    await fetch(link.replace(/^http:\/\/localhost:\d+/, server.url), { redirect: "manual" });
+    const signIn = await post(server, "/sign-in/email", { email, password }, client);
+    expect(signIn.status).toBe(200);
+    const credentials = cookieOf(signIn);
+
+    expect((await errorOf(server.client(TenantService, credentials).getCurrent({}))).code).toBe(
+      Code.PermissionDenied,
+    );
+    const account = server.client(AccountService, credentials);
+    const { sessions } = await account.listSessions({});
+    expect(sessions.filter((s) => s.current)).toHaveLength(1);
+    const history = await account.listSignInHistory({});
+    expect(history.items.map((e) => [e.method, e.success])).toEqual([
+      [SignInMethod.PASSWORD, true],
+      [SignInMethod.EMAIL_VERIFICATION, true],
+    ]);
+    const other = sessions.find((s) => !s.current);
+    if (other) await account.revokeSession({ sessionId: other.id });
+    expect(await account.revokeAllSessions({})).toMatchObject({ revoked: expect.any(Number) });
+    expect((await errorOf(account.listSessions({}))).code).toBe(Code.Unauthenticated);
   });
 
   it("a sign-up with an invited address, even verified, does not get the invitation", async () => {

@@ -19,6 +19,11 @@ const publicResponseFields: Record<string, string[]> = {
   "palisade.team.v1.TeamService/AcceptInvitation": ["tenant_id"],
   "palisade.team.v1.TeamService/SendRequesterCode": [],
   "palisade.team.v1.TeamService/SignInRequester": ["joined"],
+  "palisade.account.v1.AccountService/GetSignUpOptions": [
+    "max_password_length",
+    "min_password_length",
+    "sign_up_allowed",
+  ],
 };
 
 describe("contract shape", () => {

@@ -21,6 +21,15 @@ const expectedPublic = [
   "palisade.team.v1.TeamService/AcceptInvitation",
   "palisade.team.v1.TeamService/SendRequesterCode",
   "palisade.team.v1.TeamService/SignInRequester",
+  "palisade.account.v1.AccountService/GetSignUpOptions",
+];
+
+// Methods on the caller's own account: any signed-in person, whether or not a member of a tenant.
+const expectedAccount = [
+  "palisade.account.v1.AccountService/ListSessions",
+  "palisade.account.v1.AccountService/RevokeSession",
+  "palisade.account.v1.AccountService/RevokeAllSessions",
+  "palisade.account.v1.AccountService/ListSignInHistory",
 ];
 
 type PermissionName = keyof typeof Permission;
@@ -133,12 +142,6 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
     RevokeApiKey: ["USERS_WRITE"],
     SetInstanceAdmin: ["USERS_WRITE"],
   }),
-  ...table("palisade.account.v1.AccountService", {
-    ListSessions: [],
-    RevokeSession: [],
-    RevokeAllSessions: [],
-    ListSignInHistory: [],
-  }),
   ...table("palisade.initiative.v1.InitiativeService", {
     ListInitiatives: ["INITIATIVES_READ"],
     GetInitiative: ["INITIATIVES_READ"],
@@ -199,8 +202,17 @@ describe("methodAccess", () => {
     }
   });
 
-  it("the permission table covers every non-public method and nothing else", () => {
-    const declared = allMethods.filter((m) => !methodAccess(m).public).map(methodName);
+  it("account methods are exactly those on the caller's own account, and list no permissions", () => {
+    const accountMethods = allMethods.filter((m) => methodAccess(m).account);
+    expect(accountMethods.map(methodName).sort()).toEqual([...expectedAccount].sort());
+    for (const method of accountMethods)
+      expect(methodAccess(method).permissions, methodName(method)).toEqual([]);
+  });
+
+  it("the permission table covers every tenant method and nothing else", () => {
+    const declared = allMethods
+      .filter((m) => !methodAccess(m).public && !methodAccess(m).account)
+      .map(methodName);
     expect(declared.sort()).toEqual(Object.keys(expectedPermissions).sort());
   });
 
@@ -225,5 +237,15 @@ describe("methodAccess", () => {
       create(MethodAccessSchema, { public: true, permissions: [Permission.POLICIES_READ] }),
     );
     expect(() => methodAccess(fakeMethod(options))).toThrow(/public and also lists permissions/);
+  });
+
+  it("rejects an account method that lists permissions", () => {
+    const options = create(MethodOptionsSchema);
+    setExtension(
+      options,
+      access,
+      create(MethodAccessSchema, { account: true, permissions: [Permission.POLICIES_READ] }),
+    );
+    expect(() => methodAccess(fakeMethod(options))).toThrow(/account method/);
   });
 });

@@ -60,6 +60,16 @@ export function accountPasswordOptions(options: AccountAuthOptions) {
   };
 }
 
+/** Where the confirmation link lands, whatever page asked for it: the page that says so. */
+export const EMAIL_CONFIRMED_PATH = "/email-confirmed";
+
+/** The confirmation link with the landing page as its callback (an error code is appended on failure). */
+export function confirmationLink(url: string): string {
+  const link = new URL(url);
+  link.searchParams.set("callbackURL", EMAIL_CONFIRMED_PATH);
+  return link.toString();
+}
+
 /** The verification e-mail of a new password account; its link signs the account in. */
 export function emailVerificationOptions(options: AccountAuthOptions) {
   // At most a few verification messages per address, whatever asks for them.
@@ -69,13 +79,17 @@ export function emailVerificationOptions(options: AccountAuthOptions) {
     sendOnSignIn: true,
     autoSignInAfterVerification: true,
     expiresIn: VERIFY_LINK_VALID_SECONDS,
-    async sendVerificationEmail({ user, url }: { user: { email: string }; url: string }, request?: Request) {
+    async sendVerificationEmail(
+      { user, url: requestedUrl }: { user: { email: string }; url: string },
+      request?: Request,
+    ) {
       // Accounts the server makes itself (bootstrap, tests) are verified by it, not by mail.
       if (!request) return;
       if (!(await perAddress.take(user.email.toLowerCase())).allowed) {
         options.logger.info({ component: "auth" }, "verification e-mail not sent: too many for this address");
         return;
       }
+      const url = confirmationLink(requestedUrl);
       await options.enqueueMail({
         message: verifyAddressMail({
           to: user.email,

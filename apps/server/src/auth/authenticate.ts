@@ -8,7 +8,7 @@ import { parseRoleName } from "./roles";
 export type Authentication =
   | { status: "anonymous" }
   | { status: "invalid"; reason: string }
-  | { status: "no_tenant"; userId: string }
+  | { status: "no_tenant"; userId: string; sessionId: string }
   | { status: "ok"; caller: Caller };
 
 /**
@@ -36,7 +36,8 @@ export async function authenticate(
   const active = session.session.activeOrganizationId;
   const membership = memberships.find((m) => m.tenantId === active) ?? memberships[0];
   const role = parseRoleName(membership?.role);
-  if (!membership || role === undefined) return { status: "no_tenant", userId: session.user.id };
+  if (!membership || role === undefined)
+    return { status: "no_tenant", userId: session.user.id, sessionId: session.session.id };
   return {
     status: "ok",
     caller: {

@@ -17,8 +17,9 @@ export interface AuthInterceptorDeps {
 }
 
 /**
- * Every RPC passes here before its handler: public methods are rate limited; all others need
- * credentials, a tenant and every permission the contract declares for the method.
+ * Every RPC passes here before its handler: public methods are rate limited; account methods
+ * need a signed-in person, in a tenant or not; all others need credentials, a tenant and every
+ * permission the contract declares for the method.
  */
 export function createAuthInterceptor(deps: AuthInterceptorDeps): Interceptor {
   return (next) => async (req) => {
@@ -67,6 +68,11 @@ export function createAuthInterceptor(deps: AuthInterceptorDeps): Interceptor {
         deps.credentialFailures.record(context.ip, authentication.reason);
         throw new ConnectError(authentication.reason, Code.Unauthenticated);
       case "no_tenant":
+        if (access.account) {
+          const { userId, sessionId } = authentication;
+          req.contextValues.set(callContextKey, { ...context, account: { userId, sessionId } });
+          return next(req);
+        }
         throw new ConnectError(
           "You are not a member of any tenant. Ask an administrator of your organisation to invite you.",
           Code.PermissionDenied,
@@ -75,6 +81,17 @@ export function createAuthInterceptor(deps: AuthInterceptorDeps): Interceptor {
         break;
     }
     const { caller } = authentication;
+    if (access.account) {
+      if (caller.kind !== "user" || !caller.sessionId) {
+        throw new ConnectError(
+          "Account settings belong to a signed-in user; an API key has none.",
+          Code.PermissionDenied,
+        );
+      }
+      const account = { userId: caller.id, sessionId: caller.sessionId };
+      req.contextValues.set(callContextKey, { ...context, caller, account });
+      return next(req);
+    }
     const missing = access.permissions.filter((p) => !caller.permissions.has(p));
     if (missing.length > 0) {
       const names = missing.map((p) => Permission[p]).join(", ");

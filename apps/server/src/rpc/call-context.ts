@@ -22,6 +22,11 @@ export interface CallContext {
    * tenant yet (an invitee accepting an invitation). Never set for a cross-site request.
    */
   signedInUserId?: string;
+  /**
+   * On an account method, the signed-in person and the session they call with, whether or not
+   * they belong to a tenant.
+   */
+  account?: { userId: string; sessionId: string };
   /** The client's address, for rate limits and the audit log. */
   ip: string;
 }

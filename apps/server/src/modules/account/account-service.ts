@@ -1,6 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { AccountService } from "@palisade/api/gen/palisade/account/v1/account_pb";
 import type { AccountServiceDeps } from "./account-caller";
+import { getSignUpOptions } from "./rpc/get-sign-up-options";
 import { listSessions } from "./rpc/list-sessions";
 import { listSignInHistory } from "./rpc/list-sign-in-history";
 import { revokeAllSessions } from "./rpc/revoke-all-sessions";
@@ -8,6 +9,7 @@ import { revokeSession } from "./rpc/revoke-session";
 
 export function createAccountService(deps: AccountServiceDeps): ServiceImpl<typeof AccountService> {
   return {
+    getSignUpOptions: (req) => getSignUpOptions(deps, req),
     listSessions: (req, ctx) => listSessions(deps, req, ctx),
     revokeSession: (req, ctx) => revokeSession(deps, req, ctx),
     revokeAllSessions: (req, ctx) => revokeAllSessions(deps, req, ctx),

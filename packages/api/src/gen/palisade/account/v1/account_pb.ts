@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file palisade/account/v1/account.proto.
  */
 export const file_palisade_account_v1_account: GenFile = /*@__PURE__*/
-  fileDesc("CiFwYWxpc2FkZS9hY2NvdW50L3YxL2FjY291bnQucHJvdG8SE3BhbGlzYWRlLmFjY291bnQudjEi+QEKDkFjY291bnRTZXNzaW9uEgoKAmlkGAEgASgJEg4KBmRldmljZRgCIAEoCRISCgp1c2VyX2FnZW50GAMgASgJEhIKCmlwX2FkZHJlc3MYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMgoObGFzdF9hY3RpdmVfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmV4cGlyZXNfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB2N1cnJlbnQYCCABKAgiygEKC1NpZ25JbkV2ZW50EgoKAmlkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIxCgZtZXRob2QYAyABKA4yIS5wYWxpc2FkZS5hY2NvdW50LnYxLlNpZ25Jbk1ldGhvZBIPCgdzdWNjZXNzGAQgASgIEhYKDmZhaWx1cmVfcmVhc29uGAUgASgJEhIKCmlwX2FkZHJlc3MYBiABKAkSDgoGZGV2aWNlGAcgASgJIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiTQoUTGlzdFNlc3Npb25zUmVzcG9uc2USNQoIc2Vzc2lvbnMYASADKAsyIy5wYWxpc2FkZS5hY2NvdW50LnYxLkFjY291bnRTZXNzaW9uIioKFFJldm9rZVNlc3Npb25SZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkiFwoVUmV2b2tlU2Vzc2lvblJlc3BvbnNlIhoKGFJldm9rZUFsbFNlc3Npb25zUmVxdWVzdCIsChlSZXZva2VBbGxTZXNzaW9uc1Jlc3BvbnNlEg8KB3Jldm9rZWQYASABKA0iVQoYTGlzdFNpZ25Jbkhpc3RvcnlSZXF1ZXN0EjkKCnBhZ2luYXRpb24YASABKAsyJS5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlcXVlc3QiiAEKGUxpc3RTaWduSW5IaXN0b3J5UmVzcG9uc2USLwoFaXRlbXMYASADKAsyIC5wYWxpc2FkZS5hY2NvdW50LnYxLlNpZ25JbkV2ZW50EjoKCnBhZ2luYXRpb24YAiABKAsyJi5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlc3BvbnNlKpABCgxTaWduSW5NZXRob2QSHgoaU0lHTl9JTl9NRVRIT0RfVU5TUEVDSUZJRUQQABIbChdTSUdOX0lOX01FVEhPRF9QQVNTV09SRBABEhwKGFNJR05fSU5fTUVUSE9EX0VNQUlMX09UUBACEiUKIVNJR05fSU5fTUVUSE9EX0VNQUlMX1ZFUklGSUNBVElPThADMt0DCg5BY2NvdW50U2VydmljZRJpCgxMaXN0U2Vzc2lvbnMSKC5wYWxpc2FkZS5hY2NvdW50LnYxLkxpc3RTZXNzaW9uc1JlcXVlc3QaKS5wYWxpc2FkZS5hY2NvdW50LnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlIgSSghkAEmwKDVJldm9rZVNlc3Npb24SKS5wYWxpc2FkZS5hY2NvdW50LnYxLlJldm9rZVNlc3Npb25SZXF1ZXN0GioucGFsaXNhZGUuYWNjb3VudC52MS5SZXZva2VTZXNzaW9uUmVzcG9uc2UiBJKCGQASeAoRUmV2b2tlQWxsU2Vzc2lvbnMSLS5wYWxpc2FkZS5hY2NvdW50LnYxLlJldm9rZUFsbFNlc3Npb25zUmVxdWVzdBouLnBhbGlzYWRlLmFjY291bnQudjEuUmV2b2tlQWxsU2Vzc2lvbnNSZXNwb25zZSIEkoIZABJ4ChFMaXN0U2lnbkluSGlzdG9yeRItLnBhbGlzYWRlLmFjY291bnQudjEuTGlzdFNpZ25Jbkhpc3RvcnlSZXF1ZXN0Gi4ucGFsaXNhZGUuYWNjb3VudC52MS5MaXN0U2lnbkluSGlzdG9yeVJlc3BvbnNlIgSSghkAYgZwcm90bzM", [file_google_protobuf_timestamp, file_palisade_auth_v1_auth, file_palisade_common_v1_common]);
+  fileDesc("CiFwYWxpc2FkZS9hY2NvdW50L3YxL2FjY291bnQucHJvdG8SE3BhbGlzYWRlLmFjY291bnQudjEi+QEKDkFjY291bnRTZXNzaW9uEgoKAmlkGAEgASgJEg4KBmRldmljZRgCIAEoCRISCgp1c2VyX2FnZW50GAMgASgJEhIKCmlwX2FkZHJlc3MYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMgoObGFzdF9hY3RpdmVfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmV4cGlyZXNfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB2N1cnJlbnQYCCABKAgiygEKC1NpZ25JbkV2ZW50EgoKAmlkGAEgASgJEi8KC29jY3VycmVkX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIxCgZtZXRob2QYAyABKA4yIS5wYWxpc2FkZS5hY2NvdW50LnYxLlNpZ25Jbk1ldGhvZBIPCgdzdWNjZXNzGAQgASgIEhYKDmZhaWx1cmVfcmVhc29uGAUgASgJEhIKCmlwX2FkZHJlc3MYBiABKAkSDgoGZGV2aWNlGAcgASgJIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiTQoUTGlzdFNlc3Npb25zUmVzcG9uc2USNQoIc2Vzc2lvbnMYASADKAsyIy5wYWxpc2FkZS5hY2NvdW50LnYxLkFjY291bnRTZXNzaW9uIioKFFJldm9rZVNlc3Npb25SZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkiFwoVUmV2b2tlU2Vzc2lvblJlc3BvbnNlIhoKGFJldm9rZUFsbFNlc3Npb25zUmVxdWVzdCIsChlSZXZva2VBbGxTZXNzaW9uc1Jlc3BvbnNlEg8KB3Jldm9rZWQYASABKA0iVQoYTGlzdFNpZ25Jbkhpc3RvcnlSZXF1ZXN0EjkKCnBhZ2luYXRpb24YASABKAsyJS5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlcXVlc3QiiAEKGUxpc3RTaWduSW5IaXN0b3J5UmVzcG9uc2USLwoFaXRlbXMYASADKAsyIC5wYWxpc2FkZS5hY2NvdW50LnYxLlNpZ25JbkV2ZW50EjoKCnBhZ2luYXRpb24YAiABKAsyJi5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlc3BvbnNlIhkKF0dldFNpZ25VcE9wdGlvbnNSZXF1ZXN0Im0KGEdldFNpZ25VcE9wdGlvbnNSZXNwb25zZRIXCg9zaWduX3VwX2FsbG93ZWQYASABKAgSGwoTbWluX3Bhc3N3b3JkX2xlbmd0aBgCIAEoDRIbChNtYXhfcGFzc3dvcmRfbGVuZ3RoGAMgASgNKpABCgxTaWduSW5NZXRob2QSHgoaU0lHTl9JTl9NRVRIT0RfVU5TUEVDSUZJRUQQABIbChdTSUdOX0lOX01FVEhPRF9QQVNTV09SRBABEhwKGFNJR05fSU5fTUVUSE9EX0VNQUlMX09UUBACEiUKIVNJR05fSU5fTUVUSE9EX0VNQUlMX1ZFUklGSUNBVElPThADMt4ECg5BY2NvdW50U2VydmljZRJ3ChBHZXRTaWduVXBPcHRpb25zEiwucGFsaXNhZGUuYWNjb3VudC52MS5HZXRTaWduVXBPcHRpb25zUmVxdWVzdBotLnBhbGlzYWRlLmFjY291bnQudjEuR2V0U2lnblVwT3B0aW9uc1Jlc3BvbnNlIgaSghkCEAESawoMTGlzdFNlc3Npb25zEigucGFsaXNhZGUuYWNjb3VudC52MS5MaXN0U2Vzc2lvbnNSZXF1ZXN0GikucGFsaXNhZGUuYWNjb3VudC52MS5MaXN0U2Vzc2lvbnNSZXNwb25zZSIGkoIZAhgBEm4KDVJldm9rZVNlc3Npb24SKS5wYWxpc2FkZS5hY2NvdW50LnYxLlJldm9rZVNlc3Npb25SZXF1ZXN0GioucGFsaXNhZGUuYWNjb3VudC52MS5SZXZva2VTZXNzaW9uUmVzcG9uc2UiBpKCGQIYARJ6ChFSZXZva2VBbGxTZXNzaW9ucxItLnBhbGlzYWRlLmFjY291bnQudjEuUmV2b2tlQWxsU2Vzc2lvbnNSZXF1ZXN0Gi4ucGFsaXNhZGUuYWNjb3VudC52MS5SZXZva2VBbGxTZXNzaW9uc1Jlc3BvbnNlIgaSghkCGAESegoRTGlzdFNpZ25Jbkhpc3RvcnkSLS5wYWxpc2FkZS5hY2NvdW50LnYxLkxpc3RTaWduSW5IaXN0b3J5UmVxdWVzdBouLnBhbGlzYWRlLmFjY291bnQudjEuTGlzdFNpZ25Jbkhpc3RvcnlSZXNwb25zZSIGkoIZAhgBYgZwcm90bzM", [file_google_protobuf_timestamp, file_palisade_auth_v1_auth, file_palisade_common_v1_common]);
 
 /**
  * @generated from message palisade.account.v1.AccountSession
@@ -258,6 +258,48 @@ export const ListSignInHistoryResponseSchema: GenMessage<ListSignInHistoryRespon
   messageDesc(file_palisade_account_v1_account, 9);
 
 /**
+ * @generated from message palisade.account.v1.GetSignUpOptionsRequest
+ */
+export type GetSignUpOptionsRequest = Message<"palisade.account.v1.GetSignUpOptionsRequest"> & {
+};
+
+/**
+ * Describes the message palisade.account.v1.GetSignUpOptionsRequest.
+ * Use `create(GetSignUpOptionsRequestSchema)` to create a new message.
+ */
+export const GetSignUpOptionsRequestSchema: GenMessage<GetSignUpOptionsRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_account_v1_account, 10);
+
+/**
+ * @generated from message palisade.account.v1.GetSignUpOptionsResponse
+ */
+export type GetSignUpOptionsResponse = Message<"palisade.account.v1.GetSignUpOptionsResponse"> & {
+  /**
+   * Anyone may create a password account, which signs in once its address is confirmed.
+   *
+   * @generated from field: bool sign_up_allowed = 1;
+   */
+  signUpAllowed: boolean;
+
+  /**
+   * @generated from field: uint32 min_password_length = 2;
+   */
+  minPasswordLength: number;
+
+  /**
+   * @generated from field: uint32 max_password_length = 3;
+   */
+  maxPasswordLength: number;
+};
+
+/**
+ * Describes the message palisade.account.v1.GetSignUpOptionsResponse.
+ * Use `create(GetSignUpOptionsResponseSchema)` to create a new message.
+ */
+export const GetSignUpOptionsResponseSchema: GenMessage<GetSignUpOptionsResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_account_v1_account, 11);
+
+/**
  * @generated from enum palisade.account.v1.SignInMethod
  */
 export enum SignInMethod {
@@ -292,12 +334,24 @@ export const SignInMethodSchema: GenEnum<SignInMethod> = /*@__PURE__*/
 
 /**
  * The signed-in user's own account: where it is signed in and how it signed in. Name and
- * password are changed through the identity provider's own endpoints. Every method acts on
- * the caller's account only and refuses API keys.
+ * password are changed through the identity provider's own endpoints. Every method but
+ * GetSignUpOptions acts on the caller's account only, works whether or not the caller belongs
+ * to a tenant, and refuses API keys.
  *
  * @generated from service palisade.account.v1.AccountService
  */
 export const AccountService: GenService<{
+  /**
+   * Public: whether the sign-in page offers open sign-up (ALLOW_SIGN_UP) and the password
+   * lengths a new account must respect.
+   *
+   * @generated from rpc palisade.account.v1.AccountService.GetSignUpOptions
+   */
+  getSignUpOptions: {
+    methodKind: "unary";
+    input: typeof GetSignUpOptionsRequestSchema;
+    output: typeof GetSignUpOptionsResponseSchema;
+  },
   /**
    * Active (unexpired) sessions of the caller, the most recently active first.
    *
