@@ -24,9 +24,11 @@ import { Route as AuthenticatedSettingsIndexRouteImport } from './routes/_authen
 import { Route as AuthenticatedSettingsNotificationsRouteImport } from './routes/_authenticated/settings/notifications'
 import { Route as AuthenticatedTeamMembersIndexRouteImport } from './routes/_authenticated/team-members/index'
 import { Route as ExternalBlockedAccessIndexRouteImport } from './routes/_external/blocked-access/index'
+import { Route as ExternalEmailConfirmedIndexRouteImport } from './routes/_external/email-confirmed/index'
 import { Route as ExternalInviteTokenRouteImport } from './routes/_external/invite/$token'
 import { Route as ExternalReqIndexRouteImport } from './routes/_external/req/index'
 import { Route as ExternalResetPasswordIndexRouteImport } from './routes/_external/reset-password/index'
+import { Route as ExternalSignUpIndexRouteImport } from './routes/_external/sign-up/index'
 import { Route as ExternalUiComponentsIndexRouteImport } from './routes/_external/ui-components/index'
 import { Route as AuthenticatedInitiativesInitiativeIdIndexRouteImport } from './routes/_authenticated/initiatives/$initiativeId/index'
 import { Route as AuthenticatedPoliciesPolicyIdIndexRouteImport } from './routes/_authenticated/policies/$policyId/index'
@@ -120,6 +122,12 @@ const ExternalBlockedAccessIndexRoute =
     path: '/blocked-access/',
     getParentRoute: () => ExternalRouteRoute,
   } as any)
+const ExternalEmailConfirmedIndexRoute =
+  ExternalEmailConfirmedIndexRouteImport.update({
+    id: '/email-confirmed/',
+    path: '/email-confirmed/',
+    getParentRoute: () => ExternalRouteRoute,
+  } as any)
 const ExternalInviteTokenRoute = ExternalInviteTokenRouteImport.update({
   id: '/invite/$token',
   path: '/invite/$token',
@@ -136,6 +144,11 @@ const ExternalResetPasswordIndexRoute =
     path: '/reset-password/',
     getParentRoute: () => ExternalRouteRoute,
   } as any)
+const ExternalSignUpIndexRoute = ExternalSignUpIndexRouteImport.update({
+  id: '/sign-up/',
+  path: '/sign-up/',
+  getParentRoute: () => ExternalRouteRoute,
+} as any)
 const ExternalUiComponentsIndexRoute =
   ExternalUiComponentsIndexRouteImport.update({
     id: '/ui-components/',
@@ -200,8 +213,10 @@ export interface FileRoutesByFullPath {
   '/settings/': typeof AuthenticatedSettingsIndexRoute
   '/team-members/': typeof AuthenticatedTeamMembersIndexRoute
   '/blocked-access/': typeof ExternalBlockedAccessIndexRoute
+  '/email-confirmed/': typeof ExternalEmailConfirmedIndexRoute
   '/req/': typeof ExternalReqIndexRoute
   '/reset-password/': typeof ExternalResetPasswordIndexRoute
+  '/sign-up/': typeof ExternalSignUpIndexRoute
   '/ui-components/': typeof ExternalUiComponentsIndexRoute
   '/initiatives/$initiativeId/': typeof AuthenticatedInitiativesInitiativeIdIndexRoute
   '/policies/$policyId/': typeof AuthenticatedPoliciesPolicyIdIndexRoute
@@ -226,8 +241,10 @@ export interface FileRoutesByTo {
   '/settings': typeof AuthenticatedSettingsIndexRoute
   '/team-members': typeof AuthenticatedTeamMembersIndexRoute
   '/blocked-access': typeof ExternalBlockedAccessIndexRoute
+  '/email-confirmed': typeof ExternalEmailConfirmedIndexRoute
   '/req': typeof ExternalReqIndexRoute
   '/reset-password': typeof ExternalResetPasswordIndexRoute
+  '/sign-up': typeof ExternalSignUpIndexRoute
   '/ui-components': typeof ExternalUiComponentsIndexRoute
   '/initiatives/$initiativeId': typeof AuthenticatedInitiativesInitiativeIdIndexRoute
   '/policies/$policyId': typeof AuthenticatedPoliciesPolicyIdIndexRoute
@@ -255,8 +272,10 @@ export interface FileRoutesById {
   '/_authenticated/settings/': typeof AuthenticatedSettingsIndexRoute
   '/_authenticated/team-members/': typeof AuthenticatedTeamMembersIndexRoute
   '/_external/blocked-access/': typeof ExternalBlockedAccessIndexRoute
+  '/_external/email-confirmed/': typeof ExternalEmailConfirmedIndexRoute
   '/_external/req/': typeof ExternalReqIndexRoute
   '/_external/reset-password/': typeof ExternalResetPasswordIndexRoute
+  '/_external/sign-up/': typeof ExternalSignUpIndexRoute
   '/_external/ui-components/': typeof ExternalUiComponentsIndexRoute
   '/_authenticated/initiatives/$initiativeId/': typeof AuthenticatedInitiativesInitiativeIdIndexRoute
   '/_authenticated/policies/$policyId/': typeof AuthenticatedPoliciesPolicyIdIndexRoute
@@ -283,8 +302,10 @@ export interface FileRouteTypes {
     | '/settings/'
     | '/team-members/'
     | '/blocked-access/'
+    | '/email-confirmed/'
     | '/req/'
     | '/reset-password/'
+    | '/sign-up/'
     | '/ui-components/'
     | '/initiatives/$initiativeId/'
     | '/policies/$policyId/'
@@ -309,8 +330,10 @@ export interface FileRouteTypes {
     | '/settings'
     | '/team-members'
     | '/blocked-access'
+    | '/email-confirmed'
     | '/req'
     | '/reset-password'
+    | '/sign-up'
     | '/ui-components'
     | '/initiatives/$initiativeId'
     | '/policies/$policyId'
@@ -337,8 +360,10 @@ export interface FileRouteTypes {
     | '/_authenticated/settings/'
     | '/_authenticated/team-members/'
     | '/_external/blocked-access/'
+    | '/_external/email-confirmed/'
     | '/_external/req/'
     | '/_external/reset-password/'
+    | '/_external/sign-up/'
     | '/_external/ui-components/'
     | '/_authenticated/initiatives/$initiativeId/'
     | '/_authenticated/policies/$policyId/'
@@ -462,6 +487,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ExternalBlockedAccessIndexRouteImport
       parentRoute: typeof ExternalRouteRoute
     }
+    '/_external/email-confirmed/': {
+      id: '/_external/email-confirmed/'
+      path: '/email-confirmed'
+      fullPath: '/email-confirmed/'
+      preLoaderRoute: typeof ExternalEmailConfirmedIndexRouteImport
+      parentRoute: typeof ExternalRouteRoute
+    }
     '/_external/invite/$token': {
       id: '/_external/invite/$token'
       path: '/invite/$token'
@@ -481,6 +513,13 @@ declare module '@tanstack/react-router' {
       path: '/reset-password'
       fullPath: '/reset-password/'
       preLoaderRoute: typeof ExternalResetPasswordIndexRouteImport
+      parentRoute: typeof ExternalRouteRoute
+    }
+    '/_external/sign-up/': {
+      id: '/_external/sign-up/'
+      path: '/sign-up'
+      fullPath: '/sign-up/'
+      preLoaderRoute: typeof ExternalSignUpIndexRouteImport
       parentRoute: typeof ExternalRouteRoute
     }
     '/_external/ui-components/': {
@@ -595,8 +634,10 @@ const AuthenticatedRouteRouteWithChildren =
 interface ExternalRouteRouteChildren {
   ExternalInviteTokenRoute: typeof ExternalInviteTokenRoute
   ExternalBlockedAccessIndexRoute: typeof ExternalBlockedAccessIndexRoute
+  ExternalEmailConfirmedIndexRoute: typeof ExternalEmailConfirmedIndexRoute
   ExternalReqIndexRoute: typeof ExternalReqIndexRoute
   ExternalResetPasswordIndexRoute: typeof ExternalResetPasswordIndexRoute
+  ExternalSignUpIndexRoute: typeof ExternalSignUpIndexRoute
   ExternalUiComponentsIndexRoute: typeof ExternalUiComponentsIndexRoute
   ExternalUiComponentsScrollIndicatorIndexRoute: typeof ExternalUiComponentsScrollIndicatorIndexRoute
 }
@@ -604,8 +645,10 @@ interface ExternalRouteRouteChildren {
 const ExternalRouteRouteChildren: ExternalRouteRouteChildren = {
   ExternalInviteTokenRoute: ExternalInviteTokenRoute,
   ExternalBlockedAccessIndexRoute: ExternalBlockedAccessIndexRoute,
+  ExternalEmailConfirmedIndexRoute: ExternalEmailConfirmedIndexRoute,
   ExternalReqIndexRoute: ExternalReqIndexRoute,
   ExternalResetPasswordIndexRoute: ExternalResetPasswordIndexRoute,
+  ExternalSignUpIndexRoute: ExternalSignUpIndexRoute,
   ExternalUiComponentsIndexRoute: ExternalUiComponentsIndexRoute,
   ExternalUiComponentsScrollIndicatorIndexRoute:
     ExternalUiComponentsScrollIndicatorIndexRoute,

@@ -1,7 +1,11 @@
 import { createFileRoute, Outlet, redirect } from "@tanstack/react-router";
 import { NotFound } from "@/components/not-found";
+import { AccountOnlyLayout } from "@/features/shell/components/account-only-layout";
 import { AuthenticatedLayout } from "@/features/shell/components/authenticated-layout";
 import { authenticatedSearchSchema } from "./-search";
+
+/** The one page of the signed-in area open to someone who cannot see the tenant's pages. */
+const accountPath = "/account";
 
 export const Route = createFileRoute("/_authenticated")({
   validateSearch: authenticatedSearchSchema,
@@ -14,16 +18,30 @@ export const Route = createFileRoute("/_authenticated")({
     // Loaded on demand so the Connect runtime stays out of the public pages' first load.
     const { loadCurrentTenant } = await import("@/features/shell/api/load-current-tenant");
     const access = await loadCurrentTenant(context.queryClient);
-    if (access === "blocked") throw redirect({ to: "/blocked-access" });
     if (access === "signed-out") {
       context.auth.invalidate();
       throw redirect({ to: "/", search: { redirect: { path: location.href } } });
     }
+    if (access !== "granted" && location.pathname.replace(/\/$/, "") !== accountPath)
+      throw redirect({ to: "/blocked-access" });
+    return { access };
   },
-  component: () => (
+  component: AuthenticatedRoute,
+  notFoundComponent: NotFound,
+});
+
+function AuthenticatedRoute() {
+  const { access } = Route.useLoaderData();
+  if (access === "no-tenant" || access === "blocked") {
+    return (
+      <AccountOnlyLayout reason={access}>
+        <Outlet />
+      </AccountOnlyLayout>
+    );
+  }
+  return (
     <AuthenticatedLayout>
       <Outlet />
     </AuthenticatedLayout>
-  ),
-  notFoundComponent: NotFound,
-});
+  );
+}

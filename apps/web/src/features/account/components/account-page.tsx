@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { useRouteContext } from "@tanstack/react-router";
 import { PageHeader } from "@/components/page-header";
 import { currentTenantQuery } from "@/lib/current-tenant";
 import { useDocumentTitle } from "@/lib/use-document-title";
@@ -10,7 +11,9 @@ import { SessionsCard } from "./sessions-card";
 export function AccountPage() {
   useDocumentTitle("Account");
   const { data } = useQuery(currentTenantQuery());
-  const user = data?.user;
+  // Someone of no tenant has no tenant answer: the session names them.
+  const { session } = useRouteContext({ from: "/_authenticated" });
+  const user = data?.user ?? session.user;
   return (
     <>
       <PageHeader title="Account" description="Your name, your password and where you are signed in." />

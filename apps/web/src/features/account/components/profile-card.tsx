@@ -1,6 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { useQueryClient } from "@tanstack/react-query";
+import { useRouteContext } from "@tanstack/react-router";
 import { LoaderIcon } from "lucide-react";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
@@ -16,6 +17,7 @@ import { MAX_NAME_LENGTH, nameSchema } from "../forms/account-schemas";
 export function ProfileCard({ name, email }: { name: string; email: string }) {
   const id = useId();
   const queryClient = useQueryClient();
+  const { auth } = useRouteContext({ from: "__root__" });
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const form = useForm({ resolver: zodResolver(nameSchema), defaultValues: { name } });
   const { errors, isSubmitting, isDirty } = form.formState;
@@ -29,6 +31,8 @@ export function ProfileCard({ name, email }: { name: string; email: string }) {
     }
     form.reset({ name: values.name });
     setResult({ ok: true, text: "Name saved." });
+    // The session holds the name too (the page of someone of no tenant reads it there).
+    auth.invalidate();
     await invalidateMethods(queryClient, [TenantService.method.getCurrent]);
   });
 

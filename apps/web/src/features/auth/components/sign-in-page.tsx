@@ -3,6 +3,7 @@ import { LockKeyholeIcon, ShieldCheckIcon, TimerResetIcon } from "lucide-react";
 import { Logo } from "@/components/logo";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { SignInCard } from "./sign-in-card";
+import { SignUpLink } from "./sign-up-link";
 
 const highlights = [
   { icon: ShieldCheckIcon, text: "Deploy preventive guardrails to AWS and Azure from one catalogue." },
@@ -39,6 +40,7 @@ export function SignInPage({ redirectPath }: { redirectPath: string | undefined 
       <main className="flex flex-col items-center justify-center gap-8 px-4 py-12">
         <Logo className="lg:hidden" />
         <SignInCard redirectPath={redirectPath} />
+        <SignUpLink />
       </main>
     </div>
   );

@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { FileKeyIcon, LogOutIcon, ShieldOffIcon, UserPlusIcon } from "lucide-react";
+import { FileKeyIcon, LogOutIcon, ShieldOffIcon, UserCogIcon, UserPlusIcon } from "lucide-react";
 import { Logo } from "@/components/logo";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -49,10 +49,18 @@ export function BlockedAccessPage({ signedInAs }: { signedInAs: string | null })
           </ul>
           <div className="flex flex-wrap gap-2">
             {signedInAs ? (
-              <Button onClick={() => void signOut()}>
-                <LogOutIcon />
-                Sign in with another account
-              </Button>
+              <>
+                <Button asChild variant="outline">
+                  <Link to="/account">
+                    <UserCogIcon />
+                    Your account
+                  </Link>
+                </Button>
+                <Button onClick={() => void signOut()}>
+                  <LogOutIcon />
+                  Sign in with another account
+                </Button>
+              </>
             ) : (
               <Button asChild>
                 <Link to="/">Sign in</Link>

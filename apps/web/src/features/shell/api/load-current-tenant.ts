@@ -3,11 +3,15 @@ import type { QueryClient } from "@tanstack/react-query";
 import { currentTenantQuery } from "@/lib/current-tenant";
 import { canUseApp } from "../nav-items";
 
-export type TenantAccess = "granted" | "blocked" | "signed-out";
+/**
+ * granted: a member whose role can see the signed-in area; no-tenant: a signed-in person who
+ * belongs to no tenant yet; blocked: a role that grants no access to the area.
+ */
+export type TenantAccess = "granted" | "no-tenant" | "blocked" | "signed-out";
 
 /**
  * Loads the caller's tenant, role and permissions for the signed-in area and says whether they may
- * enter it. No tenant or no role answers PermissionDenied or FailedPrecondition.
+ * enter it. No tenant answers PermissionDenied; no role FailedPrecondition.
  */
 export async function loadCurrentTenant(queryClient: QueryClient): Promise<TenantAccess> {
   try {
@@ -15,7 +19,8 @@ export async function loadCurrentTenant(queryClient: QueryClient): Promise<Tenan
     return canUseApp(current.permissions) ? "granted" : "blocked";
   } catch (error) {
     if (error instanceof ConnectError) {
-      if (error.code === Code.PermissionDenied || error.code === Code.FailedPrecondition) return "blocked";
+      if (error.code === Code.PermissionDenied) return "no-tenant";
+      if (error.code === Code.FailedPrecondition) return "blocked";
       if (error.code === Code.Unauthenticated) return "signed-out";
     }
     throw error;
