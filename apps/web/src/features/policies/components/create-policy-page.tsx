@@ -6,7 +6,7 @@ import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { LoaderIcon } from "lucide-react";
-import { type FormEvent, useEffect, useMemo, useState } from "react";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { EmptyState } from "@/components/empty-state";
 import { ErrorDialog } from "@/components/error-dialog";
 import { PageHeader } from "@/components/page-header";
@@ -17,8 +17,15 @@ import { currentTenantQuery } from "@/lib/current-tenant";
 import { hierarchyQuery } from "@/lib/hierarchy-query";
 import { Permission, usePermissions } from "@/lib/permissions";
 import { providerLabel } from "@/lib/policy-definition-labels";
+import { useFormDraft } from "@/lib/use-form-draft";
 import { bundleQuery, catalogueChoicesQuery, definitionQuery, useCreateBundle } from "../api/policy-queries";
 import { providerOf } from "../catalogue-filters";
+import {
+  type CreatePolicyDraft,
+  createPolicyDraftKey,
+  parseCreatePolicyDraft,
+  type ScopeChoice,
+} from "../forms/create-policy-draft";
 import {
   initialInputs,
   type ParameterInputs,
@@ -37,7 +44,10 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
   const canDeploy = permissions.hasAll(Permission.POLICIES_WRITE_ALERT, Permission.POLICIES_WRITE_PREVENT);
   const navigate = useNavigate();
   const fromKey = useQuery({ ...bundleQuery(context.policyKey ?? ""), enabled: !!context.policyKey });
-  const [slug, setSlug] = useState(context.defaultSelectedPolicies?.[0] ?? "");
+  // What was entered before the session ended, filled in again after signing in.
+  const draft = useFormDraft<CreatePolicyDraft>(createPolicyDraftKey, parseCreatePolicyDraft);
+  const restored = draft.restored;
+  const [slug, setSlug] = useState(restored?.slug ?? context.defaultSelectedPolicies?.[0] ?? "");
   useEffect(() => {
     const keySlug = fromKey.data?.bundle?.bundle?.policySlug;
     if (keySlug && !slug) setSlug(keySlug);
@@ -49,22 +59,40 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
   const specs = useMemo(() => parameterSpecsOf(selectedDefinition), [selectedDefinition]);
   const hierarchy = useQuery(hierarchyQuery());
 
-  const [name, setName] = useState("");
-  const [mode, setMode] = useState(DeploymentMode.ALERT);
+  const [name, setName] = useState(restored?.name ?? "");
+  const [mode, setMode] = useState<DeploymentMode>(restored?.mode ?? DeploymentMode.ALERT);
   // Until the person picks one, the tenant's default mode (the server's own fallback is AUTO).
   const tenantDefault = useQuery(currentTenantQuery()).data?.tenant?.settings?.defaultWaiverApprovalMode;
-  const [chosenApproval, setApproval] = useState<WaiverApprovalMode | null>(null);
+  const [chosenApproval, setApproval] = useState<WaiverApprovalMode | null>(restored?.approval ?? null);
   const approval = chosenApproval ?? (tenantDefault || WaiverApprovalMode.AUTO);
-  const [namespace, setNamespace] = useState("");
-  const [scopes, setScopes] = useState<Map<string, HierarchyNode>>(new Map());
+  const [namespace, setNamespace] = useState(restored?.namespace ?? "");
+  const [scopes, setScopes] = useState<Map<string, ScopeChoice>>(new Map());
   const [inputs, setInputs] = useState<ParameterInputs>({});
+  draft.keep({
+    slug,
+    name,
+    mode,
+    approval: chosenApproval,
+    namespace,
+    scopes: [...scopes.values()],
+    inputs,
+  });
+  // Parameters and scopes belong to the policy: filled in once its definition has loaded.
+  const pendingDraft = useRef(restored);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>(null);
   const create = useCreateBundle();
 
   useEffect(() => {
-    setInputs(initialInputs(specs));
+    const pending = pendingDraft.current;
     setErrors({});
+    if (pending && selectedDefinition?.slug === pending.slug) {
+      pendingDraft.current = null;
+      setInputs({ ...initialInputs(specs), ...pending.inputs });
+      setScopes(new Map(pending.scopes.map((scope) => [scopeId(scope), scope])));
+      return;
+    }
+    setInputs(initialInputs(specs));
     setScopes(new Map());
     if (selectedDefinition) setName((current) => current || selectedDefinition.displayName);
   }, [specs, selectedDefinition]);
@@ -76,7 +104,7 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
       const next = new Map(current);
       const id = scopeId(node);
       if (next.has(id)) next.delete(id);
-      else next.set(id, node);
+      else next.set(id, scopeOf(node));
       return next;
     });
 
@@ -97,7 +125,7 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
       const answer = await create.mutateAsync({
         name: name.trim(),
         policySlug: slug,
-        scopes: [...scopes.values()].map(scopeOf),
+        scopes: [...scopes.values()],
         mode,
         parameters: parameters.values,
         isVisible: true,
@@ -105,6 +133,7 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
         waiverSettings: { approvalMode: approval },
       });
       const id = answer.bundle?.entity?.id ?? answer.bundle?.key ?? "";
+      draft.discard();
       await navigate({ to: "/policies/$policyId", params: { policyId: id } });
     } catch (error) {
       if (error instanceof ConnectError && error.code === Code.InvalidArgument) {
@@ -144,6 +173,11 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
         description="Choose a policy from the catalogue, set its parameters, pick the scopes and deploy it in alert mode first or straight to prevent."
       />
       <StartingPoint context={context} />
+      {restored && (
+        <p role="status" className="rounded-md border bg-muted/40 px-3 py-2 text-sm">
+          What you entered before signing in again is filled in. Check it, then deploy.
+        </p>
+      )}
       <form className="grid gap-4 lg:grid-cols-2" onSubmit={submit} noValidate>
         <div className="space-y-4">
           <Section title="Policy">

@@ -14,20 +14,15 @@ import { currentTenantQuery } from "@/lib/current-tenant";
 import { fieldErrorsOf } from "@/lib/error-detail";
 import { errorText } from "@/lib/error-text";
 import { Permission, usePermissions } from "@/lib/permissions";
+import { useFormDraft } from "@/lib/use-form-draft";
 import { useUpdateTenantSettings } from "../api/settings-queries";
 import { parseDomainList } from "../requester-domains";
+import { parseSettingsDraft, type SettingsValues, settingsDraftKey } from "../settings-draft";
 
 const NAME_MAX = 100;
 const MAX_HOURS = 72;
 
-interface Values {
-  name: string;
-  approvalMode: WaiverApprovalMode;
-  maxHours: string;
-  linkBaseUrl: string;
-  separateApprover: boolean;
-  domains: string;
-}
+type Values = SettingsValues;
 
 function valuesOf(tenant: Tenant): Values {
   const settings = tenant.settings;
@@ -88,7 +83,10 @@ export function TenantSettingsPage() {
 function SettingsForm({ tenant }: { tenant: Tenant }) {
   const id = useId();
   const canWrite = usePermissions().has(Permission.TENANT_SETTINGS_WRITE);
-  const [values, setValues] = useState(() => valuesOf(tenant));
+  // What was entered before the session ended, filled in again after signing in (this tenant's only).
+  const draft = useFormDraft(settingsDraftKey(tenant.id), parseSettingsDraft);
+  const [values, setValues] = useState(() => draft.restored ?? valuesOf(tenant));
+  draft.keep(values);
   const [submitted, setSubmitted] = useState(false);
   const [saved, setSaved] = useState(false);
   const update = useUpdateTenantSettings();
@@ -120,6 +118,7 @@ function SettingsForm({ tenant }: { tenant: Tenant }) {
         },
       });
       if (answer) setValues(valuesOf(answer));
+      draft.discard();
       setSaved(true);
     } catch {
       // Shown beside the fields, or below the form.
@@ -138,6 +137,11 @@ function SettingsForm({ tenant }: { tenant: Tenant }) {
       <CardContent className="pt-6">
         <form onSubmit={save} noValidate className="max-w-2xl">
           <fieldset disabled={!canWrite} className="grid gap-5">
+            {draft.restored && (
+              <p role="status" className="rounded-md border bg-muted/40 px-3 py-2 text-sm">
+                What you entered before signing in again is filled in. Check it, then save.
+              </p>
+            )}
             {!canWrite && (
               <p className="text-sm text-muted-foreground">
                 Your role may read these settings but not change them; an administrator of this tenant can.

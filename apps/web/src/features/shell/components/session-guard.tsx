@@ -13,13 +13,13 @@ import {
 } from "@/components/ui/dialog";
 import { fetchSession } from "@/lib/auth-context";
 import { startSessionRefresh } from "@/lib/session-refresh";
-import { onSignedOut } from "@/lib/transport";
+import { notifySignedOut, onSignedOut } from "@/lib/transport";
 
 /**
  * Keeps the session alive while the signed-in area is open, and when it has ended (expired,
  * signed out elsewhere, "sign out everywhere") asks the user to sign in again and brings them
- * back to this page. The page stays as it is under the dialog, so unsaved input can be copied
- * before leaving it.
+ * back to this page. Forms that keep a draft (lib/use-form-draft) are filled in again there; the
+ * page stays as it is under the dialog, so other unsaved input can be copied before leaving it.
  */
 export function SessionGuard() {
   const { auth, session } = useRouteContext({ from: "/_authenticated" });
@@ -34,7 +34,8 @@ export function SessionGuard() {
     const stopListening = onSignedOut(() => setEnded(true));
     const stopRefresh = startSessionRefresh(new Date(session.session.expiresAt), {
       refresh: () => fetchSession(),
-      onSignedOut: () => setEnded(true),
+      // Through the same signal as a refused call, so pages keep their drafts either way.
+      onSignedOut: notifySignedOut,
     });
     return () => {
       stopListening();
@@ -55,8 +56,8 @@ export function SessionGuard() {
           <DialogTitle>Your session has ended</DialogTitle>
           <DialogDescription>
             You were signed out (the session expired or was ended from another device). Sign in again to
-            continue on this page. Anything not yet saved here is lost when you leave: copy it first if you
-            need it.
+            continue on this page: the deploy and settings forms are filled in again as you left them. Copy
+            any other unsaved text first if you need it.
           </DialogDescription>
         </DialogHeader>
         <DialogFooter>

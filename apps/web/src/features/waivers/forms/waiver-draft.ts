@@ -1,21 +1,15 @@
+import { clearDraft, isRecord, readDraft, saveDraft } from "@/lib/form-draft";
 import { durationHours, type WaiverRequestValues } from "./waiver-request-schema";
 
-const draftStorageKey = "palisade.waiver-request-draft";
+const draftKey = "/req";
 
 /**
  * The form as it was when a signed-out visitor pressed Submit, read back once they return from
  * signing in. Anything that is not a draft this page wrote gives nothing.
  */
-export function parseWaiverDraft(stored: string | null): WaiverRequestValues | null {
-  if (!stored) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(stored);
-  } catch {
-    return null;
-  }
-  if (!value || typeof value !== "object") return null;
-  const { policyKey, duration, comment } = value as Record<string, unknown>;
+export function parseWaiverDraft(value: unknown): WaiverRequestValues | null {
+  if (!isRecord(value)) return null;
+  const { policyKey, duration, comment } = value;
   if (typeof policyKey !== "string" || typeof comment !== "string" || typeof duration !== "number")
     return null;
   const hours = Number.isInteger(duration)
@@ -24,26 +18,14 @@ export function parseWaiverDraft(stored: string | null): WaiverRequestValues | n
   return { policyKey, duration: hours, comment };
 }
 
-export function saveWaiverDraft(values: WaiverRequestValues, storage: Storage = sessionStorage): void {
-  try {
-    storage.setItem(draftStorageKey, JSON.stringify(values));
-  } catch {
-    // Storage may be full or disabled; the visitor then fills the form again after signing in.
-  }
+export function saveWaiverDraft(values: WaiverRequestValues, storage?: Storage): void {
+  saveDraft(draftKey, values, storage);
 }
 
-export function readWaiverDraft(storage: Storage = sessionStorage): WaiverRequestValues | null {
-  try {
-    return parseWaiverDraft(storage.getItem(draftStorageKey));
-  } catch {
-    return null;
-  }
+export function readWaiverDraft(storage?: Storage): WaiverRequestValues | null {
+  return readDraft(draftKey, parseWaiverDraft, storage);
 }
 
-export function clearWaiverDraft(storage: Storage = sessionStorage): void {
-  try {
-    storage.removeItem(draftStorageKey);
-  } catch {
-    // Nothing was stored then.
-  }
+export function clearWaiverDraft(storage?: Storage): void {
+  clearDraft(draftKey, storage);
 }
