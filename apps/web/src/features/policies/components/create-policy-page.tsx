@@ -136,6 +136,8 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
       draft.discard();
       await navigate({ to: "/policies/$policyId", params: { policyId: id } });
     } catch (error) {
+      // The session ended: its own dialog asks to sign in again, and the input is kept as a draft.
+      if (error instanceof ConnectError && error.code === Code.Unauthenticated) return;
       if (error instanceof ConnectError && error.code === Code.InvalidArgument) {
         const fields = ["name", "namespace", "scopes", ...specs.map((s) => `parameters.${s.name}`)];
         const found = serverFieldErrors(error, fields);
