@@ -15,13 +15,13 @@ export function parseWaiverDraft(stored: string | null): WaiverRequestValues | n
     return null;
   }
   if (!value || typeof value !== "object") return null;
-  const { policyKey, duration, comment } = value as Record<string, unknown>;
+  const { policyKey, duration, comment, scope } = value as Record<string, unknown>;
   if (typeof policyKey !== "string" || typeof comment !== "string" || typeof duration !== "number")
     return null;
   const hours = Number.isInteger(duration)
     ? Math.min(durationHours.max, Math.max(durationHours.min, duration))
     : durationHours.default;
-  return { policyKey, duration: hours, comment };
+  return { policyKey, duration: hours, comment, scope: typeof scope === "string" ? scope : "" };
 }
 
 export function saveWaiverDraft(values: WaiverRequestValues, storage: Storage = sessionStorage): void {
