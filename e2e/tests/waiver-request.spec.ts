@@ -429,11 +429,18 @@ test.describe("submitting", () => {
     const settings = card(page).getByRole("definition").first();
     await expect(card(page).getByText("Exempt principals")).toBeVisible();
     await expect(settings).toContainText("arn:aws:iam::*:role/BreakGlass");
+    // The picker and the settings fit a phone: the page does not scroll sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(scope).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await page.getByLabel("Waiver Reason").fill(`${reason} (one account ${Date.now()})`);
     await page.getByRole("button", { name: "Submit" }).click();
     await expect(page.getByRole("heading", { name: "Waiver active: you can proceed now" })).toBeVisible();
-    await expect(page.getByTestId("waiver-outcome")).toContainText(`Applies to ${chosen.replace(/ \(.*\)$/, "")}`);
+    await expect(page.getByTestId("waiver-outcome")).toContainText(
+      `Applies to ${chosen.replace(/ \(.*\)$/, "")}`,
+    );
     expect(JSON.parse(creates.bodies[0] ?? "{}")).toMatchObject({
       key: bundle.key,
       scopeExternalId: bundle.account,

@@ -89,7 +89,7 @@ describe.each(engines)("where a waiver may apply, on %s", (engine) => {
       waiverSettings: { approvalMode: WaiverApprovalMode.MANUAL },
     });
     azureKey = azure.bundle?.key ?? "";
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await server?.stop();
   });
