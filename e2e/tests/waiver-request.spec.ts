@@ -400,6 +400,7 @@ test.describe("submitting", () => {
   test("the waiver's scope is chosen among the policy's accounts, by default the one the deny message names", async ({
     page,
   }) => {
+    test.setTimeout(90_000);
     const deny = await awsDenyMessage(bundle.account);
     const scopeLookups = countRequests(page, scopesPath);
     const creates = countRequests(page, createPath);
