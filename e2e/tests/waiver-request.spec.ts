@@ -405,7 +405,8 @@ test.describe("submitting", () => {
     const scopeLookups = countRequests(page, scopesPath);
     const creates = countRequests(page, createPath);
     await page.goto("/req");
-    await expect(page.getByRole("heading", { name: /^Welcome (?!Guest)/ })).toBeVisible();
+    // The session is read after the page's first paint.
+    await expect(page.getByRole("heading", { name: /^Welcome (?!Guest)/ })).toBeVisible({ timeout: 30_000 });
     const scope = page.getByLabel("Where the waiver applies");
     await expect(scope).toBeHidden();
     await page.getByLabel("Policy Key").fill(deny);
