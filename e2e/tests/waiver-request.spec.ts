@@ -413,7 +413,7 @@ test.describe("submitting", () => {
     await expect(page.getByLabel("Policy Key")).toHaveValue(bundle.key);
 
     // The account of the denied principal is chosen, by name; the id is shown beside it.
-    await expect(scope).toHaveValue(bundle.account);
+    await expect(scope).toHaveValue(bundle.account, { timeout: 30_000 });
     const chosen = (await scope.locator("option:checked").textContent()) ?? "";
     expect(chosen).toMatch(/^[\w-]+ \(Account in Workloads-(Prod|Dev)\)$/);
     await expect(page.getByTestId("waiver-scope")).toContainText(bundle.account);

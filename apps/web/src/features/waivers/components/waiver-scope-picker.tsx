@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { Skeleton } from "@/components/ui/skeleton";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { useWaiverScopes } from "../api/waiver-request-queries";
 import type { WaiverScopeJson } from "../api/waiver-rpc";
@@ -78,30 +77,29 @@ export function WaiverScopePicker({
           onChange={(event) => setSearch(event.target.value)}
         />
       )}
-      {list.isPending ? (
-        <Skeleton className="h-9 w-full" />
-      ) : (
-        <select
-          id={`${id}-scope`}
-          name="scope"
-          className="h-9 w-full min-w-0 rounded-md border border-input bg-card px-3 text-sm shadow-xs focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring"
-          value={value}
-          title={value || undefined}
-          aria-describedby={`${id}-scope-help`}
-          onChange={(event) => {
-            const next = event.target.value;
-            onChange({ id: next, label: next ? (known[next] ?? next) : "" });
-          }}
-        >
-          <option value="">Everywhere this policy applies</option>
-          {!chosenListed && <option value={value}>{known[value] ?? value}</option>}
-          {scopes.map((scope) => (
-            <option key={scope.externalId} value={scope.externalId} title={scope.externalId}>
-              {waiverScopeLabel(scope)}
-            </option>
-          ))}
-        </select>
-      )}
+      <select
+        id={`${id}-scope`}
+        name="scope"
+        className="h-9 w-full min-w-0 rounded-md border border-input bg-card px-3 text-sm shadow-xs focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring disabled:opacity-50"
+        value={value}
+        title={value || undefined}
+        // Usable as soon as the policy's scopes are known; "Everywhere" holds until then.
+        disabled={list.isPending}
+        aria-busy={list.isPending}
+        aria-describedby={`${id}-scope-help`}
+        onChange={(event) => {
+          const next = event.target.value;
+          onChange({ id: next, label: next ? (known[next] ?? next) : "" });
+        }}
+      >
+        <option value="">Everywhere this policy applies</option>
+        {!chosenListed && <option value={value}>{known[value] ?? value}</option>}
+        {scopes.map((scope) => (
+          <option key={scope.externalId} value={scope.externalId} title={scope.externalId}>
+            {waiverScopeLabel(scope)}
+          </option>
+        ))}
+      </select>
       <p id={`${id}-scope-help`} className="text-sm text-muted-foreground">
         {value ? (
           <>
