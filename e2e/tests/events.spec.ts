@@ -133,6 +133,21 @@ test("a denied action appears on the events page once the events are fetched", a
   await row.first().getByRole("button", { name: "Undismiss" }).click();
   await expect(row.first().getByRole("button", { name: "Dismiss", exact: true })).toBeVisible();
 
+  // In the every-event view one event is dismissed, after the same confirmation.
+  await page.goto("/events?view=events&type=prevented");
+  await row.first().getByRole("button", { name: "Dismiss", exact: true }).click();
+  const confirmOne = page.getByRole("alertdialog");
+  await expect(confirmOne).toContainText("Dismiss this event?");
+  await expect(confirmOne).toContainText("The reason is kept in the audit log.");
+  await confirmOne.getByRole("button", { name: "Cancel" }).click();
+  await expect(row.first()).not.toContainText("Dismissed");
+  await row.first().getByRole("button", { name: "Dismiss", exact: true }).click();
+  await confirmOne.getByLabel("Reason (optional)").fill("Known test account, one event");
+  await confirmOne.getByRole("button", { name: "Dismiss event" }).click();
+  await expect(row.first()).toContainText("Dismissed");
+  await row.first().getByRole("button", { name: "Undismiss" }).click();
+  await expect(row.first().getByRole("button", { name: "Dismiss", exact: true })).toBeVisible();
+
   // The policy's own events tab lists the same event.
   await page.goto("/events?type=prevented");
   await row.first().locator('a[href^="/policies/"]').click();

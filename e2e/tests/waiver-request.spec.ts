@@ -16,6 +16,7 @@ const lookupPath = "/palisade.policy.v1.PolicyService/GetBundleByKey";
 const definitionPath = "/palisade.policy.v1.PolicyService/GetDefinitionBySlug";
 const resolvePath = "/palisade.policy.v1.PolicyService/ResolvePolicyKey";
 const createPath = "/palisade.waiver.v1.WaiverService/Create";
+const scopesPath = "/palisade.policy.v1.PolicyService/ListWaiverScopes";
 const reason = "Restoring the audit bucket for INC-4711, requested by Dana";
 
 let bundle: DeployedBundle;
@@ -394,6 +395,76 @@ test.describe("submitting", () => {
     await expect(page.getByRole("heading", { name: "Waiver active: you can proceed now" })).toBeVisible({
       timeout: 15_000,
     });
+  });
+
+  test("the waiver's scope is chosen among the policy's accounts, by default the one the deny message names", async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    const deny = await awsDenyMessage(bundle.account);
+    const scopeLookups = countRequests(page, scopesPath);
+    const creates = countRequests(page, createPath);
+    await page.goto("/req");
+    // The session is read after the page's first paint.
+    await expect(page.getByRole("heading", { name: /^Welcome (?!Guest)/ })).toBeVisible({ timeout: 30_000 });
+    const scope = page.getByLabel("Where the waiver applies");
+    await expect(scope).toBeHidden();
+    await page.getByLabel("Policy Key").fill(deny);
+    await expect(page.getByLabel("Policy Key")).toHaveValue(bundle.key);
+
+    // The account of the denied principal is chosen, by name; the id is shown beside it.
+    await expect(scope).toHaveValue(bundle.account, { timeout: 30_000 });
+    const chosen = (await scope.locator("option:checked").textContent()) ?? "";
+    expect(chosen).toMatch(/^[\w-]+ \(Account in Workloads-(Prod|Dev)\)$/);
+    await expect(page.getByTestId("waiver-scope")).toContainText(bundle.account);
+    // Every account under the bundle's OU is offered, and nothing else.
+    const options = (await scope.locator("option").allTextContents()).slice(1);
+    expect(options.map((o) => o.replace(/ \(.*\)$/, "")).sort()).toEqual([
+      "payments-dev",
+      "payments-prod",
+      "storefront-dev",
+      "storefront-prod",
+    ]);
+    expect(scopeLookups.count).toBeGreaterThan(0);
+
+    // The policy's settings read by name, not as raw JSON.
+    const settings = card(page).getByRole("definition").first();
+    await expect(card(page).getByText("Exempt principals")).toBeVisible();
+    await expect(settings).toContainText("arn:aws:iam::*:role/BreakGlass");
+    // The picker and the settings fit a phone: the page does not scroll sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(scope).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await page.getByLabel("Waiver Reason").fill(`${reason} (one account ${Date.now()})`);
+    await page.getByRole("button", { name: "Submit" }).click();
+    await expect(page.getByRole("heading", { name: "Waiver active: you can proceed now" })).toBeVisible();
+    await expect(page.getByTestId("waiver-outcome")).toContainText(
+      `Applies to ${chosen.replace(/ \(.*\)$/, "")}`,
+    );
+    expect(JSON.parse(creates.bodies[0] ?? "{}")).toMatchObject({
+      key: bundle.key,
+      scopeExternalId: bundle.account,
+    });
+
+    // Back on the form, "Everywhere" can be chosen again and another account picked by hand.
+    await page.getByRole("button", { name: "Request another waiver" }).click();
+    await page.getByLabel("Policy Key").fill(bundle.key);
+    await expect(scope).toHaveValue("");
+    const other = options.find((o) => !o.startsWith(chosen.replace(/ \(.*\)$/, "")));
+    await scope.selectOption({ label: other ?? "" });
+    await expect(page.getByTestId("waiver-scope")).toContainText(`Only ${other}`);
+
+    // The shared bundle's other tests expect the account denied again.
+    const api = await adminApi();
+    try {
+      const [created] = await waiversWithComment("one account");
+      expect(created?.status).toBe("WAIVER_STATUS_ACTIVE");
+      await callAsAdmin(api, "palisade.waiver.v1.WaiverService/Cancel", { policyKey: bundle.key });
+    } finally {
+      await api.dispose();
+    }
   });
 
   test("a refused request shows the failure dialog and Back to Form returns to the filled form", async ({

@@ -136,7 +136,7 @@ export async function buildServer(deps: ServerDeps) {
   deps.exports.route(app);
   registerChatRoutes(app, { ...deps.notifications, jobs: deps.jobs, logger: deps.logger });
 
-  const bundleCards = createBundleCards(db, database.listen);
+  const bundleCards = createBundleCards(db, catalogue, database.listen);
   app.addHook("onClose", () => bundleCards.close());
   const implementations = new Map<string, AnyServiceImpl>([
     ["palisade.tenant.v1.TenantService", createTenantService({ db })],

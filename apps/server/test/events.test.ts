@@ -540,7 +540,11 @@ describe.each(engines)("policy events on %s", (engine) => {
     expect((await reader.get({ id: event?.entity?.id ?? "" })).event?.entity?.id).toBe(ids.preventionEvent);
     const dismissedOnly = await reader.listEvents({ filter: { isDismissed: true, policyId: ids.awsBundle } });
     expect(dismissedOnly.items.map((e) => e.entity?.id)).toEqual([ids.preventionEvent]);
-    await writer.update({ id: ids.preventionEvent!, isDismissed: false });
+    // The every-event view tells a dismissed event by its own flag.
+    expect(event?.isDismissed).toBe(true);
+    expect(dismissedOnly.items[0]?.isDismissed).toBe(true);
+    const restored = await writer.update({ id: ids.preventionEvent!, isDismissed: false });
+    expect(restored.event?.isDismissed).toBe(false);
     const audited = await db()
       .select()
       .from(auditLog)

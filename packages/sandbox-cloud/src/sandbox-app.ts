@@ -25,6 +25,26 @@ export interface SandboxApp {
   handle(req: SandboxRequest): Promise<SandboxResponse>;
 }
 
+/** ARM requests the sandbox answers with an error instead of serving them, as a locked scope would. */
+interface Refusal {
+  method: string;
+  /** Case-insensitive substring of the request path. */
+  pathContains: string;
+  left: number;
+  status: number;
+  code: string;
+  message: string;
+}
+
+function takeRefusal(refusals: Refusal[], req: SandboxRequest): Refusal | undefined {
+  const path = req.path.toLowerCase();
+  const found = refusals.find(
+    (r) => r.left > 0 && r.method === req.method.toUpperCase() && path.includes(r.pathContains),
+  );
+  if (found) found.left -= 1;
+  return found;
+}
+
 function takeThrottle(throttle: Map<ThrottledService, number>, service: ThrottledService): boolean {
   const left = throttle.get(service) ?? 0;
   if (left <= 0) return false;
@@ -34,6 +54,7 @@ function takeThrottle(throttle: Map<ThrottledService, number>, service: Throttle
 
 export function createSandboxApp(store: StateStore, info: () => Record<string, unknown>): SandboxApp {
   const throttle = new Map<ThrottledService, number>();
+  const refusals: Refusal[] = [];
 
   const handleAws = (req: SandboxRequest): SandboxResponse => {
     const target = header(req, "x-amz-target") ?? "";
@@ -116,6 +137,48 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
       throttle.set(service, count);
       return json(200, Object.fromEntries(throttle));
     }
+    if (req.path === "/sandbox/control/refuse" && req.method === "POST") {
+      const method = String(input.method ?? "").toUpperCase();
+      const pathContains = String(input.pathContains ?? "").toLowerCase();
+      const count = Number(input.count ?? 1);
+      const status = Number(input.status ?? 409);
+      if (
+        !["GET", "PUT", "DELETE", "POST", "PATCH"].includes(method) ||
+        pathContains === "" ||
+        !Number.isInteger(count) ||
+        count < 0 ||
+        !Number.isInteger(status) ||
+        status < 400 ||
+        status > 499
+      ) {
+        return json(400, {
+          error: {
+            code: "InvalidRefusal",
+            message:
+              "method must be an HTTP method, pathContains a non-empty text, count a non-negative integer and status a 4xx code.",
+          },
+        });
+      }
+      refusals.splice(
+        0,
+        refusals.length,
+        ...refusals.filter((r) => r.left > 0 && !(r.method === method && r.pathContains === pathContains)),
+      );
+      refusals.push({
+        method,
+        pathContains,
+        left: count,
+        status,
+        code: String(input.code ?? "ScopeLocked"),
+        message: String(
+          input.message ??
+            "The scope cannot perform delete operation because following scope(s) are locked. Please remove the lock and try again.",
+        ),
+      });
+      return json(200, {
+        refusals: refusals.map(({ method, pathContains, left }) => ({ method, pathContains, left })),
+      });
+    }
     return json(404, { error: { code: "NotFound", message: `No sandbox route ${req.method} ${req.path}.` } });
   };
 
@@ -188,6 +251,8 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
       if (!claims) {
         return armError(401, "InvalidAuthenticationToken", "The access token is invalid or has expired.");
       }
+      const refused = takeRefusal(refusals, req);
+      if (refused) return armError(refused.status, refused.code, refused.message);
       if (
         (req.method === "PUT" || req.method === "DELETE") &&
         RESOURCE_PATH.test(req.path) &&

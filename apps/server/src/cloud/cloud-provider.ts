@@ -125,6 +125,8 @@ export interface AzureCloudProvider extends CloudProviderBase {
   /** A waiver: an exemption of category Waiver that ARM stops honouring at `expiresOn`. */
   putExemption(exemption: AzurePolicyExemptionResource): Promise<string>;
   removeExemption(exemptionId: string): Promise<void>;
+  /** The exemptions at a scope, at scopes above it and within it, with the assignment each exempts from. */
+  listExemptions(scope: string): Promise<{ id: string; policyAssignmentId: string }[]>;
 }
 
 export type CloudProvider = AwsCloudProvider | AzureCloudProvider;

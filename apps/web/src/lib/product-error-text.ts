@@ -23,7 +23,7 @@ const texts: Record<number, ProductErrorText> = {
   3: {
     title: "Waiver Not Removed",
     message:
-      "The waiver could not be removed from the cloud. Try again in a few minutes; if it keeps failing, ask an administrator to check the connector.",
+      "The cloud refused to remove the waiver's exemption (a resource lock, or missing rights), so it still lets actions through. Palisade tries again at every sync; ask an administrator to lift the lock or grant the connector the right to delete policy exemptions.",
   },
   4: {
     title: "Too Many Open Waivers",
@@ -81,7 +81,7 @@ const texts: Record<number, ProductErrorText> = {
   15: {
     title: "Waivers Out of Sync",
     message:
-      "The waivers in the cloud could not be brought in line with Palisade. They will be retried; if the problem stays, ask an administrator to check the connector.",
+      "The cloud holds a waiver Palisade did not make, or lost one Palisade granted. A lost waiver is put back automatically; one made outside Palisade is named in the audit log: remove it in the cloud, or request it through Palisade instead.",
   },
 };
 

@@ -35,6 +35,8 @@ export interface AzureClients {
     monitor: MonitorClient;
     rm: ResourceManagementClient;
   };
+  /** ARM's address, for the few requests no SDK operation covers. */
+  armEndpoint: string;
   /** One call through the concurrency limiter, retried when throttled. */
   call<T>(send: () => Promise<T>): Promise<T>;
   /** Reads a paged list, each page through the limiter and retry. */
@@ -108,6 +110,7 @@ export function createAzureClients(connection: AzureSessionOptions): AzureClient
 
   return {
     credential,
+    armEndpoint: (connection.armEndpoint ?? "https://management.azure.com").replace(/\/+$/, ""),
     managementGroups,
     resources,
     insights,

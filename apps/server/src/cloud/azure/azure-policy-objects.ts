@@ -1,3 +1,4 @@
+import { createDefaultHttpClient, createPipelineRequest, RestError } from "@azure/core-rest-pipeline";
 import type { AzurePolicyExemptionResource } from "@palisade/policy-engine/compilers/azure/compile-azure";
 import type { AzureCloudProvider } from "../cloud-provider";
 import { isNotFound } from "../errors";
@@ -16,6 +17,7 @@ type PolicyObjectOperations = Pick<
   | "assignmentExists"
   | "putExemption"
   | "removeExemption"
+  | "listExemptions"
 >;
 
 /** Policy definitions, assignments and exemptions; removing one already gone is not an error. */
@@ -24,7 +26,9 @@ export function createPolicyObjectOperations({
   tenantPolicy,
   clientsFor,
   call,
+  armEndpoint,
 }: AzureClients): PolicyObjectOperations {
+  const httpClient = createDefaultHttpClient();
   async function ignoreMissing(run: () => Promise<unknown>, codes: string[]): Promise<void> {
     try {
       await run();
@@ -90,6 +94,34 @@ export function createPolicyObjectOperations({
         }),
       );
       return out.id ?? exemption.id;
+    },
+    async listExemptions(scope) {
+      // arm-policy has no exemption operations: the list is read as ARM answers it, page by page.
+      const found: { id: string; policyAssignmentId: string }[] = [];
+      let url: string | undefined =
+        `${armEndpoint}${scope}/providers/Microsoft.Authorization/policyExemptions?api-version=${EXEMPTION_API_VERSION}`;
+      for (let pages = 0; url && pages < 100; pages++) {
+        const request = createPipelineRequest({ url, method: "GET" });
+        const response = await call(() => resources.pipeline.sendRequest(httpClient, request));
+        const body = JSON.parse(response.bodyAsText || "{}") as {
+          value?: { id?: string; properties?: { policyAssignmentId?: string } }[];
+          nextLink?: string;
+          error?: { code?: string; message?: string };
+        };
+        if (response.status >= 400) {
+          throw new RestError(body.error?.message ?? `listing exemptions at ${scope} failed`, {
+            statusCode: response.status,
+            code: body.error?.code,
+          });
+        }
+        for (const item of body.value ?? []) {
+          if (item.id) {
+            found.push({ id: item.id, policyAssignmentId: item.properties?.policyAssignmentId ?? "" });
+          }
+        }
+        url = body.nextLink;
+      }
+      return found;
     },
     async removeExemption(exemptionId) {
       await ignoreMissing(

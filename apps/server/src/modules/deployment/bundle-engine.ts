@@ -28,6 +28,7 @@ import {
   listLiveBundlesAnyTenant,
   updateDeployments,
 } from "./sync-state-repository";
+import { compareExemptions, RECONCILIATION_CODE, recordMismatch } from "./waiver-reconcile";
 
 /** Records what the cloud did with each waiver of the bundle. */
 async function recordWaiverOutcome(
@@ -152,6 +153,8 @@ export function createBundleEngine(deps: EngineDeps) {
       // Waivers whose exemption the cloud refused to remove, and those removed at last after such a refusal.
       const stuck: string[] = [];
       const removedAfterFailure: string[] = [];
+      // Set when a reconcile finds waivers in the cloud that Palisade does not know, or the reverse.
+      const reconciliation: string[] = [];
       if (compiled.compiled.provider === "aws" && provider.provider === "aws") {
         await applyAws(
           run,
@@ -162,6 +165,33 @@ export function createBundleEngine(deps: EngineDeps) {
           leaving,
         );
       } else if (compiled.compiled.provider === "azure" && provider.provider === "azure") {
+        if (options.detectMissing) {
+          // Before the sync puts the enforceable exemptions back: what did the cloud gain or lose?
+          const known = new Set(
+            waiverRows
+              .filter((w) => w.status !== "PENDING" && w.status !== "REJECTED")
+              .flatMap((w) => exemptionIds(input, toActiveWaiver(w, byId.get(w.deploymentId))))
+              .map((id) => id.toLowerCase()),
+          );
+          try {
+            const mismatch = await compareExemptions(
+              provider,
+              live,
+              compiled.compiled.azure.exemptions,
+              waiverRows,
+              known,
+            );
+            await recordMismatch(db, logger, bundle, mismatch);
+            if (mismatch.unknown.length > 0 || mismatch.missing.length > 0)
+              reconciliation.push(RECONCILIATION_CODE);
+          } catch (error) {
+            rethrowTransient(error, options);
+            logger.warn(
+              { bundleId: bundle.id, err: (error as Error).message },
+              "exemptions could not be compared",
+            );
+          }
+        }
         const failures = await applyAzure(run, provider, compiled.compiled.azure, live, leaving);
         for (const [id, code] of failures) waiverFailures.set(id, code);
         // Waivers no longer enforceable leave the cloud.
@@ -201,6 +231,12 @@ export function createBundleEngine(deps: EngineDeps) {
       await finishBundle(db, bundle, [
         ...waiverFailures.values(),
         ...(stuck.length > 0 ? ["WAIVER_DELETION_FAILED"] : []),
+        ...(reconciliation.length > 0
+          ? reconciliation
+          : // Between reconciles, a discrepancy found by the last one stays reported.
+            !options.detectMissing && bundle.errorCodes.includes(RECONCILIATION_CODE)
+            ? [RECONCILIATION_CODE]
+            : []),
       ]);
     });
   }

@@ -78,6 +78,7 @@ export function eventMessage(row: EventRow, scopes: Map<string, Scope>): PolicyE
       updatedAt: timestampFromDate(asDate(row.created_at) ?? new Date(0)),
     },
     type: eventTypeOf(row.type),
+    isDismissed: Boolean(row.is_dismissed),
     policyDeployment: {
       name: row.deployment_name ?? "",
       bundleId: row.bundle_id ?? "",

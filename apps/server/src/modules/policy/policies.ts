@@ -1,13 +1,24 @@
+import type { JsonValue } from "@bufbuild/protobuf";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import type { Database } from "../../db/database";
 import { findBundleByKeyAnyTenant } from "../deployment/bundle-repository";
+import { findTenantDefinition } from "../policy-definition/policy-definition-repository";
 import { createTtlCache } from "./ttl-cache";
+
+/** One of the bundle's settings, labelled as its policy definition labels it. */
+export interface BundleCardParameter {
+  name: string;
+  displayName: string;
+  description: string;
+  value: JsonValue;
+}
 
 /** What the public waiver page's card shows of a bundle. */
 export interface BundleCard {
   key: string;
   policySlug: string;
   feedbackMessage: string;
+  parameters: BundleCardParameter[];
 }
 
 export interface PolicyServiceDeps {
@@ -17,12 +28,39 @@ export interface PolicyServiceDeps {
   bundleCard(key: string): Promise<BundleCard | undefined>;
 }
 
-/** The card of the bundle with this key in whichever tenant holds it; deleted bundles have none. */
-export async function findLiveBundleCard(db: Database, key: string): Promise<BundleCard | undefined> {
+/** The key of the live bundle holding it in whichever tenant; deleted bundles have none. */
+export async function findLiveBundleKey(db: Database, key: string): Promise<string | undefined> {
   const bundle = await findBundleByKeyAnyTenant(db, key);
-  return bundle && !bundle.deletedAt
-    ? { key: bundle.key, policySlug: bundle.policySlug, feedbackMessage: bundle.feedbackMessage }
-    : undefined;
+  return bundle && !bundle.deletedAt ? bundle.key : undefined;
+}
+
+/**
+ * The card of the bundle with this key in whichever tenant holds it; deleted bundles have none.
+ * Parameters follow the definition the tenant deploys (its own version of the slug, if any).
+ */
+export async function findLiveBundleCard(
+  db: Database,
+  catalogue: Catalogue,
+  key: string,
+): Promise<BundleCard | undefined> {
+  const bundle = await findBundleByKeyAnyTenant(db, key);
+  if (!bundle || bundle.deletedAt) return undefined;
+  const definition =
+    (await findTenantDefinition(db, bundle.tenantId, bundle.policySlug))?.definition ??
+    catalogue.bySlug.get(bundle.policySlug);
+  const values = (bundle.parameters ?? {}) as Record<string, unknown>;
+  const parameters = (definition?.parameter_definitions ?? []).map((parameter) => ({
+    name: parameter.name,
+    displayName: parameter.display_name,
+    description: parameter.description,
+    value: (values[parameter.name] ?? parameter.default_value ?? null) as JsonValue,
+  }));
+  return {
+    key: bundle.key,
+    policySlug: bundle.policySlug,
+    feedbackMessage: bundle.feedbackMessage,
+    parameters,
+  };
 }
 
 /** The database's notifications of changed bundle keys (a trigger on bundles sends them). */
@@ -39,7 +77,7 @@ export const BUNDLE_KEY_CHANNEL = "bundle_key_changed";
  * replica (a notification from the database); should the listening connection be down, an
  * answer is at most 10 s old.
  */
-export function createBundleCards(db: Database, listen?: ListenForKeys) {
+export function createBundleCards(db: Database, catalogue: Catalogue, listen?: ListenForKeys) {
   const cards = createTtlCache<BundleCard | undefined>({ ttlMs: 10_000, maxEntries: 10_000 });
   const stop = listen?.(
     BUNDLE_KEY_CHANNEL,
@@ -47,7 +85,8 @@ export function createBundleCards(db: Database, listen?: ListenForKeys) {
     () => cards.clear(),
   ).catch(() => undefined);
   return {
-    card: ((key) => cards.get(key, () => findLiveBundleCard(db, key))) as PolicyServiceDeps["bundleCard"],
+    card: ((key) =>
+      cards.get(key, () => findLiveBundleCard(db, catalogue, key))) as PolicyServiceDeps["bundleCard"],
     async close() {
       (await stop)?.();
     },

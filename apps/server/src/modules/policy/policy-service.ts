@@ -6,6 +6,7 @@ import { createBundleCards, type PolicyServiceDeps } from "./policies";
 import { getBundleByKey } from "./rpc/get-bundle-by-key";
 import { getDefinitionBySlug } from "./rpc/get-definition-by-slug";
 import { getPolicies } from "./rpc/get-policies";
+import { listWaiverScopes } from "./rpc/list-waiver-scopes";
 import { resolvePolicyKey } from "./rpc/resolve-policy-key";
 
 /** The tenant's policies (catalogue joined with its bundles) and the public waiver page's lookups. */
@@ -17,12 +18,13 @@ export function createPolicyService(deps: {
 }): ServiceImpl<typeof PolicyService> {
   const policies: PolicyServiceDeps = {
     ...deps,
-    bundleCard: deps.bundleCard ?? createBundleCards(deps.db).card,
+    bundleCard: deps.bundleCard ?? createBundleCards(deps.db, deps.catalogue).card,
   };
   return {
     getPolicies: (req, ctx) => getPolicies(policies, req, ctx),
     getBundleByKey: (req) => getBundleByKey(policies, req),
     getDefinitionBySlug: (req) => getDefinitionBySlug(policies, req),
     resolvePolicyKey: (req) => resolvePolicyKey(policies, req),
+    listWaiverScopes: (req) => listWaiverScopes(policies, req),
   };
 }

@@ -1,4 +1,5 @@
-import type { MessageInitShape } from "@bufbuild/protobuf";
+import { fromJson, type MessageInitShape } from "@bufbuild/protobuf";
+import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type {
   GetBundleByKeyRequest,
@@ -22,5 +23,15 @@ export async function getBundleByKey(
   }
   const card = await deps.bundleCard(key);
   if (!card) throw new ConnectError(`No policy with key ${key}.`, Code.NotFound);
-  return card;
+  return {
+    key: card.key,
+    policySlug: card.policySlug,
+    feedbackMessage: card.feedbackMessage,
+    parameters: card.parameters.map((parameter) => ({
+      name: parameter.name,
+      displayName: parameter.displayName,
+      description: parameter.description,
+      value: fromJson(ValueSchema, parameter.value),
+    })),
+  };
 }

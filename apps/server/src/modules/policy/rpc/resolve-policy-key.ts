@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
 import { findPolicyKeyInText } from "@palisade/policy-engine/keys/policy-key";
 import { keyOfDeniedRequest } from "../deny-message-key";
-import { findLiveBundleCard, type PolicyServiceDeps } from "../policies";
+import { findLiveBundleKey, type PolicyServiceDeps } from "../policies";
 
 /** A deny message names one SCP; a few candidates cover ids that merely look like one. */
 const MAX_SCP_IDS = 5;
@@ -24,8 +24,8 @@ export async function resolvePolicyKey(
   const deployed = await keyOfDeniedRequest(deps, req.text, found.scpPolicyIds.slice(0, MAX_SCP_IDS));
   if (deployed) return { key: deployed };
   if (found.key) {
-    const card = await findLiveBundleCard(deps.db, found.key);
-    if (card) return { key: card.key };
+    const key = await findLiveBundleKey(deps.db, found.key);
+    if (key) return { key };
   }
   throw new ConnectError("No deployed policy is named in this message.", Code.NotFound);
 }

@@ -48,6 +48,14 @@ export function useUpdateResources() {
   });
 }
 
+/** Dismisses or restores one event, in the every-event view. */
+export function useUpdateEvent() {
+  const queryClient = useQueryClient();
+  return useMutation(PolicyEventStoreService.method.update, {
+    onSettled: () => invalidateMethods(queryClient, changedByDismiss),
+  });
+}
+
 export function useTriggerFetch() {
   const queryClient = useQueryClient();
   return useMutation(PolicyEventStoreService.method.triggerFetch, {

@@ -20,7 +20,12 @@ import { formatDateTime } from "@/lib/date-time";
 import { describeError } from "@/lib/error-text";
 import { Permission, usePermissions } from "@/lib/permissions";
 import { safeUrl } from "@/lib/safe-url";
-import { eventListQuery, resourceEventsQuery, useUpdateResources } from "../api/event-queries";
+import {
+  eventListQuery,
+  resourceEventsQuery,
+  useUpdateEvent,
+  useUpdateResources,
+} from "../api/event-queries";
 import { eventTypeText, eventUserName, neighbours, type PageCursor } from "../event-filter";
 
 /** A row of either view: a resource event (newest event, last seen, count) or one event. */
@@ -49,7 +54,10 @@ function EventRow({
   onOpen?: (eventId: string) => void;
   onError: (error: unknown) => void;
 }) {
-  const update = useUpdateResources();
+  const updateResources = useUpdateResources();
+  const updateEvent = useUpdateEvent();
+  // One row per resource dismisses all its events; in the every-event view, the one event.
+  const update = perResource ? updateResources : updateEvent;
   const [confirmDismiss, setConfirmDismiss] = useState(false);
   const [reason, setReason] = useState("");
   const event = item.event;
@@ -164,7 +172,7 @@ function EventRow({
               Details
             </Button>
           )}
-          {canDismiss && perResource && (
+          {canDismiss && (
             <DismissButton
               isDismissed={item.isDismissed}
               pending={update.isPending}
@@ -175,7 +183,11 @@ function EventRow({
             open={confirmDismiss}
             onOpenChange={setConfirmDismiss}
             title="Dismiss this event?"
-            description={`Every event of ${event.resource?.name || event.resource?.details?.externalId || "this resource"} for this policy leaves the list; it comes back under the Dismissed filter.`}
+            description={
+              perResource
+                ? `Every event of ${event.resource?.name || event.resource?.details?.externalId || "this resource"} for this policy leaves the list; it comes back under the Dismissed filter.`
+                : `This event of ${event.resource?.name || event.resource?.details?.externalId || "this resource"} is marked dismissed and no longer counts as open; it is listed under the Dismissed filter. The reason is kept in the audit log.`
+            }
             confirmLabel="Dismiss event"
             pending={update.isPending}
             onConfirm={() => {
@@ -231,7 +243,7 @@ function useRows(
   const query = perResource ? resources : events;
   const items: RowItem[] | undefined = perResource
     ? resources.data?.items
-    : events.data?.items.map((event) => ({ event, isDismissed: false }));
+    : events.data?.items.map((event) => ({ event, isDismissed: event.isDismissed }));
   return { query, items, pagination: query.data?.pagination };
 }
 

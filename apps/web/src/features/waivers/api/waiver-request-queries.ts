@@ -7,6 +7,7 @@ import {
   getBundleByKey,
   getDefinitionBySlug,
   getOwnWaiver,
+  listWaiverScopes,
   type OwnWaiverJson,
   policyRpc,
   waiverRpc,
@@ -28,6 +29,21 @@ export function definitionBySlugQuery(slug: string | undefined) {
     queryFn: ({ signal }) => getDefinitionBySlug(input.slug, signal),
     enabled: !!slug,
   });
+}
+
+/** Scopes a waiver for the key may name; `search` below 2 characters lists them all. */
+export function waiverScopesQuery(key: string, search: string) {
+  const input = { key: key.toUpperCase(), search: search.trim().length >= 2 ? search.trim() : "" };
+  return queryOptions({
+    queryKey: policyRpc.queryKey("listWaiverScopes", input),
+    queryFn: ({ signal }) => listWaiverScopes(input.key, input.search, signal),
+    enabled: key !== "",
+    staleTime: 60_000,
+  });
+}
+
+export function useWaiverScopes(key: string, search: string) {
+  return useQuery(waiverScopesQuery(key, search));
 }
 
 export function useBundleByKey(key: string) {
@@ -61,6 +77,7 @@ export function useCreateWaiver() {
       values.policyKey.trim().toUpperCase(),
       values.duration,
       values.comment.trim(),
+      values.scope,
     ]);
     if (lastSubmit.current?.values !== serialized) {
       lastSubmit.current = { values: serialized, idempotencyKey: randomKey() };
@@ -73,6 +90,7 @@ export function useCreateWaiver() {
         key: values.policyKey,
         durationSeconds: durationSeconds(values.duration),
         comment: values.comment,
+        scope: values.scope,
         idempotencyKey: idempotencyKeyFor(values),
       }),
     onSuccess: () =>

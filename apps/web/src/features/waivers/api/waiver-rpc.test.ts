@@ -17,7 +17,13 @@ describe("createWaiver", () => {
       Response.json({ waiver: { policyKey: "ABCDEFG" } }),
     );
     vi.stubGlobal("fetch", fetchMock);
-    await createWaiver({ key: "ABCDEFG", durationSeconds: 7_200n, comment: "why", idempotencyKey: "k-1" });
+    await createWaiver({
+      key: "ABCDEFG",
+      durationSeconds: 7_200n,
+      comment: "why",
+      scope: "",
+      idempotencyKey: "k-1",
+    });
     const [input, init] = fetchMock.mock.calls[0] ?? [];
     expect(String(input)).toBe("/palisade.waiver.v1.WaiverService/Create");
     const headers = init?.headers as Record<string, string>;
@@ -29,6 +35,22 @@ describe("createWaiver", () => {
       comment: "why",
       createSource: "WAIVER_CREATE_SOURCE_FORM",
     });
+  });
+
+  it("narrows the waiver to the chosen scope", async () => {
+    const fetchMock = vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) =>
+      Response.json({ waiver: { policyKey: "ABCDEFG" } }),
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    await createWaiver({
+      key: "ABCDEFG",
+      durationSeconds: 3_600n,
+      comment: "why",
+      scope: "111122223333",
+      idempotencyKey: "k-2",
+    });
+    const [, init] = fetchMock.mock.calls[0] ?? [];
+    expect(JSON.parse(String(init?.body))).toMatchObject({ scopeExternalId: "111122223333" });
   });
 });
 

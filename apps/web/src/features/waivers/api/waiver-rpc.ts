@@ -8,6 +8,8 @@ export const policyRpc = createJsonClient<typeof PolicyService>("palisade.policy
 export const waiverRpc = createJsonClient<typeof WaiverService>("palisade.waiver.v1.WaiverService");
 
 export type BundleByKeyJson = ResponseJson<typeof PolicyService, "getBundleByKey">;
+export type WaiverScopesJson = ResponseJson<typeof PolicyService, "listWaiverScopes">;
+export type WaiverScopeJson = NonNullable<WaiverScopesJson["scopes"]>[number];
 export type DefinitionBySlugJson = ResponseJson<typeof PolicyService, "getDefinitionBySlug">;
 
 export function getBundleByKey(key: string, signal?: AbortSignal) {
@@ -16,6 +18,11 @@ export function getBundleByKey(key: string, signal?: AbortSignal) {
 
 export function getDefinitionBySlug(slug: string, signal?: AbortSignal) {
   return policyRpc.call("getDefinitionBySlug", { slug }, { signal });
+}
+
+/** Where a waiver for the key may apply: accounts, subscriptions and resource groups, 50 a page. */
+export function listWaiverScopes(key: string, search: string, signal?: AbortSignal) {
+  return policyRpc.call("listWaiverScopes", { key, ...(search ? { search } : {}) }, { signal });
 }
 
 /** The key of the policy a pasted deny message names only by its SCP. */
@@ -35,6 +42,8 @@ export function createWaiver(request: {
   key: string;
   durationSeconds: bigint;
   comment: string;
+  /** An account, subscription or resource group id; empty for every scope of the policy. */
+  scope: string;
   /** The same for a resubmitted form, so the server creates one waiver. */
   idempotencyKey: string;
 }) {
@@ -46,6 +55,7 @@ export function createWaiver(request: {
       duration: request.durationSeconds.toString(),
       comment: request.comment,
       createSource: "WAIVER_CREATE_SOURCE_FORM",
+      ...(request.scope ? { scopeExternalId: request.scope } : {}),
     },
     {
       fetch: (input, init) =>

@@ -1,10 +1,12 @@
 import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 import { ExternalLinkIcon, KeyRoundIcon, SearchXIcon, WifiOffIcon } from "lucide-react";
 import { lazy, type ReactNode, Suspense } from "react";
+import { ParameterValue } from "@/components/parameter-value";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorText } from "@/lib/error-text";
 import { useBundleByKey, useDefinitionBySlug } from "../api/waiver-request-queries";
+import type { BundleByKeyJson } from "../api/waiver-rpc";
 import { policyCardState } from "../policy-card-state";
 import { PolicyTitle } from "./policy-title";
 
@@ -77,6 +79,27 @@ function FurtherReading({ slug }: { slug: string }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The bundle's settings, labelled as the policy definition names them. */
+function Parameters({ parameters }: { parameters: NonNullable<BundleByKeyJson["parameters"]> }) {
+  return (
+    <section className="space-y-2">
+      <h3 className="text-sm font-semibold">Settings of this policy</h3>
+      <dl className="space-y-3 text-sm" aria-label="Policy parameters">
+        {parameters.map((parameter) => (
+          <div key={parameter.name} className="space-y-0.5">
+            <dt className="text-muted-foreground" title={parameter.description || undefined}>
+              {parameter.displayName || parameter.name}
+            </dt>
+            <dd className="font-mono text-xs break-all">
+              <ParameterValue value={parameter.value} />
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
   );
 }
 
@@ -158,6 +181,7 @@ export function PolicyInfoCard({ typedKey, debouncedKey }: { typedKey: string; d
             <p className="text-sm text-muted-foreground">No feedback message available</p>
           )}
         </details>
+        {(data.parameters?.length ?? 0) > 0 && <Parameters parameters={data.parameters ?? []} />}
         <section className="space-y-2">
           <h3 className="text-sm font-semibold">Further Reading</h3>
           <FurtherReading slug={slug} />

@@ -8,9 +8,12 @@ import { waiverOutcomeOf } from "../waiver-outcome";
 /** What happened to a submitted waiver: active now, waiting for a reviewer, or decided. */
 export function WaiverOutcomeCard({
   created,
+  scopeName,
   onAnother,
 }: {
   created: CreatedWaiverJson;
+  /** The name of the scope chosen on the form; empty for every scope of the policy. */
+  scopeName?: string;
   onAnother: () => void;
 }) {
   const [since] = useState(() => Date.now());
@@ -27,7 +30,13 @@ export function WaiverOutcomeCard({
             <CheckCircle2Icon className="size-12 text-success" aria-hidden="true" />
             <h2 className="text-xl font-semibold">Waiver active: you can proceed now</h2>
             <p className="text-sm text-muted-foreground">
-              {outcome.scope ? `Applies to ${outcome.scope}. ` : ""}
+              {outcome.scope ? (
+                <>
+                  Applies to <span title={outcome.scope}>{scopeName || outcome.scope}</span>.{" "}
+                </>
+              ) : (
+                ""
+              )}
               {outcome.expiresAt ? `Expires ${outcome.expiresAt}.` : ""}
             </p>
           </>

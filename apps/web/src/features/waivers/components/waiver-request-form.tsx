@@ -1,5 +1,6 @@
+import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 import { LoaderIcon } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { useCallback, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -8,8 +9,14 @@ import { Slider } from "@/components/ui/slider";
 import { Textarea } from "@/components/ui/textarea";
 import { RpcError } from "@/lib/rpc-error";
 import { cn } from "@/lib/utils";
+import { useBundleByKey } from "../api/waiver-request-queries";
 import { resolvePolicyKey } from "../api/waiver-rpc";
-import { denyMessageExcerpt, readKeyField } from "../forms/pasted-deny-message";
+import {
+  type DenyMessageScope,
+  denyMessageExcerpt,
+  readKeyField,
+  scopeInDenyMessage,
+} from "../forms/pasted-deny-message";
 import type { WaiverRequestForm as FormState } from "../forms/use-waiver-request-form";
 import {
   commentMaxLength,
@@ -17,6 +24,7 @@ import {
   hoursLabel,
   type WaiverRequestValues,
 } from "../forms/waiver-request-schema";
+import { WaiverScopePicker } from "./waiver-scope-picker";
 
 type DenyMessageLookup = "idle" | "resolving" | "not-found" | "failed";
 
@@ -66,26 +74,56 @@ export function WaiverRequestForm({
   form,
   onSubmit,
   signedIn,
+  debouncedKey,
+  onScopeLabel,
 }: {
   form: FormState;
   onSubmit: (values: WaiverRequestValues) => Promise<void>;
   signedIn: boolean;
+  /** The key as the policy card looked it up. */
+  debouncedKey: string;
+  /** The chosen scope's name, for the page that follows a submit. */
+  onScopeLabel: (label: string) => void;
 }) {
   const id = useId();
   const { values, errors, touched, submitting, isValid } = form;
   const keyError = touched.policyKey ? errors.policyKey : undefined;
-  const denyMessage = useDenyMessageResolver((key) => form.setValue("policyKey", key));
+  const { setValue } = form;
+  const setKey = (key: string) => {
+    // A waiver's scope belongs to its key's policy: another key starts from every scope again.
+    if (key.trim().toUpperCase() !== values.policyKey.trim().toUpperCase()) {
+      setValue("scope", "");
+      onScopeLabel("");
+    }
+    setValue("policyKey", key);
+  };
+  const denyMessage = useDenyMessageResolver(setKey);
   const denyMessageHint = denyMessageHints[denyMessage.status];
+  // The account or subscription a pasted deny message names, chosen as the scope when it is one.
+  const [scopeHint, setScopeHint] = useState<DenyMessageScope | null>(null);
+  const lookupKey =
+    debouncedKey.trim() === values.policyKey.trim() && debouncedKey.trim().length === POLICY_KEY_LENGTH
+      ? debouncedKey.trim()
+      : "";
+  const bundle = useBundleByKey(lookupKey);
+  const chooseScope = useCallback(
+    (scope: { id: string; label: string }) => {
+      setValue("scope", scope.id);
+      onScopeLabel(scope.label);
+    },
+    [setValue, onScopeLabel],
+  );
 
   function changeKey(value: string) {
     const field = readKeyField(value);
+    setScopeHint(field.kind === "typed" ? null : scopeInDenyMessage(value));
     if (field.kind === "resolve") {
-      form.setValue("policyKey", "");
+      setKey("");
       void denyMessage.resolve(field.text);
       return;
     }
     denyMessage.cancel();
-    form.setValue("policyKey", field.kind === "key" ? field.key : value);
+    setKey(field.kind === "key" ? field.key : value);
   }
   const commentError = touched.comment ? errors.comment : undefined;
 
@@ -136,6 +174,14 @@ export function WaiverRequestForm({
               </p>
             )}
           </div>
+          {lookupKey !== "" && bundle.data?.key && (
+            <WaiverScopePicker
+              policyKey={lookupKey}
+              hint={scopeHint}
+              value={values.scope}
+              onChange={chooseScope}
+            />
+          )}
           <div className="space-y-3">
             <Label htmlFor={`${id}-duration`}>Waiver Duration: {hoursLabel(values.duration)}</Label>
             <Slider

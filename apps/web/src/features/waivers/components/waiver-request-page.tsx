@@ -37,6 +37,7 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
   const createWaiver = useCreateWaiver();
   const [created, setCreated] = useState<CreatedWaiverJson | null>(null);
   const [failure, setFailure] = useState<WaiverFailure | null>(null);
+  const [scopeLabel, setScopeLabel] = useState("");
   const typedKey = form.values.policyKey;
   const debouncedKey = useDebouncedValue(typedKey, lookupDebounceMs);
 
@@ -87,15 +88,23 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
         {created ? (
           <WaiverOutcomeCard
             created={created}
+            scopeName={scopeLabel}
             onAnother={() => {
               form.reset();
+              setScopeLabel("");
               setCreated(null);
             }}
           />
         ) : (
           <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,22rem)] lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
             <div className="order-2 md:order-1">
-              <WaiverRequestForm form={form} onSubmit={submit} signedIn={signedIn} />
+              <WaiverRequestForm
+                form={form}
+                onSubmit={submit}
+                signedIn={signedIn}
+                debouncedKey={debouncedKey}
+                onScopeLabel={setScopeLabel}
+              />
             </div>
             <aside className="order-1 md:order-2" aria-label="Policy information">
               <PolicyInfoCard typedKey={typedKey} debouncedKey={debouncedKey} />

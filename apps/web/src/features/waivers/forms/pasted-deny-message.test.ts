@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { denyMessageExcerpt, maxDenyMessageLength, readKeyField } from "./pasted-deny-message";
+import {
+  denyMessageExcerpt,
+  maxDenyMessageLength,
+  readKeyField,
+  scopeInDenyMessage,
+} from "./pasted-deny-message";
 
 const awsDeny =
   "An error occurred (AccessDenied) when calling the DeleteBucket operation: User: " +
@@ -45,5 +50,31 @@ describe("denyMessageExcerpt", () => {
 
   it("cuts a long message without an SCP to the limit", () => {
     expect(denyMessageExcerpt(encoded)).toHaveLength(maxDenyMessageLength);
+  });
+});
+
+describe("scopeInDenyMessage", () => {
+  it("names the account of the denied principal, not the organisation's management account", () => {
+    expect(scopeInDenyMessage(awsDeny)).toEqual({ search: "111122223333", candidates: ["111122223333"] });
+    expect(
+      scopeInDenyMessage(
+        "User: arn:aws:iam::444455556666:user/jo is not authorized to perform: iam:CreateUser",
+      ),
+    ).toEqual({ search: "444455556666", candidates: ["444455556666"] });
+  });
+
+  it("names the resource group, then the subscription, of an Azure resource id", () => {
+    const sub = "/subscriptions/0b1f6471-1bf0-4dda-aec3-cb9272f09590";
+    expect(
+      scopeInDenyMessage(
+        `(RequestDisallowedByPolicy) Resource 'stg1' was disallowed by policy. Target: '${sub}/resourceGroups/rg-app.1/providers/Microsoft.Storage/storageAccounts/stg1'.`,
+      ),
+    ).toEqual({ search: sub, candidates: [`${sub}/resourceGroups/rg-app.1`, sub] });
+    expect(scopeInDenyMessage(`denied at scope ${sub}.`)).toEqual({ search: sub, candidates: [sub] });
+  });
+
+  it("finds nothing in a message naming no account or subscription", () => {
+    expect(scopeInDenyMessage(azureDeny)).toBeNull();
+    expect(scopeInDenyMessage("AccessDenied")).toBeNull();
   });
 });

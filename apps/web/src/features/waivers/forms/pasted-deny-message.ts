@@ -33,3 +33,27 @@ export function denyMessageExcerpt(text: string): string {
   const start = arn < 0 ? Math.max(0, scp - 200) : arn;
   return text.slice(start, start + maxDenyMessageLength);
 }
+
+/** The account or subscription (and resource group) a deny message names, innermost first. */
+export interface DenyMessageScope {
+  /** What to search the policy's scopes for: the account or subscription id. */
+  search: string;
+  /** The ids a waiver scope could be, innermost first (resource group, then subscription). */
+  candidates: string[];
+}
+
+/**
+ * The scope a pasted deny message was denied in: the account of the calling principal in an AWS
+ * message (arn:aws:sts::<account>:...), the subscription and resource group of an Azure resource id.
+ */
+export function scopeInDenyMessage(text: string): DenyMessageScope | null {
+  const principal = text.match(/arn:aws[\w-]*:(?:sts|iam)::(\d{12}):/);
+  if (principal?.[1]) return { search: principal[1], candidates: [principal[1]] };
+  const azure = text.match(/\/subscriptions\/([0-9a-f-]{36})(?:\/resourceGroups\/([\w().-]+))?/i);
+  if (azure?.[1]) {
+    const subscription = `/subscriptions/${azure[1]}`;
+    const group = azure[2] ? `${subscription}/resourceGroups/${azure[2].replace(/\.$/, "")}` : null;
+    return { search: subscription, candidates: group ? [group, subscription] : [subscription] };
+  }
+  return null;
+}

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import {
   durationHours,
   type WaiverField,
@@ -15,6 +15,7 @@ export function useWaiverRequestForm(initial: { policyKey: string } & Partial<Wa
   const [values, setValues] = useState<WaiverRequestValues>(() => ({
     duration: durationHours.default,
     comment: "",
+    scope: "",
     ...initial,
   }));
   // A form restored after signing in shows its errors as it did before.
@@ -23,6 +24,9 @@ export function useWaiverRequestForm(initial: { policyKey: string } & Partial<Wa
   );
   const [submitting, setSubmitting] = useState(false);
   const errors = waiverRequestErrors(values);
+  const setValue = useCallback(<F extends WaiverField>(field: F, value: WaiverRequestValues[F]) => {
+    setValues((current) => ({ ...current, [field]: value }));
+  }, []);
 
   return {
     values,
@@ -30,14 +34,12 @@ export function useWaiverRequestForm(initial: { policyKey: string } & Partial<Wa
     touched,
     submitting,
     isValid: Object.keys(errors).length === 0,
-    setValue<F extends WaiverField>(field: F, value: WaiverRequestValues[F]) {
-      setValues((current) => ({ ...current, [field]: value }));
-    },
+    setValue,
     touch(field: WaiverField) {
       setTouched((current) => (current[field] ? current : { ...current, [field]: true }));
     },
     reset() {
-      setValues({ policyKey: "", duration: durationHours.default, comment: "" });
+      setValues({ policyKey: "", duration: durationHours.default, comment: "", scope: "" });
       setTouched({});
     },
     async submit(onValid: (values: WaiverRequestValues) => Promise<void>) {

@@ -10,11 +10,18 @@ describe("parseWaiverDraft", () => {
     ['{"policyKey":7,"duration":24,"comment":"x"}', null],
     [
       '{"policyKey":"ABCDEFG","duration":48,"comment":"INC-42"}',
-      { policyKey: "ABCDEFG", duration: 48, comment: "INC-42" },
+      { policyKey: "ABCDEFG", duration: 48, comment: "INC-42", scope: "" },
     ],
-    ['{"policyKey":"AB","duration":500,"comment":""}', { policyKey: "AB", duration: 72, comment: "" }],
-    ['{"policyKey":"","duration":0,"comment":""}', { policyKey: "", duration: 1, comment: "" }],
-    ['{"policyKey":"","duration":2.5,"comment":""}', { policyKey: "", duration: 24, comment: "" }],
+    [
+      '{"policyKey":"ABCDEFG","duration":4,"comment":"x","scope":"111122223333"}',
+      { policyKey: "ABCDEFG", duration: 4, comment: "x", scope: "111122223333" },
+    ],
+    [
+      '{"policyKey":"AB","duration":500,"comment":""}',
+      { policyKey: "AB", duration: 72, comment: "", scope: "" },
+    ],
+    ['{"policyKey":"","duration":0,"comment":""}', { policyKey: "", duration: 1, comment: "", scope: "" }],
+    ['{"policyKey":"","duration":2.5,"comment":""}', { policyKey: "", duration: 24, comment: "", scope: "" }],
   ])("%j gives %j", (stored, expected) => {
     expect(parseWaiverDraft(stored ? JSON.parse(stored) : stored)).toEqual(expected);
   });

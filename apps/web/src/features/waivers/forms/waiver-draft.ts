@@ -9,13 +9,13 @@ const draftKey = "/req";
  */
 export function parseWaiverDraft(value: unknown): WaiverRequestValues | null {
   if (!isRecord(value)) return null;
-  const { policyKey, duration, comment } = value;
+  const { policyKey, duration, comment, scope } = value;
   if (typeof policyKey !== "string" || typeof comment !== "string" || typeof duration !== "number")
     return null;
   const hours = Number.isInteger(duration)
     ? Math.min(durationHours.max, Math.max(durationHours.min, duration))
     : durationHours.default;
-  return { policyKey, duration: hours, comment };
+  return { policyKey, duration: hours, comment, scope: typeof scope === "string" ? scope : "" };
 }
 
 export function saveWaiverDraft(values: WaiverRequestValues, storage?: Storage): void {

@@ -11,6 +11,7 @@ const valid = {
   policyKey: "ABCDEFG",
   duration: 24,
   comment: "Migrating the bucket for INC-42, approved by Dana",
+  scope: "",
 };
 
 describe("waiver request form", () => {
@@ -64,7 +65,7 @@ describe("waiverRequestErrors", () => {
   });
 
   it("gives the first message of every invalid field", () => {
-    expect(waiverRequestErrors({ policyKey: "", duration: 24, comment: "" })).toEqual({
+    expect(waiverRequestErrors({ policyKey: "", duration: 24, comment: "", scope: "" })).toEqual({
       policyKey: "Policy key is required",
       comment: "Comment is required",
     });

@@ -23,6 +23,8 @@ export const waiverRequestSchema = z.object({
       z.minLength(1, "Comment is required"),
       z.maxLength(commentMaxLength, "Comment must not exceed 220 characters"),
     ),
+  /** An account, subscription or resource group id; empty for every scope of the policy. */
+  scope: z.string().check(z.maxLength(2048)),
 });
 
 export type WaiverRequestValues = z.infer<typeof waiverRequestSchema>;

@@ -5,8 +5,10 @@
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_palisade_auth_v1_auth } from "../../auth/v1/auth_pb";
-import type { CloudProvider, PaginationRequest, PaginationResponse } from "../../common/v1/common_pb";
+import type { CloudProvider, PaginationRequest, PaginationResponse, ScopeType } from "../../common/v1/common_pb";
 import { file_palisade_common_v1_common } from "../../common/v1/common_pb";
+import type { Value } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
 import type { Category, ListOrderBy, PolicyDefinition, PolicyDefinitionState, Url } from "../../policydefinition/v1/policy_definition_pb";
 import { file_palisade_policydefinition_v1_policy_definition } from "../../policydefinition/v1/policy_definition_pb";
 import type { Message } from "@bufbuild/protobuf";
@@ -15,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file palisade/policy/v1/policy.proto.
  */
 export const file_palisade_policy_v1_policy: GenFile = /*@__PURE__*/
-  fileDesc("Ch9wYWxpc2FkZS9wb2xpY3kvdjEvcG9saWN5LnByb3RvEhJwYWxpc2FkZS5wb2xpY3kudjEisgIKBlBvbGljeRJCCgpkZWZpbml0aW9uGAEgASgLMi4ucGFsaXNhZGUucG9saWN5ZGVmaW5pdGlvbi52MS5Qb2xpY3lEZWZpbml0aW9uEkIKBXN0YXRlGAIgASgOMjMucGFsaXNhZGUucG9saWN5ZGVmaW5pdGlvbi52MS5Qb2xpY3lEZWZpbml0aW9uU3RhdGUSFQoNYnVuZGxlc19jb3VudBgDIAEoDRIdChVwcmV2ZW50X2J1bmRsZXNfY291bnQYBCABKA0SGwoTYWxlcnRfYnVuZGxlc19jb3VudBgFIAEoDRIZChFwcmV2ZW50aW9uc19jb3VudBgGIAEoDRIUCgxkcmlmdHNfY291bnQYByABKA0SHAoUYWN0aXZlX3dhaXZlcnNfY291bnQYCCABKA0izgIKEUdldFBvbGljaWVzRmlsdGVyEhMKBnNlYXJjaBgBIAEoCUgAiAEBEkMKBnN0YXRlcxgCIAMoDjIzLnBhbGlzYWRlLnBvbGljeWRlZmluaXRpb24udjEuUG9saWN5RGVmaW5pdGlvblN0YXRlEjoKD2Nsb3VkX3Byb3ZpZGVycxgDIAMoDjIhLnBhbGlzYWRlLmNvbW1vbi52MS5DbG91ZFByb3ZpZGVyEjoKCmNhdGVnb3JpZXMYBCADKA4yJi5wYWxpc2FkZS5wb2xpY3lkZWZpbml0aW9uLnYxLkNhdGVnb3J5EhgKEGluaXRpYXRpdmVfc2x1Z3MYBSADKAkSEgoKZnJhbWV3b3JrcxgGIAMoCRIfChdhZmZlY3RlZF9yZXNvdXJjZV90eXBlcxgHIAMoCRINCgVzbHVncxgIIAMoCUIJCgdfc2VhcmNoIsMBChJHZXRQb2xpY2llc1JlcXVlc3QSNQoGZmlsdGVyGAEgASgLMiUucGFsaXNhZGUucG9saWN5LnYxLkdldFBvbGljaWVzRmlsdGVyEjsKCG9yZGVyX2J5GAIgAygOMikucGFsaXNhZGUucG9saWN5ZGVmaW5pdGlvbi52MS5MaXN0T3JkZXJCeRI5CgpwYWdpbmF0aW9uGAMgASgLMiUucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXF1ZXN0InwKE0dldFBvbGljaWVzUmVzcG9uc2USKQoFaXRlbXMYASADKAsyGi5wYWxpc2FkZS5wb2xpY3kudjEuUG9saWN5EjoKCnBhZ2luYXRpb24YAiABKAsyJi5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlc3BvbnNlIiQKFUdldEJ1bmRsZUJ5S2V5UmVxdWVzdBILCgNrZXkYASABKAkiVAoWR2V0QnVuZGxlQnlLZXlSZXNwb25zZRILCgNrZXkYASABKAkSEwoLcG9saWN5X3NsdWcYAiABKAkSGAoQZmVlZGJhY2tfbWVzc2FnZRgDIAEoCSIqChpHZXREZWZpbml0aW9uQnlTbHVnUmVxdWVzdBIMCgRzbHVnGAEgASgJIoIBChtHZXREZWZpbml0aW9uQnlTbHVnUmVzcG9uc2USDAoEc2x1ZxgBIAEoCRI/ChRmdXJ0aGVyX3JlYWRpbmdfdXJscxgCIAMoCzIhLnBhbGlzYWRlLnBvbGljeWRlZmluaXRpb24udjEuVXJsEhQKDGRpc3BsYXlfbmFtZRgDIAEoCSInChdSZXNvbHZlUG9saWN5S2V5UmVxdWVzdBIMCgR0ZXh0GAEgASgJIicKGFJlc29sdmVQb2xpY3lLZXlSZXNwb25zZRILCgNrZXkYASABKAky4AMKDVBvbGljeVNlcnZpY2USZwoLR2V0UG9saWNpZXMSJi5wYWxpc2FkZS5wb2xpY3kudjEuR2V0UG9saWNpZXNSZXF1ZXN0GicucGFsaXNhZGUucG9saWN5LnYxLkdldFBvbGljaWVzUmVzcG9uc2UiB5KCGQMKAQESbwoOR2V0QnVuZGxlQnlLZXkSKS5wYWxpc2FkZS5wb2xpY3kudjEuR2V0QnVuZGxlQnlLZXlSZXF1ZXN0GioucGFsaXNhZGUucG9saWN5LnYxLkdldEJ1bmRsZUJ5S2V5UmVzcG9uc2UiBpKCGQIQARJ+ChNHZXREZWZpbml0aW9uQnlTbHVnEi4ucGFsaXNhZGUucG9saWN5LnYxLkdldERlZmluaXRpb25CeVNsdWdSZXF1ZXN0Gi8ucGFsaXNhZGUucG9saWN5LnYxLkdldERlZmluaXRpb25CeVNsdWdSZXNwb25zZSIGkoIZAhABEnUKEFJlc29sdmVQb2xpY3lLZXkSKy5wYWxpc2FkZS5wb2xpY3kudjEuUmVzb2x2ZVBvbGljeUtleVJlcXVlc3QaLC5wYWxpc2FkZS5wb2xpY3kudjEuUmVzb2x2ZVBvbGljeUtleVJlc3BvbnNlIgaSghkCEAFiBnByb3RvMw", [file_palisade_auth_v1_auth, file_palisade_common_v1_common, file_palisade_policydefinition_v1_policy_definition]);
+  fileDesc("Ch9wYWxpc2FkZS9wb2xpY3kvdjEvcG9saWN5LnByb3RvEhJwYWxpc2FkZS5wb2xpY3kudjEisgIKBlBvbGljeRJCCgpkZWZpbml0aW9uGAEgASgLMi4ucGFsaXNhZGUucG9saWN5ZGVmaW5pdGlvbi52MS5Qb2xpY3lEZWZpbml0aW9uEkIKBXN0YXRlGAIgASgOMjMucGFsaXNhZGUucG9saWN5ZGVmaW5pdGlvbi52MS5Qb2xpY3lEZWZpbml0aW9uU3RhdGUSFQoNYnVuZGxlc19jb3VudBgDIAEoDRIdChVwcmV2ZW50X2J1bmRsZXNfY291bnQYBCABKA0SGwoTYWxlcnRfYnVuZGxlc19jb3VudBgFIAEoDRIZChFwcmV2ZW50aW9uc19jb3VudBgGIAEoDRIUCgxkcmlmdHNfY291bnQYByABKA0SHAoUYWN0aXZlX3dhaXZlcnNfY291bnQYCCABKA0izgIKEUdldFBvbGljaWVzRmlsdGVyEhMKBnNlYXJjaBgBIAEoCUgAiAEBEkMKBnN0YXRlcxgCIAMoDjIzLnBhbGlzYWRlLnBvbGljeWRlZmluaXRpb24udjEuUG9saWN5RGVmaW5pdGlvblN0YXRlEjoKD2Nsb3VkX3Byb3ZpZGVycxgDIAMoDjIhLnBhbGlzYWRlLmNvbW1vbi52MS5DbG91ZFByb3ZpZGVyEjoKCmNhdGVnb3JpZXMYBCADKA4yJi5wYWxpc2FkZS5wb2xpY3lkZWZpbml0aW9uLnYxLkNhdGVnb3J5EhgKEGluaXRpYXRpdmVfc2x1Z3MYBSADKAkSEgoKZnJhbWV3b3JrcxgGIAMoCRIfChdhZmZlY3RlZF9yZXNvdXJjZV90eXBlcxgHIAMoCRINCgVzbHVncxgIIAMoCUIJCgdfc2VhcmNoIsMBChJHZXRQb2xpY2llc1JlcXVlc3QSNQoGZmlsdGVyGAEgASgLMiUucGFsaXNhZGUucG9saWN5LnYxLkdldFBvbGljaWVzRmlsdGVyEjsKCG9yZGVyX2J5GAIgAygOMikucGFsaXNhZGUucG9saWN5ZGVmaW5pdGlvbi52MS5MaXN0T3JkZXJCeRI5CgpwYWdpbmF0aW9uGAMgASgLMiUucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXF1ZXN0InwKE0dldFBvbGljaWVzUmVzcG9uc2USKQoFaXRlbXMYASADKAsyGi5wYWxpc2FkZS5wb2xpY3kudjEuUG9saWN5EjoKCnBhZ2luYXRpb24YAiABKAsyJi5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlc3BvbnNlIiQKFUdldEJ1bmRsZUJ5S2V5UmVxdWVzdBILCgNrZXkYASABKAkijQEKFkdldEJ1bmRsZUJ5S2V5UmVzcG9uc2USCwoDa2V5GAEgASgJEhMKC3BvbGljeV9zbHVnGAIgASgJEhgKEGZlZWRiYWNrX21lc3NhZ2UYAyABKAkSNwoKcGFyYW1ldGVycxgEIAMoCzIjLnBhbGlzYWRlLnBvbGljeS52MS5CdW5kbGVQYXJhbWV0ZXIicQoPQnVuZGxlUGFyYW1ldGVyEgwKBG5hbWUYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEiUKBXZhbHVlGAQgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlIioKGkdldERlZmluaXRpb25CeVNsdWdSZXF1ZXN0EgwKBHNsdWcYASABKAkiggEKG0dldERlZmluaXRpb25CeVNsdWdSZXNwb25zZRIMCgRzbHVnGAEgASgJEj8KFGZ1cnRoZXJfcmVhZGluZ191cmxzGAIgAygLMiEucGFsaXNhZGUucG9saWN5ZGVmaW5pdGlvbi52MS5VcmwSFAoMZGlzcGxheV9uYW1lGAMgASgJIicKF1Jlc29sdmVQb2xpY3lLZXlSZXF1ZXN0EgwKBHRleHQYASABKAkiJwoYUmVzb2x2ZVBvbGljeUtleVJlc3BvbnNlEgsKA2tleRgBIAEoCSJUChdMaXN0V2FpdmVyU2NvcGVzUmVxdWVzdBILCgNrZXkYASABKAkSEwoGc2VhcmNoGAIgASgJSACIAQESDAoEcGFnZRgDIAEoDUIJCgdfc2VhcmNoInIKC1dhaXZlclNjb3BlEhMKC2V4dGVybmFsX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSKwoEdHlwZRgDIAEoDjIdLnBhbGlzYWRlLmNvbW1vbi52MS5TY29wZVR5cGUSEwoLcGFyZW50X25hbWUYBCABKAkiWgoYTGlzdFdhaXZlclNjb3Blc1Jlc3BvbnNlEi8KBnNjb3BlcxgBIAMoCzIfLnBhbGlzYWRlLnBvbGljeS52MS5XYWl2ZXJTY29wZRINCgV0b3RhbBgCIAEoDTLXBAoNUG9saWN5U2VydmljZRJnCgtHZXRQb2xpY2llcxImLnBhbGlzYWRlLnBvbGljeS52MS5HZXRQb2xpY2llc1JlcXVlc3QaJy5wYWxpc2FkZS5wb2xpY3kudjEuR2V0UG9saWNpZXNSZXNwb25zZSIHkoIZAwoBARJvCg5HZXRCdW5kbGVCeUtleRIpLnBhbGlzYWRlLnBvbGljeS52MS5HZXRCdW5kbGVCeUtleVJlcXVlc3QaKi5wYWxpc2FkZS5wb2xpY3kudjEuR2V0QnVuZGxlQnlLZXlSZXNwb25zZSIGkoIZAhABEn4KE0dldERlZmluaXRpb25CeVNsdWcSLi5wYWxpc2FkZS5wb2xpY3kudjEuR2V0RGVmaW5pdGlvbkJ5U2x1Z1JlcXVlc3QaLy5wYWxpc2FkZS5wb2xpY3kudjEuR2V0RGVmaW5pdGlvbkJ5U2x1Z1Jlc3BvbnNlIgaSghkCEAESdQoQUmVzb2x2ZVBvbGljeUtleRIrLnBhbGlzYWRlLnBvbGljeS52MS5SZXNvbHZlUG9saWN5S2V5UmVxdWVzdBosLnBhbGlzYWRlLnBvbGljeS52MS5SZXNvbHZlUG9saWN5S2V5UmVzcG9uc2UiBpKCGQIQARJ1ChBMaXN0V2FpdmVyU2NvcGVzEisucGFsaXNhZGUucG9saWN5LnYxLkxpc3RXYWl2ZXJTY29wZXNSZXF1ZXN0GiwucGFsaXNhZGUucG9saWN5LnYxLkxpc3RXYWl2ZXJTY29wZXNSZXNwb25zZSIGkoIZAhABYgZwcm90bzM", [file_palisade_auth_v1_auth, file_palisade_common_v1_common, file_google_protobuf_struct, file_palisade_policydefinition_v1_policy_definition]);
 
 /**
  * @generated from message palisade.policy.v1.Policy
@@ -215,6 +217,13 @@ export type GetBundleByKeyResponse = Message<"palisade.policy.v1.GetBundleByKeyR
    * @generated from field: string feedback_message = 3;
    */
   feedbackMessage: string;
+
+  /**
+   * The bundle's settings, in the order the policy definition declares its parameters.
+   *
+   * @generated from field: repeated palisade.policy.v1.BundleParameter parameters = 4;
+   */
+  parameters: BundleParameter[];
 };
 
 /**
@@ -223,6 +232,42 @@ export type GetBundleByKeyResponse = Message<"palisade.policy.v1.GetBundleByKeyR
  */
 export const GetBundleByKeyResponseSchema: GenMessage<GetBundleByKeyResponse> = /*@__PURE__*/
   messageDesc(file_palisade_policy_v1_policy, 5);
+
+/**
+ * One parameter of a bundle, named as the policy definition's parameter schema names it.
+ *
+ * @generated from message palisade.policy.v1.BundleParameter
+ */
+export type BundleParameter = Message<"palisade.policy.v1.BundleParameter"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string display_name = 2;
+   */
+  displayName: string;
+
+  /**
+   * @generated from field: string description = 3;
+   */
+  description: string;
+
+  /**
+   * The bundle's value, or the definition's default when the bundle sets none.
+   *
+   * @generated from field: google.protobuf.Value value = 4;
+   */
+  value?: Value | undefined;
+};
+
+/**
+ * Describes the message palisade.policy.v1.BundleParameter.
+ * Use `create(BundleParameterSchema)` to create a new message.
+ */
+export const BundleParameterSchema: GenMessage<BundleParameter> = /*@__PURE__*/
+  messageDesc(file_palisade_policy_v1_policy, 6);
 
 /**
  * @generated from message palisade.policy.v1.GetDefinitionBySlugRequest
@@ -239,7 +284,7 @@ export type GetDefinitionBySlugRequest = Message<"palisade.policy.v1.GetDefiniti
  * Use `create(GetDefinitionBySlugRequestSchema)` to create a new message.
  */
 export const GetDefinitionBySlugRequestSchema: GenMessage<GetDefinitionBySlugRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_policy_v1_policy, 6);
+  messageDesc(file_palisade_policy_v1_policy, 7);
 
 /**
  * @generated from message palisade.policy.v1.GetDefinitionBySlugResponse
@@ -268,7 +313,7 @@ export type GetDefinitionBySlugResponse = Message<"palisade.policy.v1.GetDefinit
  * Use `create(GetDefinitionBySlugResponseSchema)` to create a new message.
  */
 export const GetDefinitionBySlugResponseSchema: GenMessage<GetDefinitionBySlugResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_policy_v1_policy, 7);
+  messageDesc(file_palisade_policy_v1_policy, 8);
 
 /**
  * @generated from message palisade.policy.v1.ResolvePolicyKeyRequest
@@ -287,7 +332,7 @@ export type ResolvePolicyKeyRequest = Message<"palisade.policy.v1.ResolvePolicyK
  * Use `create(ResolvePolicyKeyRequestSchema)` to create a new message.
  */
 export const ResolvePolicyKeyRequestSchema: GenMessage<ResolvePolicyKeyRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_policy_v1_policy, 8);
+  messageDesc(file_palisade_policy_v1_policy, 9);
 
 /**
  * @generated from message palisade.policy.v1.ResolvePolicyKeyResponse
@@ -304,7 +349,102 @@ export type ResolvePolicyKeyResponse = Message<"palisade.policy.v1.ResolvePolicy
  * Use `create(ResolvePolicyKeyResponseSchema)` to create a new message.
  */
 export const ResolvePolicyKeyResponseSchema: GenMessage<ResolvePolicyKeyResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_policy_v1_policy, 9);
+  messageDesc(file_palisade_policy_v1_policy, 10);
+
+/**
+ * @generated from message palisade.policy.v1.ListWaiverScopesRequest
+ */
+export type ListWaiverScopesRequest = Message<"palisade.policy.v1.ListWaiverScopesRequest"> & {
+  /**
+   * 7 characters, case-insensitive.
+   *
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * Case-insensitive match on the scope's name or id; ignored below 2 characters.
+   *
+   * @generated from field: optional string search = 2;
+   */
+  search?: string | undefined;
+
+  /**
+   * 1-based; 0 is the first page.
+   *
+   * @generated from field: uint32 page = 3;
+   */
+  page: number;
+};
+
+/**
+ * Describes the message palisade.policy.v1.ListWaiverScopesRequest.
+ * Use `create(ListWaiverScopesRequestSchema)` to create a new message.
+ */
+export const ListWaiverScopesRequestSchema: GenMessage<ListWaiverScopesRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_policy_v1_policy, 11);
+
+/**
+ * @generated from message palisade.policy.v1.WaiverScope
+ */
+export type WaiverScope = Message<"palisade.policy.v1.WaiverScope"> & {
+  /**
+   * AWS account id, Azure subscription or resource group id.
+   *
+   * @generated from field: string external_id = 1;
+   */
+  externalId: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: palisade.common.v1.ScopeType type = 3;
+   */
+  type: ScopeType;
+
+  /**
+   * The enclosing OU, management group or subscription, by name; empty when unknown.
+   *
+   * @generated from field: string parent_name = 4;
+   */
+  parentName: string;
+};
+
+/**
+ * Describes the message palisade.policy.v1.WaiverScope.
+ * Use `create(WaiverScopeSchema)` to create a new message.
+ */
+export const WaiverScopeSchema: GenMessage<WaiverScope> = /*@__PURE__*/
+  messageDesc(file_palisade_policy_v1_policy, 12);
+
+/**
+ * @generated from message palisade.policy.v1.ListWaiverScopesResponse
+ */
+export type ListWaiverScopesResponse = Message<"palisade.policy.v1.ListWaiverScopesResponse"> & {
+  /**
+   * At most 50, ordered by name.
+   *
+   * @generated from field: repeated palisade.policy.v1.WaiverScope scopes = 1;
+   */
+  scopes: WaiverScope[];
+
+  /**
+   * How many scopes match the search, over all pages.
+   *
+   * @generated from field: uint32 total = 2;
+   */
+  total: number;
+};
+
+/**
+ * Describes the message palisade.policy.v1.ListWaiverScopesResponse.
+ * Use `create(ListWaiverScopesResponseSchema)` to create a new message.
+ */
+export const ListWaiverScopesResponseSchema: GenMessage<ListWaiverScopesResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_policy_v1_policy, 13);
 
 /**
  * The tenant's view of the catalogue, and the two lookups of the public waiver page.
@@ -354,6 +494,18 @@ export const PolicyService: GenService<{
     methodKind: "unary";
     input: typeof ResolvePolicyKeyRequestSchema;
     output: typeof ResolvePolicyKeyResponseSchema;
+  },
+  /**
+   * Public: the accounts, subscriptions and resource groups a waiver for this key may be narrowed
+   * to, from the connected hierarchy under the bundle's scopes; by name, a page at a time.
+   * NotFound for a key no live bundle holds. Rate limited by the server.
+   *
+   * @generated from rpc palisade.policy.v1.PolicyService.ListWaiverScopes
+   */
+  listWaiverScopes: {
+    methodKind: "unary";
+    input: typeof ListWaiverScopesRequestSchema;
+    output: typeof ListWaiverScopesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_palisade_policy_v1_policy, 0);
