@@ -61,7 +61,7 @@ export async function lookupCloudTrailPages(
   return pages;
 }
 
-function auditRecord(event: Event): AuditRecord {
+export function auditRecord(event: Event): AuditRecord {
   let detail: {
     errorCode?: string;
     errorMessage?: string;
