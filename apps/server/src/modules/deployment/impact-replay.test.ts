@@ -1,5 +1,6 @@
 import type { Event } from "@aws-sdk/client-cloudtrail";
 import type { AliasTable } from "@palisade/policy-engine/evaluators/azure/alias-table";
+import type { ScpPolicy } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
 import { describe, expect, it } from "vitest";
 import { auditRecord } from "../../cloud/aws/cloudtrail-events";
 import type { AuditRecord } from "../../cloud/cloud-provider";
@@ -35,7 +36,7 @@ function ancestorsOf(id: string): string[] {
 }
 
 /** Regional calls outside us-east-1 denied, IAM (global) exempted: the shape of the region guardrail. */
-const regionScp = {
+const regionScp: ScpPolicy = {
   id: "preview",
   arn: "",
   name: "preview",
