@@ -17,6 +17,7 @@ import {
   previewRunning,
   useStartImpactPreview,
 } from "@/lib/impact-preview";
+import { cn } from "@/lib/utils";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
@@ -35,10 +36,12 @@ export function ImpactPreviewPanel({
   request,
   autoStart = false,
   missing = "Choose a policy and at least one scope to preview what it would deny.",
+  className,
 }: {
   request: ImpactPreviewRequest | undefined;
   autoStart?: boolean;
   missing?: string;
+  className?: string;
 }) {
   const start = useStartImpactPreview();
   const [previewId, setPreviewId] = useState("");
@@ -61,7 +64,7 @@ export function ImpactPreviewPanel({
     <section
       aria-labelledby="impact-preview-title"
       data-testid="impact-preview"
-      className="space-y-3 rounded-lg border bg-card p-4 text-sm"
+      className={cn("space-y-3 rounded-lg border bg-card p-4 text-sm", className)}
     >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 id="impact-preview-title" className="font-semibold">

@@ -207,6 +207,7 @@ function BundleCard({
         {nextMode === DeploymentMode.PREVENT && (
           <ImpactPreviewPanel
             autoStart
+            className="max-h-[50vh] overflow-y-auto"
             request={{
               policySlug: bundle.policySlug,
               parameters: bundle.parameters,
