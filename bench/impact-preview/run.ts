@@ -65,14 +65,21 @@ const { server, admin } = await startSandboxedPalisade();
 try {
   const sandbox = server.palisade.cloud.sandbox;
   if (!sandbox) throw new Error("the sandbox cloud did not start");
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${sandbox.url}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    await response.arrayBuffer();
-    return response.status;
+  const post = async (path: string, body: unknown): Promise<number> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const response = await fetch(`${sandbox.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        await response.arrayBuffer();
+        return response.status;
+      } catch (error) {
+        // A kept-alive connection the sandbox closed meanwhile: the call did not happen, try again.
+        if (attempt >= 5) throw error;
+      }
+    }
   };
   const rnd = random(20240611);
   const pick = <T>(list: T[]) => list[Math.floor(rnd() * list.length)] as T;
