@@ -162,6 +162,41 @@ describe.each(engines)("impact preview on %s", (engine) => {
     expect(after.alreadyDeniedCount).toBe(2 * predicted);
   }, 120_000);
 
+  it("on Azure, counts the writes whose records do not carry what the rule reads as not evaluable, and says so", async () => {
+    const sub = await node(db(), tenantId, "corp-prod");
+    const rg = `${sub.externalId}/resourceGroups/rg-corp-prod-app`;
+    for (const [name, https] of [
+      ["stpreviewone", false],
+      ["stpreviewtwo", true],
+    ] as const) {
+      const done = await tryAction(sandbox, {
+        provider: "azure",
+        principal: "alice",
+        action: "write",
+        resource: `${rg}/providers/Microsoft.Storage/storageAccounts/${name}`,
+        context: {
+          kind: "StorageV2",
+          "sku.name": "Standard_LRS",
+          "properties.supportsHttpsTrafficOnly": https,
+        },
+      });
+      expect(done.status).toBe(200);
+    }
+    const { preview } = await manager().startImpactPreview({
+      policySlug: "storage-accounts-https-only",
+      scopes: [{ externalId: sub.externalId, connectorId: sub.connectorId, provider: CloudProvider.AZURE }],
+      periodDays: 7,
+    });
+    const done = await finished(preview?.id ?? "");
+    expect(done.error).toBe("");
+    expect(done.periodDays).toBe(7);
+    expect(done.deniedCount).toBe(0);
+    expect(done.notEvaluableCount).toBe(2);
+    expect(done.limitations.join(" ")).toMatch(/2 writes under these scopes could not be evaluated/);
+    expect(done.limitations.join(" ")).toMatch(/not the request body/);
+    expect(done.limitations.join(" ")).toMatch(/resources that exist today were not evaluated/);
+  }, 60_000);
+
   it("refuses scopes of the other cloud, unknown policies and other tenants' previews", async () => {
     const sub = await node(db(), tenantId, "corp-prod");
     const wrongCloud = await manager()
