@@ -14,7 +14,7 @@ import { flatten, startSandboxedPalisade, until } from "../support/sandboxed-pal
  * until it has finished. CloudTrail answers LookupEvents 50 records at a time and at most twice
  * a second, so the time is bound below by pages / 2 s; the figure shows how close it comes.
  */
-const ACTIONS = Number(process.env.BENCH_PREVIEW_ACTIONS ?? 3000);
+const ACTIONS = Number(process.env.BENCH_PREVIEW_ACTIONS ?? 500);
 const DAYS = 30;
 
 const ACCOUNTS = [
