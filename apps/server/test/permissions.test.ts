@@ -77,6 +77,23 @@ describe("role x method permission table", () => {
     expect(methods.length).toBeGreaterThan(80);
   });
 
+  it("lets whoever reads policies preview their impact, and nobody without", () => {
+    const preview = methods.filter((m) =>
+      /^DeploymentManagerService\.(Start|Get)ImpactPreview$/.test(nameOf(m)),
+    );
+    expect(preview.map(nameOf).sort()).toEqual([
+      "DeploymentManagerService.GetImpactPreview",
+      "DeploymentManagerService.StartImpactPreview",
+    ]);
+    for (const method of preview) {
+      expect(methodAccess(method).permissions).toEqual([Permission.POLICIES_READ]);
+      expect(expectedVerdict(method, "VIEWER")).toBe("allowed");
+      expect(expectedVerdict(method, "INTEGRATOR")).toBe("allowed");
+      expect(expectedVerdict(method, "VISITOR")).toBe("permission_denied");
+      expect(expectedVerdict(method, "anonymous")).toBe("unauthenticated");
+    }
+  });
+
   describe.each(callers)("%s", (caller) => {
     it.each(methods.map((m) => [nameOf(m), m] as const))("%s", async (_name, method) => {
       const result = await verdictOf(server, method, credentials.get(caller) ?? { kind: "none" });

@@ -111,6 +111,11 @@ export interface AwsCloudProvider extends CloudProviderBase {
   listTargetScps(targetId: string): Promise<AttachedScp[]>;
   /** The policy document of an SCP. */
   readScpContent(policyId: string): Promise<string>;
+  /**
+   * CloudTrail's management events since `since`, newest first, a page at a time within the
+   * provider's request rate; answers the pages read.
+   */
+  lookupAuditPages(since: Date, onPage: (records: AuditRecord[]) => Promise<void>): Promise<number>;
 }
 
 export interface AzureCloudProvider extends CloudProviderBase {

@@ -4,6 +4,7 @@ import type { Logger } from "../logger";
 import type { MailSender } from "../mail/mail-sender";
 import type { ConnectorRuntime } from "../modules/connector/connector-runtime";
 import type { BundleEngine } from "../modules/deployment/bundle-engine";
+import { runImpactPreview } from "../modules/deployment/impact-preview-run";
 import { createEventPipeline } from "../modules/event/event-pipeline";
 import { purgeEventsBefore } from "../modules/event/event-retention-repository";
 import { listConnectorIdsAnyTenant } from "../modules/event/fetch-repository";
@@ -25,6 +26,7 @@ import { eventFetchAllWorker, scheduleEventFetchAll } from "./event-fetch-all-jo
 import { eventFetchWorker } from "./event-fetch-job";
 import { EVENT_RETENTION_CRON, EVENT_RETENTION_JOB, eventRetentionWorker } from "./event-retention-job";
 import { exportWorker } from "./export-job";
+import { impactPreviewWorker } from "./impact-preview-job";
 import type { JobQueue } from "./job-queue";
 import {
   CHAT_NONCE_CLEANUP_CRON,
@@ -94,6 +96,12 @@ export async function registerWorkers(jobs: JobQueue, deps: WorkerDeps): Promise
   await jobs.schedule(EVENT_RETENTION_JOB, EVENT_RETENTION_CRON);
 
   await jobs.register(exportWorker({ exports: deps.exports }));
+  await jobs.register(
+    impactPreviewWorker({
+      run: (payload) =>
+        runImpactPreview({ db, catalogue: deps.catalogue, runtime: deps.runtime, logger }, payload),
+    }),
+  );
 
   await jobs.register(
     sendMailWorker({

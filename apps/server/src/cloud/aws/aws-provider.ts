@@ -3,7 +3,7 @@ import { type AwsSessionOptions, createAwsClients } from "./aws-clients";
 import { listAwsHierarchy } from "./aws-hierarchy";
 import { createScpOperations } from "./aws-scps";
 import { verifyAwsConnection } from "./aws-verify";
-import { readCloudTrailEvents } from "./cloudtrail-events";
+import { lookupCloudTrailPages, readCloudTrailEvents } from "./cloudtrail-events";
 
 /** What Palisade needs to reach one AWS organisation. */
 export interface AwsConnection extends AwsSessionOptions {
@@ -40,6 +40,7 @@ export function createAwsProvider(connection: AwsConnection): AwsCloudProvider {
     // SCPs have no audit mode, so there is no compliance state to read: ALERT deployments are
     // evaluated from the audit stream instead.
     readCompliance: async () => [],
+    lookupAuditPages: (since, onPage) => lookupCloudTrailPages(clients, { since, onPage }),
     ...createScpOperations(clients),
     close: clients.close,
   };

@@ -24,7 +24,44 @@ export async function readCloudTrailEvents(
   return { records: fresh, cursor: encodeCursor(next) };
 }
 
-function auditRecord(event: Event): AuditRecord {
+/** CloudTrail answers LookupEvents at most twice a second per account and region. */
+export const LOOKUP_EVENTS_INTERVAL_MS = 500;
+
+/**
+ * Every management event since `since`, newest first, one page at a time (`onPage` runs before
+ * the next page is asked for), no faster than CloudTrail's 2 requests/s. Answers the pages read.
+ */
+export async function lookupCloudTrailPages(
+  { cloudtrail, call }: AwsClients,
+  options: {
+    since: Date;
+    onPage: (records: AuditRecord[]) => Promise<void>;
+    intervalMs?: number;
+    sleep?: (ms: number) => Promise<void>;
+  },
+): Promise<number> {
+  const interval = options.intervalMs ?? LOOKUP_EVENTS_INTERVAL_MS;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  let token: string | undefined;
+  let pages = 0;
+  let lastCall = Number.NEGATIVE_INFINITY;
+  do {
+    const wait = lastCall + interval - Date.now();
+    if (wait > 0) await sleep(wait);
+    lastCall = Date.now();
+    const out = await call(() =>
+      cloudtrail.send(
+        new LookupEventsCommand({ StartTime: options.since, MaxResults: 50, NextToken: token }),
+      ),
+    );
+    pages += 1;
+    await options.onPage((out.Events ?? []).map(auditRecord));
+    token = out.NextToken;
+  } while (token);
+  return pages;
+}
+
+export function auditRecord(event: Event): AuditRecord {
   let detail: {
     errorCode?: string;
     errorMessage?: string;

@@ -8,10 +8,12 @@ import { exportBundles } from "./rpc/export";
 import { exportAsync } from "./rpc/export-async";
 import { get } from "./rpc/get";
 import { getBundle } from "./rpc/get-bundle";
+import { getImpactPreview } from "./rpc/get-impact-preview";
 import { listBundle } from "./rpc/list-bundle";
 import { listDeployments } from "./rpc/list-deployments";
 import { listNamespaces } from "./rpc/list-namespaces";
 import { listValidDeploymentsByBundleIds } from "./rpc/list-valid-deployments-by-bundle-ids";
+import { startImpactPreviewRpc } from "./rpc/start-impact-preview";
 import { summaryBundle } from "./rpc/summary-bundle";
 import { summaryNamespace } from "./rpc/summary-namespace";
 import { sync } from "./rpc/sync";
@@ -43,5 +45,7 @@ export function createDeploymentManagerService(deps: DeploymentServiceDeps): Dep
     export: exportBundles(deps),
     exportAsync: exportAsync(deps),
     listValidDeploymentsByBundleIds: listValidDeploymentsByBundleIds(deps),
+    startImpactPreview: startImpactPreviewRpc(deps),
+    getImpactPreview: getImpactPreview(deps),
   };
 }

@@ -31,7 +31,7 @@ interface CloudTrailDetail {
   errorMessage?: string;
 }
 
-function cloudTrailDetail(raw: unknown): CloudTrailDetail {
+export function cloudTrailDetail(raw: unknown): CloudTrailDetail {
   const text = (raw as { CloudTrailEvent?: string } | null)?.CloudTrailEvent;
   if (typeof text === "string") {
     try {

@@ -9,6 +9,7 @@ import { LoaderIcon } from "lucide-react";
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { EmptyState } from "@/components/empty-state";
 import { ErrorDialog } from "@/components/error-dialog";
+import { ImpactPreviewPanel } from "@/components/impact-preview/impact-preview-panel";
 import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -98,6 +99,13 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
   }, [specs, selectedDefinition]);
 
   const definitionProvider = selectedDefinition ? providerOf[providerLabel(selectedDefinition)] : undefined;
+
+  // What the preview replays: the policy as it would be deployed, once it is complete.
+  const previewRequest = useMemo(() => {
+    const parameters = parameterValues(specs, inputs);
+    if (!slug || !selectedDefinition || scopes.size === 0 || !parameters.ok) return undefined;
+    return { policySlug: slug, parameters: parameters.values, scopes: [...scopes.values()].map(scopeOf) };
+  }, [slug, selectedDefinition, specs, inputs, scopes]);
 
   const toggleScope = (node: HierarchyNode) =>
     setScopes((current) => {
@@ -316,6 +324,10 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
             )}
             <FieldError id="scopes-error" message={errors.scopes} />
           </Section>
+          <ImpactPreviewPanel
+            request={previewRequest}
+            missing="Choose a policy, valid parameters and at least one scope to preview what it would deny."
+          />
           <div className="flex justify-end gap-2">
             <Button type="button" variant="outline" onClick={() => void navigate({ to: "/policies" })}>
               Cancel

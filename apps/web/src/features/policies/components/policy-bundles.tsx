@@ -8,6 +8,7 @@ import { LoaderIcon, Trash2Icon } from "lucide-react";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { ErrorDialog } from "@/components/error-dialog";
+import { ImpactPreviewPanel } from "@/components/impact-preview/impact-preview-panel";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -202,7 +203,20 @@ function BundleCard({
         confirmLabel={`Switch to ${modeLabels[nextMode].toLowerCase()}`}
         onConfirm={() => void switchMode()}
         pending={update.isPending}
-      />
+      >
+        {nextMode === DeploymentMode.PREVENT && (
+          <ImpactPreviewPanel
+            autoStart
+            className="max-h-[50vh] overflow-y-auto"
+            request={{
+              policySlug: bundle.policySlug,
+              parameters: bundle.parameters,
+              scopes: bundle.scopes,
+              excludedScopes: bundle.excludedScopes,
+            }}
+          />
+        )}
+      </ConfirmDialog>
       <DeleteDialog
         bundle={bundle}
         open={confirmDelete}

@@ -1,0 +1,146 @@
+import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
+import { ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
+import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
+import { ImpactPreviewStatus } from "@palisade/api/gen/palisade/deployment/v1/impact_preview_pb";
+import { LOOKUP_EVENTS_INTERVAL_MS } from "../../apps/server/src/cloud/aws/cloudtrail-events";
+import { record } from "../support/results";
+import { flatten, startSandboxedPalisade, until } from "../support/sandboxed-palisade";
+
+/**
+ * The impact preview over 30 days of sandbox activity: engineers' calls spread evenly over 30
+ * days of the sandbox's clock (which only moves forward, so the month ends 30 days from now),
+ * then StartImpactPreview of the region guardrail on the organisation root, polled every 50 ms
+ * until it has finished. CloudTrail answers LookupEvents 50 records at a time and at most twice
+ * a second, so the time is bound below by pages / 2 s; the figure shows how close it comes.
+ */
+const ACTIONS = Number(process.env.BENCH_PREVIEW_ACTIONS ?? 500);
+const DAYS = 30;
+
+const ACCOUNTS = [
+  "payments-prod",
+  "storefront-prod",
+  "payments-dev",
+  "storefront-dev",
+  "sandbox-alice",
+  "sandbox-bob",
+];
+const PRINCIPALS = [
+  "user/alice",
+  "user/bob",
+  "user/carol",
+  "user/dave",
+  "role/ci-deployer",
+  "role/data-pipeline",
+];
+const CALLS = [
+  "ec2:DescribeInstances",
+  "ec2:RunInstances",
+  "s3:ListBucket",
+  "s3:CreateBucket",
+  "rds:DescribeDBInstances",
+  "iam:CreateUser",
+  "kms:Decrypt",
+];
+const REGIONS = [
+  "us-east-1",
+  "us-east-1",
+  "us-east-1",
+  "eu-west-1",
+  "eu-west-1",
+  "ap-southeast-2",
+  "sa-east-1",
+];
+
+/** A small deterministic generator, so every run replays the same month. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const { server, admin } = await startSandboxedPalisade();
+try {
+  const sandbox = server.palisade.cloud.sandbox;
+  if (!sandbox) throw new Error("the sandbox cloud did not start");
+  const post = async (path: string, body: unknown): Promise<number> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const response = await fetch(`${sandbox.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        await response.arrayBuffer();
+        return response.status;
+      } catch (error) {
+        // A kept-alive connection the sandbox closed meanwhile: the call did not happen, try again.
+        if (attempt >= 5) throw error;
+      }
+    }
+  };
+  const rnd = random(20240611);
+  const pick = <T>(list: T[]) => list[Math.floor(rnd() * list.length)] as T;
+  const step = (DAYS * 86_400) / ACTIONS;
+  const filling = performance.now();
+  for (let i = 0; i < ACTIONS; i++) {
+    await post("/sandbox/try", {
+      provider: "aws",
+      account: pick(ACCOUNTS),
+      principal: pick(PRINCIPALS),
+      action: pick(CALLS),
+      resource: "*",
+      region: pick(REGIONS),
+    });
+    await post("/sandbox/control/clock", { advanceSeconds: step });
+  }
+  const fillSeconds = (performance.now() - filling) / 1000;
+
+  const connectors = server.client(ConnectorService, admin);
+  const manager = server.client(DeploymentManagerService, admin);
+  await until(
+    async () => (await connectors.listConnectors({})).items.find((c) => c.provider === CloudProvider.AWS),
+    (c) => c?.status === ConnectorStatus.CONNECTED,
+  );
+  const { roots } = await connectors.listHierarchy({ provider: CloudProvider.AWS });
+  const root = flatten(roots).find((n) => n.type === ScopeType.AWS_ORGANIZATION_ROOT);
+  if (!root) throw new Error("the sandbox organisation has no root");
+
+  const started = performance.now();
+  const { preview: first } = await manager.startImpactPreview({
+    policySlug: "deny-regions-outside-allowlist",
+    parameters: { allowed_regions: ["us-east-1", "eu-west-1"] },
+    scopes: [{ provider: CloudProvider.AWS, externalId: root.externalId, connectorId: root.connectorId }],
+    periodDays: DAYS,
+  });
+  const preview = await until(
+    async () => (await manager.getImpactPreview({ id: first?.id ?? "" })).preview,
+    (p) => p?.status === ImpactPreviewStatus.SUCCEEDED || p?.status === ImpactPreviewStatus.FAILED,
+    30 * 60_000,
+  );
+  const ms = performance.now() - started;
+  if (!preview || preview.status !== ImpactPreviewStatus.SUCCEEDED)
+    throw new Error(`the preview failed: ${preview?.error}`);
+  const floorMs = (preview.pagesRead - 1) * LOOKUP_EVENTS_INTERVAL_MS;
+
+  console.log(`Impact preview over ${DAYS} days of sandbox activity (${server.palisade.database.engine})`);
+  console.log("| figure | value |");
+  console.log("|---|---|");
+  console.log(`| sandbox calls made (filled in ${fillSeconds.toFixed(1)} s) | ${ACTIONS} |`);
+  console.log(`| CloudTrail records read | ${preview.recordsEvaluated} |`);
+  console.log(`| LookupEvents pages read | ${preview.pagesRead} |`);
+  console.log(`| would be denied | ${preview.deniedCount} by ${preview.distinctPrincipals} principals |`);
+  console.log(`| StartImpactPreview -> SUCCEEDED | ${(ms / 1000).toFixed(1)} s |`);
+  console.log(`| floor set by CloudTrail's 2 requests/s | ${(floorMs / 1000).toFixed(1)} s |`);
+  console.log(`| time above that floor | ${((ms - floorMs) / 1000).toFixed(1)} s |`);
+  record({
+    group: `impact preview ${server.palisade.database.engine}`,
+    figure: `preview of ${DAYS} days of sandbox activity (${preview.recordsEvaluated} records, ${preview.pagesRead} pages; CloudTrail's rate alone takes ${(floorMs / 1000).toFixed(1)} s)`,
+    value: Math.round(ms),
+    unit: "ms",
+  });
+} finally {
+  await server.stop();
+}
