@@ -19,6 +19,7 @@ import {
   sessionCookieOptions,
 } from "./account-auth";
 import { authLog } from "./credential-failure-log";
+import { passkeyPlugins } from "./passkey-auth";
 import { findLastActiveTenant, findUserByEmail } from "./user-repository";
 
 /** Prefix of Palisade API keys; a bearer credential with it is an API key, not a session. */
@@ -176,6 +177,7 @@ export function createAuth(options: AuthOptions) {
         enableMetadata: true,
         rateLimit: { enabled: false },
       }),
+      ...passkeyPlugins(options),
     ],
   });
 }

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import type { PageWindow } from "../../db/page-window";
-import { account, apikey, invitation, member, user } from "../../db/schema/auth";
+import { account, apikey, invitation, member, passkey, user } from "../../db/schema/auth";
 import { signInEvent } from "../../db/schema/sign-in-history";
 
 export type MemberRow = {
@@ -14,6 +14,7 @@ export type MemberRow = {
   instanceAdmin: boolean;
   lastSignInAt: Date | null;
   signInMethods: string[];
+  passkeyCount: number;
 };
 
 const memberColumns = {
@@ -37,6 +38,9 @@ const memberColumns = {
     where ${signInEvent.userId} = ${user.id} and ${signInEvent.success} and ${signInEvent.method} = 'email-otp'
     order by 1
   )`,
+  passkeyCount: sql<number>`(select count(*) from ${passkey} where ${passkey.userId} = ${user.id})`.mapWith(
+    Number,
+  ),
 };
 
 export async function listMembers(

@@ -3,6 +3,7 @@ import { PageHeader } from "@/components/page-header";
 import { currentTenantQuery } from "@/lib/current-tenant";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { HistoryCard } from "./history-card";
+import { PasskeysCard } from "./passkeys-card";
 import { PasswordCard } from "./password-card";
 import { ProfileCard } from "./profile-card";
 import { SessionsCard } from "./sessions-card";
@@ -18,6 +19,7 @@ export function AccountPage() {
         {user && <ProfileCard name={user.name} email={user.email} />}
         <PasswordCard />
       </div>
+      <PasskeysCard />
       <SessionsCard />
       <HistoryCard />
     </>
