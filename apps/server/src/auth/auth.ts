@@ -10,6 +10,7 @@ import type { SendMailPayload } from "../jobs/send-mail-job";
 import type { Logger } from "../logger";
 import { signInCodeMail } from "../mail/mail-templates";
 import type { RateLimiter } from "../rpc/rate-limiter";
+import { accessKeyExchangePlugin, type VerifiedApiKey } from "./access-key-exchange";
 import {
   accountAfterHook,
   accountBeforeHook,
@@ -59,7 +60,7 @@ export interface AuthOptions {
 }
 
 export function createAuth(options: AuthOptions) {
-  return betterAuth({
+  const auth = betterAuth({
     appName: "Palisade",
     logger: authLog(options.logger),
     baseURL: options.publicUrl,
@@ -178,8 +179,13 @@ export function createAuth(options: AuthOptions) {
         rateLimit: { enabled: false },
       }),
       ...passkeyPlugins(options),
+      accessKeyExchangePlugin({
+        ...options,
+        verifyApiKey: async (key): Promise<VerifiedApiKey> => auth.api.verifyApiKey({ body: { key } }),
+      }),
     ],
   });
+  return auth;
 }
 
 export type Auth = ReturnType<typeof createAuth>;
