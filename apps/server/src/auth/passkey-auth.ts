@@ -106,7 +106,9 @@ function passkeyRules(options: PasskeyAuthOptions): BetterAuthPlugin {
 /** The Better Auth plugins of passkeys, spread into the configuration's plugins. */
 export function passkeyPlugins(options: PasskeyAuthOptions) {
   const { rpID, origins } = passkeyRelyingParty(options.publicUrl, options.trustedOrigins);
+  // The rules come first: Better Auth takes the first plugin's limit that matches a path.
   return [
+    passkeyRules(options),
     passkey({
       rpID,
       rpName: "Palisade",
@@ -114,6 +116,5 @@ export function passkeyPlugins(options: PasskeyAuthOptions) {
       // Discoverable credentials, so the sign-in page needs no address to offer a passkey.
       authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
     }),
-    passkeyRules(options),
   ] as const;
 }

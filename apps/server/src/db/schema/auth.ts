@@ -10,6 +10,9 @@ export const user = pgTable("user", {
   image: text("image"),
   // Palisade's own column: an instance administrator may create tenants and promote others.
   instanceAdmin: boolean("instance_admin").notNull().default(false),
+  // Better Auth's phoneNumber plugin: a number the user proved by a code, for signing in by phone.
+  phoneNumber: text("phone_number").unique(),
+  phoneNumberVerified: boolean("phone_number_verified").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

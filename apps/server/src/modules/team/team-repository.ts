@@ -29,13 +29,15 @@ const memberColumns = {
     select max(${signInEvent.occurredAt}) from ${signInEvent}
     where ${signInEvent.userId} = ${user.id} and ${signInEvent.success}
   )`.mapWith(signInEvent.occurredAt),
-  // A password account, any other linked provider, and a code used to sign in.
+  // A password account, any other linked provider, a code used to sign in, a confirmed phone number.
   signInMethods: sql<string[]>`array(
     select case when ${account.providerId} = 'credential' then 'password' else ${account.providerId} end
     from ${account} where ${account.userId} = ${user.id}
     union
     select ${signInEvent.method} from ${signInEvent}
     where ${signInEvent.userId} = ${user.id} and ${signInEvent.success} and ${signInEvent.method} = 'email-otp'
+    union
+    select 'phone-otp' where ${user.phoneNumberVerified}
     order by 1
   )`,
   passkeyCount: sql<number>`(select count(*) from ${passkey} where ${passkey.userId} = ${user.id})`.mapWith(

@@ -5,6 +5,7 @@ import { useDocumentTitle } from "@/lib/use-document-title";
 import { HistoryCard } from "./history-card";
 import { PasskeysCard } from "./passkeys-card";
 import { PasswordCard } from "./password-card";
+import { PhoneCard } from "./phone-card";
 import { ProfileCard } from "./profile-card";
 import { SessionsCard } from "./sessions-card";
 
@@ -19,7 +20,10 @@ export function AccountPage() {
         {user && <ProfileCard name={user.name} email={user.email} />}
         <PasswordCard />
       </div>
-      <PasskeysCard />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <PasskeysCard />
+        <PhoneCard />
+      </div>
       <SessionsCard />
       <HistoryCard />
     </>

@@ -16,6 +16,7 @@ import { postSignInPath } from "@/lib/redirect-path";
 import { signInErrorMessage } from "../sign-in-error";
 import { ForgotPasswordForm } from "./forgot-password-form";
 import { PasskeySignIn } from "./passkey-sign-in";
+import { PhoneSignIn } from "./phone-sign-in";
 import { SignInCodeForm } from "./sign-in-code-form";
 
 const signInSchema = z.object({
@@ -133,6 +134,7 @@ export function SignInCard({ redirectPath }: { redirectPath: string | undefined 
               E-mail me a code
             </Button>
             <PasskeySignIn redirectPath={redirectPath} />
+            <PhoneSignIn redirectPath={redirectPath} />
           </form>
         )}
       </CardContent>

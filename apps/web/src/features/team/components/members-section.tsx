@@ -173,7 +173,11 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
   );
 }
 
-const SIGN_IN_METHOD_LABELS: Record<string, string> = { password: "Password", "email-otp": "E-mail code" };
+const SIGN_IN_METHOD_LABELS: Record<string, string> = {
+  password: "Password",
+  "email-otp": "E-mail code",
+  "phone-otp": "Phone code",
+};
 
 /** "Password", "E-mail code", or the provider's id as stored (e.g. "github"). */
 function signInMethodLabel(method: string): string {
