@@ -6,7 +6,7 @@ import { adminApi, callAsAdmin } from "./support/waiver-bundle";
 // Browsers refuse an IP address as a passkey's site, so passkeys live at localhost on the same port.
 const siteURL = `http://localhost:${port}`;
 // Accepting the invitation hashes a password (deliberately slow).
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ timeout: 300_000 });
 const expect = baseExpect.configure({ timeout: 30_000 });
 
 /** A viewer of the Default tenant with a password, made through an invitation. */
@@ -54,6 +54,9 @@ async function addVirtualAuthenticator(page: Page) {
 async function signOut(page: Page) {
   await page.getByRole("button", { name: /^Account menu for/ }).click();
   await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await expect(page.getByRole("heading", { name: /Sign in to Palisade|Welcome back/ })).toBeVisible();
+  // A fresh sign-in page, so nothing of the signed-in one is still settling.
+  await page.goto("/");
   await expect(page.getByRole("button", { name: "Sign in with a passkey" })).toBeVisible();
 }
 
