@@ -1,6 +1,6 @@
 import { useRouteContext, useRouter } from "@tanstack/react-router";
 import { LoaderIcon, SmartphoneIcon } from "lucide-react";
-import { type FormEvent, useId, useState } from "react";
+import { type KeyboardEvent, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -37,8 +37,7 @@ export function PhoneSignIn({ redirectPath }: { redirectPath: string | undefined
       </Button>
     );
 
-  const sendCode = async (event: FormEvent) => {
-    event.preventDefault();
+  const sendCode = async () => {
     if (!phone || invalid) return;
     setFailure(null);
     setPending(true);
@@ -52,8 +51,7 @@ export function PhoneSignIn({ redirectPath }: { redirectPath: string | undefined
     setSent(true);
   };
 
-  const verify = async (event: FormEvent) => {
-    event.preventDefault();
+  const verify = async () => {
     setFailure(null);
     setPending(true);
     const { data, error } = await authClient.phoneNumber.verify({ phoneNumber: phone, code: code.trim() });
@@ -64,8 +62,17 @@ export function PhoneSignIn({ redirectPath }: { redirectPath: string | undefined
     await router.navigate({ href: postSignInPath(redirectPath), replace: true });
   };
 
+  const submit = () => void (sent ? verify() : sendCode());
+  // The sign-in card's password form holds this one, so Enter is taken here rather than submitting it.
+  const onEnter = (event: KeyboardEvent) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    submit();
+  };
+
   return (
-    <form onSubmit={sent ? verify : sendCode} noValidate className="space-y-3 rounded-md border p-3">
+    <fieldset className="space-y-3 rounded-md border p-3" onKeyDown={onEnter}>
+      <legend className="sr-only">Sign in with a code sent to your phone</legend>
       <div className="space-y-2">
         <Label htmlFor={`${id}-phone`}>Phone number</Label>
         <Input
@@ -122,10 +129,15 @@ export function PhoneSignIn({ redirectPath }: { redirectPath: string | undefined
           {failure}
         </p>
       )}
-      <Button type="submit" className="w-full" disabled={pending || (!sent && (!phone || !!invalid))}>
+      <Button
+        type="button"
+        className="w-full"
+        disabled={pending || (!sent && (!phone || !!invalid))}
+        onClick={submit}
+      >
         {pending && <LoaderIcon className="animate-spin" />}
         {sent ? "Sign in with the code" : "Send the code"}
       </Button>
-    </form>
+    </fieldset>
   );
 }
