@@ -7,8 +7,10 @@ import { startJobQueue } from "./jobs/job-queue";
 import { enqueueNotification } from "./jobs/notification-job";
 import { registerWorkers } from "./jobs/register-workers";
 import { enqueueMail } from "./jobs/send-mail-job";
+import { enqueueMessage } from "./jobs/send-message-job";
 import type { Logger } from "./logger";
 import { createMailSender, describeMailTarget } from "./mail/mail-sender";
+import { createMessageGateway, describeMessageTarget } from "./messaging/message-gateway";
 import { createSecretBox } from "./modules/connector/secret-box";
 import { createBundleEngine } from "./modules/deployment/bundle-engine";
 import { createExports } from "./modules/export/export-service";
@@ -64,6 +66,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     trustedOrigins,
     logger,
     enqueueMail: (payload) => enqueueMail(jobs, payload),
+    enqueueMessage: (payload) => enqueueMessage(jobs, payload),
     allowSignUp: config.allowSignUp,
     rateLimiter,
   });
@@ -86,6 +89,10 @@ export async function createPalisade(config: Config, logger: Logger) {
   logger.info(
     { via: config.mail.smtpUrl ? "smtp" : "outbox", to: describeMailTarget(config.mail) },
     "mail configured",
+  );
+  logger.info(
+    { via: config.messaging.webhookUrl ? "webhook" : "outbox", to: describeMessageTarget(config.messaging) },
+    "phone messages configured",
   );
 
   const cloud = await startCloudConnections({ config, db: database.db, logger });
@@ -139,6 +146,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     engine,
     exports,
     mail: { sender: mail, retry: config.mail.retry },
+    messages: { gateway: createMessageGateway(config.messaging, logger), retry: config.mail.retry },
     notifications: { ...notifications, retry: config.notifications.retry },
     cloudRetry: config.cloudRetry,
   });

@@ -86,3 +86,35 @@ describe("replica settings", () => {
     expect(readConfig({ SANDBOX_URL: "http://sandbox:4510/" }).sandbox.url).toBe("http://sandbox:4510");
   });
 });
+
+describe("phone message settings", () => {
+  it("writes messages to the outbox unless a webhook and its secret are set", () => {
+    const outbox = readConfig({ DATA_DIR: "/tmp/palisade-config" }).messaging;
+    expect(outbox).toEqual({
+      webhookUrl: undefined,
+      webhookSecret: undefined,
+      outboxDir: "/tmp/palisade-config/outbox",
+    });
+    const webhook = readConfig({
+      MESSAGE_WEBHOOK_URL: "https://bridge.example.com/palisade",
+      MESSAGE_WEBHOOK_SECRET: "sixteen-chars-or-more",
+    }).messaging;
+    expect(webhook.webhookUrl).toBe("https://bridge.example.com/palisade");
+    expect(webhook.webhookSecret).toBe("sixteen-chars-or-more");
+  });
+
+  it("refuses a webhook without a long enough secret, and a URL that is not http(s)", () => {
+    expect(() => readConfig({ MESSAGE_WEBHOOK_URL: "https://bridge.example.com" })).toThrow(
+      /MESSAGE_WEBHOOK_SECRET must be set/,
+    );
+    expect(() =>
+      readConfig({ MESSAGE_WEBHOOK_URL: "https://bridge.example.com", MESSAGE_WEBHOOK_SECRET: "short" }),
+    ).toThrow(/at least 16 characters/);
+    expect(() =>
+      readConfig({
+        MESSAGE_WEBHOOK_URL: "ftp://bridge.example.com",
+        MESSAGE_WEBHOOK_SECRET: "sixteen-chars-or-more",
+      }),
+    ).toThrow(/MESSAGE_WEBHOOK_URL must be/);
+  });
+});

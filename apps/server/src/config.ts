@@ -3,6 +3,7 @@ import type { CloudRetry } from "./jobs/bundle-sync-job";
 import type { NotificationRetry } from "./jobs/notification-job";
 import type { MailRetry } from "./jobs/send-mail-job";
 import type { MailSettings } from "./mail/mail-sender";
+import type { MessageSettings } from "./messaging/message-gateway";
 
 /** Server settings, read once from the environment. */
 export interface Config {
@@ -49,6 +50,8 @@ export interface Config {
   cloudRetry: CloudRetry;
   /** Outgoing mail: SMTP, or .eml files in the outbox; failed sends are retried this way. */
   mail: MailSettings & { retry: MailRetry };
+  /** Phone messages (SMS, voice, WhatsApp): a signed webhook, or files in the outbox; retried as mail is. */
+  messaging: MessageSettings;
   /** Slack, Teams and e-mail notifications: how failed deliveries are retried; Slack's Web API. */
   notifications: { retry: NotificationRetry; slackApiUrl: string };
 }
@@ -106,6 +109,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
         delaySeconds: wholeNumber(env, "MAIL_RETRY_DELAY_SECONDS", 30),
       },
     },
+    messaging: messageSettings(env, join(dataDir, "outbox")),
     notifications: {
       retry: {
         limit: wholeNumber(env, "NOTIFY_RETRY_LIMIT", 5),
@@ -114,6 +118,22 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       slackApiUrl: (env.SLACK_API_URL || "https://slack.com/api").replace(/\/$/, ""),
     },
   };
+}
+
+function messageSettings(env: NodeJS.ProcessEnv, outboxDir: string): MessageSettings {
+  const url = env.MESSAGE_WEBHOOK_URL?.trim() || undefined;
+  const secret = env.MESSAGE_WEBHOOK_SECRET || undefined;
+  if (url) {
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+      throw new Error(
+        "MESSAGE_WEBHOOK_URL must be an https:// URL such as https://sms-bridge.example.com/palisade",
+      );
+    if (!secret || secret.length < 16)
+      throw new Error(
+        "MESSAGE_WEBHOOK_SECRET must be set, at least 16 characters, when MESSAGE_WEBHOOK_URL is",
+      );
+  }
+  return { webhookUrl: url, webhookSecret: url ? secret : undefined, outboxDir };
 }
 
 function trustProxy(raw: string | undefined): boolean | string[] {

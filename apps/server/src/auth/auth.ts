@@ -7,9 +7,11 @@ import { defaultStatements } from "better-auth/plugins/organization/access";
 import type { Database } from "../db/database";
 import * as authSchema from "../db/schema/auth";
 import type { SendMailPayload } from "../jobs/send-mail-job";
+import type { SendMessagePayload } from "../jobs/send-message-job";
 import type { Logger } from "../logger";
 import { signInCodeMail } from "../mail/mail-templates";
 import type { RateLimiter } from "../rpc/rate-limiter";
+import { accessKeyExchangePlugin, type VerifiedApiKey } from "./access-key-exchange";
 import {
   accountAfterHook,
   accountBeforeHook,
@@ -19,6 +21,8 @@ import {
   sessionCookieOptions,
 } from "./account-auth";
 import { authLog } from "./credential-failure-log";
+import { passkeyPlugins } from "./passkey-auth";
+import { phonePlugins } from "./phone-auth";
 import { findLastActiveTenant, findUserByEmail } from "./user-repository";
 
 /** Prefix of Palisade API keys; a bearer credential with it is an API key, not a session. */
@@ -51,6 +55,8 @@ export interface AuthOptions {
   logger: Logger;
   /** Queues a message for durable delivery (the mail job). */
   enqueueMail: (payload: SendMailPayload) => Promise<unknown>;
+  /** Queues a phone message (SMS, voice, WhatsApp) for durable delivery (the message job). */
+  enqueueMessage: (payload: SendMessagePayload) => Promise<unknown>;
   /** ALLOW_SIGN_UP: open sign-up over HTTP (accounts verify their address first). */
   allowSignUp: boolean;
   /** The buckets shared by every replica on the database. */
@@ -58,7 +64,7 @@ export interface AuthOptions {
 }
 
 export function createAuth(options: AuthOptions) {
-  return betterAuth({
+  const auth = betterAuth({
     appName: "Palisade",
     logger: authLog(options.logger),
     baseURL: options.publicUrl,
@@ -176,8 +182,15 @@ export function createAuth(options: AuthOptions) {
         enableMetadata: true,
         rateLimit: { enabled: false },
       }),
+      ...passkeyPlugins(options),
+      ...phonePlugins(options),
+      accessKeyExchangePlugin({
+        ...options,
+        verifyApiKey: async (key): Promise<VerifiedApiKey> => auth.api.verifyApiKey({ body: { key } }),
+      }),
     ],
   });
+  return auth;
 }
 
 export type Auth = ReturnType<typeof createAuth>;

@@ -2,6 +2,7 @@ import { rolePermissions } from "@palisade/api/roles";
 import type { Database } from "../db/database";
 import { listMembershipsOfUserAnyTenant } from "../modules/team/team-repository";
 import type { Caller } from "../rpc/call-context";
+import { ACCESS_TOKEN_PREFIX, findAccessTokenGrant } from "./access-key-exchange";
 import { API_KEY_PREFIX, type Auth } from "./auth";
 import { parseRoleName } from "./roles";
 
@@ -25,6 +26,7 @@ export async function authenticate(
     ?.match(/^Bearer\s+(.+)$/i)?.[1]
     ?.trim();
   if (bearer?.startsWith(API_KEY_PREFIX)) return authenticateApiKey(bearer, deps);
+  if (bearer?.startsWith(ACCESS_TOKEN_PREFIX)) return authenticateAccessToken(bearer, deps);
 
   const session = await deps.auth.api.getSession({ headers });
   if (!session) {
@@ -68,6 +70,26 @@ async function authenticateApiKey(key: string, deps: { auth: Auth; db: Database 
       name: result.key.name ?? `API key ${result.key.start ?? ""}`.trim(),
       email: undefined,
       tenantId: result.key.referenceId,
+      role,
+      permissions: new Set(rolePermissions[role]),
+    },
+  };
+}
+
+/** A token exchanged for an API key: the key's tenant and role, while both last. */
+async function authenticateAccessToken(token: string, deps: { db: Database }): Promise<Authentication> {
+  const grant = await findAccessTokenGrant(deps.db, token);
+  if (!grant) return { status: "invalid", reason: "The access token has expired or its key was revoked." };
+  const role = parseRoleName(grant.role);
+  if (role === undefined) return { status: "invalid", reason: "The API key has no role." };
+  return {
+    status: "ok",
+    caller: {
+      kind: "api_key",
+      id: grant.keyId,
+      name: grant.keyName,
+      email: undefined,
+      tenantId: grant.tenantId,
       role,
       permissions: new Set(rolePermissions[role]),
     },

@@ -2,6 +2,7 @@ import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogu
 import type { Database } from "../db/database";
 import type { Logger } from "../logger";
 import type { MailSender } from "../mail/mail-sender";
+import type { MessageGateway } from "../messaging/message-gateway";
 import type { ConnectorRuntime } from "../modules/connector/connector-runtime";
 import type { BundleEngine } from "../modules/deployment/bundle-engine";
 import { runImpactPreview } from "../modules/deployment/impact-preview-run";
@@ -43,6 +44,7 @@ import {
 } from "./rate-limit-cleanup-job";
 import { enqueueReconcile, RECONCILE_CRON, RECONCILE_JOB, reconcileWorker } from "./reconcile-job";
 import { type MailRetry, sendMailWorker } from "./send-mail-job";
+import { sendMessageWorker } from "./send-message-job";
 import {
   enqueueWaiverExpiry,
   WAIVER_EXPIRY_CRON,
@@ -59,6 +61,8 @@ export interface WorkerDeps {
   engine: BundleEngine;
   exports: ExportService;
   mail: { sender: MailSender; retry: MailRetry };
+  /** Phone messages (codes by SMS, voice, WhatsApp), retried as mail is. */
+  messages: { gateway: MessageGateway; retry: MailRetry };
   notifications: NotificationDeps & { retry: NotificationRetry };
   /** Retries of deployments while the cloud is unreachable or throttling. */
   cloudRetry?: CloudRetry;
@@ -110,6 +114,8 @@ export async function registerWorkers(jobs: JobQueue, deps: WorkerDeps): Promise
       recordDelivery: (target, outcome) => recordInvitationDelivery(db, target, outcome),
     }),
   );
+
+  await jobs.register(sendMessageWorker({ ...deps.messages, logger }));
 
   const { retry, ...notifications } = deps.notifications;
   await jobs.register(notifyWorker({ jobs, channelsFor: (event) => channelsFor({ db }, event) }));

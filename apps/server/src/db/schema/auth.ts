@@ -1,5 +1,5 @@
 // Tables owned by Better Auth (user, session, account, verification, organization = tenant,
-// member, invitation, apikey). Column names follow Better Auth's model fields.
+// member, invitation, apikey, passkey). Column names follow Better Auth's model fields.
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 export const user = pgTable("user", {
@@ -10,6 +10,9 @@ export const user = pgTable("user", {
   image: text("image"),
   // Palisade's own column: an instance administrator may create tenants and promote others.
   instanceAdmin: boolean("instance_admin").notNull().default(false),
+  // Better Auth's phoneNumber plugin: a number the user proved by a code, for signing in by phone.
+  phoneNumber: text("phone_number").unique(),
+  phoneNumberVerified: boolean("phone_number_verified").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
@@ -154,4 +157,28 @@ export const apikey = pgTable(
     metadata: text("metadata"),
   },
   (t) => [index("apikey_reference_id_idx").on(t.referenceId), index("apikey_key_idx").on(t.key)],
+);
+
+/** A user's WebAuthn credential (Better Auth's passkey plugin). */
+export const passkey = pgTable(
+  "passkey",
+  {
+    id: text("id").primaryKey(),
+    name: text("name"),
+    publicKey: text("public_key").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    credentialID: text("credential_id").notNull(),
+    counter: integer("counter").notNull(),
+    deviceType: text("device_type").notNull(),
+    backedUp: boolean("backed_up").notNull(),
+    transports: text("transports"),
+    aaguid: text("aaguid"),
+    createdAt: timestamp("created_at", { withTimezone: true }).defaultNow(),
+  },
+  (t) => [
+    index("passkey_user_id_idx").on(t.userId),
+    uniqueIndex("passkey_credential_id_idx").on(t.credentialID),
+  ],
 );

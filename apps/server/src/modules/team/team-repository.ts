@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import type { PageWindow } from "../../db/page-window";
-import { account, apikey, invitation, member, user } from "../../db/schema/auth";
+import { account, apikey, invitation, member, passkey, user } from "../../db/schema/auth";
 import { signInEvent } from "../../db/schema/sign-in-history";
 
 export type MemberRow = {
@@ -14,6 +14,7 @@ export type MemberRow = {
   instanceAdmin: boolean;
   lastSignInAt: Date | null;
   signInMethods: string[];
+  passkeyCount: number;
 };
 
 const memberColumns = {
@@ -28,15 +29,20 @@ const memberColumns = {
     select max(${signInEvent.occurredAt}) from ${signInEvent}
     where ${signInEvent.userId} = ${user.id} and ${signInEvent.success}
   )`.mapWith(signInEvent.occurredAt),
-  // A password account, any other linked provider, and a code used to sign in.
+  // A password account, any other linked provider, a code used to sign in, a confirmed phone number.
   signInMethods: sql<string[]>`array(
     select case when ${account.providerId} = 'credential' then 'password' else ${account.providerId} end
     from ${account} where ${account.userId} = ${user.id}
     union
     select ${signInEvent.method} from ${signInEvent}
     where ${signInEvent.userId} = ${user.id} and ${signInEvent.success} and ${signInEvent.method} = 'email-otp'
+    union
+    select 'phone-otp' where ${user.phoneNumberVerified}
     order by 1
   )`,
+  passkeyCount: sql<number>`(select count(*) from ${passkey} where ${passkey.userId} = ${user.id})`.mapWith(
+    Number,
+  ),
 };
 
 export async function listMembers(

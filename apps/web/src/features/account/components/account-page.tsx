@@ -4,7 +4,9 @@ import { PageHeader } from "@/components/page-header";
 import { currentTenantQuery } from "@/lib/current-tenant";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { HistoryCard } from "./history-card";
+import { PasskeysCard } from "./passkeys-card";
 import { PasswordCard } from "./password-card";
+import { PhoneCard } from "./phone-card";
 import { ProfileCard } from "./profile-card";
 import { SessionsCard } from "./sessions-card";
 
@@ -20,6 +22,10 @@ export function AccountPage() {
       <div className="grid gap-6 lg:grid-cols-2">
         {user && <ProfileCard name={user.name} email={user.email} />}
         <PasswordCard />
+      </div>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <PasskeysCard />
+        <PhoneCard />
       </div>
       <SessionsCard />
       <HistoryCard />

@@ -15,6 +15,8 @@ import { readLastLogin, rememberLastLogin } from "@/lib/last-login";
 import { postSignInPath } from "@/lib/redirect-path";
 import { signInErrorMessage } from "../sign-in-error";
 import { ForgotPasswordForm } from "./forgot-password-form";
+import { PasskeySignIn } from "./passkey-sign-in";
+import { PhoneSignIn } from "./phone-sign-in";
 import { SignInCodeForm } from "./sign-in-code-form";
 
 const signInSchema = z.object({
@@ -131,6 +133,8 @@ export function SignInCard({ redirectPath }: { redirectPath: string | undefined 
             <Button type="button" variant="outline" className="w-full" onClick={() => setMethod("code")}>
               E-mail me a code
             </Button>
+            <PasskeySignIn redirectPath={redirectPath} />
+            <PhoneSignIn redirectPath={redirectPath} />
           </form>
         )}
       </CardContent>

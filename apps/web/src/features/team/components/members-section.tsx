@@ -147,7 +147,7 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
                   <TableCell className="whitespace-nowrap">
                     {member.lastSignInAt ? formatDateTime(timestampDate(member.lastSignInAt)) : "Never"}
                   </TableCell>
-                  <TableCell>{member.signInMethods.map(signInMethodLabel).join(", ") || "—"}</TableCell>
+                  <TableCell>{signInMethodsText(member.signInMethods, member.passkeyCount) || "—"}</TableCell>
                   {canWrite && (
                     <TableCell className="text-right whitespace-nowrap">
                       <InstanceAdminButton member={member} />
@@ -173,9 +173,19 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
   );
 }
 
-const SIGN_IN_METHOD_LABELS: Record<string, string> = { password: "Password", "email-otp": "E-mail code" };
+const SIGN_IN_METHOD_LABELS: Record<string, string> = {
+  password: "Password",
+  "email-otp": "E-mail code",
+  "phone-otp": "Phone code",
+};
 
 /** "Password", "E-mail code", or the provider's id as stored (e.g. "github"). */
 function signInMethodLabel(method: string): string {
   return SIGN_IN_METHOD_LABELS[method] ?? method;
+}
+
+/** The member's methods, then their passkeys: "Password, 2 passkeys". */
+function signInMethodsText(methods: string[], passkeyCount: number): string {
+  const passkeys = passkeyCount === 1 ? "1 passkey" : passkeyCount > 1 ? `${passkeyCount} passkeys` : null;
+  return [...methods.map(signInMethodLabel), ...(passkeys ? [passkeys] : [])].join(", ");
 }

@@ -1,0 +1,143 @@
+import { useRouteContext, useRouter } from "@tanstack/react-router";
+import { LoaderIcon, SmartphoneIcon } from "lucide-react";
+import { type KeyboardEvent, useId, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { authClient } from "@/lib/auth-client";
+import { retryAfterCapture } from "@/lib/auth-error";
+import { rememberLastLogin } from "@/lib/last-login";
+import {
+  PHONE_CHANNELS,
+  type PhoneChannel,
+  phoneCodeFailureText,
+  phoneNumberError,
+} from "@/lib/phone-number";
+import { postSignInPath } from "@/lib/redirect-path";
+
+/** Sign-in by a code sent to the phone number a user added on their account page. */
+export function PhoneSignIn({ redirectPath }: { redirectPath: string | undefined }) {
+  const id = useId();
+  const router = useRouter();
+  const { auth } = useRouteContext({ from: "__root__" });
+  const [open, setOpen] = useState(false);
+  const [phone, setPhone] = useState("");
+  const [channel, setChannel] = useState<PhoneChannel>("sms");
+  const [code, setCode] = useState("");
+  const [sent, setSent] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const invalid = phone ? phoneNumberError(phone) : null;
+
+  if (!open)
+    return (
+      <Button type="button" variant="outline" className="w-full" onClick={() => setOpen(true)}>
+        <SmartphoneIcon />
+        Send a code to my phone
+      </Button>
+    );
+
+  const sendCode = async () => {
+    if (!phone || invalid) return;
+    setFailure(null);
+    setPending(true);
+    const capture = retryAfterCapture();
+    const { error } = await authClient.phoneNumber.sendOtp({
+      phoneNumber: phone,
+      fetchOptions: { ...capture.fetchOptions, query: { channel } },
+    });
+    setPending(false);
+    if (error) return setFailure(phoneCodeFailureText(error, capture.seconds()));
+    setSent(true);
+  };
+
+  const verify = async () => {
+    setFailure(null);
+    setPending(true);
+    const { data, error } = await authClient.phoneNumber.verify({ phoneNumber: phone, code: code.trim() });
+    setPending(false);
+    if (error || !data?.user) return setFailure(phoneCodeFailureText(error ?? {}));
+    rememberLastLogin({ loginId: data.user.email ?? phone, name: data.user.name ?? phone });
+    auth.invalidate();
+    await router.navigate({ href: postSignInPath(redirectPath), replace: true });
+  };
+
+  const submit = () => void (sent ? verify() : sendCode());
+  // The sign-in card's password form holds this one, so Enter is taken here rather than submitting it.
+  const onEnter = (event: KeyboardEvent) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    submit();
+  };
+
+  return (
+    <fieldset className="space-y-3 rounded-md border p-3" onKeyDown={onEnter}>
+      <legend className="sr-only">Sign in with a code sent to your phone</legend>
+      <div className="space-y-2">
+        <Label htmlFor={`${id}-phone`}>Phone number</Label>
+        <Input
+          id={`${id}-phone`}
+          type="tel"
+          autoComplete="tel"
+          placeholder="+441234567890"
+          value={phone}
+          disabled={sent}
+          aria-invalid={!!invalid}
+          aria-describedby={invalid ? `${id}-phone-error` : undefined}
+          onChange={(event) => setPhone(event.target.value.trim())}
+        />
+        {invalid && (
+          <p id={`${id}-phone-error`} className="text-sm text-destructive">
+            {invalid}
+          </p>
+        )}
+      </div>
+      {sent ? (
+        <div className="space-y-2">
+          <p role="status" className="text-sm text-muted-foreground">
+            If {phone} belongs to a Palisade account, a code is on its way.
+          </p>
+          <Label htmlFor={`${id}-code`}>Code</Label>
+          <Input
+            id={`${id}-code`}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+          />
+        </div>
+      ) : (
+        <div className="space-y-2">
+          <Label htmlFor={`${id}-channel`}>Send the code by</Label>
+          <select
+            id={`${id}-channel`}
+            className="h-9 w-full rounded-md border border-input bg-card px-2 text-sm"
+            value={channel}
+            onChange={(event) => setChannel(event.target.value as PhoneChannel)}
+          >
+            {PHONE_CHANNELS.map((c) => (
+              <option key={c.value} value={c.value}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {failure && (
+        <p role="alert" className="text-sm text-destructive">
+          {failure}
+        </p>
+      )}
+      <Button
+        type="button"
+        className="w-full"
+        disabled={pending || (!sent && (!phone || !!invalid))}
+        onClick={submit}
+      >
+        {pending && <LoaderIcon className="animate-spin" />}
+        {sent ? "Sign in with the code" : "Send the code"}
+      </Button>
+    </fieldset>
+  );
+}
