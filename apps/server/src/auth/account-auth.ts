@@ -112,6 +112,7 @@ export const accountRateLimitRules = {
 const SIGN_IN_METHODS: Record<string, string> = {
   "/sign-in/email": "password",
   "/sign-in/email-otp": "email-otp",
+  "/magic-link/verify": "magic-link",
   "/verify-email": "email-verification",
 };
 
@@ -121,6 +122,8 @@ const MAILING_PATHS: Record<string, { burst: number; perSecond: number }> = {
   "/request-password-reset": { burst: 3, perSecond: 1 / 300 },
   // Five codes, then one every 30 s (the sign-in page offers a new code after 30 s).
   "/email-otp/send-verification-otp": { burst: 5, perSecond: 1 / 30 },
+  // The same for sign-in links.
+  "/sign-in/magic-link": { burst: 5, perSecond: 1 / 30 },
 };
 
 const EMAIL_PATHS = new Set([
@@ -130,6 +133,7 @@ const EMAIL_PATHS = new Set([
   "/request-password-reset",
   "/email-otp/send-verification-otp",
   "/send-verification-email",
+  "/sign-in/magic-link",
 ]);
 
 function badRequest(message: string, code: string) {

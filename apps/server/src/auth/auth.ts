@@ -1,14 +1,14 @@
 import { apiKey } from "@better-auth/api-key";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { bearer, emailOTP, organization } from "better-auth/plugins";
+import { bearer, emailOTP, magicLink, organization } from "better-auth/plugins";
 import { createAccessControl } from "better-auth/plugins/access";
 import { defaultStatements } from "better-auth/plugins/organization/access";
 import type { Database } from "../db/database";
 import * as authSchema from "../db/schema/auth";
 import type { SendMailPayload } from "../jobs/send-mail-job";
 import type { Logger } from "../logger";
-import { signInCodeMail } from "../mail/mail-templates";
+import { magicLinkMail, signInCodeMail } from "../mail/mail-templates";
 import type { RateLimiter } from "../rpc/rate-limiter";
 import {
   accountAfterHook,
@@ -29,6 +29,9 @@ export const MAX_PASSWORD_LENGTH = 128;
 
 /** The e-mailed sign-in code: six digits, ten minutes, five wrong tries. */
 export const SIGN_IN_CODE = { length: 6, validSeconds: 600, allowedAttempts: 5 } as const;
+
+/** The e-mailed sign-in link: ten minutes, one use. */
+export const SIGN_IN_LINK_VALID_SECONDS = 600;
 
 // Better Auth checks its own organisation endpoints (invite, change role) with these
 // statements; Palisade's RPCs use the permission table of the contract instead.
@@ -129,6 +132,8 @@ export function createAuth(options: AuthOptions) {
         "/email-otp/send-verification-otp": { window: 60, max: 3 },
         // Five wrong codes end a code anyway; this bounds guessing across codes and addresses.
         "/sign-in/email-otp": { window: 60, max: 10 },
+        "/sign-in/magic-link": { window: 60, max: 3 },
+        "/magic-link/verify": { window: 60, max: 10 },
         ...accountRateLimitRules,
       },
     },
@@ -152,6 +157,31 @@ export function createAuth(options: AuthOptions) {
           await options.enqueueMail({
             message: signInCodeMail({ to: email, code: otp, validMinutes: SIGN_IN_CODE.validSeconds / 60 }),
             link: `${options.publicUrl}/sign-in`,
+          });
+        },
+      }),
+      magicLink({
+        expiresIn: SIGN_IN_LINK_VALID_SECONDS,
+        storeToken: "hashed",
+        // As with codes: accounts come from invitations and the administrator.
+        disableSignUp: true,
+        async sendMagicLink({ email, token }) {
+          // Following a link promotes an unverified account by deleting its password and
+          // sessions; such an account gets no link (the answer is the same) and keeps them.
+          const account = await findUserByEmail(options.db, email);
+          if (!account?.emailVerified) {
+            options.logger.info({ component: "auth" }, "sign-in link not sent: no verified account");
+            return;
+          }
+          // The link opens a page with a button, so a mail scanner that follows links spends nothing.
+          const link = `${options.publicUrl}/sign-in-link?token=${encodeURIComponent(token)}`;
+          await options.enqueueMail({
+            message: magicLinkMail({
+              to: email,
+              link,
+              expiresAt: new Date(Date.now() + SIGN_IN_LINK_VALID_SECONDS * 1000),
+            }),
+            link,
           });
         },
       }),
