@@ -112,6 +112,8 @@ export const accountRateLimitRules = {
 const SIGN_IN_METHODS: Record<string, string> = {
   "/sign-in/email": "password",
   "/sign-in/email-otp": "email-otp",
+  "/two-factor/verify-totp": "authenticator",
+  "/two-factor/verify-backup-code": "backup-code",
   "/magic-link/verify": "magic-link",
   "/verify-email": "email-verification",
 };

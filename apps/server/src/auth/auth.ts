@@ -1,7 +1,7 @@
 import { apiKey } from "@better-auth/api-key";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { bearer, emailOTP, magicLink, organization } from "better-auth/plugins";
+import { bearer, emailOTP, magicLink, organization, twoFactor } from "better-auth/plugins";
 import { createAccessControl } from "better-auth/plugins/access";
 import { defaultStatements } from "better-auth/plugins/organization/access";
 import type { Database } from "../db/database";
@@ -60,7 +60,26 @@ export interface AuthOptions {
   rateLimiter: RateLimiter;
 }
 
+/** Authenticator apps: 30 s codes of 6 digits, ten backup codes, a trusted device for 30 days. */
+export const AUTHENTICATOR = { backupCodes: 10, trustDeviceDays: 30 } as const;
+
+/**
+ * The second factor. Better Auth asks for it after a password; the e-mailed code asks for it
+ * too, through the same step (createAuth adds the path). A sign-in link is not sent to an
+ * account with an authenticator app: the browser that follows it is not the one that asked.
+ */
+function authenticatorPlugin() {
+  return twoFactor({
+    issuer: "Palisade",
+    trustDeviceMaxAge: AUTHENTICATOR.trustDeviceDays * 24 * 60 * 60,
+    backupCodeOptions: { amount: AUTHENTICATOR.backupCodes, storeBackupCodes: "encrypted" },
+  });
+}
+
 export function createAuth(options: AuthOptions) {
+  const authenticator = authenticatorPlugin();
+  const [secondFactorAfterSignIn] = authenticator.hooks.after;
+  if (!secondFactorAfterSignIn) throw new Error("the two-factor plugin has no sign-in hook");
   return betterAuth({
     appName: "Palisade",
     logger: authLog(options.logger),
@@ -133,6 +152,11 @@ export function createAuth(options: AuthOptions) {
         // Five wrong codes end a code anyway; this bounds guessing across codes and addresses.
         "/sign-in/email-otp": { window: 60, max: 10 },
         "/sign-in/magic-link": { window: 60, max: 3 },
+        // Six-digit codes: a handful of tries a minute per client address.
+        "/two-factor/verify-totp": { window: 60, max: 10 },
+        "/two-factor/verify-backup-code": { window: 60, max: 10 },
+        "/two-factor/enable": { window: 60, max: 10 },
+        "/two-factor/disable": { window: 60, max: 10 },
         "/magic-link/verify": { window: 60, max: 10 },
         ...accountRateLimitRules,
       },
@@ -169,8 +193,8 @@ export function createAuth(options: AuthOptions) {
           // Following a link promotes an unverified account by deleting its password and
           // sessions; such an account gets no link (the answer is the same) and keeps them.
           const account = await findUserByEmail(options.db, email);
-          if (!account?.emailVerified) {
-            options.logger.info({ component: "auth" }, "sign-in link not sent: no verified account");
+          if (!account?.emailVerified || account.twoFactorEnabled) {
+            options.logger.info({ component: "auth" }, "sign-in link not sent: no verified account without MFA");
             return;
           }
           // The link opens a page with a button, so a mail scanner that follows links spends nothing.
@@ -199,6 +223,19 @@ export function createAuth(options: AuthOptions) {
         // Tenants are created by the server (bootstrap) and administrators invite members.
         allowUserToCreateOrganization: false,
       }),
+      authenticator,
+      {
+        // The e-mailed code is a first factor like the password: an enrolled authenticator is asked next.
+        id: "second-factor-after-code",
+        hooks: {
+          after: [
+            {
+              matcher: (context: { path?: string }) => context.path === "/sign-in/email-otp",
+              handler: secondFactorAfterSignIn.handler,
+            },
+          ],
+        },
+      },
       bearer(),
       apiKey({
         references: "organization",

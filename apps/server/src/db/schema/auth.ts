@@ -10,6 +10,8 @@ export const user = pgTable("user", {
   image: text("image"),
   // Palisade's own column: an instance administrator may create tenants and promote others.
   instanceAdmin: boolean("instance_admin").notNull().default(false),
+  // Better Auth's two-factor plugin: an authenticator app is enrolled and confirmed.
+  twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
@@ -154,4 +156,21 @@ export const apikey = pgTable(
     metadata: text("metadata"),
   },
   (t) => [index("apikey_reference_id_idx").on(t.referenceId), index("apikey_key_idx").on(t.key)],
+);
+
+/** The authenticator-app secret and backup codes of a user, both encrypted with the server secret. */
+export const twoFactor = pgTable(
+  "two_factor",
+  {
+    id: text("id").primaryKey(),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    verified: boolean("verified").notNull().default(true),
+    failedVerificationCount: integer("failed_verification_count").notNull().default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("two_factor_user_id_idx").on(t.userId), index("two_factor_secret_idx").on(t.secret)],
 );
