@@ -27,6 +27,7 @@ import { Route as ExternalBlockedAccessIndexRouteImport } from './routes/_extern
 import { Route as ExternalInviteTokenRouteImport } from './routes/_external/invite/$token'
 import { Route as ExternalReqIndexRouteImport } from './routes/_external/req/index'
 import { Route as ExternalResetPasswordIndexRouteImport } from './routes/_external/reset-password/index'
+import { Route as ExternalSignInLinkIndexRouteImport } from './routes/_external/sign-in-link/index'
 import { Route as ExternalUiComponentsIndexRouteImport } from './routes/_external/ui-components/index'
 import { Route as AuthenticatedInitiativesInitiativeIdIndexRouteImport } from './routes/_authenticated/initiatives/$initiativeId/index'
 import { Route as AuthenticatedPoliciesPolicyIdIndexRouteImport } from './routes/_authenticated/policies/$policyId/index'
@@ -136,6 +137,11 @@ const ExternalResetPasswordIndexRoute =
     path: '/reset-password/',
     getParentRoute: () => ExternalRouteRoute,
   } as any)
+const ExternalSignInLinkIndexRoute = ExternalSignInLinkIndexRouteImport.update({
+  id: '/sign-in-link/',
+  path: '/sign-in-link/',
+  getParentRoute: () => ExternalRouteRoute,
+} as any)
 const ExternalUiComponentsIndexRoute =
   ExternalUiComponentsIndexRouteImport.update({
     id: '/ui-components/',
@@ -202,6 +208,7 @@ export interface FileRoutesByFullPath {
   '/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/req/': typeof ExternalReqIndexRoute
   '/reset-password/': typeof ExternalResetPasswordIndexRoute
+  '/sign-in-link/': typeof ExternalSignInLinkIndexRoute
   '/ui-components/': typeof ExternalUiComponentsIndexRoute
   '/initiatives/$initiativeId/': typeof AuthenticatedInitiativesInitiativeIdIndexRoute
   '/policies/$policyId/': typeof AuthenticatedPoliciesPolicyIdIndexRoute
@@ -228,6 +235,7 @@ export interface FileRoutesByTo {
   '/blocked-access': typeof ExternalBlockedAccessIndexRoute
   '/req': typeof ExternalReqIndexRoute
   '/reset-password': typeof ExternalResetPasswordIndexRoute
+  '/sign-in-link': typeof ExternalSignInLinkIndexRoute
   '/ui-components': typeof ExternalUiComponentsIndexRoute
   '/initiatives/$initiativeId': typeof AuthenticatedInitiativesInitiativeIdIndexRoute
   '/policies/$policyId': typeof AuthenticatedPoliciesPolicyIdIndexRoute
@@ -257,6 +265,7 @@ export interface FileRoutesById {
   '/_external/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/_external/req/': typeof ExternalReqIndexRoute
   '/_external/reset-password/': typeof ExternalResetPasswordIndexRoute
+  '/_external/sign-in-link/': typeof ExternalSignInLinkIndexRoute
   '/_external/ui-components/': typeof ExternalUiComponentsIndexRoute
   '/_authenticated/initiatives/$initiativeId/': typeof AuthenticatedInitiativesInitiativeIdIndexRoute
   '/_authenticated/policies/$policyId/': typeof AuthenticatedPoliciesPolicyIdIndexRoute
@@ -285,6 +294,7 @@ export interface FileRouteTypes {
     | '/blocked-access/'
     | '/req/'
     | '/reset-password/'
+    | '/sign-in-link/'
     | '/ui-components/'
     | '/initiatives/$initiativeId/'
     | '/policies/$policyId/'
@@ -311,6 +321,7 @@ export interface FileRouteTypes {
     | '/blocked-access'
     | '/req'
     | '/reset-password'
+    | '/sign-in-link'
     | '/ui-components'
     | '/initiatives/$initiativeId'
     | '/policies/$policyId'
@@ -339,6 +350,7 @@ export interface FileRouteTypes {
     | '/_external/blocked-access/'
     | '/_external/req/'
     | '/_external/reset-password/'
+    | '/_external/sign-in-link/'
     | '/_external/ui-components/'
     | '/_authenticated/initiatives/$initiativeId/'
     | '/_authenticated/policies/$policyId/'
@@ -483,6 +495,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ExternalResetPasswordIndexRouteImport
       parentRoute: typeof ExternalRouteRoute
     }
+    '/_external/sign-in-link/': {
+      id: '/_external/sign-in-link/'
+      path: '/sign-in-link'
+      fullPath: '/sign-in-link/'
+      preLoaderRoute: typeof ExternalSignInLinkIndexRouteImport
+      parentRoute: typeof ExternalRouteRoute
+    }
     '/_external/ui-components/': {
       id: '/_external/ui-components/'
       path: '/ui-components'
@@ -597,6 +616,7 @@ interface ExternalRouteRouteChildren {
   ExternalBlockedAccessIndexRoute: typeof ExternalBlockedAccessIndexRoute
   ExternalReqIndexRoute: typeof ExternalReqIndexRoute
   ExternalResetPasswordIndexRoute: typeof ExternalResetPasswordIndexRoute
+  ExternalSignInLinkIndexRoute: typeof ExternalSignInLinkIndexRoute
   ExternalUiComponentsIndexRoute: typeof ExternalUiComponentsIndexRoute
   ExternalUiComponentsScrollIndicatorIndexRoute: typeof ExternalUiComponentsScrollIndicatorIndexRoute
 }
@@ -606,6 +626,7 @@ const ExternalRouteRouteChildren: ExternalRouteRouteChildren = {
   ExternalBlockedAccessIndexRoute: ExternalBlockedAccessIndexRoute,
   ExternalReqIndexRoute: ExternalReqIndexRoute,
   ExternalResetPasswordIndexRoute: ExternalResetPasswordIndexRoute,
+  ExternalSignInLinkIndexRoute: ExternalSignInLinkIndexRoute,
   ExternalUiComponentsIndexRoute: ExternalUiComponentsIndexRoute,
   ExternalUiComponentsScrollIndicatorIndexRoute:
     ExternalUiComponentsScrollIndicatorIndexRoute,

@@ -1,6 +1,12 @@
-import { emailOTPClient, organizationClient } from "better-auth/client/plugins";
+import {
+  emailOTPClient,
+  magicLinkClient,
+  organizationClient,
+  twoFactorClient,
+} from "better-auth/client/plugins";
 import { createAuthClient } from "better-auth/react";
 
 export const authClient = createAuthClient({
-  plugins: [organizationClient(), emailOTPClient()],
+  // The sign-in page shows the second-factor step itself when a sign-in answers twoFactorRedirect.
+  plugins: [organizationClient(), emailOTPClient(), magicLinkClient(), twoFactorClient()],
 });
