@@ -65,6 +65,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     logger,
     enqueueMail: (payload) => enqueueMail(jobs, payload),
     allowSignUp: config.allowSignUp,
+    passwordPolicy: config.passwordPolicy,
     rateLimiter,
   });
 
@@ -122,6 +123,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     exports,
     publicUrl: config.publicUrl,
     invitationTtlHours: config.invitationTtlHours,
+    passwordPolicy: config.passwordPolicy,
     webDist: config.webDist,
     trustProxy: config.trustProxy,
     publicRateLimiter: rateLimiter,

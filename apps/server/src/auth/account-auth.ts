@@ -4,6 +4,7 @@ import type { SendMailPayload } from "../jobs/send-mail-job";
 import type { Logger } from "../logger";
 import { passwordResetMail, verifyAddressMail } from "../mail/mail-templates";
 import { createRateLimiter } from "../rpc/rate-limiter";
+import { type PasswordPolicy, passwordProblem } from "./password-policy";
 import { insertSignInEvent } from "./sign-in-history-repository";
 import { findUserByEmail, markEmailVerified } from "./user-repository";
 
@@ -19,6 +20,7 @@ export interface AccountAuthOptions {
   allowSignUp: boolean;
   logger: Logger;
   enqueueMail: (payload: SendMailPayload) => Promise<unknown>;
+  passwordPolicy: PasswordPolicy;
 }
 
 export const MAX_EMAIL_LENGTH = 254;
@@ -138,6 +140,13 @@ const EMAIL_PATHS = new Set([
   "/sign-in/magic-link",
 ]);
 
+/** The field of each path that sets a new password. */
+const PASSWORD_FIELDS: Record<string, string> = {
+  "/sign-up/email": "password",
+  "/reset-password": "newPassword",
+  "/change-password": "newPassword",
+};
+
 function badRequest(message: string, code: string) {
   return new APIError("BAD_REQUEST", { message, code });
 }
@@ -173,6 +182,13 @@ export function accountBeforeHook(options: AccountAuthOptions) {
       if (!name) throw badRequest('"name" must not be empty', "INVALID_NAME");
       if (name.length > MAX_NAME_LENGTH)
         throw badRequest(`Name must not exceed ${MAX_NAME_LENGTH} characters`, "INVALID_NAME");
+    }
+    // Every way of setting a password over HTTP follows the policy; the message names the rule.
+    // The administrator's account made at first start (bootstrap) is the operator's choice.
+    const newPassword = PASSWORD_FIELDS[path];
+    if (newPassword && ctx.request && typeof body[newPassword] === "string") {
+      const problem = passwordProblem(options.passwordPolicy, body[newPassword]);
+      if (problem) throw badRequest(problem, "PASSWORD_POLICY");
     }
     const limiter = limiters.get(path);
     if (limiter && typeof body.email === "string") {

@@ -19,6 +19,7 @@ import {
   sessionCookieOptions,
 } from "./account-auth";
 import { authLog } from "./credential-failure-log";
+import type { PasswordPolicy } from "./password-policy";
 import { findLastActiveTenant, findUserByEmail } from "./user-repository";
 
 /** Prefix of Palisade API keys; a bearer credential with it is an API key, not a session. */
@@ -58,6 +59,7 @@ export interface AuthOptions {
   allowSignUp: boolean;
   /** The buckets shared by every replica on the database. */
   rateLimiter: RateLimiter;
+  passwordPolicy: PasswordPolicy;
 }
 
 /** Authenticator apps: 30 s codes of 6 digits, ten backup codes, a trusted device for 30 days. */
@@ -100,8 +102,8 @@ export function createAuth(options: AuthOptions) {
     database: drizzleAdapter(options.db, { provider: "pg", schema: authSchema }),
     emailAndPassword: {
       enabled: true,
-      minPasswordLength: MIN_PASSWORD_LENGTH,
-      maxPasswordLength: MAX_PASSWORD_LENGTH,
+      minPasswordLength: options.passwordPolicy.minLength,
+      maxPasswordLength: options.passwordPolicy.maxLength,
       ...accountPasswordOptions(options),
     },
     // Accounts (account-auth.ts): verification, password reset, sign-in history, cookies.
@@ -194,7 +196,10 @@ export function createAuth(options: AuthOptions) {
           // sessions; such an account gets no link (the answer is the same) and keeps them.
           const account = await findUserByEmail(options.db, email);
           if (!account?.emailVerified || account.twoFactorEnabled) {
-            options.logger.info({ component: "auth" }, "sign-in link not sent: no verified account without MFA");
+            options.logger.info(
+              { component: "auth" },
+              "sign-in link not sent: no verified account without MFA",
+            );
             return;
           }
           // The link opens a page with a button, so a mail scanner that follows links spends nothing.
