@@ -43,7 +43,9 @@ describe.each(engines)("password policy on %s", (engine) => {
     });
     const plain = await post("/sign-up/email", { email, name: "Pat", password: "only lowercase letters" });
     expect(plain.status).toBe(400);
-    expect((await plain.json()).message).toBe("Password must contain an uppercase letter, a digit");
+    expect(((await plain.json()) as { message: string }).message).toBe(
+      "Password must contain an uppercase letter, a digit",
+    );
     const good = await post("/sign-up/email", { email, name: "Pat", password: "Policy-password-1" });
     expect(good.status).toBe(200);
   });
@@ -51,7 +53,7 @@ describe.each(engines)("password policy on %s", (engine) => {
   it("applies to a reset and to a change of password", async () => {
     const reset = await post("/reset-password", { token: "a".repeat(24), newPassword: "NoDigitsHere!" });
     expect(reset.status).toBe(400);
-    expect((await reset.json()).message).toBe("Password must contain a digit");
+    expect(((await reset.json()) as { message: string }).message).toBe("Password must contain a digit");
 
     const member = await server.addMember({ role: "EDITOR" });
     const token = member.credentials.kind === "bearer" ? member.credentials.token : "";
@@ -61,6 +63,8 @@ describe.each(engines)("password policy on %s", (engine) => {
       { authorization: `Bearer ${token}` },
     );
     expect(change.status).toBe(400);
-    expect((await change.json()).message).toBe("Password must contain a symbol or space");
+    expect(((await change.json()) as { message: string }).message).toBe(
+      "Password must contain a symbol or space",
+    );
   });
 });
