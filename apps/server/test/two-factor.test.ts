@@ -1,11 +1,13 @@
+import { TeamService } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { member, user } from "../src/db/schema/auth";
+import { auditLog } from "../src/db/schema/operations";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { engines } from "./support/test-database";
-import { startTestServer, type TestServer } from "./support/test-server";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "./support/test-server";
 
 const PASSWORD = "Authenticator-password-1";
 let clientCounter = 0;
@@ -219,5 +221,32 @@ describe.each(engines)("authenticator app as a second factor on %s", (engine) =>
     expect(
       smtp.received.filter((m) => m.recipients.includes(email) && /link/.test(m.parsed.subject ?? "")),
     ).toEqual([]);
+  });
+
+  it("shows MFA in the members list, and an administrator resets it", async () => {
+    const client = newClient();
+    const email = await newMember();
+    await enrol(email, client);
+    const adminSignIn = await server.signIn(ADMIN_EMAIL, ADMIN_PASSWORD);
+    const admin = server.client(TeamService, { kind: "cookie", cookie: withCookies("", adminSignIn) });
+    const listed = await admin.listMembers({ search: email });
+    const row = listed.items.find((m) => m.email === email);
+    expect(row?.mfaEnabled).toBe(true);
+    expect(row?.signInMethods).toContain("authenticator");
+
+    await admin.resetMemberMfa({ memberId: row?.id ?? "" });
+    const after = (await admin.listMembers({ search: email })).items.find((m) => m.email === email);
+    expect(after?.mfaEnabled).toBe(false);
+    expect(after?.signInMethods).not.toContain("authenticator");
+    const audited = await server.palisade.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.targetId, row?.id ?? ""));
+    expect(audited.map((entry) => entry.action)).toContain("TeamService.ResetMemberMfa");
+
+    // The password alone signs in again.
+    const signIn = await passwordSession(email, client);
+    expect(signIn.status).toBe(200);
+    expect(withCookies("", signIn)).toContain("palisade.session_token=");
   });
 });

@@ -25,6 +25,7 @@ export function memberMessage(row: MemberRow): Member {
     instanceAdmin: row.instanceAdmin,
     lastSignInAt: row.lastSignInAt ? timestampFromDate(row.lastSignInAt) : undefined,
     signInMethods: row.signInMethods ?? [],
+    mfaEnabled: row.mfaEnabled,
   });
 }
 
