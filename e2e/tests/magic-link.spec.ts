@@ -1,8 +1,11 @@
-import { expect, test } from "@playwright/test";
+import { expect as baseExpect, test } from "@playwright/test";
 import { adminEmail, baseURL } from "./support/admin";
 import { signInLinkPathFor } from "./support/outbox";
 
 test.use({ viewport: { width: 390, height: 844 } });
+// Two browsers and the mail job: slow on a busy machine.
+test.describe.configure({ timeout: 240_000 });
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 test("signs in with an e-mailed link, which works once", async ({ page, browser }) => {
   await page.goto("/");
