@@ -1,5 +1,5 @@
 import { AlertCircleIcon, LoaderIcon } from "lucide-react";
-import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useId, useLayoutEffect, useRef, useState } from "react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -44,8 +44,9 @@ export function EmailCodeMethod({ email, chosen, onSignedIn }: SignInMethodProps
   }
 
   // Choosing "E-mail me a code" sends it; a code offered first because it was used last waits for a click.
+  // A layout effect runs in the commit of the click itself, not on a later timer.
   // biome-ignore lint/correctness/useExhaustiveDependencies: sent once when the panel opens
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!chosen || started.current) return;
     started.current = true;
     void sendCode();

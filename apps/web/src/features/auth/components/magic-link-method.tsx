@@ -1,5 +1,5 @@
 import { AlertCircleIcon, LoaderIcon, MailCheckIcon } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useLayoutEffect, useRef, useState } from "react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { authClient } from "@/lib/auth-client";
@@ -32,8 +32,9 @@ export function MagicLinkMethod({ email, chosen }: SignInMethodProps) {
     startCountdown();
   }
 
+  // A layout effect runs in the commit of the click itself, not on a later timer.
   // biome-ignore lint/correctness/useExhaustiveDependencies: sent once when the panel opens
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!chosen || started.current) return;
     started.current = true;
     void sendLink();
