@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { baseURL } from "./support/admin";
 import { invitationPathFor, verificationPathFor } from "./support/outbox";
+import { signInWithPassword } from "./support/session";
 import { adminApi, callAsAdmin } from "./support/waiver-bundle";
 
 const inviteMember = "palisade.team.v1.TeamService/InviteMember";
@@ -76,9 +77,7 @@ test("an invitee with an account signs in from the link and accepts", async ({ b
   const link = await invite(email, "ROLE_VIEWER");
   await page.goto(link);
   await page.getByRole("button", { name: "Sign in to accept" }).click();
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signInWithPassword(page, email, password);
   await expect(page).toHaveURL(`${baseURL}${link}`);
   await page.getByRole("button", { name: "Accept" }).click();
   await expect(page).toHaveURL(`${baseURL}/dashboard`);

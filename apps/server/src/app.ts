@@ -68,6 +68,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     enqueueMail: (payload) => enqueueMail(jobs, payload),
     enqueueMessage: (payload) => enqueueMessage(jobs, payload),
     allowSignUp: config.allowSignUp,
+    passwordPolicy: config.passwordPolicy,
     rateLimiter,
   });
 
@@ -130,6 +131,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     publicUrl: config.publicUrl,
     invitationTtlHours: config.invitationTtlHours,
     allowSignUp: config.allowSignUp,
+    passwordPolicy: config.passwordPolicy,
     webDist: config.webDist,
     trustProxy: config.trustProxy,
     publicRateLimiter: rateLimiter,

@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy, parseRequiredClasses } from "./auth/password-policy";
 import type { CloudRetry } from "./jobs/bundle-sync-job";
 import type { NotificationRetry } from "./jobs/notification-job";
 import type { MailRetry } from "./jobs/send-mail-job";
@@ -46,6 +47,8 @@ export interface Config {
   invitationTtlHours: number;
   /** Anyone may create a password account (verified by e-mail before it signs in). Off by default. */
   allowSignUp: boolean;
+  /** PASSWORD_REQUIRED_CLASSES and the fixed lengths. */
+  passwordPolicy: PasswordPolicy;
   /** Retries of deployments while the cloud is unreachable or throttling. */
   cloudRetry: CloudRetry;
   /** Outgoing mail: SMTP, or .eml files in the outbox; failed sends are retried this way. */
@@ -95,6 +98,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     awsPrincipalArn: env.PALISADE_AWS_PRINCIPAL_ARN || undefined,
     invitationTtlHours: positiveNumber(env, "INVITATION_TTL_HOURS", 168),
     allowSignUp: flag(env, "ALLOW_SIGN_UP", false),
+    passwordPolicy: {
+      ...DEFAULT_PASSWORD_POLICY,
+      requiredClasses: parseRequiredClasses(env.PASSWORD_REQUIRED_CLASSES),
+    },
     cloudRetry: {
       limit: wholeNumber(env, "CLOUD_RETRY_LIMIT", 6),
       delaySeconds: positiveNumber(env, "CLOUD_RETRY_DELAY_SECONDS", 2),

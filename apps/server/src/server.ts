@@ -7,6 +7,7 @@ import Fastify from "fastify";
 import type { Auth } from "./auth/auth";
 import { authenticate } from "./auth/authenticate";
 import { createCredentialFailureLog } from "./auth/credential-failure-log";
+import type { PasswordPolicy } from "./auth/password-policy";
 import type { DatabaseHandle } from "./db/database";
 import { registerRequestLimits } from "./http/request-limits";
 import { registerSecurityHeaders } from "./http/security-headers";
@@ -59,6 +60,8 @@ export interface ServerDeps {
   invitationTtlHours: number;
   /** ALLOW_SIGN_UP: the sign-in page offers open sign-up. */
   allowSignUp: boolean;
+  /** Rules for new passwords; also served to the sign-in and account pages. */
+  passwordPolicy: PasswordPolicy;
   webDist: string;
   /** Fastify's trustProxy: whom to believe about the client address. */
   trustProxy: boolean | string[];
@@ -91,6 +94,11 @@ export async function buildServer(deps: ServerDeps) {
       .code(ok ? 200 : 503)
       .send({ status: ok ? "ok" : "unavailable", database: { engine: database.engine, ok } });
   });
+
+  // The password rules, for the forms that set a password; public like the sign-in page.
+  app.get("/api/password-policy", async (_req, reply) =>
+    reply.header("cache-control", "no-store").send(deps.passwordPolicy),
+  );
 
   // Ready: the database answers and the server is not shutting down (a proxy stops sending).
   let draining = false;
@@ -149,6 +157,7 @@ export async function buildServer(deps: ServerDeps) {
         jobs: deps.jobs,
         publicUrl: deps.publicUrl,
         invitationTtlHours: deps.invitationTtlHours,
+        passwordPolicy: deps.passwordPolicy,
       }),
     ],
     ["palisade.connector.v1.ConnectorService", createConnectorService({ db, ...deps.cloud })],

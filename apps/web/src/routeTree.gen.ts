@@ -28,6 +28,7 @@ import { Route as ExternalEmailConfirmedIndexRouteImport } from './routes/_exter
 import { Route as ExternalInviteTokenRouteImport } from './routes/_external/invite/$token'
 import { Route as ExternalReqIndexRouteImport } from './routes/_external/req/index'
 import { Route as ExternalResetPasswordIndexRouteImport } from './routes/_external/reset-password/index'
+import { Route as ExternalSignInLinkIndexRouteImport } from './routes/_external/sign-in-link/index'
 import { Route as ExternalSignUpIndexRouteImport } from './routes/_external/sign-up/index'
 import { Route as ExternalUiComponentsIndexRouteImport } from './routes/_external/ui-components/index'
 import { Route as AuthenticatedInitiativesInitiativeIdIndexRouteImport } from './routes/_authenticated/initiatives/$initiativeId/index'
@@ -144,6 +145,11 @@ const ExternalResetPasswordIndexRoute =
     path: '/reset-password/',
     getParentRoute: () => ExternalRouteRoute,
   } as any)
+const ExternalSignInLinkIndexRoute = ExternalSignInLinkIndexRouteImport.update({
+  id: '/sign-in-link/',
+  path: '/sign-in-link/',
+  getParentRoute: () => ExternalRouteRoute,
+} as any)
 const ExternalSignUpIndexRoute = ExternalSignUpIndexRouteImport.update({
   id: '/sign-up/',
   path: '/sign-up/',
@@ -216,6 +222,7 @@ export interface FileRoutesByFullPath {
   '/email-confirmed/': typeof ExternalEmailConfirmedIndexRoute
   '/req/': typeof ExternalReqIndexRoute
   '/reset-password/': typeof ExternalResetPasswordIndexRoute
+  '/sign-in-link/': typeof ExternalSignInLinkIndexRoute
   '/sign-up/': typeof ExternalSignUpIndexRoute
   '/ui-components/': typeof ExternalUiComponentsIndexRoute
   '/initiatives/$initiativeId/': typeof AuthenticatedInitiativesInitiativeIdIndexRoute
@@ -244,6 +251,7 @@ export interface FileRoutesByTo {
   '/email-confirmed': typeof ExternalEmailConfirmedIndexRoute
   '/req': typeof ExternalReqIndexRoute
   '/reset-password': typeof ExternalResetPasswordIndexRoute
+  '/sign-in-link': typeof ExternalSignInLinkIndexRoute
   '/sign-up': typeof ExternalSignUpIndexRoute
   '/ui-components': typeof ExternalUiComponentsIndexRoute
   '/initiatives/$initiativeId': typeof AuthenticatedInitiativesInitiativeIdIndexRoute
@@ -275,6 +283,7 @@ export interface FileRoutesById {
   '/_external/email-confirmed/': typeof ExternalEmailConfirmedIndexRoute
   '/_external/req/': typeof ExternalReqIndexRoute
   '/_external/reset-password/': typeof ExternalResetPasswordIndexRoute
+  '/_external/sign-in-link/': typeof ExternalSignInLinkIndexRoute
   '/_external/sign-up/': typeof ExternalSignUpIndexRoute
   '/_external/ui-components/': typeof ExternalUiComponentsIndexRoute
   '/_authenticated/initiatives/$initiativeId/': typeof AuthenticatedInitiativesInitiativeIdIndexRoute
@@ -305,6 +314,7 @@ export interface FileRouteTypes {
     | '/email-confirmed/'
     | '/req/'
     | '/reset-password/'
+    | '/sign-in-link/'
     | '/sign-up/'
     | '/ui-components/'
     | '/initiatives/$initiativeId/'
@@ -333,6 +343,7 @@ export interface FileRouteTypes {
     | '/email-confirmed'
     | '/req'
     | '/reset-password'
+    | '/sign-in-link'
     | '/sign-up'
     | '/ui-components'
     | '/initiatives/$initiativeId'
@@ -363,6 +374,7 @@ export interface FileRouteTypes {
     | '/_external/email-confirmed/'
     | '/_external/req/'
     | '/_external/reset-password/'
+    | '/_external/sign-in-link/'
     | '/_external/sign-up/'
     | '/_external/ui-components/'
     | '/_authenticated/initiatives/$initiativeId/'
@@ -515,6 +527,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ExternalResetPasswordIndexRouteImport
       parentRoute: typeof ExternalRouteRoute
     }
+    '/_external/sign-in-link/': {
+      id: '/_external/sign-in-link/'
+      path: '/sign-in-link'
+      fullPath: '/sign-in-link/'
+      preLoaderRoute: typeof ExternalSignInLinkIndexRouteImport
+      parentRoute: typeof ExternalRouteRoute
+    }
     '/_external/sign-up/': {
       id: '/_external/sign-up/'
       path: '/sign-up'
@@ -637,6 +656,7 @@ interface ExternalRouteRouteChildren {
   ExternalEmailConfirmedIndexRoute: typeof ExternalEmailConfirmedIndexRoute
   ExternalReqIndexRoute: typeof ExternalReqIndexRoute
   ExternalResetPasswordIndexRoute: typeof ExternalResetPasswordIndexRoute
+  ExternalSignInLinkIndexRoute: typeof ExternalSignInLinkIndexRoute
   ExternalSignUpIndexRoute: typeof ExternalSignUpIndexRoute
   ExternalUiComponentsIndexRoute: typeof ExternalUiComponentsIndexRoute
   ExternalUiComponentsScrollIndicatorIndexRoute: typeof ExternalUiComponentsScrollIndicatorIndexRoute
@@ -648,6 +668,7 @@ const ExternalRouteRouteChildren: ExternalRouteRouteChildren = {
   ExternalEmailConfirmedIndexRoute: ExternalEmailConfirmedIndexRoute,
   ExternalReqIndexRoute: ExternalReqIndexRoute,
   ExternalResetPasswordIndexRoute: ExternalResetPasswordIndexRoute,
+  ExternalSignInLinkIndexRoute: ExternalSignInLinkIndexRoute,
   ExternalSignUpIndexRoute: ExternalSignUpIndexRoute,
   ExternalUiComponentsIndexRoute: ExternalUiComponentsIndexRoute,
   ExternalUiComponentsScrollIndicatorIndexRoute:

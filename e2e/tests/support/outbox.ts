@@ -120,3 +120,18 @@ export async function verificationPathFor(to: string, since: number): Promise<st
     .toBeTruthy();
   return path as string;
 }
+
+/** The path of the sign-in link e-mailed to this address at or after `since`. */
+export async function signInLinkPathFor(to: string, since: number): Promise<string> {
+  let path: string | undefined;
+  await expect
+    .poll(
+      () =>
+        (path = messageText(to, /^Subject: Your Palisade sign-in link/im, since)?.match(
+          /\/sign-in-link\?token=[A-Za-z0-9_-]+/,
+        )?.[0]),
+      { timeout: 15_000 },
+    )
+    .toBeTruthy();
+  return path as string;
+}

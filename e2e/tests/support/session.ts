@@ -10,9 +10,15 @@ export async function signInAsAdmin(page: Page): Promise<void> {
   expect(response.ok(), await response.text()).toBe(true);
 }
 
-/** Fills and submits the sign-in card. */
-export async function submitSignIn(page: Page, password = adminPassword): Promise<void> {
-  await page.getByLabel("E-mail").fill(adminEmail);
+/** Signs in on the sign-in card with a password: the address first, then the password. */
+export async function signInWithPassword(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByRole("button", { name: "Continue" }).click();
   await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+/** Fills and submits the sign-in card as the administrator. */
+export async function submitSignIn(page: Page, password = adminPassword): Promise<void> {
+  await signInWithPassword(page, adminEmail, password);
 }

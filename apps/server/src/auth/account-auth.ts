@@ -4,6 +4,7 @@ import type { SendMailPayload } from "../jobs/send-mail-job";
 import type { Logger } from "../logger";
 import { passwordResetMail, verifyAddressMail } from "../mail/mail-templates";
 import { createRateLimiter } from "../rpc/rate-limiter";
+import { type PasswordPolicy, passwordProblem } from "./password-policy";
 import { insertSignInEvent } from "./sign-in-history-repository";
 import { findUserByEmail, markEmailVerified } from "./user-repository";
 
@@ -19,6 +20,7 @@ export interface AccountAuthOptions {
   allowSignUp: boolean;
   logger: Logger;
   enqueueMail: (payload: SendMailPayload) => Promise<unknown>;
+  passwordPolicy: PasswordPolicy;
 }
 
 export const MAX_EMAIL_LENGTH = 254;
@@ -126,6 +128,9 @@ export const accountRateLimitRules = {
 const SIGN_IN_METHODS: Record<string, string> = {
   "/sign-in/email": "password",
   "/sign-in/email-otp": "email-otp",
+  "/two-factor/verify-totp": "authenticator",
+  "/two-factor/verify-backup-code": "backup-code",
+  "/magic-link/verify": "magic-link",
   "/verify-email": "email-verification",
 };
 
@@ -135,6 +140,8 @@ const MAILING_PATHS: Record<string, { burst: number; perSecond: number }> = {
   "/request-password-reset": { burst: 3, perSecond: 1 / 300 },
   // Five codes, then one every 30 s (the sign-in page offers a new code after 30 s).
   "/email-otp/send-verification-otp": { burst: 5, perSecond: 1 / 30 },
+  // The same for sign-in links.
+  "/sign-in/magic-link": { burst: 5, perSecond: 1 / 30 },
 };
 
 const EMAIL_PATHS = new Set([
@@ -144,7 +151,15 @@ const EMAIL_PATHS = new Set([
   "/request-password-reset",
   "/email-otp/send-verification-otp",
   "/send-verification-email",
+  "/sign-in/magic-link",
 ]);
+
+/** The field of each path that sets a new password. */
+const PASSWORD_FIELDS: Record<string, string> = {
+  "/sign-up/email": "password",
+  "/reset-password": "newPassword",
+  "/change-password": "newPassword",
+};
 
 function badRequest(message: string, code: string) {
   return new APIError("BAD_REQUEST", { message, code });
@@ -181,6 +196,13 @@ export function accountBeforeHook(options: AccountAuthOptions) {
       if (!name) throw badRequest('"name" must not be empty', "INVALID_NAME");
       if (name.length > MAX_NAME_LENGTH)
         throw badRequest(`Name must not exceed ${MAX_NAME_LENGTH} characters`, "INVALID_NAME");
+    }
+    // Every way of setting a password over HTTP follows the policy; the message names the rule.
+    // The administrator's account made at first start (bootstrap) is the operator's choice.
+    const newPassword = PASSWORD_FIELDS[path];
+    if (newPassword && ctx.request && typeof body[newPassword] === "string") {
+      const problem = passwordProblem(options.passwordPolicy, body[newPassword]);
+      if (problem) throw badRequest(problem, "PASSWORD_POLICY");
     }
     const limiter = limiters.get(path);
     if (limiter && typeof body.email === "string") {

@@ -1,7 +1,7 @@
 import { apiKey } from "@better-auth/api-key";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { bearer, emailOTP, organization } from "better-auth/plugins";
+import { bearer, emailOTP, magicLink, organization, twoFactor } from "better-auth/plugins";
 import { createAccessControl } from "better-auth/plugins/access";
 import { defaultStatements } from "better-auth/plugins/organization/access";
 import type { Database } from "../db/database";
@@ -9,7 +9,7 @@ import * as authSchema from "../db/schema/auth";
 import type { SendMailPayload } from "../jobs/send-mail-job";
 import type { SendMessagePayload } from "../jobs/send-message-job";
 import type { Logger } from "../logger";
-import { signInCodeMail } from "../mail/mail-templates";
+import { magicLinkMail, signInCodeMail } from "../mail/mail-templates";
 import type { RateLimiter } from "../rpc/rate-limiter";
 import { accessKeyExchangePlugin, type VerifiedApiKey } from "./access-key-exchange";
 import {
@@ -22,6 +22,7 @@ import {
 } from "./account-auth";
 import { authLog } from "./credential-failure-log";
 import { passkeyPlugins } from "./passkey-auth";
+import type { PasswordPolicy } from "./password-policy";
 import { phonePlugins } from "./phone-auth";
 import { findLastActiveTenant, findUserByEmail } from "./user-repository";
 
@@ -33,6 +34,9 @@ export const MAX_PASSWORD_LENGTH = 128;
 
 /** The e-mailed sign-in code: six digits, ten minutes, five wrong tries. */
 export const SIGN_IN_CODE = { length: 6, validSeconds: 600, allowedAttempts: 5 } as const;
+
+/** The e-mailed sign-in link: ten minutes, one use. */
+export const SIGN_IN_LINK_VALID_SECONDS = 600;
 
 // Better Auth checks its own organisation endpoints (invite, change role) with these
 // statements; Palisade's RPCs use the permission table of the contract instead.
@@ -61,9 +65,29 @@ export interface AuthOptions {
   allowSignUp: boolean;
   /** The buckets shared by every replica on the database. */
   rateLimiter: RateLimiter;
+  passwordPolicy: PasswordPolicy;
+}
+
+/** Authenticator apps: 30 s codes of 6 digits, ten backup codes, a trusted device for 30 days. */
+export const AUTHENTICATOR = { backupCodes: 10, trustDeviceDays: 30 } as const;
+
+/**
+ * The second factor. Better Auth asks for it after a password; the e-mailed code asks for it
+ * too, through the same step (createAuth adds the path). A sign-in link is not sent to an
+ * account with an authenticator app: the browser that follows it is not the one that asked.
+ */
+function authenticatorPlugin() {
+  return twoFactor({
+    issuer: "Palisade",
+    trustDeviceMaxAge: AUTHENTICATOR.trustDeviceDays * 24 * 60 * 60,
+    backupCodeOptions: { amount: AUTHENTICATOR.backupCodes, storeBackupCodes: "encrypted" },
+  });
 }
 
 export function createAuth(options: AuthOptions) {
+  const authenticator = authenticatorPlugin();
+  const [secondFactorAfterSignIn] = authenticator.hooks.after;
+  if (!secondFactorAfterSignIn) throw new Error("the two-factor plugin has no sign-in hook");
   const auth = betterAuth({
     appName: "Palisade",
     logger: authLog(options.logger),
@@ -84,8 +108,8 @@ export function createAuth(options: AuthOptions) {
     database: drizzleAdapter(options.db, { provider: "pg", schema: authSchema }),
     emailAndPassword: {
       enabled: true,
-      minPasswordLength: MIN_PASSWORD_LENGTH,
-      maxPasswordLength: MAX_PASSWORD_LENGTH,
+      minPasswordLength: options.passwordPolicy.minLength,
+      maxPasswordLength: options.passwordPolicy.maxLength,
       ...accountPasswordOptions(options),
     },
     // Accounts (account-auth.ts): verification, password reset, sign-in history, cookies.
@@ -135,6 +159,13 @@ export function createAuth(options: AuthOptions) {
         "/email-otp/send-verification-otp": { window: 60, max: 3 },
         // Five wrong codes end a code anyway; this bounds guessing across codes and addresses.
         "/sign-in/email-otp": { window: 60, max: 10 },
+        "/sign-in/magic-link": { window: 60, max: 3 },
+        // Six-digit codes: a handful of tries a minute per client address.
+        "/two-factor/verify-totp": { window: 60, max: 10 },
+        "/two-factor/verify-backup-code": { window: 60, max: 10 },
+        "/two-factor/enable": { window: 60, max: 10 },
+        "/two-factor/disable": { window: 60, max: 10 },
+        "/magic-link/verify": { window: 60, max: 10 },
         ...accountRateLimitRules,
       },
     },
@@ -161,6 +192,34 @@ export function createAuth(options: AuthOptions) {
           });
         },
       }),
+      magicLink({
+        expiresIn: SIGN_IN_LINK_VALID_SECONDS,
+        storeToken: "hashed",
+        // As with codes: accounts come from invitations and the administrator.
+        disableSignUp: true,
+        async sendMagicLink({ email, token }) {
+          // Following a link promotes an unverified account by deleting its password and
+          // sessions; such an account gets no link (the answer is the same) and keeps them.
+          const account = await findUserByEmail(options.db, email);
+          if (!account?.emailVerified || account.twoFactorEnabled) {
+            options.logger.info(
+              { component: "auth" },
+              "sign-in link not sent: no verified account without MFA",
+            );
+            return;
+          }
+          // The link opens a page with a button, so a mail scanner that follows links spends nothing.
+          const link = `${options.publicUrl}/sign-in-link?token=${encodeURIComponent(token)}`;
+          await options.enqueueMail({
+            message: magicLinkMail({
+              to: email,
+              link,
+              expiresAt: new Date(Date.now() + SIGN_IN_LINK_VALID_SECONDS * 1000),
+            }),
+            link,
+          });
+        },
+      }),
       organization({
         ac,
         roles: {
@@ -175,6 +234,19 @@ export function createAuth(options: AuthOptions) {
         // Tenants are created by the server (bootstrap) and administrators invite members.
         allowUserToCreateOrganization: false,
       }),
+      authenticator,
+      {
+        // The e-mailed code is a first factor like the password: an enrolled authenticator is asked next.
+        id: "second-factor-after-code",
+        hooks: {
+          after: [
+            {
+              matcher: (context: { path?: string }) => context.path === "/sign-in/email-otp",
+              handler: secondFactorAfterSignIn.handler,
+            },
+          ],
+        },
+      },
       bearer(),
       apiKey({
         references: "organization",

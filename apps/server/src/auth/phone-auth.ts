@@ -95,7 +95,7 @@ function phoneRules(options: PhoneAuthOptions): BetterAuthPlugin {
             if (
               ctx.path === "/phone-number/verify" &&
               !updating &&
-              !(await numberIsHeld(options.db, body.phoneNumber))
+              !(await numberSignsIn(options.db, body.phoneNumber))
             )
               throw badRequest("Invalid OTP", "INVALID_OTP");
             if (ctx.path === "/phone-number/send-otp") {
@@ -143,11 +143,17 @@ function phoneRules(options: PhoneAuthOptions): BetterAuthPlugin {
   };
 }
 
-async function numberIsHeld(db: Database, number: string): Promise<boolean> {
+/**
+ * The number is confirmed by an account that may sign in with it: one with an authenticator app
+ * signs in with its password and the app instead, as a code alone would skip the second factor.
+ */
+async function numberSignsIn(db: Database, number: string): Promise<boolean> {
   const [row] = await db
     .select({ id: user.id })
     .from(user)
-    .where(and(eq(user.phoneNumber, number), eq(user.phoneNumberVerified, true)))
+    .where(
+      and(eq(user.phoneNumber, number), eq(user.phoneNumberVerified, true), eq(user.twoFactorEnabled, false)),
+    )
     .limit(1);
   return !!row;
 }
@@ -165,8 +171,11 @@ export function phonePlugins(options: PhoneAuthOptions) {
       async sendOTP({ phoneNumber: to, code }, ctx) {
         // A signed-in user adds a number; anyone else gets a code only for a number an account holds.
         const signedIn = ctx ? await getSessionFromCtx(ctx).catch(() => null) : null;
-        if (!signedIn && !(await numberIsHeld(options.db, to))) {
-          options.logger.info({ component: "auth" }, "phone code not sent: no account holds the number");
+        if (!signedIn && !(await numberSignsIn(options.db, to))) {
+          options.logger.info(
+            { component: "auth" },
+            "phone code not sent: no account without an authenticator app holds the number",
+          );
           return;
         }
         const channel = channelOf(ctx?.query);

@@ -187,3 +187,21 @@ export function verifyAddressMail(input: AccountLinkMailInput): MailMessage {
     ],
   });
 }
+
+/** The one-time sign-in link; it opens a page whose button signs the account in. */
+export function magicLinkMail(input: AccountLinkMailInput): MailMessage {
+  return renderMail({
+    to: input.to,
+    subject: `Your ${PRODUCT_NAME} sign-in link`,
+    intro: [
+      `Someone asked to sign in to ${PRODUCT_NAME} as ${input.to} without a password.`,
+      `To sign in, open the link below. It works once.`,
+    ],
+    action: { label: "Sign in to Palisade", link: input.link },
+    expiresAt: input.expiresAt,
+    outro: [
+      `If you did not ask for this, you can ignore this message; nobody can sign in without the link.`,
+      `After the link expires, ask for a new one on the sign-in page.`,
+    ],
+  });
+}

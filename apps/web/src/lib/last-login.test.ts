@@ -19,6 +19,12 @@ describe("last login", () => {
     expect(readLastLogin(storage)).toBeNull();
   });
 
+  it("remembers the method of the last sign-in", () => {
+    const storage = memoryStorage();
+    rememberLastLogin({ loginId: "ada@example.com", name: "Ada", method: "email-otp" }, storage);
+    expect(readLastLogin(storage)).toEqual({ loginId: "ada@example.com", name: "Ada", method: "email-otp" });
+  });
+
   it.each([["not json"], ['{"loginId": 3, "name": "x"}'], ['"just a string"']])(
     "ignores a corrupt entry %s",
     (raw) => {

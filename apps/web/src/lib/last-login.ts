@@ -1,8 +1,11 @@
 const storageKey = "palisade.lastLogin";
 
+/** The address, display name and sign-in method used last on this browser, offered first next time. */
 export interface LastLogin {
   loginId: string;
   name: string;
+  /** The id of the sign-in method, e.g. "password" or "email-otp"; absent in older entries. */
+  method?: string;
 }
 
 export function readLastLogin(storage: Pick<Storage, "getItem"> = localStorage): LastLogin | null {
@@ -16,7 +19,10 @@ export function readLastLogin(storage: Pick<Storage, "getItem"> = localStorage):
       "name" in parsed &&
       typeof parsed.name === "string"
     ) {
-      return { loginId: parsed.loginId, name: parsed.name };
+      const method = "method" in parsed && typeof parsed.method === "string" ? parsed.method : undefined;
+      return method
+        ? { loginId: parsed.loginId, name: parsed.name, method }
+        : { loginId: parsed.loginId, name: parsed.name };
     }
   } catch {
     // A corrupt entry is treated as no entry.

@@ -13,6 +13,8 @@ export const user = pgTable("user", {
   // Better Auth's phoneNumber plugin: a number the user proved by a code, for signing in by phone.
   phoneNumber: text("phone_number").unique(),
   phoneNumberVerified: boolean("phone_number_verified").notNull().default(false),
+  // Better Auth's two-factor plugin: an authenticator app is enrolled and confirmed.
+  twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
@@ -181,4 +183,21 @@ export const passkey = pgTable(
     index("passkey_user_id_idx").on(t.userId),
     uniqueIndex("passkey_credential_id_idx").on(t.credentialID),
   ],
+);
+
+/** The authenticator-app secret and backup codes of a user, both encrypted with the server secret. */
+export const twoFactor = pgTable(
+  "two_factor",
+  {
+    id: text("id").primaryKey(),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    verified: boolean("verified").notNull().default(true),
+    failedVerificationCount: integer("failed_verification_count").notNull().default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("two_factor_user_id_idx").on(t.userId), index("two_factor_secret_idx").on(t.secret)],
 );

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noThenProperty: Azure policy rules are { if, then } objects.
 import type { Event } from "@aws-sdk/client-cloudtrail";
 import type { AliasTable } from "@palisade/policy-engine/evaluators/azure/alias-table";
 import type { ScpPolicy } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";

@@ -1,6 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import type { Auth } from "../../auth/auth";
+import type { PasswordPolicy } from "../../auth/password-policy";
 import type { Database } from "../../db/database";
 import type { JobQueue } from "../../jobs/job-queue";
 import type { Caller } from "../../rpc/call-context";
@@ -16,6 +17,7 @@ export interface TeamServiceDeps {
   publicUrl: string;
   /** How long an invitation link stays valid. */
   invitationTtlHours: number;
+  passwordPolicy: PasswordPolicy;
   limits: TeamLimits;
 }
 

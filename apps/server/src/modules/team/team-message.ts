@@ -26,6 +26,7 @@ export function memberMessage(row: MemberRow): Member {
     lastSignInAt: row.lastSignInAt ? timestampFromDate(row.lastSignInAt) : undefined,
     signInMethods: row.signInMethods ?? [],
     passkeyCount: row.passkeyCount ?? 0,
+    mfaEnabled: row.mfaEnabled,
   });
 }
 

@@ -1,7 +1,16 @@
 import { and, asc, count, desc, eq, gt, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import type { PageWindow } from "../../db/page-window";
-import { account, apikey, invitation, member, passkey, user } from "../../db/schema/auth";
+import {
+  account,
+  apikey,
+  invitation,
+  member,
+  passkey,
+  twoFactor,
+  user,
+  verification,
+} from "../../db/schema/auth";
 import { signInEvent } from "../../db/schema/sign-in-history";
 
 export type MemberRow = {
@@ -15,6 +24,7 @@ export type MemberRow = {
   lastSignInAt: Date | null;
   signInMethods: string[];
   passkeyCount: number;
+  mfaEnabled: boolean;
 };
 
 const memberColumns = {
@@ -35,14 +45,18 @@ const memberColumns = {
     from ${account} where ${account.userId} = ${user.id}
     union
     select ${signInEvent.method} from ${signInEvent}
-    where ${signInEvent.userId} = ${user.id} and ${signInEvent.success} and ${signInEvent.method} = 'email-otp'
+    where ${signInEvent.userId} = ${user.id} and ${signInEvent.success}
+      and ${signInEvent.method} in ('email-otp', 'magic-link')
     union
     select 'phone-otp' where ${user.phoneNumberVerified}
+    union
+    select 'authenticator' where ${user.twoFactorEnabled}
     order by 1
   )`,
   passkeyCount: sql<number>`(select count(*) from ${passkey} where ${passkey.userId} = ${user.id})`.mapWith(
     Number,
   ),
+  mfaEnabled: user.twoFactorEnabled,
 };
 
 export async function listMembers(
@@ -234,4 +248,18 @@ export async function listMembershipsOfUserAnyTenant(
     .from(member)
     .where(eq(member.userId, userId))
     .orderBy(asc(member.createdAt));
+}
+
+/**
+ * Removes the authenticator app and backup codes of a user and the devices they trusted; the
+ * next sign-in asks for the first factor alone.
+ */
+export async function resetUserMfa(db: Database, userId: string) {
+  await db.transaction(async (tx) => {
+    await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
+    await tx.update(user).set({ twoFactorEnabled: false, updatedAt: new Date() }).where(eq(user.id, userId));
+    await tx
+      .delete(verification)
+      .where(and(eq(verification.value, userId), sql`${verification.identifier} like 'trust-device-%'`));
+  });
 }

@@ -11,6 +11,7 @@ import { listInvitations } from "./rpc/list-invitations";
 import { listMembers } from "./rpc/list-members";
 import { removeMember } from "./rpc/remove-member";
 import { resendInvitation } from "./rpc/resend-invitation";
+import { resetMemberMfa } from "./rpc/reset-member-mfa";
 import { revokeApiKey } from "./rpc/revoke-api-key";
 import { revokeInvitation } from "./rpc/revoke-invitation";
 import { sendRequesterCode } from "./rpc/send-requester-code";
@@ -25,6 +26,7 @@ export function createTeamService(options: Omit<TeamServiceDeps, "limits">): Ser
     listMembers: (req, ctx) => listMembers(deps, req, ctx),
     changeRole: (req, ctx) => changeRole(deps, req, ctx),
     removeMember: (req, ctx) => removeMember(deps, req, ctx),
+    resetMemberMfa: (req, ctx) => resetMemberMfa(deps, req, ctx),
     inviteMember: (req, ctx) => inviteMember(deps, req, ctx),
     listInvitations: (req, ctx) => listInvitations(deps, req, ctx),
     revokeInvitation: (req, ctx) => revokeInvitation(deps, req, ctx),

@@ -4,7 +4,7 @@ import type {
   AcceptInvitationWithNewAccountRequest,
   AcceptInvitationWithNewAccountResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
-import { MIN_PASSWORD_LENGTH } from "../../../auth/auth";
+import { type PasswordPolicy, passwordProblem } from "../../../auth/password-policy";
 import { findUserByEmail, insertVerifiedPasswordUser } from "../../../auth/user-repository";
 import { type FieldProblem, invalidArgument } from "../../../rpc/errors";
 import {
@@ -23,7 +23,7 @@ export async function acceptInvitationWithNewAccount(
   const now = new Date();
   const invitation = await requireAcceptableInvitation(deps.db, req.token, now);
   const name = req.name.trim();
-  const problems = accountProblems(name, req.password);
+  const problems = accountProblems(name, req.password, deps.passwordPolicy);
   if (problems.length > 0) {
     throw invalidArgument(problems.map((p) => p.message).join(" "), problems);
   }
@@ -57,16 +57,14 @@ export async function acceptInvitationWithNewAccount(
   return { tenantId: invitation.tenantId };
 }
 
-function accountProblems(name: string, password: string): FieldProblem[] {
+function accountProblems(name: string, password: string, policy: PasswordPolicy): FieldProblem[] {
   const problems: FieldProblem[] = [];
   // Maximum lengths are bounds of the contract, checked before.
   if (!name) problems.push({ field: "name", message: '"name" must not be empty' });
   if (!password) problems.push({ field: "password", message: '"password" must not be empty' });
-  else if (password.length < MIN_PASSWORD_LENGTH) {
-    problems.push({
-      field: "password",
-      message: `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
-    });
+  else {
+    const problem = passwordProblem(policy, password);
+    if (problem) problems.push({ field: "password", message: problem });
   }
   return problems;
 }

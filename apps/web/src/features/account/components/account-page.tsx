@@ -3,6 +3,7 @@ import { useRouteContext } from "@tanstack/react-router";
 import { PageHeader } from "@/components/page-header";
 import { currentTenantQuery } from "@/lib/current-tenant";
 import { useDocumentTitle } from "@/lib/use-document-title";
+import { AuthenticatorCard } from "./authenticator-card";
 import { HistoryCard } from "./history-card";
 import { PasskeysCard } from "./passkeys-card";
 import { PasswordCard } from "./password-card";
@@ -18,10 +19,11 @@ export function AccountPage() {
   const user = data?.user ?? session.user;
   return (
     <>
-      <PageHeader title="Account" description="Your name, your password and where you are signed in." />
+      <PageHeader title="Account" description="Your name, how you sign in and where you are signed in." />
       <div className="grid gap-6 lg:grid-cols-2">
         {user && <ProfileCard name={user.name} email={user.email} />}
         <PasswordCard />
+        <AuthenticatorCard />
       </div>
       <div className="grid gap-6 lg:grid-cols-2">
         <PasskeysCard />

@@ -2,6 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { LoaderIcon } from "lucide-react";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
+import { PasswordRules } from "@/components/password-rules";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -53,7 +54,9 @@ export function PasswordCard() {
     <Card>
       <CardHeader>
         <CardTitle as="h2">Password</CardTitle>
-        <CardDescription>At least 10 characters. Your other sessions stay signed in.</CardDescription>
+        <CardDescription>
+          <PasswordRules /> Your other sessions stay signed in.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         <form onSubmit={onSubmit} noValidate className="space-y-4">

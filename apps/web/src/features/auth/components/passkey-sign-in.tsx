@@ -1,11 +1,9 @@
-import { useRouteContext, useRouter } from "@tanstack/react-router";
 import { KeyRoundIcon, LoaderIcon } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { authClient } from "@/lib/auth-client";
-import { rememberLastLogin } from "@/lib/last-login";
-import { postSignInPath } from "@/lib/redirect-path";
 import type { AuthErrorLike } from "../sign-in-error";
+import type { IdentifierStepProps } from "./sign-in-methods";
 
 /** What a refused passkey sign-in means for the person holding the device. */
 export function passkeySignInErrorMessage(error: AuthErrorLike): string {
@@ -21,9 +19,7 @@ export function passkeySignInErrorMessage(error: AuthErrorLike): string {
 }
 
 /** "Sign in with a passkey": the browser offers the passkeys it holds for this site. */
-export function PasskeySignIn({ redirectPath }: { redirectPath: string | undefined }) {
-  const router = useRouter();
-  const { auth } = useRouteContext({ from: "__root__" });
+export function PasskeySignIn({ onSignedIn }: IdentifierStepProps) {
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -36,9 +32,7 @@ export function PasskeySignIn({ redirectPath }: { redirectPath: string | undefin
       setFailure(passkeySignInErrorMessage(error ?? {}));
       return;
     }
-    rememberLastLogin({ loginId: data.user.email, name: data.user.name });
-    auth.invalidate();
-    await router.navigate({ href: postSignInPath(redirectPath), replace: true });
+    await onSignedIn({ email: data.user.email, name: data.user.name }, "passkey");
   };
 
   return (

@@ -1,4 +1,3 @@
-import { useRouteContext, useRouter } from "@tanstack/react-router";
 import { LoaderIcon, SmartphoneIcon } from "lucide-react";
 import { type KeyboardEvent, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -6,20 +5,17 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { authClient } from "@/lib/auth-client";
 import { retryAfterCapture } from "@/lib/auth-error";
-import { rememberLastLogin } from "@/lib/last-login";
 import {
   PHONE_CHANNELS,
   type PhoneChannel,
   phoneCodeFailureText,
   phoneNumberError,
 } from "@/lib/phone-number";
-import { postSignInPath } from "@/lib/redirect-path";
+import type { IdentifierStepProps } from "./sign-in-methods";
 
 /** Sign-in by a code sent to the phone number a user added on their account page. */
-export function PhoneSignIn({ redirectPath }: { redirectPath: string | undefined }) {
+export function PhoneSignIn({ onSignedIn }: IdentifierStepProps) {
   const id = useId();
-  const router = useRouter();
-  const { auth } = useRouteContext({ from: "__root__" });
   const [open, setOpen] = useState(false);
   const [phone, setPhone] = useState("");
   const [channel, setChannel] = useState<PhoneChannel>("sms");
@@ -57,13 +53,11 @@ export function PhoneSignIn({ redirectPath }: { redirectPath: string | undefined
     const { data, error } = await authClient.phoneNumber.verify({ phoneNumber: phone, code: code.trim() });
     setPending(false);
     if (error || !data?.user) return setFailure(phoneCodeFailureText(error ?? {}));
-    rememberLastLogin({ loginId: data.user.email ?? phone, name: data.user.name ?? phone });
-    auth.invalidate();
-    await router.navigate({ href: postSignInPath(redirectPath), replace: true });
+    await onSignedIn({ email: data.user.email ?? phone, name: data.user.name ?? phone }, "phone-otp");
   };
 
   const submit = () => void (sent ? verify() : sendCode());
-  // The sign-in card's password form holds this one, so Enter is taken here rather than submitting it.
+  // The fields have no form of their own, so Enter is taken here.
   const onEnter = (event: KeyboardEvent) => {
     if (event.key !== "Enter") return;
     event.preventDefault();

@@ -5,6 +5,7 @@ import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import * as z from "zod/mini";
 import { Logo } from "@/components/logo";
+import { PasswordRules } from "@/components/password-rules";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -93,7 +94,7 @@ function ResetForm({ token, onOutcome }: { token: string; onOutcome: (outcome: O
           Choose a new password
         </CardTitle>
         <CardDescription>
-          At least {MIN_PASSWORD_LENGTH} characters. Every device signed in to your account is signed out.
+          <PasswordRules /> Every device signed in to your account is signed out.
         </CardDescription>
       </CardHeader>
       <CardContent>

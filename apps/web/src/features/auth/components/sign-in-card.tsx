@@ -1,55 +1,35 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouteContext, useRouter } from "@tanstack/react-router";
-import { AlertCircleIcon, LoaderIcon } from "lucide-react";
-import { useId, useState } from "react";
-import { useForm } from "react-hook-form";
-import * as z from "zod/mini";
-import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { type FormEvent, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { authClient } from "@/lib/auth-client";
 import { emailAddressSchema } from "@/lib/email-address";
 import { readLastLogin, rememberLastLogin } from "@/lib/last-login";
 import { postSignInPath } from "@/lib/redirect-path";
-import { signInErrorMessage } from "../sign-in-error";
-import { ForgotPasswordForm } from "./forgot-password-form";
-import { PasskeySignIn } from "./passkey-sign-in";
-import { PhoneSignIn } from "./phone-sign-in";
-import { SignInCodeForm } from "./sign-in-code-form";
+import {
+  addressMethods,
+  identifierStepMethods,
+  orderMethods,
+  type SignedInUser,
+  type SignInMethod,
+} from "./sign-in-methods";
 
-const signInSchema = z.object({
-  email: emailAddressSchema,
-  password: z.string().check(z.minLength(1, "Password is required")),
-});
-
-type SignInValues = z.infer<typeof signInSchema>;
-
+/**
+ * Sign-in in two steps: the address first, then the ways to sign in with it. The address,
+ * name and method of the last sign-in on this browser are offered first.
+ */
 export function SignInCard({ redirectPath }: { redirectPath: string | undefined }) {
   const router = useRouter();
   const { auth } = useRouteContext({ from: "__root__" });
   const [lastLogin] = useState(() => readLastLogin());
-  const [failure, setFailure] = useState<string | null>(null);
-  const [method, setMethod] = useState<"password" | "code" | "forgot">("password");
-  const id = useId();
-  const form = useForm<SignInValues>({
-    resolver: zodResolver(signInSchema),
-    defaultValues: { email: lastLogin?.loginId ?? "", password: "" },
-  });
-  const { errors, isSubmitting } = form.formState;
+  const [email, setEmail] = useState<string | null>(null);
 
-  const onSubmit = form.handleSubmit(async ({ email, password }) => {
-    setFailure(null);
-    const { data, error } = await authClient.signIn.email({ email, password });
-    if (error || !data) {
-      setFailure(signInErrorMessage(error ?? {}));
-      return;
-    }
-    rememberLastLogin({ loginId: email, name: data.user.name });
+  async function onSignedIn(user: SignedInUser, method: string) {
+    rememberLastLogin({ loginId: user.email, name: user.name, method });
     auth.invalidate();
     await router.navigate({ href: postSignInPath(redirectPath), replace: true });
-  });
+  }
 
   return (
     <Card className="w-full max-w-sm">
@@ -58,86 +38,154 @@ export function SignInCard({ redirectPath }: { redirectPath: string | undefined 
           {lastLogin ? `Welcome back, ${lastLogin.name}` : "Sign in to Palisade"}
         </CardTitle>
         <CardDescription>
-          {method === "password"
-            ? "Use the e-mail address and password of your Palisade account."
-            : method === "code"
-              ? "We e-mail you a one-time code; no password needed."
-              : "We e-mail you a link to choose a new password."}
+          {email ? (
+            <>
+              Signing in as <span className="font-medium break-all text-foreground">{email}</span>
+            </>
+          ) : (
+            "Enter the e-mail address of your Palisade account."
+          )}
         </CardDescription>
       </CardHeader>
       <CardContent>
-        {method === "forgot" ? (
-          <ForgotPasswordForm initialEmail={form.getValues("email")} onBack={() => setMethod("password")} />
-        ) : method === "code" ? (
-          <SignInCodeForm
+        {email ? (
+          <MethodStep
+            // A new address starts the methods afresh.
+            key={email}
+            email={email}
+            methods={orderMethods(
+              addressMethods,
+              lastLogin?.loginId.toLowerCase() === email.toLowerCase() ? lastLogin.method : undefined,
+            )}
             redirectPath={redirectPath}
-            initialEmail={form.getValues("email")}
-            onUsePassword={() => setMethod("password")}
+            onSignedIn={onSignedIn}
+            onChangeAddress={() => setEmail(null)}
           />
         ) : (
-          <form onSubmit={onSubmit} noValidate className="space-y-4">
-            {failure && (
-              <Alert variant="destructive">
-                <AlertCircleIcon />
-                <AlertTitle>Sign-in failed</AlertTitle>
-                <AlertDescription>{failure}</AlertDescription>
-              </Alert>
-            )}
-            <div className="space-y-2">
-              <Label htmlFor={`${id}-email`}>E-mail</Label>
-              <Input
-                id={`${id}-email`}
-                type="email"
-                autoComplete="username"
-                autoFocus={!lastLogin}
-                aria-invalid={!!errors.email}
-                aria-describedby={errors.email ? `${id}-email-error` : undefined}
-                {...form.register("email")}
-              />
-              {errors.email && (
-                <p id={`${id}-email-error`} className="text-sm text-destructive">
-                  {errors.email.message}
-                </p>
-              )}
-            </div>
-            <div className="space-y-2">
-              <div className="flex items-center justify-between gap-2">
-                <Label htmlFor={`${id}-password`}>Password</Label>
-                <button
-                  type="button"
-                  className="text-sm font-medium text-primary underline-offset-2 hover:underline"
-                  onClick={() => setMethod("forgot")}
-                >
-                  Forgot password?
-                </button>
-              </div>
-              <Input
-                id={`${id}-password`}
-                type="password"
-                autoComplete="current-password"
-                autoFocus={!!lastLogin}
-                aria-invalid={!!errors.password}
-                aria-describedby={errors.password ? `${id}-password-error` : undefined}
-                {...form.register("password")}
-              />
-              {errors.password && (
-                <p id={`${id}-password-error`} className="text-sm text-destructive">
-                  {errors.password.message}
-                </p>
-              )}
-            </div>
-            <Button type="submit" className="w-full" disabled={isSubmitting}>
-              {isSubmitting && <LoaderIcon className="animate-spin" />}
-              {isSubmitting ? "Signing in..." : "Sign in"}
-            </Button>
-            <Button type="button" variant="outline" className="w-full" onClick={() => setMethod("code")}>
-              E-mail me a code
-            </Button>
-            <PasskeySignIn redirectPath={redirectPath} />
-            <PhoneSignIn redirectPath={redirectPath} />
-          </form>
+          <IdentifierStep
+            initialEmail={email ?? lastLogin?.loginId ?? ""}
+            focusContinue={!!lastLogin}
+            redirectPath={redirectPath}
+            onContinue={setEmail}
+            onSignedIn={onSignedIn}
+          />
         )}
       </CardContent>
     </Card>
+  );
+}
+
+function IdentifierStep({
+  initialEmail,
+  focusContinue,
+  redirectPath,
+  onContinue,
+  onSignedIn,
+}: {
+  initialEmail: string;
+  focusContinue: boolean;
+  redirectPath: string | undefined;
+  onContinue: (email: string) => void;
+  onSignedIn: (user: SignedInUser, method: string) => Promise<void>;
+}) {
+  const id = useId();
+  const [value, setValue] = useState(initialEmail);
+  const [fieldError, setFieldError] = useState<string | null>(null);
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = emailAddressSchema.safeParse(value);
+    if (!parsed.success) {
+      setFieldError(parsed.error.issues[0]?.message ?? "E-mail is required");
+      return;
+    }
+    onContinue(parsed.data);
+  }
+
+  return (
+    <div className="space-y-4">
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <div className="space-y-2">
+          <Label htmlFor={`${id}-email`}>E-mail</Label>
+          <Input
+            id={`${id}-email`}
+            type="email"
+            autoComplete="username"
+            autoFocus={!focusContinue}
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            aria-invalid={!!fieldError}
+            aria-describedby={fieldError ? `${id}-email-error` : undefined}
+          />
+          {fieldError && (
+            <p id={`${id}-email-error`} className="text-sm text-destructive">
+              {fieldError}
+            </p>
+          )}
+        </div>
+        <Button type="submit" className="w-full" autoFocus={focusContinue}>
+          Continue
+        </Button>
+      </form>
+      {identifierStepMethods.map((Method, index) => (
+        // The list is fixed at build time, so its position is a stable key.
+        // biome-ignore lint/suspicious/noArrayIndexKey: fixed list
+        <Method key={index} redirectPath={redirectPath} onSignedIn={onSignedIn} />
+      ))}
+    </div>
+  );
+}
+
+function MethodStep({
+  email,
+  methods,
+  redirectPath,
+  onSignedIn,
+  onChangeAddress,
+}: {
+  email: string;
+  methods: SignInMethod[];
+  redirectPath: string | undefined;
+  onSignedIn: (user: SignedInUser, method: string) => Promise<void>;
+  onChangeAddress: () => void;
+}) {
+  const [active, setActive] = useState<{ id: string; chosen: boolean }>({
+    id: methods[0]?.id ?? "password",
+    chosen: false,
+  });
+  const current = methods.find((method) => method.id === active.id) ?? methods[0];
+  const others = methods.filter((method) => method !== current);
+  if (!current) return null;
+  const Panel = current.Panel;
+
+  return (
+    <div className="space-y-4">
+      <Panel
+        key={current.id}
+        email={email}
+        chosen={active.chosen}
+        redirectPath={redirectPath}
+        onSignedIn={onSignedIn}
+      />
+      {others.length > 0 && (
+        <section aria-label="Other ways to sign in" className="space-y-2 border-t pt-4">
+          <p className="text-xs font-medium text-muted-foreground uppercase">Other ways to sign in</p>
+          {others.map((method) => (
+            <Button
+              key={method.id}
+              type="button"
+              variant="outline"
+              className="w-full"
+              onClick={() => setActive({ id: method.id, chosen: true })}
+            >
+              {method.label}
+            </Button>
+          ))}
+        </section>
+      )}
+      <Button type="button" variant="link" className="w-full" onClick={onChangeAddress}>
+        Use a different e-mail
+      </Button>
+    </div>
   );
 }

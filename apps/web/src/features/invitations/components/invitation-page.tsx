@@ -2,6 +2,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { AlertCircleIcon, LoaderIcon, MailWarningIcon } from "lucide-react";
 import { useState } from "react";
 import { Logo } from "@/components/logo";
+import { PasswordRules } from "@/components/password-rules";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -176,7 +177,9 @@ function InvitationAction({
   }
   return (
     <div className="space-y-3">
-      <p className="text-sm text-muted-foreground">Choose your name and a password to create your account.</p>
+      <p className="text-sm text-muted-foreground">
+        Choose your name and a password to create your account. <PasswordRules />
+      </p>
       <NewAccountForm token={token} email={view.email} tenantName={view.tenantName} onJoined={enterTenant} />
     </div>
   );

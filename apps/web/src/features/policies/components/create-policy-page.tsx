@@ -104,7 +104,7 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
   const previewRequest = useMemo(() => {
     const parameters = parameterValues(specs, inputs);
     if (!slug || !selectedDefinition || scopes.size === 0 || !parameters.ok) return undefined;
-    return { policySlug: slug, parameters: parameters.values, scopes: [...scopes.values()].map(scopeOf) };
+    return { policySlug: slug, parameters: parameters.values, scopes: [...scopes.values()] };
   }, [slug, selectedDefinition, specs, inputs, scopes]);
 
   const toggleScope = (node: HierarchyNode) =>

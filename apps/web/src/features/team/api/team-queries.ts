@@ -51,6 +51,13 @@ export function useRemoveMember() {
   });
 }
 
+export function useResetMemberMfa() {
+  const queryClient = useQueryClient();
+  return useMutation(TeamService.method.resetMemberMfa, {
+    onSuccess: () => invalidateMethods(queryClient, changedByMembership),
+  });
+}
+
 /** Several addresses are invited one call each; the list is read again once, after the last. */
 export function useInviteMember() {
   return useMutation(TeamService.method.inviteMember);

@@ -2,7 +2,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import type { Member } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { useQuery } from "@tanstack/react-query";
-import { SearchIcon, Trash2Icon } from "lucide-react";
+import { SearchIcon, ShieldOffIcon, Trash2Icon } from "lucide-react";
 import { useState } from "react";
 import { PagePagination } from "@/components/page-pagination";
 import { Badge } from "@/components/ui/badge";
@@ -15,7 +15,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { formatDateTime } from "@/lib/date-time";
 import { roleLabel } from "@/lib/role-label";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
-import { membersQuery, useChangeRole, useRemoveMember } from "../api/team-queries";
+import { membersQuery, useChangeRole, useRemoveMember, useResetMemberMfa } from "../api/team-queries";
 import { teamErrorText } from "../team-errors";
 import { ASSIGNABLE_ROLES } from "../team-labels";
 import { ConfirmTeamChange } from "./confirm-dialog";
@@ -64,12 +64,28 @@ function RemoveMemberDialog({ member, onClose }: { member: Member | null; onClos
   );
 }
 
+function ResetMfaDialog({ member, onClose }: { member: Member | null; onClose: () => void }) {
+  const reset = useResetMemberMfa();
+  return (
+    <ConfirmTeamChange
+      target={member}
+      title={`Reset MFA of ${member?.name || member?.email}?`}
+      description="Their authenticator app and backup codes stop working, and the devices they trusted are forgotten. Until they set up an app again on their account page, their password or an e-mailed code alone signs them in."
+      confirmLabel="Reset MFA"
+      pending={reset.isPending}
+      change={(member) => reset.mutateAsync({ memberId: member.id })}
+      onClose={onClose}
+    />
+  );
+}
+
 export function MembersSection({ canWrite }: { canWrite: boolean }) {
   const [search, setSearch] = useState("");
   const [page, setPage] = useState(1);
   const debounced = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const { data, isPending, error } = useQuery(membersQuery(page, debounced));
   const [removing, setRemoving] = useState<Member | null>(null);
+  const [resettingMfa, setResettingMfa] = useState<Member | null>(null);
   const [rowError, setRowError] = useState<unknown>(null);
   const position = data?.pagination?.position;
   const totalPages = position?.case === "totalPages" ? position.value : 1;
@@ -123,6 +139,7 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
                 <TableHead>Joined</TableHead>
                 <TableHead>Last sign-in</TableHead>
                 <TableHead>Sign-in methods</TableHead>
+                <TableHead>MFA</TableHead>
                 {canWrite && <TableHead className="sr-only">Actions</TableHead>}
               </TableRow>
             </TableHeader>
@@ -148,9 +165,20 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
                     {member.lastSignInAt ? formatDateTime(timestampDate(member.lastSignInAt)) : "Never"}
                   </TableCell>
                   <TableCell>{signInMethodsText(member.signInMethods, member.passkeyCount) || "—"}</TableCell>
+                  <TableCell>{member.mfaEnabled ? "On" : "Off"}</TableCell>
                   {canWrite && (
                     <TableCell className="text-right whitespace-nowrap">
                       <InstanceAdminButton member={member} />
+                      {member.mfaEnabled && (
+                        <Button
+                          variant="ghost"
+                          size="icon"
+                          aria-label={`Reset MFA of ${member.name || member.email}`}
+                          onClick={() => setResettingMfa(member)}
+                        >
+                          <ShieldOffIcon />
+                        </Button>
+                      )}
                       <Button
                         variant="ghost"
                         size="icon"
@@ -169,6 +197,7 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
         <PagePagination page={page} totalPages={totalPages} onPage={setPage} />
       </CardContent>
       <RemoveMemberDialog member={removing} onClose={() => setRemoving(null)} />
+      <ResetMfaDialog member={resettingMfa} onClose={() => setResettingMfa(null)} />
     </Card>
   );
 }
@@ -177,6 +206,8 @@ const SIGN_IN_METHOD_LABELS: Record<string, string> = {
   password: "Password",
   "email-otp": "E-mail code",
   "phone-otp": "Phone code",
+  "magic-link": "Sign-in link",
+  authenticator: "Authenticator app",
 };
 
 /** "Password", "E-mail code", or the provider's id as stored (e.g. "github"). */
