@@ -17,7 +17,13 @@ import { currentTenantQuery } from "@/lib/current-tenant";
 import { hierarchyQuery } from "@/lib/hierarchy-query";
 import { Permission, usePermissions } from "@/lib/permissions";
 import { providerLabel } from "@/lib/policy-definition-labels";
-import { bundleQuery, catalogueChoicesQuery, definitionQuery, useCreateBundle } from "../api/policy-queries";
+import {
+  bundleQuery,
+  catalogueChoicesQuery,
+  definitionQuery,
+  useCreateBundle,
+  useMarkRecommendationInstalled,
+} from "../api/policy-queries";
 import { providerOf } from "../catalogue-filters";
 import {
   initialInputs,
@@ -61,6 +67,7 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>(null);
   const create = useCreateBundle();
+  const markInstalled = useMarkRecommendationInstalled();
 
   useEffect(() => {
     setInputs(initialInputs(specs));
@@ -105,6 +112,14 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
         waiverSettings: { approvalMode: approval },
       });
       const id = answer.bundle?.entity?.id ?? answer.bundle?.key ?? "";
+      const bundleId = answer.bundle?.entity?.id;
+      if (context.recommendationId && bundleId) {
+        // The policy is deployed whatever happens here; a recommendation that could not be marked
+        // (removed meanwhile, or no permission to install) stays open and can be archived by hand.
+        await markInstalled
+          .mutateAsync({ id: context.recommendationId, bundleIds: [bundleId] })
+          .catch(() => {});
+      }
       await navigate({ to: "/policies/$policyId", params: { policyId: id } });
     } catch (error) {
       if (error instanceof ConnectError && error.code === Code.InvalidArgument) {
