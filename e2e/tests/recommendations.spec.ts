@@ -8,7 +8,7 @@ const TITLE = "Keep Amazon Macie running in the sandbox";
 test("a recommendation is listed, installed through the prefilled create form, and shown installed", async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
 
   // The computed recommendations for the connected sandbox clouds.
   await page.goto("/recommendations");
@@ -34,12 +34,14 @@ test("a recommendation is listed, installed through the prefilled create form, a
   await expect(detail.getByRole("listitem").filter({ hasText: "Seen in the sandbox" })).toBeVisible();
   await expect(detail).toContainText("Added manually");
   await page.keyboard.press("Escape");
-  await expect(page.getByRole("list", { name: "Recommendations" }).getByRole("button", { name: TITLE })).toBeVisible();
+  await expect(
+    page.getByRole("list", { name: "Recommendations" }).getByRole("button", { name: TITLE }),
+  ).toBeVisible();
 
   // Install opens the create form prefilled from the recommendation.
   await page.getByRole("list", { name: "Recommendations" }).getByRole("button", { name: TITLE }).click();
   await page.getByRole("dialog").getByRole("link", { name: "Install" }).click();
-  await expect(page).toHaveURL(/\/policies\/create\?/);
+  await expect(page).toHaveURL(/\/policies\/create\?/, { timeout: 60_000 });
   expect(new URL(page.url()).searchParams.get("recommendationTitle")).toBe(TITLE);
   expect(new URL(page.url()).searchParams.get("provider")).toBe("AWS");
   await expect(page.getByRole("heading", { level: 1, name: "Create policy" })).toBeVisible();
@@ -50,9 +52,12 @@ test("a recommendation is listed, installed through the prefilled create form, a
   );
 
   // Deploy it; the recommendation is then installed and moves to the archive.
-  await page.getByRole("list", { name: "Scopes" }).getByRole("checkbox", { name: /^Sandbox OU/ }).check();
+  await page
+    .getByRole("list", { name: "Scopes" })
+    .getByRole("checkbox", { name: /^Sandbox OU/ })
+    .check();
   await page.getByRole("button", { name: "Deploy policy" }).click();
-  await expect(page).toHaveURL(/\/policies\/[^/?]+$/);
+  await expect(page).toHaveURL(/\/policies\/[^/?]+$/, { timeout: 60_000 });
   await expect(
     page.getByRole("heading", { level: 1, name: "Prevent disabling or suspending Amazon Macie" }),
   ).toBeVisible();

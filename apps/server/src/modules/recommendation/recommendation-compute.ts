@@ -73,6 +73,13 @@ export function createRecommendationComputer(deps: RecommendationComputeDeps): R
   const { db, catalogue, runtime, logger } = deps;
   const exclusive = createKeyedLock();
 
+  /**
+   * What was read of each connector's audit stream: the window's records and where the read
+   * stopped, so a recomputation reads only what arrived since (the provider's LookupEvents is
+   * rate limited and shared with the event pipeline and deployments).
+   */
+  const streams = new Map<string, { cursor: string; records: ActivityRecord[] }>();
+
   /** The connected clouds' recent audit streams; a cloud that cannot be read is skipped and logged. */
   async function readActivity(tenantId: string, now: Date): Promise<ActivityRecord[]> {
     const since = new Date(now.getTime() - ACTIVITY_WINDOW_DAYS * DAY_MS);
@@ -80,13 +87,16 @@ export function createRecommendationComputer(deps: RecommendationComputeDeps): R
     for (const connector of await readTenantConnectors(db, tenantId)) {
       try {
         const provider = runtime.providerFor(connector);
-        // Reads the window from its start, without touching the connector's own cursor (the
-        // event pipeline's); the provider reads every page of it.
-        const read = await provider.readAuditEvents(undefined, { since });
-        for (const record of read.records) {
-          const activity = activityOf(provider.provider, record);
-          if (activity) out.push(activity);
-        }
+        const known = streams.get(connector.id);
+        // Reads from where the last computation stopped, or the window's start, without touching
+        // the connector's own cursor (the event pipeline's).
+        const read = await provider.readAuditEvents(known?.cursor, { since });
+        const records = [
+          ...(known?.records ?? []),
+          ...read.records.flatMap((record) => activityOf(provider.provider, record) ?? []),
+        ].filter((record) => record.time >= since);
+        streams.set(connector.id, { cursor: read.cursor, records });
+        out.push(...records);
       } catch (error) {
         logger.warn(
           { component: "recommendations", connectorId: connector.id, error: (error as Error).message },
