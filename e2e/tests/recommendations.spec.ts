@@ -63,13 +63,13 @@ test("a recommendation is listed, installed through the prefilled create form, a
   ).toBeVisible();
 
   await page.goto("/recommendations");
-  await expect(page.getByRole("list", { name: "Recommendations" })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Recommendations" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole("button", { name: TITLE })).toHaveCount(0);
   await page.getByRole("link", { name: "Archived" }).click();
   const archived = page.getByRole("list", { name: "Archived recommendations" }).getByRole("listitem").filter({
     hasText: TITLE,
   });
-  await expect(archived.getByText("Installed")).toBeVisible();
+  await expect(archived.getByText("Installed")).toBeVisible({ timeout: 30_000 });
 
   // Restoring asks first.
   await archived.getByRole("button", { name: TITLE }).click();
