@@ -16,6 +16,7 @@ import { createBundleEngine } from "./modules/deployment/bundle-engine";
 import { createExports } from "./modules/export/export-service";
 import { createChatTokens } from "./modules/notification/chat-signature";
 import { loadCatalogue } from "./modules/policy-definition/load-catalogue";
+import { createRecommendationComputer } from "./modules/recommendation/recommendation-compute";
 import { createRateLimiter } from "./rpc/rate-limiter";
 import { startCloudConnections } from "./sandbox-connection";
 import { loadSecretKey } from "./secrets";
@@ -109,6 +110,13 @@ export async function createPalisade(config: Config, logger: Logger) {
     lock: database.lock,
   });
 
+  const recommendations = createRecommendationComputer({
+    db: database.db,
+    catalogue,
+    runtime: cloud.service.runtime,
+    logger,
+  });
+
   const serverKey = loadSecretKey(config.dataDir);
   const notifications = {
     db: database.db,
@@ -138,6 +146,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     maxRequestBytes: config.maxRequestBytes,
     trustedOrigins,
     notifications,
+    recommendations,
   });
 
   await registerWorkers(jobs, {
@@ -151,6 +160,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     messages: { gateway: createMessageGateway(config.messaging, logger), retry: config.mail.retry },
     notifications: { ...notifications, retry: config.notifications.retry },
     cloudRetry: config.cloudRetry,
+    recommendations,
   });
 
   await database.exclusive(() => cloud.connectSandbox());

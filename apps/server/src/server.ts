@@ -28,6 +28,8 @@ import { createNotificationService } from "./modules/notification/notification-s
 import { createBundleCards } from "./modules/policy/policies";
 import { createPolicyService } from "./modules/policy/policy-service";
 import { createPolicyDefinitionService } from "./modules/policy-definition/policy-definition-service";
+import type { RecommendationComputer } from "./modules/recommendation/recommendation-compute";
+import { createRecommendationService } from "./modules/recommendation/recommendation-service";
 import { createTeamService } from "./modules/team/team-service";
 import { createTenantService } from "./modules/tenant/tenant-service";
 import { createWaiverAnalyticsService } from "./modules/waiver/waiver-analytics-service";
@@ -73,6 +75,8 @@ export interface ServerDeps {
   trustedOrigins?: string[];
   /** Notification channels and the chat callbacks (Slack buttons and commands, Teams links). */
   notifications: NotificationDeps;
+  /** Computes a tenant's recommendations (also run by the recommendation job). */
+  recommendations: RecommendationComputer;
 }
 
 /** Builds the HTTP server: RPCs, Better Auth, health, and the web app. */
@@ -168,6 +172,16 @@ export async function buildServer(deps: ServerDeps) {
     [
       "palisade.initiative.v1.InitiativeService",
       createInitiativeService({ db, catalogue, jobs: deps.jobs, publicUrl: deps.publicUrl }),
+    ],
+    [
+      "palisade.recommendation.v1.RecommendationService",
+      createRecommendationService({
+        db,
+        catalogue,
+        jobs: deps.jobs,
+        publicUrl: deps.publicUrl,
+        computer: deps.recommendations,
+      }),
     ],
     [
       "palisade.event.v1.PolicyEventStoreService",

@@ -94,6 +94,20 @@ describe("role x method permission table", () => {
     }
   });
 
+  it.each([
+    ["RecommendationService.ListRecommendations", [Permission.RECOMMENDATIONS_READ]],
+    ["RecommendationService.GetRecommendation", [Permission.RECOMMENDATIONS_READ]],
+    ["RecommendationService.ArchiveRecommendation", [Permission.RECOMMENDATIONS_WRITE]],
+    ["RecommendationService.UnarchiveRecommendation", [Permission.RECOMMENDATIONS_WRITE]],
+    ["RecommendationService.AddRecommendation", [Permission.RECOMMENDATIONS_WRITE]],
+    ["RecommendationService.RefreshRecommendations", [Permission.RECOMMENDATIONS_WRITE]],
+    ["RecommendationService.InstallRecommendation", [Permission.RECOMMENDATIONS_INSTALL]],
+    ["RecommendationService.MarkRecommendationInstalled", [Permission.RECOMMENDATIONS_INSTALL]],
+  ])("%s needs %j", (name, permissions) => {
+    const method = methods.find((m) => nameOf(m) === name);
+    expect(method && methodAccess(method)).toMatchObject({ public: false, permissions });
+  });
+
   describe.each(callers)("%s", (caller) => {
     it.each(methods.map((m) => [nameOf(m), m] as const))("%s", async (_name, method) => {
       const result = await verdictOf(server, method, credentials.get(caller) ?? { kind: "none" });

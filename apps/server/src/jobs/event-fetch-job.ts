@@ -39,7 +39,11 @@ export function enqueueEventFetch(
   return jobs.send<EventFetchPayload>(EVENT_FETCH_JOB, payload, options);
 }
 
-export function eventFetchWorker(deps: { pipeline: EventFetchRunner }): JobDefinition<EventFetchPayload> {
+export function eventFetchWorker(deps: {
+  pipeline: EventFetchRunner;
+  /** Told after each successful fetch of a connector (recommendations follow what arrived). */
+  afterFetch?: (connectorId: string) => Promise<void>;
+}): JobDefinition<EventFetchPayload> {
   const { pipeline } = deps;
   return {
     name: EVENT_FETCH_JOB,
@@ -57,6 +61,7 @@ export function eventFetchWorker(deps: { pipeline: EventFetchRunner }): JobDefin
           ? await pipeline.fetchConnector(data.connectorId)
           : { records: 0, events: 0, states: 0 };
         await finish({ ok: true, result: outcome });
+        if (data.connectorId && deps.afterFetch) await deps.afterFetch(data.connectorId);
       } catch (error) {
         // The user's job row fails only once the last attempt has.
         if (retryCount >= RETRY_LIMIT) await finish({ ok: false, error: (error as Error).message });

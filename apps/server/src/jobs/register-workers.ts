@@ -8,7 +8,7 @@ import type { BundleEngine } from "../modules/deployment/bundle-engine";
 import { runImpactPreview } from "../modules/deployment/impact-preview-run";
 import { createEventPipeline } from "../modules/event/event-pipeline";
 import { purgeEventsBefore } from "../modules/event/event-retention-repository";
-import { listConnectorIdsAnyTenant } from "../modules/event/fetch-repository";
+import { findConnectorAnyTenant, listConnectorIdsAnyTenant } from "../modules/event/fetch-repository";
 import type { ExportService } from "../modules/export/export-service";
 import {
   channelsFor,
@@ -17,6 +17,8 @@ import {
   recordNotificationOutcome,
 } from "../modules/notification/notification-delivery";
 import { deleteExpiredNoncesAnyTenant } from "../modules/notification/notification-repository";
+import type { RecommendationComputer } from "../modules/recommendation/recommendation-compute";
+import { readTenantsWithConnectors } from "../modules/recommendation/recommendation-facts-repository";
 import { recordInvitationDelivery } from "../modules/team/invitation-delivery-repository";
 import { listEventRetentions } from "../modules/tenant/tenant-repository";
 import { expireDueWaivers } from "../modules/waiver/waiver-lifecycle";
@@ -42,6 +44,12 @@ import {
   RATE_LIMIT_CLEANUP_JOB,
   rateLimitCleanupWorker,
 } from "./rate-limit-cleanup-job";
+import {
+  createFetchTrigger,
+  RECOMMENDATION_CRON,
+  RECOMMENDATION_JOB,
+  recommendationWorker,
+} from "./recommendation-job";
 import { enqueueReconcile, RECONCILE_CRON, RECONCILE_JOB, reconcileWorker } from "./reconcile-job";
 import { type MailRetry, sendMailWorker } from "./send-mail-job";
 import { sendMessageWorker } from "./send-message-job";
@@ -66,6 +74,8 @@ export interface WorkerDeps {
   notifications: NotificationDeps & { retry: NotificationRetry };
   /** Retries of deployments while the cloud is unreachable or throttling. */
   cloudRetry?: CloudRetry;
+  /** Computes a tenant's recommendations (daily, after event fetches). */
+  recommendations: RecommendationComputer;
 }
 
 /**
@@ -87,7 +97,25 @@ export async function registerWorkers(jobs: JobQueue, deps: WorkerDeps): Promise
   await enqueueWaiverExpiry(jobs);
 
   const pipeline = createEventPipeline(deps);
-  await jobs.register(eventFetchWorker({ pipeline }));
+  const recomputeAfterFetch = createFetchTrigger(jobs);
+  await jobs.register(
+    eventFetchWorker({
+      pipeline,
+      afterFetch: async (connectorId) => {
+        const connector = await findConnectorAnyTenant(db, connectorId);
+        if (connector) await recomputeAfterFetch(connector.tenantId);
+      },
+    }),
+  );
+  await jobs.register(
+    recommendationWorker({
+      jobs,
+      compute: (tenantId) => deps.recommendations.compute(tenantId),
+      listTenants: () => readTenantsWithConnectors(db),
+      logger,
+    }),
+  );
+  await jobs.schedule(RECOMMENDATION_JOB, RECOMMENDATION_CRON);
   await jobs.register(eventFetchAllWorker({ jobs, listConnectorIds: () => listConnectorIdsAnyTenant(db) }));
   await scheduleEventFetchAll(jobs);
   await jobs.register(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isValidRedirectPath, postSignInPath, redirectPathSchema } from "./redirect-path";
+import { isValidRedirectPath, postSignInPath, redirectPathSchema, redirectTarget } from "./redirect-path";
 
 describe("redirect path rule", () => {
   it.each([
@@ -38,5 +38,24 @@ describe("postSignInPath", () => {
     ["//evil.example", "/dashboard"],
   ])("%j -> %s", (path, expected) => {
     expect(postSignInPath(path)).toBe(expected);
+  });
+});
+
+describe("sign-in redirect target", () => {
+  it.each([
+    [undefined, undefined],
+    [{ path: "/events" }, "/events"],
+    [{ recommendationId: "r 1" }, "/recommendations?recommendationId=r%201"],
+    [{ path: "/", recommendationId: "r1" }, "/recommendations?recommendationId=r1"],
+    [
+      { path: "/recommendations/archive", recommendationId: "r1" },
+      "/recommendations/archive?recommendationId=r1",
+    ],
+    [
+      { path: "/policies/create?provider=AWS", recommendationId: "r1" },
+      "/policies/create?provider=AWS&recommendationId=r1",
+    ],
+  ])("%j -> %s", (redirect, target) => {
+    expect(redirectTarget(redirect)).toBe(target);
   });
 });

@@ -26,3 +26,18 @@ export function postSignInPath(path: string | undefined): string {
   if (path && path !== "/" && isValidRedirectPath(path)) return path;
   return defaultLandingPath;
 }
+
+/**
+ * Where the sign-in page's redirect leads: its path, with the recommendation it names opened
+ * (on the recommendations page when no path is given, or on the given path as its
+ * recommendationId search parameter).
+ */
+export function redirectTarget(
+  redirect: { path?: string; recommendationId?: string } | undefined,
+): string | undefined {
+  const id = redirect?.recommendationId?.trim();
+  if (!id) return redirect?.path;
+  const path = redirect?.path && redirect.path !== "/" ? redirect.path : "/recommendations";
+  if (/[?&]recommendationId=/.test(path)) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}recommendationId=${encodeURIComponent(id)}`;
+}

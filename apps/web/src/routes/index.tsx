@@ -1,18 +1,18 @@
 import { createFileRoute, redirect } from "@tanstack/react-router";
 import { SignInPage } from "@/features/auth/components/sign-in-page";
-import { postSignInPath } from "@/lib/redirect-path";
+import { postSignInPath, redirectTarget } from "@/lib/redirect-path";
 import { signInSearchSchema } from "./-search";
 
 export const Route = createFileRoute("/")({
   validateSearch: signInSearchSchema,
   beforeLoad: async ({ context, search }) => {
     if (await context.auth.getSession())
-      throw redirect({ href: postSignInPath(search.redirect?.path), replace: true });
+      throw redirect({ href: postSignInPath(redirectTarget(search.redirect)), replace: true });
   },
   component: SignInRoute,
 });
 
 function SignInRoute() {
   const { redirect: target } = Route.useSearch();
-  return <SignInPage redirectPath={target?.path} />;
+  return <SignInPage redirectPath={redirectTarget(target)} />;
 }

@@ -9,9 +9,14 @@ const accountPath = "/account";
 
 export const Route = createFileRoute("/_authenticated")({
   validateSearch: authenticatedSearchSchema,
-  beforeLoad: async ({ context, location }) => {
+  beforeLoad: async ({ context, location, search }) => {
     const session = await context.auth.getSession();
     if (!session) throw redirect({ to: "/", search: { redirect: { path: location.href } } });
+    // A link naming a recommendation opens it, wherever it points (the create form keeps it as
+    // the recommendation it installs).
+    const opensRecommendation = /^\/(recommendations|policies\/create)(\/|$)/.test(location.pathname);
+    if (search.recommendationId && !opensRecommendation)
+      throw redirect({ to: "/recommendations", search: { recommendationId: search.recommendationId } });
     return { session };
   },
   loader: async ({ context, location }) => {

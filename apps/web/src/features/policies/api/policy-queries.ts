@@ -7,6 +7,7 @@ import {
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { ListOrderBy } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import { PolicyDefinitionService } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
+import { RecommendationService } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import { keepPreviousData, useQueryClient } from "@tanstack/react-query";
 import { bundleLookup } from "@/lib/bundle-lookup";
 import { invalidateMethods } from "@/lib/query-keys";
@@ -130,6 +131,18 @@ export function useCreateBundle() {
   const queryClient = useQueryClient();
   return useMutation(DeploymentManagerService.method.createBundle, {
     onSuccess: () => invalidateMethods(queryClient, changedByCreate),
+  });
+}
+
+/** Records that the bundle deployed from the create form installs the recommendation it was opened from. */
+export function useMarkRecommendationInstalled() {
+  const queryClient = useQueryClient();
+  return useMutation(RecommendationService.method.markRecommendationInstalled, {
+    onSuccess: () =>
+      invalidateMethods(queryClient, [
+        RecommendationService.method.listRecommendations,
+        RecommendationService.method.getRecommendation,
+      ]),
   });
 }
 

@@ -19,7 +19,13 @@ import { hierarchyQuery } from "@/lib/hierarchy-query";
 import { Permission, usePermissions } from "@/lib/permissions";
 import { providerLabel } from "@/lib/policy-definition-labels";
 import { useFormDraft } from "@/lib/use-form-draft";
-import { bundleQuery, catalogueChoicesQuery, definitionQuery, useCreateBundle } from "../api/policy-queries";
+import {
+  bundleQuery,
+  catalogueChoicesQuery,
+  definitionQuery,
+  useCreateBundle,
+  useMarkRecommendationInstalled,
+} from "../api/policy-queries";
 import { providerOf } from "../catalogue-filters";
 import {
   type CreatePolicyDraft,
@@ -83,6 +89,7 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>(null);
   const create = useCreateBundle();
+  const markInstalled = useMarkRecommendationInstalled();
 
   useEffect(() => {
     const pending = pendingDraft.current;
@@ -142,6 +149,14 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
       });
       const id = answer.bundle?.entity?.id ?? answer.bundle?.key ?? "";
       draft.discard();
+      const bundleId = answer.bundle?.entity?.id;
+      if (context.recommendationId && bundleId) {
+        // The policy is deployed whatever happens here; a recommendation that could not be marked
+        // (removed meanwhile, or no permission to install) stays open and can be archived by hand.
+        await markInstalled
+          .mutateAsync({ id: context.recommendationId, bundleIds: [bundleId] })
+          .catch(() => {});
+      }
       await navigate({ to: "/policies/$policyId", params: { policyId: id } });
     } catch (error) {
       // The session ended: its own dialog asks to sign in again, and the input is kept as a draft.

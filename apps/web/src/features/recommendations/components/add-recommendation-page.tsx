@@ -42,13 +42,14 @@ export function AddRecommendationPage() {
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await add.mutateAsync({
+      const answer = await add.mutateAsync({
         title: values.title,
         description: values.description,
         policySlugs: values.policySlugs,
         provider: values.provider === "AWS" ? CloudProvider.AWS : CloudProvider.AZURE,
       });
-      await navigate({ to: "/recommendations" });
+      const id = answer.recommendation?.entity?.id;
+      await navigate({ to: "/recommendations", search: id ? { recommendationId: id } : {} });
     } catch (e) {
       setError(e);
     }

@@ -15,7 +15,7 @@ export const addRecommendationSchema = z.object({
     .check(
       z.trim(),
       z.minLength(1, "Description is required"),
-      z.maxLength(2000, "Description must not exceed 2000 characters"),
+      z.maxLength(5000, "Description must not exceed 5000 characters"),
     ),
   provider: z.enum(["AWS", "Azure"], "Choose a cloud"),
   policySlugs: z.pipe(

@@ -4,6 +4,8 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import { file_palisade_auth_v1_auth } from "../../auth/v1/auth_pb";
 import type { CloudProvider, Entity, PaginationRequest, PaginationResponse, Scope } from "../../common/v1/common_pb";
 import { file_palisade_common_v1_common } from "../../common/v1/common_pb";
@@ -15,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file palisade/recommendation/v1/recommendation.proto.
  */
 export const file_palisade_recommendation_v1_recommendation: GenFile = /*@__PURE__*/
-  fileDesc("Ci9wYWxpc2FkZS9yZWNvbW1lbmRhdGlvbi92MS9yZWNvbW1lbmRhdGlvbi5wcm90bxIacGFsaXNhZGUucmVjb21tZW5kYXRpb24udjEitQIKDlJlY29tbWVuZGF0aW9uEioKBmVudGl0eRgBIAEoCzIaLnBhbGlzYWRlLmNvbW1vbi52MS5FbnRpdHkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSFAoMcG9saWN5X3NsdWdzGAQgAygJEjMKCHByb3ZpZGVyGAUgASgOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXISEAoIYXJjaGl2ZWQYBiABKAgSQAoGc291cmNlGAcgASgOMjAucGFsaXNhZGUucmVjb21tZW5kYXRpb24udjEuUmVjb21tZW5kYXRpb25Tb3VyY2USEgoKY3JlYXRlZF9ieRgIIAEoCRIgChhhZmZlY3RlZF9yZXNvdXJjZXNfY291bnQYCSABKA0i0AEKGkxpc3RSZWNvbW1lbmRhdGlvbnNSZXF1ZXN0EjkKCnBhZ2luYXRpb24YASABKAsyJS5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlcXVlc3QSEAoIYXJjaGl2ZWQYAiABKAgSOAoIcHJvdmlkZXIYAyABKA4yIS5wYWxpc2FkZS5jb21tb24udjEuQ2xvdWRQcm92aWRlckgAiAEBEhMKBnNlYXJjaBgEIAEoCUgBiAEBQgsKCV9wcm92aWRlckIJCgdfc2VhcmNoIpQBChtMaXN0UmVjb21tZW5kYXRpb25zUmVzcG9uc2USOQoFaXRlbXMYASADKAsyKi5wYWxpc2FkZS5yZWNvbW1lbmRhdGlvbi52MS5SZWNvbW1lbmRhdGlvbhI6CgpwYWdpbmF0aW9uGAIgASgLMiYucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXNwb25zZSImChhHZXRSZWNvbW1lbmRhdGlvblJlcXVlc3QSCgoCaWQYASABKAkiXwoZR2V0UmVjb21tZW5kYXRpb25SZXNwb25zZRJCCg5yZWNvbW1lbmRhdGlvbhgBIAEoCzIqLnBhbGlzYWRlLnJlY29tbWVuZGF0aW9uLnYxLlJlY29tbWVuZGF0aW9uIioKHEFyY2hpdmVSZWNvbW1lbmRhdGlvblJlcXVlc3QSCgoCaWQYASABKAkiYwodQXJjaGl2ZVJlY29tbWVuZGF0aW9uUmVzcG9uc2USQgoOcmVjb21tZW5kYXRpb24YASABKAsyKi5wYWxpc2FkZS5yZWNvbW1lbmRhdGlvbi52MS5SZWNvbW1lbmRhdGlvbiIsCh5VbmFyY2hpdmVSZWNvbW1lbmRhdGlvblJlcXVlc3QSCgoCaWQYASABKAkiZQofVW5hcmNoaXZlUmVjb21tZW5kYXRpb25SZXNwb25zZRJCCg5yZWNvbW1lbmRhdGlvbhgBIAEoCzIqLnBhbGlzYWRlLnJlY29tbWVuZGF0aW9uLnYxLlJlY29tbWVuZGF0aW9uIokBChhBZGRSZWNvbW1lbmRhdGlvblJlcXVlc3QSDQoFdGl0bGUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSFAoMcG9saWN5X3NsdWdzGAMgAygJEjMKCHByb3ZpZGVyGAQgASgOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXIiXwoZQWRkUmVjb21tZW5kYXRpb25SZXNwb25zZRJCCg5yZWNvbW1lbmRhdGlvbhgBIAEoCzIqLnBhbGlzYWRlLnJlY29tbWVuZGF0aW9uLnYxLlJlY29tbWVuZGF0aW9uIosBChxJbnN0YWxsUmVjb21tZW5kYXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJEikKBnNjb3BlcxgCIAMoCzIZLnBhbGlzYWRlLmNvbW1vbi52MS5TY29wZRI0CgRtb2RlGAMgASgOMiYucGFsaXNhZGUuZGVwbG95bWVudC52MS5EZXBsb3ltZW50TW9kZSKeAQodSW5zdGFsbFJlY29tbWVuZGF0aW9uUmVzcG9uc2USOQoHYnVuZGxlcxgBIAMoCzIoLnBhbGlzYWRlLmRlcGxveW1lbnQudjEuRGVwbG95bWVudEJ1bmRsZRJCCg5yZWNvbW1lbmRhdGlvbhgCIAEoCzIqLnBhbGlzYWRlLnJlY29tbWVuZGF0aW9uLnYxLlJlY29tbWVuZGF0aW9uKoEBChRSZWNvbW1lbmRhdGlvblNvdXJjZRIlCiFSRUNPTU1FTkRBVElPTl9TT1VSQ0VfVU5TUEVDSUZJRUQQABIgChxSRUNPTU1FTkRBVElPTl9TT1VSQ0VfU1lTVEVNEAESIAocUkVDT01NRU5EQVRJT05fU09VUkNFX01BTlVBTBACMo8HChVSZWNvbW1lbmRhdGlvblNlcnZpY2USjwEKE0xpc3RSZWNvbW1lbmRhdGlvbnMSNi5wYWxpc2FkZS5yZWNvbW1lbmRhdGlvbi52MS5MaXN0UmVjb21tZW5kYXRpb25zUmVxdWVzdBo3LnBhbGlzYWRlLnJlY29tbWVuZGF0aW9uLnYxLkxpc3RSZWNvbW1lbmRhdGlvbnNSZXNwb25zZSIHkoIZAwoBBRKJAQoRR2V0UmVjb21tZW5kYXRpb24SNC5wYWxpc2FkZS5yZWNvbW1lbmRhdGlvbi52MS5HZXRSZWNvbW1lbmRhdGlvblJlcXVlc3QaNS5wYWxpc2FkZS5yZWNvbW1lbmRhdGlvbi52MS5HZXRSZWNvbW1lbmRhdGlvblJlc3BvbnNlIgeSghkDCgEFEpUBChVBcmNoaXZlUmVjb21tZW5kYXRpb24SOC5wYWxpc2FkZS5yZWNvbW1lbmRhdGlvbi52MS5BcmNoaXZlUmVjb21tZW5kYXRpb25SZXF1ZXN0GjkucGFsaXNhZGUucmVjb21tZW5kYXRpb24udjEuQXJjaGl2ZVJlY29tbWVuZGF0aW9uUmVzcG9uc2UiB5KCGQMKAQcSmwEKF1VuYXJjaGl2ZVJlY29tbWVuZGF0aW9uEjoucGFsaXNhZGUucmVjb21tZW5kYXRpb24udjEuVW5hcmNoaXZlUmVjb21tZW5kYXRpb25SZXF1ZXN0GjsucGFsaXNhZGUucmVjb21tZW5kYXRpb24udjEuVW5hcmNoaXZlUmVjb21tZW5kYXRpb25SZXNwb25zZSIHkoIZAwoBBxKJAQoRQWRkUmVjb21tZW5kYXRpb24SNC5wYWxpc2FkZS5yZWNvbW1lbmRhdGlvbi52MS5BZGRSZWNvbW1lbmRhdGlvblJlcXVlc3QaNS5wYWxpc2FkZS5yZWNvbW1lbmRhdGlvbi52MS5BZGRSZWNvbW1lbmRhdGlvblJlc3BvbnNlIgeSghkDCgEHEpUBChVJbnN0YWxsUmVjb21tZW5kYXRpb24SOC5wYWxpc2FkZS5yZWNvbW1lbmRhdGlvbi52MS5JbnN0YWxsUmVjb21tZW5kYXRpb25SZXF1ZXN0GjkucGFsaXNhZGUucmVjb21tZW5kYXRpb24udjEuSW5zdGFsbFJlY29tbWVuZGF0aW9uUmVzcG9uc2UiB5KCGQMKAQZiBnByb3RvMw", [file_palisade_auth_v1_auth, file_palisade_common_v1_common, file_palisade_deployment_v1_deployment]);
+  fileDesc("Ci9wYWxpc2FkZS9yZWNvbW1lbmRhdGlvbi92MS9yZWNvbW1lbmRhdGlvbi5wcm90bxIacGFsaXNhZGUucmVjb21tZW5kYXRpb24udjEi3QQKDlJlY29tbWVuZGF0aW9uEioKBmVudGl0eRgBIAEoCzIaLnBhbGlzYWRlLmNvbW1vbi52MS5FbnRpdHkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSFAoMcG9saWN5X3NsdWdzGAQgAygJEjMKCHByb3ZpZGVyGAUgASgOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXISEAoIYXJjaGl2ZWQYBiABKAgSQAoGc291cmNlGAcgASgOMjAucGFsaXNhZGUucmVjb21tZW5kYXRpb24udjEuUmVjb21tZW5kYXRpb25Tb3VyY2USEgoKY3JlYXRlZF9ieRgIIAEoCRIgChhhZmZlY3RlZF9yZXNvdXJjZXNfY291bnQYCSABKA0SPAoEa2luZBgKIAEoDjIuLnBhbGlzYWRlLnJlY29tbWVuZGF0aW9uLnYxLlJlY29tbWVuZGF0aW9uS2luZBIzChBzdWdnZXN0ZWRfc2NvcGVzGAsgAygLMhkucGFsaXNhZGUuY29tbW9uLnYxLlNjb3BlEj4KDnN1Z2dlc3RlZF9tb2RlGAwgASgOMiYucGFsaXNhZGUuZGVwbG95bWVudC52MS5EZXBsb3ltZW50TW9kZRINCgVzY29yZRgNIAEoDRI1CgxpbnN0YWxsZWRfYXQYDiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESHAoUaW5zdGFsbGVkX2J1bmRsZV9pZHMYDyADKAlCDwoNX2luc3RhbGxlZF9hdCLQAQoaTGlzdFJlY29tbWVuZGF0aW9uc1JlcXVlc3QSOQoKcGFnaW5hdGlvbhgBIAEoCzIlLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uUmVxdWVzdBIQCghhcmNoaXZlZBgCIAEoCBI4Cghwcm92aWRlchgDIAEoDjIhLnBhbGlzYWRlLmNvbW1vbi52MS5DbG91ZFByb3ZpZGVySACIAQESEwoGc2VhcmNoGAQgASgJSAGIAQFCCwoJX3Byb3ZpZGVyQgkKB19zZWFyY2gilAEKG0xpc3RSZWNvbW1lbmRhdGlvbnNSZXNwb25zZRI5CgVpdGVtcxgBIAMoCzIqLnBhbGlzYWRlLnJlY29tbWVuZGF0aW9uLnYxLlJlY29tbWVuZGF0aW9uEjoKCnBhZ2luYXRpb24YAiABKAsyJi5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlc3BvbnNlIiYKGEdldFJlY29tbWVuZGF0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSJfChlHZXRSZWNvbW1lbmRhdGlvblJlc3BvbnNlEkIKDnJlY29tbWVuZGF0aW9uGAEgASgLMioucGFsaXNhZGUucmVjb21tZW5kYXRpb24udjEuUmVjb21tZW5kYXRpb24iKgocQXJjaGl2ZVJlY29tbWVuZGF0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSJjCh1BcmNoaXZlUmVjb21tZW5kYXRpb25SZXNwb25zZRJCCg5yZWNvbW1lbmRhdGlvbhgBIAEoCzIqLnBhbGlzYWRlLnJlY29tbWVuZGF0aW9uLnYxLlJlY29tbWVuZGF0aW9uIiwKHlVuYXJjaGl2ZVJlY29tbWVuZGF0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSJlCh9VbmFyY2hpdmVSZWNvbW1lbmRhdGlvblJlc3BvbnNlEkIKDnJlY29tbWVuZGF0aW9uGAEgASgLMioucGFsaXNhZGUucmVjb21tZW5kYXRpb24udjEuUmVjb21tZW5kYXRpb24itAEKGEFkZFJlY29tbWVuZGF0aW9uUmVxdWVzdBINCgV0aXRsZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIUCgxwb2xpY3lfc2x1Z3MYAyADKAkSMwoIcHJvdmlkZXIYBCABKA4yIS5wYWxpc2FkZS5jb21tb24udjEuQ2xvdWRQcm92aWRlchIpCgZzY29wZXMYBSADKAsyGS5wYWxpc2FkZS5jb21tb24udjEuU2NvcGUiXwoZQWRkUmVjb21tZW5kYXRpb25SZXNwb25zZRJCCg5yZWNvbW1lbmRhdGlvbhgBIAEoCzIqLnBhbGlzYWRlLnJlY29tbWVuZGF0aW9uLnYxLlJlY29tbWVuZGF0aW9uIosBChxJbnN0YWxsUmVjb21tZW5kYXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJEikKBnNjb3BlcxgCIAMoCzIZLnBhbGlzYWRlLmNvbW1vbi52MS5TY29wZRI0CgRtb2RlGAMgASgOMiYucGFsaXNhZGUuZGVwbG95bWVudC52MS5EZXBsb3ltZW50TW9kZSKeAQodSW5zdGFsbFJlY29tbWVuZGF0aW9uUmVzcG9uc2USOQoHYnVuZGxlcxgBIAMoCzIoLnBhbGlzYWRlLmRlcGxveW1lbnQudjEuRGVwbG95bWVudEJ1bmRsZRJCCg5yZWNvbW1lbmRhdGlvbhgCIAEoCzIqLnBhbGlzYWRlLnJlY29tbWVuZGF0aW9uLnYxLlJlY29tbWVuZGF0aW9uIkQKIk1hcmtSZWNvbW1lbmRhdGlvbkluc3RhbGxlZFJlcXVlc3QSCgoCaWQYASABKAkSEgoKYnVuZGxlX2lkcxgCIAMoCSJpCiNNYXJrUmVjb21tZW5kYXRpb25JbnN0YWxsZWRSZXNwb25zZRJCCg5yZWNvbW1lbmRhdGlvbhgBIAEoCzIqLnBhbGlzYWRlLnJlY29tbWVuZGF0aW9uLnYxLlJlY29tbWVuZGF0aW9uIh8KHVJlZnJlc2hSZWNvbW1lbmRhdGlvbnNSZXF1ZXN0IlMKHlJlZnJlc2hSZWNvbW1lbmRhdGlvbnNSZXNwb25zZRIPCgdjcmVhdGVkGAEgASgNEg8KB3VwZGF0ZWQYAiABKA0SDwoHcmVtb3ZlZBgDIAEoDSqZAgoSUmVjb21tZW5kYXRpb25LaW5kEiMKH1JFQ09NTUVOREFUSU9OX0tJTkRfVU5TUEVDSUZJRUQQABIlCiFSRUNPTU1FTkRBVElPTl9LSU5EX0ZSQU1FV09SS19HQVAQARIpCiVSRUNPTU1FTkRBVElPTl9LSU5EX09CU0VSVkVEX0FDVElWSVRZEAISHQoZUkVDT01NRU5EQVRJT05fS0lORF9EUklGVBADEiQKIFJFQ09NTUVOREFUSU9OX0tJTkRfT0ZURU5fV0FJVkVEEAQSJwojUkVDT01NRU5EQVRJT05fS0lORF9VTkdVQVJERURfU0NPUEUQBRIeChpSRUNPTU1FTkRBVElPTl9LSU5EX01BTlVBTBAGKoEBChRSZWNvbW1lbmRhdGlvblNvdXJjZRIlCiFSRUNPTU1FTkRBVElPTl9TT1VSQ0VfVU5TUEVDSUZJRUQQABIgChxSRUNPTU1FTkRBVElPTl9TT1VSQ0VfU1lTVEVNEAESIAocUkVDT01NRU5EQVRJT05fU09VUkNFX01BTlVBTBACMtQJChVSZWNvbW1lbmRhdGlvblNlcnZpY2USjwEKE0xpc3RSZWNvbW1lbmRhdGlvbnMSNi5wYWxpc2FkZS5yZWNvbW1lbmRhdGlvbi52MS5MaXN0UmVjb21tZW5kYXRpb25zUmVxdWVzdBo3LnBhbGlzYWRlLnJlY29tbWVuZGF0aW9uLnYxLkxpc3RSZWNvbW1lbmRhdGlvbnNSZXNwb25zZSIHkoIZAwoBBRKJAQoRR2V0UmVjb21tZW5kYXRpb24SNC5wYWxpc2FkZS5yZWNvbW1lbmRhdGlvbi52MS5HZXRSZWNvbW1lbmRhdGlvblJlcXVlc3QaNS5wYWxpc2FkZS5yZWNvbW1lbmRhdGlvbi52MS5HZXRSZWNvbW1lbmRhdGlvblJlc3BvbnNlIgeSghkDCgEFEpUBChVBcmNoaXZlUmVjb21tZW5kYXRpb24SOC5wYWxpc2FkZS5yZWNvbW1lbmRhdGlvbi52MS5BcmNoaXZlUmVjb21tZW5kYXRpb25SZXF1ZXN0GjkucGFsaXNhZGUucmVjb21tZW5kYXRpb24udjEuQXJjaGl2ZVJlY29tbWVuZGF0aW9uUmVzcG9uc2UiB5KCGQMKAQcSmwEKF1VuYXJjaGl2ZVJlY29tbWVuZGF0aW9uEjoucGFsaXNhZGUucmVjb21tZW5kYXRpb24udjEuVW5hcmNoaXZlUmVjb21tZW5kYXRpb25SZXF1ZXN0GjsucGFsaXNhZGUucmVjb21tZW5kYXRpb24udjEuVW5hcmNoaXZlUmVjb21tZW5kYXRpb25SZXNwb25zZSIHkoIZAwoBBxKJAQoRQWRkUmVjb21tZW5kYXRpb24SNC5wYWxpc2FkZS5yZWNvbW1lbmRhdGlvbi52MS5BZGRSZWNvbW1lbmRhdGlvblJlcXVlc3QaNS5wYWxpc2FkZS5yZWNvbW1lbmRhdGlvbi52MS5BZGRSZWNvbW1lbmRhdGlvblJlc3BvbnNlIgeSghkDCgEHEpUBChVJbnN0YWxsUmVjb21tZW5kYXRpb24SOC5wYWxpc2FkZS5yZWNvbW1lbmRhdGlvbi52MS5JbnN0YWxsUmVjb21tZW5kYXRpb25SZXF1ZXN0GjkucGFsaXNhZGUucmVjb21tZW5kYXRpb24udjEuSW5zdGFsbFJlY29tbWVuZGF0aW9uUmVzcG9uc2UiB5KCGQMKAQYSpwEKG01hcmtSZWNvbW1lbmRhdGlvbkluc3RhbGxlZBI+LnBhbGlzYWRlLnJlY29tbWVuZGF0aW9uLnYxLk1hcmtSZWNvbW1lbmRhdGlvbkluc3RhbGxlZFJlcXVlc3QaPy5wYWxpc2FkZS5yZWNvbW1lbmRhdGlvbi52MS5NYXJrUmVjb21tZW5kYXRpb25JbnN0YWxsZWRSZXNwb25zZSIHkoIZAwoBBhKYAQoWUmVmcmVzaFJlY29tbWVuZGF0aW9ucxI5LnBhbGlzYWRlLnJlY29tbWVuZGF0aW9uLnYxLlJlZnJlc2hSZWNvbW1lbmRhdGlvbnNSZXF1ZXN0GjoucGFsaXNhZGUucmVjb21tZW5kYXRpb24udjEuUmVmcmVzaFJlY29tbWVuZGF0aW9uc1Jlc3BvbnNlIgeSghkDCgEHYgZwcm90bzM", [file_google_protobuf_timestamp, file_palisade_auth_v1_auth, file_palisade_common_v1_common, file_palisade_deployment_v1_deployment]);
 
 /**
  * @generated from message palisade.recommendation.v1.Recommendation
@@ -73,6 +75,46 @@ export type Recommendation = Message<"palisade.recommendation.v1.Recommendation"
    * @generated from field: uint32 affected_resources_count = 9;
    */
   affectedResourcesCount: number;
+
+  /**
+   * @generated from field: palisade.recommendation.v1.RecommendationKind kind = 10;
+   */
+  kind: RecommendationKind;
+
+  /**
+   * Where to deploy the policies; empty when the recommendation names no scope.
+   *
+   * @generated from field: repeated palisade.common.v1.Scope suggested_scopes = 11;
+   */
+  suggestedScopes: Scope[];
+
+  /**
+   * ALERT first unless the finding shows the policy already alerting.
+   *
+   * @generated from field: palisade.deployment.v1.DeploymentMode suggested_mode = 12;
+   */
+  suggestedMode: DeploymentMode;
+
+  /**
+   * 0 to 100: higher is more urgent.
+   *
+   * @generated from field: uint32 score = 13;
+   */
+  score: number;
+
+  /**
+   * Set once its policies were deployed from it.
+   *
+   * @generated from field: optional google.protobuf.Timestamp installed_at = 14;
+   */
+  installedAt?: Timestamp | undefined;
+
+  /**
+   * Bundles deployed from it.
+   *
+   * @generated from field: repeated string installed_bundle_ids = 15;
+   */
+  installedBundleIds: string[];
 };
 
 /**
@@ -247,11 +289,15 @@ export const UnarchiveRecommendationResponseSchema: GenMessage<UnarchiveRecommen
  */
 export type AddRecommendationRequest = Message<"palisade.recommendation.v1.AddRecommendationRequest"> & {
   /**
+   * 1 to 120 characters once trimmed (checked by the server with a message naming the field).
+   *
    * @generated from field: string title = 1;
    */
   title: string;
 
   /**
+   * Markdown, at most 5,000 characters.
+   *
    * @generated from field: string description = 2;
    */
   description: string;
@@ -267,6 +313,13 @@ export type AddRecommendationRequest = Message<"palisade.recommendation.v1.AddRe
    * @generated from field: palisade.common.v1.CloudProvider provider = 4;
    */
   provider: CloudProvider;
+
+  /**
+   * Suggested scopes; of a connected cloud of the same provider.
+   *
+   * @generated from field: repeated palisade.common.v1.Scope scopes = 5;
+   */
+  scopes: Scope[];
 };
 
 /**
@@ -343,6 +396,153 @@ export const InstallRecommendationResponseSchema: GenMessage<InstallRecommendati
   messageDesc(file_palisade_recommendation_v1_recommendation, 12);
 
 /**
+ * @generated from message palisade.recommendation.v1.MarkRecommendationInstalledRequest
+ */
+export type MarkRecommendationInstalledRequest = Message<"palisade.recommendation.v1.MarkRecommendationInstalledRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Bundles deployed for it; at least one.
+   *
+   * @generated from field: repeated string bundle_ids = 2;
+   */
+  bundleIds: string[];
+};
+
+/**
+ * Describes the message palisade.recommendation.v1.MarkRecommendationInstalledRequest.
+ * Use `create(MarkRecommendationInstalledRequestSchema)` to create a new message.
+ */
+export const MarkRecommendationInstalledRequestSchema: GenMessage<MarkRecommendationInstalledRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_recommendation_v1_recommendation, 13);
+
+/**
+ * @generated from message palisade.recommendation.v1.MarkRecommendationInstalledResponse
+ */
+export type MarkRecommendationInstalledResponse = Message<"palisade.recommendation.v1.MarkRecommendationInstalledResponse"> & {
+  /**
+   * @generated from field: palisade.recommendation.v1.Recommendation recommendation = 1;
+   */
+  recommendation?: Recommendation | undefined;
+};
+
+/**
+ * Describes the message palisade.recommendation.v1.MarkRecommendationInstalledResponse.
+ * Use `create(MarkRecommendationInstalledResponseSchema)` to create a new message.
+ */
+export const MarkRecommendationInstalledResponseSchema: GenMessage<MarkRecommendationInstalledResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_recommendation_v1_recommendation, 14);
+
+/**
+ * @generated from message palisade.recommendation.v1.RefreshRecommendationsRequest
+ */
+export type RefreshRecommendationsRequest = Message<"palisade.recommendation.v1.RefreshRecommendationsRequest"> & {
+};
+
+/**
+ * Describes the message palisade.recommendation.v1.RefreshRecommendationsRequest.
+ * Use `create(RefreshRecommendationsRequestSchema)` to create a new message.
+ */
+export const RefreshRecommendationsRequestSchema: GenMessage<RefreshRecommendationsRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_recommendation_v1_recommendation, 15);
+
+/**
+ * @generated from message palisade.recommendation.v1.RefreshRecommendationsResponse
+ */
+export type RefreshRecommendationsResponse = Message<"palisade.recommendation.v1.RefreshRecommendationsResponse"> & {
+  /**
+   * Findings seen for the first time.
+   *
+   * @generated from field: uint32 created = 1;
+   */
+  created: number;
+
+  /**
+   * Open recommendations whose finding was seen again and brought up to date.
+   *
+   * @generated from field: uint32 updated = 2;
+   */
+  updated: number;
+
+  /**
+   * Open recommendations whose finding no longer holds.
+   *
+   * @generated from field: uint32 removed = 3;
+   */
+  removed: number;
+};
+
+/**
+ * Describes the message palisade.recommendation.v1.RefreshRecommendationsResponse.
+ * Use `create(RefreshRecommendationsResponseSchema)` to create a new message.
+ */
+export const RefreshRecommendationsResponseSchema: GenMessage<RefreshRecommendationsResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_recommendation_v1_recommendation, 16);
+
+/**
+ * Where a recommendation comes from.
+ *
+ * @generated from enum palisade.recommendation.v1.RecommendationKind
+ */
+export enum RecommendationKind {
+  /**
+   * @generated from enum value: RECOMMENDATION_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * A clause of a framework the tenant follows that no deployed policy covers.
+   *
+   * @generated from enum value: RECOMMENDATION_KIND_FRAMEWORK_GAP = 1;
+   */
+  FRAMEWORK_GAP = 1,
+
+  /**
+   * Risky actions seen in a cloud's audit stream that no deployed policy stops.
+   *
+   * @generated from enum value: RECOMMENDATION_KIND_OBSERVED_ACTIVITY = 2;
+   */
+  OBSERVED_ACTIVITY = 2,
+
+  /**
+   * Resources drifting from a policy deployed in alert mode.
+   *
+   * @generated from enum value: RECOMMENDATION_KIND_DRIFT = 3;
+   */
+  DRIFT = 3,
+
+  /**
+   * A policy whose waivers are requested so often that its scope or mode deserves a review.
+   *
+   * @generated from enum value: RECOMMENDATION_KIND_OFTEN_WAIVED = 4;
+   */
+  OFTEN_WAIVED = 4,
+
+  /**
+   * A scope of a connected hierarchy (a production OU, a subscription) without a baseline guardrail.
+   *
+   * @generated from enum value: RECOMMENDATION_KIND_UNGUARDED_SCOPE = 5;
+   */
+  UNGUARDED_SCOPE = 5,
+
+  /**
+   * Added by a member.
+   *
+   * @generated from enum value: RECOMMENDATION_KIND_MANUAL = 6;
+   */
+  MANUAL = 6,
+}
+
+/**
+ * Describes the enum palisade.recommendation.v1.RecommendationKind.
+ */
+export const RecommendationKindSchema: GenEnum<RecommendationKind> = /*@__PURE__*/
+  enumDesc(file_palisade_recommendation_v1_recommendation, 0);
+
+/**
  * @generated from enum palisade.recommendation.v1.RecommendationSource
  */
 export enum RecommendationSource {
@@ -368,7 +568,7 @@ export enum RecommendationSource {
  * Describes the enum palisade.recommendation.v1.RecommendationSource.
  */
 export const RecommendationSourceSchema: GenEnum<RecommendationSource> = /*@__PURE__*/
-  enumDesc(file_palisade_recommendation_v1_recommendation, 0);
+  enumDesc(file_palisade_recommendation_v1_recommendation, 1);
 
 /**
  * Suggested policies for the tenant, derived from what its events and clouds show, or added
@@ -426,6 +626,28 @@ export const RecommendationService: GenService<{
     methodKind: "unary";
     input: typeof InstallRecommendationRequestSchema;
     output: typeof InstallRecommendationResponseSchema;
+  },
+  /**
+   * Marks a recommendation installed by bundles deployed from the policy create form (opened
+   * with its recommendationId); the bundles must hold at least one of its policies.
+   *
+   * @generated from rpc palisade.recommendation.v1.RecommendationService.MarkRecommendationInstalled
+   */
+  markRecommendationInstalled: {
+    methodKind: "unary";
+    input: typeof MarkRecommendationInstalledRequestSchema;
+    output: typeof MarkRecommendationInstalledResponseSchema;
+  },
+  /**
+   * Recomputes the tenant's recommendations now and answers when done (they are also recomputed
+   * daily and after fetches of the clouds' events, by a background job).
+   *
+   * @generated from rpc palisade.recommendation.v1.RecommendationService.RefreshRecommendations
+   */
+  refreshRecommendations: {
+    methodKind: "unary";
+    input: typeof RefreshRecommendationsRequestSchema;
+    output: typeof RefreshRecommendationsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_palisade_recommendation_v1_recommendation, 0);

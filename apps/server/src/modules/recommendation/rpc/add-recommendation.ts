@@ -1,0 +1,34 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import type {
+  AddRecommendationRequest,
+  AddRecommendationResponseSchema,
+} from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
+import { requireCaller } from "../../../rpc/call-context";
+import { auditCall } from "../../audit/audit-log";
+import { loadTenantCatalogue } from "../../policy-definition/tenant-catalogue";
+import type { RecommendationServiceDeps } from "../recommendation-deps";
+import { readRecommendationInput } from "../recommendation-input";
+import { recommendationMessage } from "../recommendation-message";
+import { insertManualRecommendation } from "../recommendation-repository";
+
+export async function addRecommendation(
+  deps: RecommendationServiceDeps,
+  req: AddRecommendationRequest,
+  ctx: HandlerContext,
+): Promise<MessageInitShape<typeof AddRecommendationResponseSchema>> {
+  const caller = requireCaller(ctx);
+  const view = await loadTenantCatalogue(deps.db, deps.catalogue, caller.tenantId);
+  const input = await readRecommendationInput(deps.db, caller.tenantId, view, req);
+  const row = await insertManualRecommendation(deps.db, {
+    tenantId: caller.tenantId,
+    ...input,
+    createdBy: caller.name,
+  });
+  await auditCall(deps.db, ctx, {
+    targetType: "recommendation",
+    targetId: row.id,
+    details: { title: row.title, policySlugs: row.policySlugs },
+  });
+  return { recommendation: recommendationMessage(row) };
+}

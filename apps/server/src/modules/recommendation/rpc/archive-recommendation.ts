@@ -1,0 +1,27 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import type {
+  ArchiveRecommendationRequest,
+  ArchiveRecommendationResponseSchema,
+} from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
+import { requireCaller } from "../../../rpc/call-context";
+import { auditCall } from "../../audit/audit-log";
+import { type RecommendationServiceDeps, requireRecommendation } from "../recommendation-deps";
+import { recommendationMessage } from "../recommendation-message";
+import { setArchived } from "../recommendation-repository";
+
+export async function archiveRecommendation(
+  deps: RecommendationServiceDeps,
+  req: ArchiveRecommendationRequest,
+  ctx: HandlerContext,
+): Promise<MessageInitShape<typeof ArchiveRecommendationResponseSchema>> {
+  const caller = requireCaller(ctx);
+  const current = await requireRecommendation(deps.db, caller.tenantId, req.id);
+  const row = (await setArchived(deps.db, caller.tenantId, current.id, true)) ?? current;
+  await auditCall(deps.db, ctx, {
+    targetType: "recommendation",
+    targetId: row.id,
+    details: { title: row.title },
+  });
+  return { recommendation: recommendationMessage(row) };
+}
