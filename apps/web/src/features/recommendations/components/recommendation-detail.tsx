@@ -6,6 +6,7 @@ import { ArchiveIcon, ArchiveRestoreIcon, RocketIcon } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { ErrorDialog } from "@/components/error-dialog";
+import { ImpactPreviewPanel } from "@/components/impact-preview/impact-preview-panel";
 import { MarkdownText } from "@/components/markdown-text";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -22,16 +23,38 @@ import {
 import { installSearch, kindLabel, modeLabel, providerLabel } from "./recommendation-labels";
 
 /**
- * Where the predicted impact of the recommendation's policies (what they would have denied) is
- * shown once that preview exists; until then nothing is rendered here.
+ * What the recommendation's policies would have denied on its suggested scopes over the last
+ * 30 days, one preview per policy (with its default parameters), started when the detail opens.
  */
-export function RecommendationImpactPreviewSlot({
-  recommendation: _recommendation,
+export function RecommendationImpactPreview({
+  recommendation,
 }: {
   recommendation: Recommendation;
 }): ReactNode {
-  return null;
+  const scopes = recommendation.suggestedScopes.map(({ provider, type, externalId, name, connectorId }) => ({
+    provider,
+    type,
+    externalId,
+    name,
+    connectorId,
+  }));
+  if (recommendation.archived || recommendation.policySlugs.length === 0) return null;
+  return (
+    <div className="space-y-3">
+      {recommendation.policySlugs.slice(0, MAX_PREVIEWS).map((policySlug) => (
+        <ImpactPreviewPanel
+          key={policySlug}
+          autoStart
+          request={scopes.length > 0 ? { policySlug, scopes } : undefined}
+          missing="This recommendation suggests no scope; choose scopes on the deploy form to preview its impact."
+        />
+      ))}
+    </div>
+  );
 }
+
+/** Previews started at once when a recommendation opens; more are one click away on the deploy form. */
+const MAX_PREVIEWS = 3;
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -80,7 +103,7 @@ function Detail({ recommendation, onClose }: { recommendation: Recommendation; o
       <div className="text-sm leading-relaxed [&_li]:ml-5 [&_li]:list-disc [&_p]:mb-2">
         <MarkdownText>{recommendation.description || "No description."}</MarkdownText>
       </div>
-      <RecommendationImpactPreviewSlot recommendation={recommendation} />
+      <RecommendationImpactPreview recommendation={recommendation} />
       <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2">
         <Fact label="Policies">
           <span className="font-mono text-xs break-all">{recommendation.policySlugs.join(", ")}</span>
