@@ -61,11 +61,13 @@ export async function createPalisade(config: Config, logger: Logger) {
     db: database.db,
     secret: loadSecretKey(config.dataDir),
     publicUrl: config.publicUrl,
-    trustedOrigins,
+    // Identity providers on private addresses are named by the operator (SSO_TRUSTED_ORIGINS).
+    trustedOrigins: [...trustedOrigins, ...config.ssoTrustedOrigins],
     logger,
     enqueueMail: (payload) => enqueueMail(jobs, payload),
     allowSignUp: config.allowSignUp,
     rateLimiter,
+    socialSignIn: config.socialSignIn,
   });
 
   // Replicas starting at once: one creates the first tenant, the others find it.
@@ -128,6 +130,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     maxRequestBytes: config.maxRequestBytes,
     trustedOrigins,
     notifications,
+    signIn: { socialSignIn: config.socialSignIn, ssoTrustedOrigins: config.ssoTrustedOrigins },
   });
 
   await registerWorkers(jobs, {

@@ -7,6 +7,7 @@ import Fastify from "fastify";
 import type { Auth } from "./auth/auth";
 import { authenticate } from "./auth/authenticate";
 import { createCredentialFailureLog } from "./auth/credential-failure-log";
+import type { SocialSignInConfig } from "./auth/social-auth";
 import type { DatabaseHandle } from "./db/database";
 import { registerRequestLimits } from "./http/request-limits";
 import { registerSecurityHeaders } from "./http/security-headers";
@@ -27,6 +28,7 @@ import { createNotificationService } from "./modules/notification/notification-s
 import { createBundleCards } from "./modules/policy/policies";
 import { createPolicyService } from "./modules/policy/policy-service";
 import { createPolicyDefinitionService } from "./modules/policy-definition/policy-definition-service";
+import { createSsoService } from "./modules/sso/sso-service";
 import { createTeamService } from "./modules/team/team-service";
 import { createTenantService } from "./modules/tenant/tenant-service";
 import { createWaiverAnalyticsService } from "./modules/waiver/waiver-analytics-service";
@@ -68,6 +70,8 @@ export interface ServerDeps {
   trustedOrigins?: string[];
   /** Notification channels and the chat callbacks (Slack buttons and commands, Teams links). */
   notifications: NotificationDeps;
+  /** Social providers turned on (the sign-in page's buttons) and identity providers on private addresses. */
+  signIn: { socialSignIn: SocialSignInConfig; ssoTrustedOrigins: string[] };
 }
 
 /** Builds the HTTP server: RPCs, Better Auth, health, and the web app. */
@@ -138,6 +142,15 @@ export async function buildServer(deps: ServerDeps) {
   app.addHook("onClose", () => bundleCards.close());
   const implementations = new Map<string, AnyServiceImpl>([
     ["palisade.tenant.v1.TenantService", createTenantService({ db })],
+    [
+      "palisade.sso.v1.SsoService",
+      createSsoService({
+        db,
+        publicUrl: deps.publicUrl,
+        trustedOrigins: deps.signIn.ssoTrustedOrigins,
+        socialSignIn: deps.signIn.socialSignIn,
+      }),
+    ],
     ["palisade.account.v1.AccountService", createAccountService({ db })],
     [
       "palisade.team.v1.TeamService",

@@ -21,6 +21,8 @@ const expectedPublic = [
   "palisade.team.v1.TeamService/AcceptInvitation",
   "palisade.team.v1.TeamService/SendRequesterCode",
   "palisade.team.v1.TeamService/SignInRequester",
+  "palisade.sso.v1.SsoService/GetSignInOptions",
+  "palisade.sso.v1.SsoService/LookupDomain",
 ];
 
 type PermissionName = keyof typeof Permission;
@@ -36,6 +38,14 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
     GetCurrent: [],
     UpdateSettings: ["TENANT_SETTINGS_WRITE"],
     CreateTenant: [],
+  }),
+  ...table("palisade.sso.v1.SsoService", {
+    GetSettings: ["TENANT_SETTINGS_WRITE"],
+    UpdateSettings: ["TENANT_SETTINGS_WRITE"],
+    DeleteSettings: ["TENANT_SETTINGS_WRITE"],
+    CheckDomainRecord: ["TENANT_SETTINGS_WRITE"],
+    ListDomainRequests: [],
+    SetDomainVerified: [],
   }),
   ...table("palisade.notification.v1.NotificationService", {
     GetSettings: ["TENANT_SETTINGS_WRITE"],

@@ -19,6 +19,13 @@ import {
   sessionCookieOptions,
 } from "./account-auth";
 import { authLog } from "./credential-failure-log";
+import {
+  type SocialSignInConfig,
+  socialPlugins,
+  socialProviderOptions,
+  socialRateLimitRules,
+} from "./social-auth";
+import { ssoCookieOptions, ssoDisabledPaths, ssoPlugins, ssoRateLimitRules } from "./sso-auth";
 import { findLastActiveTenant, findUserByEmail } from "./user-repository";
 
 /** Prefix of Palisade API keys; a bearer credential with it is an API key, not a session. */
@@ -55,6 +62,8 @@ export interface AuthOptions {
   allowSignUp: boolean;
   /** The buckets shared by every replica on the database. */
   rateLimiter: RateLimiter;
+  /** Social providers and the generic OpenID Connect provider turned on in the environment. */
+  socialSignIn: SocialSignInConfig;
 }
 
 export function createAuth(options: AuthOptions) {
@@ -74,7 +83,10 @@ export function createAuth(options: AuthOptions) {
       "/forget-password/email-otp",
       "/email-otp/request-email-change",
       "/email-otp/change-email",
+      ...ssoDisabledPaths,
     ],
+    // Social sign-in (social-auth.ts) and single sign-on (sso-auth.ts).
+    socialProviders: socialProviderOptions(options.socialSignIn),
     database: drizzleAdapter(options.db, { provider: "pg", schema: authSchema }),
     emailAndPassword: {
       enabled: true,
@@ -106,6 +118,7 @@ export function createAuth(options: AuthOptions) {
     advanced: {
       cookiePrefix: "palisade",
       ...sessionCookieOptions(options.publicUrl),
+      cookies: ssoCookieOptions,
       database: { generateId: () => crypto.randomUUID() },
     },
     rateLimit: {
@@ -130,6 +143,8 @@ export function createAuth(options: AuthOptions) {
         // Five wrong codes end a code anyway; this bounds guessing across codes and addresses.
         "/sign-in/email-otp": { window: 60, max: 10 },
         ...accountRateLimitRules,
+        ...ssoRateLimitRules,
+        ...socialRateLimitRules,
       },
     },
     plugins: [
@@ -176,6 +191,8 @@ export function createAuth(options: AuthOptions) {
         enableMetadata: true,
         rateLimit: { enabled: false },
       }),
+      ...ssoPlugins(options),
+      ...socialPlugins(options.socialSignIn),
     ],
   });
 }
