@@ -104,35 +104,48 @@ export async function buildServer(deps: ServerDeps) {
     return reply.code(ok ? 200 : 503).send({ status: ok ? "ready" : draining ? "stopping" : "unavailable" });
   });
 
-  app.route({
-    method: ["GET", "POST"],
-    url: "/api/auth/*",
-    handler: async (request, reply) => {
-      const url = new URL(request.url, `http://${request.headers.host ?? "localhost"}`);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(request.headers)) {
-        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-      }
-      // Better Auth rate limits by client address; give it the one Fastify resolved.
-      headers.set("x-forwarded-for", request.ip);
-      const response = await auth.handler(
-        new Request(url, {
-          method: request.method,
-          headers,
-          body: request.body === undefined ? undefined : JSON.stringify(request.body),
-        }),
-      );
-      reply.status(response.status);
-      if (response.status === 401 && url.pathname.includes("/sign-in/")) {
-        credentialFailures.record(request.ip, "sign-in refused");
-      }
-      response.headers.forEach((value, name) => {
-        if (name !== "set-cookie") reply.header(name, value);
-      });
-      const cookies = response.headers.getSetCookie();
-      if (cookies.length > 0) reply.header("set-cookie", cookies);
-      return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
-    },
+  // SAML identity providers post their response as a form: passed on as it came.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser(
+      "application/x-www-form-urlencoded",
+      { parseAs: "string" },
+      (_request, body, done) => done(null, body),
+    );
+    scope.route({
+      method: ["GET", "POST"],
+      url: "/api/auth/*",
+      handler: async (request, reply) => {
+        const url = new URL(request.url, `http://${request.headers.host ?? "localhost"}`);
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(request.headers)) {
+          if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+        }
+        // Better Auth rate limits by client address; give it the one Fastify resolved.
+        headers.set("x-forwarded-for", request.ip);
+        const response = await auth.handler(
+          new Request(url, {
+            method: request.method,
+            headers,
+            body:
+              request.body === undefined
+                ? undefined
+                : typeof request.body === "string"
+                  ? request.body
+                  : JSON.stringify(request.body),
+          }),
+        );
+        reply.status(response.status);
+        if (response.status === 401 && url.pathname.includes("/sign-in/")) {
+          credentialFailures.record(request.ip, "sign-in refused");
+        }
+        response.headers.forEach((value, name) => {
+          if (name !== "set-cookie") reply.header(name, value);
+        });
+        const cookies = response.headers.getSetCookie();
+        if (cookies.length > 0) reply.header("set-cookie", cookies);
+        return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
+      },
+    });
   });
 
   deps.exports.route(app);

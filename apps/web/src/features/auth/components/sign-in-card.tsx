@@ -16,6 +16,7 @@ import { postSignInPath } from "@/lib/redirect-path";
 import { signInErrorMessage } from "../sign-in-error";
 import { ForgotPasswordForm } from "./forgot-password-form";
 import { SignInCodeForm } from "./sign-in-code-form";
+import { SsoSignIn } from "./sso-sign-in";
 
 const signInSchema = z.object({
   email: emailAddressSchema,
@@ -131,6 +132,7 @@ export function SignInCard({ redirectPath }: { redirectPath: string | undefined 
             <Button type="button" variant="outline" className="w-full" onClick={() => setMethod("code")}>
               E-mail me a code
             </Button>
+            <SsoSignIn email={form.watch("email")} redirectPath={redirectPath} />
           </form>
         )}
       </CardContent>

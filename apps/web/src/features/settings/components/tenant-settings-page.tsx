@@ -16,6 +16,7 @@ import { errorText } from "@/lib/error-text";
 import { Permission, usePermissions } from "@/lib/permissions";
 import { useUpdateTenantSettings } from "../api/settings-queries";
 import { parseDomainList } from "../requester-domains";
+import { SsoCard } from "./sso-card";
 
 const NAME_MAX = 100;
 const MAX_HOURS = 72;
@@ -81,6 +82,7 @@ export function TenantSettingsPage() {
       />
       {/* Keyed by tenant: switching tenants starts the form over with the other tenant's values. */}
       {tenant && <SettingsForm key={tenant.id} tenant={tenant} />}
+      {tenant && <SsoCard key={`sso-${tenant.id}`} />}
     </div>
   );
 }
