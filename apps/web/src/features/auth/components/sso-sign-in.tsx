@@ -8,6 +8,7 @@ import { emailAddressSchema } from "@/lib/email-address";
 import { postSignInPath } from "@/lib/redirect-path";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { signInOptionsQuery, ssoLookupQuery, startSso } from "../api/sso-queries";
+import { GoogleOneTap } from "./google-one-tap";
 
 /**
  * "Continue with SSO" when the address's domain belongs to a tenant's single sign-on, and a
@@ -38,6 +39,7 @@ export function SsoSignIn({ email, redirectPath }: { email: string; redirectPath
   if (!lookup.data?.sso && providers.length === 0) return null;
   return (
     <div className="space-y-3">
+      <GoogleOneTap redirectPath={redirectPath} />
       {lookup.data?.sso && (
         <div className="space-y-2 rounded-md border bg-muted/40 p-3">
           <p className="text-sm">
