@@ -64,13 +64,15 @@ export async function createPalisade(config: Config, logger: Logger) {
     db: database.db,
     secret: loadSecretKey(config.dataDir),
     publicUrl: config.publicUrl,
-    trustedOrigins,
+    // Identity providers on private addresses are named by the operator (SSO_TRUSTED_ORIGINS).
+    trustedOrigins: [...trustedOrigins, ...config.ssoTrustedOrigins],
     logger,
     enqueueMail: (payload) => enqueueMail(jobs, payload),
     enqueueMessage: (payload) => enqueueMessage(jobs, payload),
     allowSignUp: config.allowSignUp,
     passwordPolicy: config.passwordPolicy,
     rateLimiter,
+    socialSignIn: config.socialSignIn,
   });
 
   // Replicas starting at once: one creates the first tenant, the others find it.
@@ -147,6 +149,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     trustedOrigins,
     notifications,
     recommendations,
+    signIn: { socialSignIn: config.socialSignIn, ssoTrustedOrigins: config.ssoTrustedOrigins },
   });
 
   await registerWorkers(jobs, {

@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path";
 import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy, parseRequiredClasses } from "./auth/password-policy";
+import { readSocialSignIn, type SocialSignInConfig } from "./auth/social-auth";
 import type { CloudRetry } from "./jobs/bundle-sync-job";
 import type { NotificationRetry } from "./jobs/notification-job";
 import type { MailRetry } from "./jobs/send-mail-job";
@@ -57,6 +58,13 @@ export interface Config {
   messaging: MessageSettings;
   /** Slack, Teams and e-mail notifications: how failed deliveries are retried; Slack's Web API. */
   notifications: { retry: NotificationRetry; slackApiUrl: string };
+  /** Social sign-in providers and the generic OpenID Connect provider (AUTH_*). */
+  socialSignIn: SocialSignInConfig;
+  /**
+   * SSO_TRUSTED_ORIGINS: identity providers on private addresses (an intranet IdP) that single
+   * sign-on may call; public ones need no entry.
+   */
+  ssoTrustedOrigins: string[];
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -124,6 +132,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       slackApiUrl: (env.SLACK_API_URL || "https://slack.com/api").replace(/\/$/, ""),
     },
+    socialSignIn: readSocialSignIn(env),
+    ssoTrustedOrigins: origins("SSO_TRUSTED_ORIGINS", env.SSO_TRUSTED_ORIGINS),
   };
 }
 
@@ -141,6 +151,19 @@ function messageSettings(env: NodeJS.ProcessEnv, outboxDir: string): MessageSett
       );
   }
   return { webhookUrl: url, webhookSecret: url ? secret : undefined, outboxDir };
+}
+
+function origins(name: string, raw: string | undefined): string[] {
+  const list = (raw ?? "")
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  for (const entry of list) {
+    if (!URL.canParse(entry) || !/^https?:$/.test(new URL(entry).protocol)) {
+      throw new Error(`${name} must list origins such as https://idp.intranet.example, got "${entry}"`);
+    }
+  }
+  return list.map((entry) => new URL(entry).origin);
 }
 
 function trustProxy(raw: string | undefined): boolean | string[] {

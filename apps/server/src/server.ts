@@ -8,6 +8,7 @@ import type { Auth } from "./auth/auth";
 import { authenticate } from "./auth/authenticate";
 import { createCredentialFailureLog } from "./auth/credential-failure-log";
 import type { PasswordPolicy } from "./auth/password-policy";
+import type { SocialSignInConfig } from "./auth/social-auth";
 import type { DatabaseHandle } from "./db/database";
 import { registerRequestLimits } from "./http/request-limits";
 import { registerSecurityHeaders } from "./http/security-headers";
@@ -30,6 +31,7 @@ import { createPolicyService } from "./modules/policy/policy-service";
 import { createPolicyDefinitionService } from "./modules/policy-definition/policy-definition-service";
 import type { RecommendationComputer } from "./modules/recommendation/recommendation-compute";
 import { createRecommendationService } from "./modules/recommendation/recommendation-service";
+import { createSsoService } from "./modules/sso/sso-service";
 import { createTeamService } from "./modules/team/team-service";
 import { createTenantService } from "./modules/tenant/tenant-service";
 import { createWaiverAnalyticsService } from "./modules/waiver/waiver-analytics-service";
@@ -77,6 +79,8 @@ export interface ServerDeps {
   notifications: NotificationDeps;
   /** Computes a tenant's recommendations (also run by the recommendation job). */
   recommendations: RecommendationComputer;
+  /** Social providers turned on (the sign-in page's buttons) and identity providers on private addresses. */
+  signIn: { socialSignIn: SocialSignInConfig; ssoTrustedOrigins: string[] };
 }
 
 /** Builds the HTTP server: RPCs, Better Auth, health, and the web app. */
@@ -114,35 +118,48 @@ export async function buildServer(deps: ServerDeps) {
     return reply.code(ok ? 200 : 503).send({ status: ok ? "ready" : draining ? "stopping" : "unavailable" });
   });
 
-  app.route({
-    method: ["GET", "POST"],
-    url: "/api/auth/*",
-    handler: async (request, reply) => {
-      const url = new URL(request.url, `http://${request.headers.host ?? "localhost"}`);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(request.headers)) {
-        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-      }
-      // Better Auth rate limits by client address; give it the one Fastify resolved.
-      headers.set("x-forwarded-for", request.ip);
-      const response = await auth.handler(
-        new Request(url, {
-          method: request.method,
-          headers,
-          body: request.body === undefined ? undefined : JSON.stringify(request.body),
-        }),
-      );
-      reply.status(response.status);
-      if (response.status === 401 && url.pathname.includes("/sign-in/")) {
-        credentialFailures.record(request.ip, "sign-in refused");
-      }
-      response.headers.forEach((value, name) => {
-        if (name !== "set-cookie") reply.header(name, value);
-      });
-      const cookies = response.headers.getSetCookie();
-      if (cookies.length > 0) reply.header("set-cookie", cookies);
-      return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
-    },
+  // SAML identity providers post their response as a form: passed on as it came.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser(
+      "application/x-www-form-urlencoded",
+      { parseAs: "string" },
+      (_request, body, done) => done(null, body),
+    );
+    scope.route({
+      method: ["GET", "POST"],
+      url: "/api/auth/*",
+      handler: async (request, reply) => {
+        const url = new URL(request.url, `http://${request.headers.host ?? "localhost"}`);
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(request.headers)) {
+          if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+        }
+        // Better Auth rate limits by client address; give it the one Fastify resolved.
+        headers.set("x-forwarded-for", request.ip);
+        const response = await auth.handler(
+          new Request(url, {
+            method: request.method,
+            headers,
+            body:
+              request.body === undefined
+                ? undefined
+                : typeof request.body === "string"
+                  ? request.body
+                  : JSON.stringify(request.body),
+          }),
+        );
+        reply.status(response.status);
+        if (response.status === 401 && url.pathname.includes("/sign-in/")) {
+          credentialFailures.record(request.ip, "sign-in refused");
+        }
+        response.headers.forEach((value, name) => {
+          if (name !== "set-cookie") reply.header(name, value);
+        });
+        const cookies = response.headers.getSetCookie();
+        if (cookies.length > 0) reply.header("set-cookie", cookies);
+        return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
+      },
+    });
   });
 
   deps.exports.route(app);
@@ -152,6 +169,15 @@ export async function buildServer(deps: ServerDeps) {
   app.addHook("onClose", () => bundleCards.close());
   const implementations = new Map<string, AnyServiceImpl>([
     ["palisade.tenant.v1.TenantService", createTenantService({ db })],
+    [
+      "palisade.sso.v1.SsoService",
+      createSsoService({
+        db,
+        publicUrl: deps.publicUrl,
+        trustedOrigins: deps.signIn.ssoTrustedOrigins,
+        socialSignIn: deps.signIn.socialSignIn,
+      }),
+    ],
     ["palisade.account.v1.AccountService", createAccountService({ db, allowSignUp: deps.allowSignUp })],
     [
       "palisade.team.v1.TeamService",

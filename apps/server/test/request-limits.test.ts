@@ -8,8 +8,8 @@ const PUBLIC_METHOD = "/palisade.policy.v1.PolicyService/ResolvePolicyKey";
 const PRIVATE_METHOD = "/palisade.tenant.v1.TenantService/GetCurrent";
 
 /** A key lookup request of about `size` bytes: one long deny message. */
-function jsonBodyOf(size: number): Buffer {
-  return Buffer.from(JSON.stringify({ text: "A".repeat(size) }));
+function jsonBodyOf(size: number): Uint8Array<ArrayBuffer> {
+  return new TextEncoder().encode(JSON.stringify({ text: "A".repeat(size) }));
 }
 
 describe.each(engines)("request body limits (%s)", (engine) => {

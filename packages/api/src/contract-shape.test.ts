@@ -9,7 +9,8 @@ const methodName = (method: DescMethod) => `${method.parent.typeName}/${method.n
 const fieldNames = (message: DescMessage) => message.fields.map((f) => f.name).sort();
 
 // What the public pages show: the waiver page's policy card to anyone holding a key, and the
-// invitation page to the holder of an invitation link. Anything more would leak tenant data.
+// invitation page to the holder of an invitation link, the sign-in page's buttons and whether an
+// address signs in with single sign-on. Anything more would leak tenant data.
 const publicResponseFields: Record<string, string[]> = {
   "palisade.policy.v1.PolicyService/GetBundleByKey": ["feedback_message", "key", "policy_slug"],
   "palisade.policy.v1.PolicyService/GetDefinitionBySlug": ["display_name", "further_reading_urls", "slug"],
@@ -24,6 +25,8 @@ const publicResponseFields: Record<string, string[]> = {
     "min_password_length",
     "sign_up_allowed",
   ],
+  "palisade.sso.v1.SsoService/GetSignInOptions": ["google_one_tap_client_id", "providers"],
+  "palisade.sso.v1.SsoService/LookupDomain": ["required", "sso"],
 };
 
 describe("contract shape", () => {

@@ -22,6 +22,8 @@ const expectedPublic = [
   "palisade.team.v1.TeamService/SendRequesterCode",
   "palisade.team.v1.TeamService/SignInRequester",
   "palisade.account.v1.AccountService/GetSignUpOptions",
+  "palisade.sso.v1.SsoService/GetSignInOptions",
+  "palisade.sso.v1.SsoService/LookupDomain",
 ];
 
 // Methods on the caller's own account: any signed-in person, whether or not a member of a tenant.
@@ -45,6 +47,14 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
     GetCurrent: [],
     UpdateSettings: ["TENANT_SETTINGS_WRITE"],
     CreateTenant: [],
+  }),
+  ...table("palisade.sso.v1.SsoService", {
+    GetSettings: ["TENANT_SETTINGS_WRITE"],
+    UpdateSettings: ["TENANT_SETTINGS_WRITE"],
+    DeleteSettings: ["TENANT_SETTINGS_WRITE"],
+    CheckDomainRecord: ["TENANT_SETTINGS_WRITE"],
+    ListDomainRequests: [],
+    SetDomainVerified: [],
   }),
   ...table("palisade.notification.v1.NotificationService", {
     GetSettings: ["TENANT_SETTINGS_WRITE"],

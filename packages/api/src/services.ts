@@ -8,6 +8,7 @@ import { NotificationService } from "./gen/palisade/notification/v1/notification
 import { PolicyService } from "./gen/palisade/policy/v1/policy_pb";
 import { PolicyDefinitionService } from "./gen/palisade/policydefinition/v1/policy_definition_service_pb";
 import { RecommendationService } from "./gen/palisade/recommendation/v1/recommendation_pb";
+import { SsoService } from "./gen/palisade/sso/v1/sso_pb";
 import { TeamService } from "./gen/palisade/team/v1/team_pb";
 import { TenantService } from "./gen/palisade/tenant/v1/tenant_pb";
 import { WaiverAnalyticsService } from "./gen/palisade/waiver/v1/waiver_analytics_pb";
@@ -28,4 +29,5 @@ export const allServices: readonly GenService<GenServiceMethods>[] = [
   AccountService,
   NotificationService,
   WaiverAnalyticsService,
+  SsoService,
 ];

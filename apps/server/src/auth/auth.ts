@@ -24,6 +24,13 @@ import { authLog } from "./credential-failure-log";
 import { passkeyPlugins } from "./passkey-auth";
 import type { PasswordPolicy } from "./password-policy";
 import { phonePlugins } from "./phone-auth";
+import {
+  type SocialSignInConfig,
+  socialPlugins,
+  socialProviderOptions,
+  socialRateLimitRules,
+} from "./social-auth";
+import { ssoCookieOptions, ssoDisabledPaths, ssoPlugins, ssoRateLimitRules } from "./sso-auth";
 import { findLastActiveTenant, findUserByEmail } from "./user-repository";
 
 /** Prefix of Palisade API keys; a bearer credential with it is an API key, not a session. */
@@ -66,6 +73,8 @@ export interface AuthOptions {
   /** The buckets shared by every replica on the database. */
   rateLimiter: RateLimiter;
   passwordPolicy: PasswordPolicy;
+  /** Social providers and the generic OpenID Connect provider turned on in the environment. */
+  socialSignIn: SocialSignInConfig;
 }
 
 /** Authenticator apps: 30 s codes of 6 digits, ten backup codes, a trusted device for 30 days. */
@@ -104,7 +113,10 @@ export function createAuth(options: AuthOptions) {
       "/forget-password/email-otp",
       "/email-otp/request-email-change",
       "/email-otp/change-email",
+      ...ssoDisabledPaths,
     ],
+    // Social sign-in (social-auth.ts) and single sign-on (sso-auth.ts).
+    socialProviders: socialProviderOptions(options.socialSignIn),
     database: drizzleAdapter(options.db, { provider: "pg", schema: authSchema }),
     emailAndPassword: {
       enabled: true,
@@ -136,6 +148,7 @@ export function createAuth(options: AuthOptions) {
     advanced: {
       cookiePrefix: "palisade",
       ...sessionCookieOptions(options.publicUrl),
+      cookies: ssoCookieOptions,
       database: { generateId: () => crypto.randomUUID() },
     },
     rateLimit: {
@@ -167,6 +180,8 @@ export function createAuth(options: AuthOptions) {
         "/two-factor/disable": { window: 60, max: 10 },
         "/magic-link/verify": { window: 60, max: 10 },
         ...accountRateLimitRules,
+        ...ssoRateLimitRules,
+        ...socialRateLimitRules,
       },
     },
     plugins: [
@@ -260,6 +275,8 @@ export function createAuth(options: AuthOptions) {
         ...options,
         verifyApiKey: async (key): Promise<VerifiedApiKey> => auth.api.verifyApiKey({ body: { key } }),
       }),
+      ...ssoPlugins(options),
+      ...socialPlugins(options.socialSignIn),
     ],
   });
   return auth;

@@ -21,6 +21,7 @@ const capabilities: Record<string, string> = {
   "palisade.recommendation.v1.RecommendationService": "Recommendations",
   "palisade.tenant.v1.TenantService": "Tenant settings",
   "palisade.account.v1.AccountService": "Your account",
+  "palisade.sso.v1.SsoService": "Single sign-on",
 };
 
 /** Registers every service of the contract: the given handlers, `unimplemented` for the rest. */

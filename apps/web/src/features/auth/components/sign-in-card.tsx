@@ -14,6 +14,7 @@ import {
   type SignedInUser,
   type SignInMethod,
 } from "./sign-in-methods";
+import { SsoSignIn } from "./sso-sign-in";
 
 /**
  * Sign-in in two steps: the address first, then the ways to sign in with it. The address,
@@ -160,6 +161,8 @@ function MethodStep({
 
   return (
     <div className="space-y-4">
+      {/* Single sign-on when the address's domain has it, and the social providers turned on. */}
+      <SsoSignIn email={email} redirectPath={redirectPath} />
       <Panel
         key={current.id}
         email={email}

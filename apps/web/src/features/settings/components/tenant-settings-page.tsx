@@ -18,6 +18,7 @@ import { useFormDraft } from "@/lib/use-form-draft";
 import { useUpdateTenantSettings } from "../api/settings-queries";
 import { parseDomainList } from "../requester-domains";
 import { parseSettingsDraft, type SettingsValues, settingsDraftKey } from "../settings-draft";
+import { SsoCard } from "./sso-card";
 
 const NAME_MAX = 100;
 const MAX_HOURS = 72;
@@ -76,6 +77,7 @@ export function TenantSettingsPage() {
       />
       {/* Keyed by tenant: switching tenants starts the form over with the other tenant's values. */}
       {tenant && <SettingsForm key={tenant.id} tenant={tenant} />}
+      {tenant && <SsoCard key={`sso-${tenant.id}`} />}
     </div>
   );
 }
