@@ -8,11 +8,13 @@ const allMethods: DescMethod[] = allServices.flatMap((service) => service.method
 const methodName = (method: DescMethod) => `${method.parent.typeName}/${method.name}`;
 const fieldNames = (message: DescMessage) => message.fields.map((f) => f.name).sort();
 
-// What the public pages show: the waiver page's policy card to anyone holding a key, and the
+// What the public pages show: the waiver page's policy card (with its settings and the scopes a
+// waiver may narrow to) to anyone holding a key, and the
 // invitation page to the holder of an invitation link, the sign-in page's buttons and whether an
 // address signs in with single sign-on. Anything more would leak tenant data.
 const publicResponseFields: Record<string, string[]> = {
-  "palisade.policy.v1.PolicyService/GetBundleByKey": ["feedback_message", "key", "policy_slug"],
+  "palisade.policy.v1.PolicyService/GetBundleByKey": ["feedback_message", "key", "parameters", "policy_slug"],
+  "palisade.policy.v1.PolicyService/ListWaiverScopes": ["scopes", "total"],
   "palisade.policy.v1.PolicyService/GetDefinitionBySlug": ["display_name", "further_reading_urls", "slug"],
   "palisade.policy.v1.PolicyService/ResolvePolicyKey": ["key"],
   "palisade.team.v1.TeamService/GetInvitationByToken": ["invitation", "state"],

@@ -16,6 +16,7 @@ const expectedPublic = [
   "palisade.policy.v1.PolicyService/GetBundleByKey",
   "palisade.policy.v1.PolicyService/GetDefinitionBySlug",
   "palisade.policy.v1.PolicyService/ResolvePolicyKey",
+  "palisade.policy.v1.PolicyService/ListWaiverScopes",
   "palisade.team.v1.TeamService/GetInvitationByToken",
   "palisade.team.v1.TeamService/AcceptInvitationWithNewAccount",
   "palisade.team.v1.TeamService/AcceptInvitation",
@@ -93,6 +94,8 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
     Export: ["POLICIES_READ"],
     ExportAsync: ["POLICIES_READ"],
     ListValidDeploymentsByBundleIds: ["POLICIES_READ"],
+    StartImpactPreview: ["POLICIES_READ"],
+    GetImpactPreview: ["POLICIES_READ"],
   }),
   ...table("palisade.policydefinition.v1.PolicyDefinitionService", {
     Create: ["POLICY_DEFINITION_WRITE"],
@@ -151,6 +154,7 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
     CreateApiKey: ["USERS_WRITE"],
     RevokeApiKey: ["USERS_WRITE"],
     SetInstanceAdmin: ["USERS_WRITE"],
+    ResetMemberMfa: ["USERS_WRITE"],
   }),
   ...table("palisade.initiative.v1.InitiativeService", {
     ListInitiatives: ["INITIATIVES_READ"],
@@ -166,6 +170,8 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
     UnarchiveRecommendation: ["RECOMMENDATIONS_WRITE"],
     AddRecommendation: ["RECOMMENDATIONS_WRITE"],
     InstallRecommendation: ["RECOMMENDATIONS_INSTALL"],
+    MarkRecommendationInstalled: ["RECOMMENDATIONS_INSTALL"],
+    RefreshRecommendations: ["RECOMMENDATIONS_WRITE"],
   }),
 ]);
 
