@@ -1,21 +1,7 @@
-import { passkeyClient } from "@better-auth/passkey/client";
-import {
-  emailOTPClient,
-  magicLinkClient,
-  organizationClient,
-  phoneNumberClient,
-  twoFactorClient,
-} from "better-auth/client/plugins";
-import { createAuthClient } from "better-auth/react";
+import { createAuthClient } from "better-auth/client";
+import { emailOTPClient, organizationClient } from "better-auth/client/plugins";
 
+/** Sessions, tenants and the e-mailed code; the other methods are in `auth-methods-client.ts`. */
 export const authClient = createAuthClient({
-  // The sign-in page shows the second-factor step itself when a sign-in answers twoFactorRedirect.
-  plugins: [
-    organizationClient(),
-    emailOTPClient(),
-    magicLinkClient(),
-    twoFactorClient(),
-    passkeyClient(),
-    phoneNumberClient(),
-  ],
+  plugins: [organizationClient(), emailOTPClient()],
 });

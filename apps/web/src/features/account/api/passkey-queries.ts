@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { authClient } from "@/lib/auth-client";
 import type { AuthFailure } from "@/lib/auth-error";
+import { authMethodsClient } from "@/lib/auth-methods-client";
 
 /** A passkey as the account page lists it. */
 export interface PasskeyItem {
@@ -25,7 +25,7 @@ export function usePasskeys() {
   return useQuery({
     queryKey: passkeysKey,
     queryFn: async (): Promise<PasskeyItem[]> => {
-      const { data, error } = await authClient.passkey.listUserPasskeys();
+      const { data, error } = await authMethodsClient.passkey.listUserPasskeys();
       if (error) throw new PasskeyCallError(error);
       return (data ?? []).map((p) => ({
         id: p.id,
@@ -51,13 +51,15 @@ function usePasskeyMutation<T>(call: (input: T) => Promise<{ error: AuthFailure 
 
 /** Creates a passkey on this device (the browser asks the authenticator) and stores it. */
 export function useAddPasskey() {
-  return usePasskeyMutation((name: string) => authClient.passkey.addPasskey({ name }));
+  return usePasskeyMutation((name: string) => authMethodsClient.passkey.addPasskey({ name }));
 }
 
 export function useRenamePasskey() {
-  return usePasskeyMutation((input: { id: string; name: string }) => authClient.passkey.updatePasskey(input));
+  return usePasskeyMutation((input: { id: string; name: string }) =>
+    authMethodsClient.passkey.updatePasskey(input),
+  );
 }
 
 export function useDeletePasskey() {
-  return usePasskeyMutation((id: string) => authClient.passkey.deletePasskey({ id }));
+  return usePasskeyMutation((id: string) => authMethodsClient.passkey.deletePasskey({ id }));
 }

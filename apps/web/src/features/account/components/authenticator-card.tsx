@@ -6,8 +6,8 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { authClient } from "@/lib/auth-client";
 import { type AuthFailure, authFailureText, retryAfterCapture } from "@/lib/auth-error";
+import { authMethodsClient } from "@/lib/auth-methods-client";
 import { QrCode } from "./qr-code";
 
 const authenticatorStateKey = ["account", "authenticator"] as const;
@@ -31,7 +31,7 @@ export function AuthenticatorCard() {
   const { data: enabled } = useQuery({
     queryKey: authenticatorStateKey,
     queryFn: async () => {
-      const { data } = await authClient.getSession();
+      const { data } = await authMethodsClient.getSession();
       return !!(data?.user as { twoFactorEnabled?: boolean } | undefined)?.twoFactorEnabled;
     },
   });
@@ -69,7 +69,7 @@ export function AuthenticatorCard() {
             description="Authenticator app: on. To turn it off, enter your password."
             onPassword={async (password) => {
               const capture = retryAfterCapture();
-              const { error } = await authClient.twoFactor.disable({
+              const { error } = await authMethodsClient.twoFactor.disable({
                 password,
                 fetchOptions: capture.fetchOptions,
               });
@@ -85,7 +85,7 @@ export function AuthenticatorCard() {
             description="Authenticator app: off. To set one up, enter your password."
             onPassword={async (password) => {
               const capture = retryAfterCapture();
-              const { data, error } = await authClient.twoFactor.enable({
+              const { data, error } = await authMethodsClient.twoFactor.enable({
                 password,
                 fetchOptions: capture.fetchOptions,
               });
@@ -168,7 +168,10 @@ function ConfirmEnrolment({
     if (!/^\d{6}$/.test(code)) return setFailure("Enter the 6 digits the app shows.");
     setBusy(true);
     const capture = retryAfterCapture();
-    const { error } = await authClient.twoFactor.verifyTotp({ code, fetchOptions: capture.fetchOptions });
+    const { error } = await authMethodsClient.twoFactor.verifyTotp({
+      code,
+      fetchOptions: capture.fetchOptions,
+    });
     setBusy(false);
     if (error) return setFailure(failureText(error, capture.seconds()));
     await onConfirmed();

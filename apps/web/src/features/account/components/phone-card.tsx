@@ -7,8 +7,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Skeleton } from "@/components/ui/skeleton";
-import { authClient } from "@/lib/auth-client";
 import { retryAfterCapture } from "@/lib/auth-error";
+import { authMethodsClient } from "@/lib/auth-methods-client";
 import {
   PHONE_CHANNELS,
   type PhoneChannel,
@@ -23,7 +23,7 @@ function usePhoneNumber() {
   return useQuery({
     queryKey: phoneKey,
     queryFn: async () => {
-      const { data } = await authClient.getSession();
+      const { data } = await authMethodsClient.getSession();
       const current = data?.user as
         | { phoneNumber?: string | null; phoneNumberVerified?: boolean }
         | undefined;
@@ -52,7 +52,7 @@ export function PhoneCard() {
     setResult(null);
     setPending(true);
     const capture = retryAfterCapture();
-    const { error } = await authClient.phoneNumber.sendOtp({
+    const { error } = await authMethodsClient.phoneNumber.sendOtp({
       phoneNumber: phone,
       fetchOptions: { ...capture.fetchOptions, query: { channel } },
     });
@@ -65,7 +65,7 @@ export function PhoneCard() {
     event.preventDefault();
     setResult(null);
     setPending(true);
-    const { error } = await authClient.phoneNumber.verify({
+    const { error } = await authMethodsClient.phoneNumber.verify({
       phoneNumber: phone,
       code: code.trim(),
       updatePhoneNumber: true,
@@ -81,7 +81,7 @@ export function PhoneCard() {
 
   const remove = async () => {
     setResult(null);
-    const { error } = await authClient.updateUser({ phoneNumber: null } as never);
+    const { error } = await authMethodsClient.updateUser({ phoneNumber: null } as never);
     setConfirmingRemove(false);
     if (error) return setResult({ ok: false, text: phoneCodeFailureText(error) });
     setResult({ ok: true, text: "Phone number removed. Codes are no longer sent to it." });

@@ -2,8 +2,8 @@ import { AlertCircleIcon, LoaderIcon, MailCheckIcon } from "lucide-react";
 import { useLayoutEffect, useRef, useState } from "react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { authClient } from "@/lib/auth-client";
 import { authFailureText, retryAfterCapture } from "@/lib/auth-error";
+import { authMethodsClient } from "@/lib/auth-methods-client";
 import { signInErrorMessage } from "../sign-in-error";
 import type { SignInMethodProps } from "./sign-in-methods";
 import { useResendCountdown } from "./use-resend-countdown";
@@ -20,7 +20,7 @@ export function MagicLinkMethod({ email, chosen }: SignInMethodProps) {
     setBusy(true);
     setFailure(null);
     const capture = retryAfterCapture();
-    const { error } = await authClient.signIn.magicLink({ email, fetchOptions: capture.fetchOptions });
+    const { error } = await authMethodsClient.signIn.magicLink({ email, fetchOptions: capture.fetchOptions });
     setBusy(false);
     if (error) {
       setFailure(

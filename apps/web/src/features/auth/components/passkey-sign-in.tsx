@@ -1,7 +1,7 @@
 import { KeyRoundIcon, LoaderIcon } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { authClient } from "@/lib/auth-client";
+import { authMethodsClient } from "@/lib/auth-methods-client";
 import type { AuthErrorLike } from "../sign-in-error";
 import type { IdentifierStepProps } from "./sign-in-methods";
 
@@ -26,7 +26,7 @@ export function PasskeySignIn({ onSignedIn }: IdentifierStepProps) {
   const signIn = async () => {
     setFailure(null);
     setPending(true);
-    const { data, error } = await authClient.signIn.passkey();
+    const { data, error } = await authMethodsClient.signIn.passkey();
     setPending(false);
     if (error || !data) {
       setFailure(passkeySignInErrorMessage(error ?? {}));

@@ -3,8 +3,8 @@ import { type KeyboardEvent, useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { authClient } from "@/lib/auth-client";
 import { retryAfterCapture } from "@/lib/auth-error";
+import { authMethodsClient } from "@/lib/auth-methods-client";
 import {
   PHONE_CHANNELS,
   type PhoneChannel,
@@ -38,7 +38,7 @@ export function PhoneSignIn({ onSignedIn }: IdentifierStepProps) {
     setFailure(null);
     setPending(true);
     const capture = retryAfterCapture();
-    const { error } = await authClient.phoneNumber.sendOtp({
+    const { error } = await authMethodsClient.phoneNumber.sendOtp({
       phoneNumber: phone,
       fetchOptions: { ...capture.fetchOptions, query: { channel } },
     });
@@ -50,7 +50,10 @@ export function PhoneSignIn({ onSignedIn }: IdentifierStepProps) {
   const verify = async () => {
     setFailure(null);
     setPending(true);
-    const { data, error } = await authClient.phoneNumber.verify({ phoneNumber: phone, code: code.trim() });
+    const { data, error } = await authMethodsClient.phoneNumber.verify({
+      phoneNumber: phone,
+      code: code.trim(),
+    });
     setPending(false);
     if (error || !data?.user) return setFailure(phoneCodeFailureText(error ?? {}));
     await onSignedIn({ email: data.user.email ?? phone, name: data.user.name ?? phone }, "phone-otp");

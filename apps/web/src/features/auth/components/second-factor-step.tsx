@@ -4,8 +4,8 @@ import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { authClient } from "@/lib/auth-client";
 import { authFailureText, retryAfterCapture } from "@/lib/auth-error";
+import { authMethodsClient } from "@/lib/auth-methods-client";
 import type { SignedInUser } from "./sign-in-methods";
 
 /** The answer of a sign-in that needs the second factor next. */
@@ -52,12 +52,12 @@ export function SecondFactorStep({
     setBusy(true);
     const capture = retryAfterCapture();
     const { data, error } = backup
-      ? await authClient.twoFactor.verifyBackupCode({
+      ? await authMethodsClient.twoFactor.verifyBackupCode({
           code: value,
           trustDevice,
           fetchOptions: capture.fetchOptions,
         })
-      : await authClient.twoFactor.verifyTotp({
+      : await authMethodsClient.twoFactor.verifyTotp({
           code: value,
           trustDevice,
           fetchOptions: capture.fetchOptions,

@@ -12,7 +12,6 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
-import { authClient } from "@/lib/auth-client";
 import { currentTenantQuery } from "@/lib/current-tenant";
 import { NewTenantDialog } from "./new-tenant-dialog";
 
@@ -31,6 +30,8 @@ export function TenantSwitcher() {
     setSwitching(true);
     try {
       // The session keeps the choice; the next sign-in starts in this tenant again.
+      // Loaded on use: the auth client is not part of any signed-in page's first load.
+      const { authClient } = await import("@/lib/auth-client");
       const result = await authClient.organization.setActive({ organizationId });
       if (result.error) {
         throw new Error(
