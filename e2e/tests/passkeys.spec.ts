@@ -1,6 +1,7 @@
 import { expect as baseExpect, type Page, request, test } from "@playwright/test";
 import { adminStorageState, baseURL, port } from "./support/admin";
 import { invitationPathFor } from "./support/outbox";
+import { signInWithPassword } from "./support/session";
 import { adminApi, callAsAdmin } from "./support/waiver-bundle";
 
 // Browsers refuse an IP address as a passkey's site, so passkeys live at localhost on the same port.
@@ -70,9 +71,7 @@ test("a member adds a passkey, signs in with it, and a deleted or replayed passk
   const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
 
   await page.goto("/");
-  await page.getByLabel("E-mail").fill(member.email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await signInWithPassword(page, member.email, password);
   await expect(page).toHaveURL(`${siteURL}/dashboard`);
 
   await page.goto("/account");

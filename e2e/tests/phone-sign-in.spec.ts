@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { expect as baseExpect, request, test } from "@playwright/test";
 import { baseURL } from "./support/admin";
 import { invitationPathFor } from "./support/outbox";
+import { signInWithPassword } from "./support/session";
 import { adminApi, callAsAdmin } from "./support/waiver-bundle";
 
 // Accepting the invitation hashes a password (deliberately slow).
@@ -68,9 +69,7 @@ test("a member confirms a phone number by a voice code, then signs in by a Whats
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   await page.goto("/");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await signInWithPassword(page, email, password);
   await expect(page).toHaveURL(`${baseURL}/dashboard`);
 
   await page.goto("/account");

@@ -15,6 +15,14 @@ test("a recommendation is listed, installed through the prefilled create form, a
   await page.getByRole("button", { name: "Recompute" }).click();
   await expect(page.getByRole("button", { name: "Recompute" })).toBeEnabled();
 
+  // A computed one shows what its policies would have denied on the scopes it suggests.
+  await page.getByRole("list", { name: "Recommendations" }).getByRole("button").first().click();
+  await expect(page.getByRole("dialog").getByTestId("impact-preview-summary").first()).toBeVisible({
+    timeout: 90_000,
+  });
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toBeHidden();
+
   // A recommendation added by hand, with its rationale in Markdown.
   await page.getByRole("link", { name: "Add manually" }).click();
   await page.getByLabel("Title").fill(TITLE);

@@ -1,6 +1,7 @@
 import { expect as baseExpect, test } from "@playwright/test";
 import { baseURL } from "./support/admin";
 import { verificationPathFor } from "./support/outbox";
+import { signInWithPassword } from "./support/session";
 
 // Hashing the password twice (sign-up, sign-in) is deliberately slow.
 test.describe.configure({ timeout: 120_000 });
@@ -42,9 +43,7 @@ test("a newcomer signs up, confirms the address from the e-mail, signs in and se
 
   // Until the address is confirmed, the password does not sign in.
   await page.getByRole("link", { name: "Back to sign-in" }).click();
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await signInWithPassword(page, email, password);
   await expect(page.getByText("Verify your e-mail address before signing in.")).toBeVisible();
 
   // The link from the outbox confirms the address and lands on the page that says so.
@@ -58,9 +57,7 @@ test("a newcomer signs up, confirms the address from the e-mail, signs in and se
   // Sign out, then sign in with the password as on any later day.
   await page.request.post("/api/auth/sign-out", { headers: { Origin: baseURL } });
   await page.goto("/");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await signInWithPassword(page, email, password);
   await expect(page).toHaveURL(`${baseURL}/blocked-access`);
   await page.getByRole("link", { name: "Your account" }).click();
 
@@ -92,7 +89,7 @@ test("without sign-up the sign-in page offers no account creation", async ({ pag
     }),
   );
   await page.goto("/");
-  await expect(page.getByRole("button", { name: "E-mail me a code" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Continue" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Create an account" })).toHaveCount(0);
   await page.goto("/sign-up");
   await expect(page.getByText("Sign-up is turned off")).toBeVisible();
