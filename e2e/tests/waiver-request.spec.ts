@@ -401,6 +401,14 @@ test.describe("submitting", () => {
     page,
   }) => {
     test.setTimeout(90_000);
+    // The success-screen test above left an active waiver on the shared bundle: the action must be
+    // denied again for the deny message to exist.
+    const admin = await adminApi();
+    try {
+      await callAsAdmin(admin, "palisade.waiver.v1.WaiverService/Cancel", { policyKey: bundle.key });
+    } finally {
+      await admin.dispose();
+    }
     const deny = await awsDenyMessage(bundle.account);
     const scopeLookups = countRequests(page, scopesPath);
     const creates = countRequests(page, createPath);
