@@ -9,10 +9,11 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { MAX_NAME_LENGTH } from "@/lib/account-fields";
 import { authClient } from "@/lib/auth-client";
 import { authFailureText } from "@/lib/auth-error";
 import { invalidateMethods } from "@/lib/query-keys";
-import { MAX_NAME_LENGTH, nameSchema } from "../forms/account-schemas";
+import { nameSchema } from "../forms/account-schemas";
 
 export function ProfileCard({ name, email }: { name: string; email: string }) {
   const id = useId();

@@ -11,21 +11,14 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { newPasswordField } from "@/lib/account-fields";
 import { authClient } from "@/lib/auth-client";
 import { authFailureText, retryAfterCapture } from "@/lib/auth-error";
 import { useDocumentTitle } from "@/lib/use-document-title";
 
-const MIN_PASSWORD_LENGTH = 10;
-const MAX_PASSWORD_LENGTH = 128;
-
 const resetSchema = z
   .object({
-    newPassword: z
-      .string()
-      .check(
-        z.minLength(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`),
-        z.maxLength(MAX_PASSWORD_LENGTH, `Password must not exceed ${MAX_PASSWORD_LENGTH} characters`),
-      ),
+    newPassword: newPasswordField,
     confirmPassword: z.string(),
   })
   .check(

@@ -11,18 +11,13 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Skeleton } from "@/components/ui/skeleton";
+import { MAX_NAME_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/account-fields";
 import { authClient } from "@/lib/auth-client";
 import { retryAfterCapture } from "@/lib/auth-error";
 import { errorText } from "@/lib/error-text";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { signUpOptionsQuery } from "../api/sign-up-options";
-import {
-  MAX_NAME_LENGTH,
-  MIN_PASSWORD_LENGTH,
-  type SignUpValues,
-  signUpFailureText,
-  signUpSchema,
-} from "../forms/sign-up-schema";
+import { type SignUpValues, signUpFailureText, signUpSchema } from "../forms/sign-up-schema";
 
 const fields = [
   { name: "name", label: "Name", type: "text", autoComplete: "name", maxLength: MAX_NAME_LENGTH + 20 },

@@ -1,27 +1,12 @@
 import * as z from "zod/mini";
+import { nameField, newPasswordField } from "@/lib/account-fields";
 import { emailAddressSchema } from "@/lib/email-address";
-
-/** The server's bounds for a new account (Better Auth's password length, the name's length). */
-export const MIN_PASSWORD_LENGTH = 10;
-export const MAX_PASSWORD_LENGTH = 128;
-export const MAX_NAME_LENGTH = 100;
 
 export const signUpSchema = z
   .object({
-    name: z
-      .string()
-      .check(
-        z.trim(),
-        z.minLength(1, "Name is required"),
-        z.maxLength(MAX_NAME_LENGTH, `Name must not exceed ${MAX_NAME_LENGTH} characters`),
-      ),
+    name: nameField,
     email: emailAddressSchema,
-    password: z
-      .string()
-      .check(
-        z.minLength(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters long`),
-        z.maxLength(MAX_PASSWORD_LENGTH, `Password must not exceed ${MAX_PASSWORD_LENGTH} characters`),
-      ),
+    password: newPasswordField,
     confirm: z.string(),
   })
   .check(
