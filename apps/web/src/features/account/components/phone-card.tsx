@@ -2,19 +2,13 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { LoaderIcon } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { ConfirmDialog } from "@/components/confirm-dialog";
+import { PhoneChannelField, PhoneCodeField, PhoneNumberField } from "@/components/phone-code-fields";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { Skeleton } from "@/components/ui/skeleton";
 import { retryAfterCapture } from "@/lib/auth-error";
 import { authMethodsClient } from "@/lib/auth-methods-client";
-import {
-  PHONE_CHANNELS,
-  type PhoneChannel,
-  phoneCodeFailureText,
-  phoneNumberError,
-} from "@/lib/phone-number";
+import { type PhoneChannel, phoneCodeFailureText, phoneNumberError } from "@/lib/phone-number";
 
 const phoneKey = ["account", "phone-number"] as const;
 
@@ -120,53 +114,18 @@ export function PhoneCard() {
           </p>
         )}
         <form onSubmit={sent ? confirm : sendCode} noValidate className="space-y-3">
-          <div className="space-y-2">
-            <Label htmlFor={`${id}-phone`}>{current ? "New phone number" : "Phone number"}</Label>
-            <Input
-              id={`${id}-phone`}
-              type="tel"
-              autoComplete="tel"
-              placeholder="+441234567890"
-              value={phone}
-              disabled={sent}
-              aria-invalid={!!invalid}
-              aria-describedby={invalid ? `${id}-phone-error` : undefined}
-              onChange={(event) => setPhone(event.target.value.trim())}
-            />
-            {invalid && (
-              <p id={`${id}-phone-error`} className="text-sm text-destructive">
-                {invalid}
-              </p>
-            )}
-          </div>
+          <PhoneNumberField
+            id={id}
+            label={current ? "New phone number" : "Phone number"}
+            phone={phone}
+            invalid={invalid}
+            disabled={sent}
+            onChange={setPhone}
+          />
           {sent ? (
-            <div className="space-y-2">
-              <Label htmlFor={`${id}-code`}>Code sent to {phone}</Label>
-              <Input
-                id={`${id}-code`}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={6}
-                value={code}
-                onChange={(event) => setCode(event.target.value)}
-              />
-            </div>
+            <PhoneCodeField id={id} label={`Code sent to ${phone}`} code={code} onChange={setCode} />
           ) : (
-            <div className="space-y-2">
-              <Label htmlFor={`${id}-channel`}>Send the code by</Label>
-              <select
-                id={`${id}-channel`}
-                className="h-9 w-full rounded-md border border-input bg-card px-2 text-sm"
-                value={channel}
-                onChange={(event) => setChannel(event.target.value as PhoneChannel)}
-              >
-                {PHONE_CHANNELS.map((c) => (
-                  <option key={c.value} value={c.value}>
-                    {c.label}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <PhoneChannelField id={id} channel={channel} onChange={setChannel} />
           )}
           <div className="flex flex-wrap gap-2">
             <Button type="submit" disabled={pending || (!sent && (!phone || !!invalid))}>

@@ -1,16 +1,10 @@
 import { LoaderIcon, SmartphoneIcon } from "lucide-react";
 import { type KeyboardEvent, useId, useState } from "react";
+import { PhoneChannelField, PhoneCodeField, PhoneNumberField } from "@/components/phone-code-fields";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { retryAfterCapture } from "@/lib/auth-error";
 import { authMethodsClient } from "@/lib/auth-methods-client";
-import {
-  PHONE_CHANNELS,
-  type PhoneChannel,
-  phoneCodeFailureText,
-  phoneNumberError,
-} from "@/lib/phone-number";
+import { type PhoneChannel, phoneCodeFailureText, phoneNumberError } from "@/lib/phone-number";
 import type { IdentifierStepProps } from "./sign-in-methods";
 
 /** Sign-in by a code sent to the phone number a user added on their account page. */
@@ -70,56 +64,22 @@ export function PhoneSignIn({ onSignedIn }: IdentifierStepProps) {
   return (
     <fieldset className="space-y-3 rounded-md border p-3" onKeyDown={onEnter}>
       <legend className="sr-only">Sign in with a code sent to your phone</legend>
-      <div className="space-y-2">
-        <Label htmlFor={`${id}-phone`}>Phone number</Label>
-        <Input
-          id={`${id}-phone`}
-          type="tel"
-          autoComplete="tel"
-          placeholder="+441234567890"
-          value={phone}
-          disabled={sent}
-          aria-invalid={!!invalid}
-          aria-describedby={invalid ? `${id}-phone-error` : undefined}
-          onChange={(event) => setPhone(event.target.value.trim())}
-        />
-        {invalid && (
-          <p id={`${id}-phone-error`} className="text-sm text-destructive">
-            {invalid}
-          </p>
-        )}
-      </div>
+      <PhoneNumberField
+        id={id}
+        label="Phone number"
+        phone={phone}
+        invalid={invalid}
+        disabled={sent}
+        onChange={setPhone}
+      />
       {sent ? (
-        <div className="space-y-2">
+        <PhoneCodeField id={id} label="Code" code={code} onChange={setCode}>
           <p role="status" className="text-sm text-muted-foreground">
             If {phone} belongs to a Palisade account, a code is on its way.
           </p>
-          <Label htmlFor={`${id}-code`}>Code</Label>
-          <Input
-            id={`${id}-code`}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            value={code}
-            onChange={(event) => setCode(event.target.value)}
-          />
-        </div>
+        </PhoneCodeField>
       ) : (
-        <div className="space-y-2">
-          <Label htmlFor={`${id}-channel`}>Send the code by</Label>
-          <select
-            id={`${id}-channel`}
-            className="h-9 w-full rounded-md border border-input bg-card px-2 text-sm"
-            value={channel}
-            onChange={(event) => setChannel(event.target.value as PhoneChannel)}
-          >
-            {PHONE_CHANNELS.map((c) => (
-              <option key={c.value} value={c.value}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <PhoneChannelField id={id} channel={channel} onChange={setChannel} />
       )}
       {failure && (
         <p role="alert" className="text-sm text-destructive">
