@@ -61,10 +61,19 @@ describe.each(engines)("a cloud that refuses to remove a waiver, on %s", (engine
     await server?.stop();
   });
 
-  it("records WAIVER_DELETION_FAILED on the waiver and the bundle, and clears it once the cloud lets go", async () => {
-    const subscription = await node(db(), server.defaultTenantId, "corp-prod");
+  /**
+   * An HTTPS-only storage guardrail in PREVENT (AUTO approval) on a subscription, deployed, and
+   * a plain-HTTP storage write in that subscription's data resource group to try against it.
+   */
+  async function deployHttpsOnly(input: {
+    subscriptionName: string;
+    name: string;
+    storageAccount: string;
+    location: string;
+  }) {
+    const subscription = await node(db(), server.defaultTenantId, input.subscriptionName);
     const { bundle } = await server.client(DeploymentManagerService, admin).createBundle({
-      name: "HTTPS-only storage",
+      name: input.name,
       policySlug: AZURE_SLUG,
       scopes: [{ externalId: subscription.externalId, connectorId: subscription.connectorId }],
       mode: DeploymentMode.PREVENT,
@@ -74,15 +83,25 @@ describe.each(engines)("a cloud that refuses to remove a waiver, on %s", (engine
     const bundleId = bundle?.entity?.id ?? "";
     const key = bundle?.key ?? "";
     expect((await waitForBundleStatus(db(), bundleId, ["DEPLOYED", "FAILED"])).status).toBe("DEPLOYED");
-    const resource = `${subscription.externalId}/resourceGroups/rg-corp-prod-data/providers/Microsoft.Storage/storageAccounts/stlocked${engine}`;
+    const resource = `${subscription.externalId}/resourceGroups/rg-${input.subscriptionName}-data/providers/Microsoft.Storage/storageAccounts/${input.storageAccount}`;
     const writePlain = () =>
       tryAction(sandbox, {
         provider: "azure",
         principal: "alice",
         action: "write",
         resource,
-        context: { location: "westeurope", "properties.supportsHttpsTrafficOnly": false },
+        context: { location: input.location, "properties.supportsHttpsTrafficOnly": false },
       });
+    return { bundleId, key, subscription, writePlain };
+  }
+
+  it("records WAIVER_DELETION_FAILED on the waiver and the bundle, and clears it once the cloud lets go", async () => {
+    const { bundleId, key, subscription, writePlain } = await deployHttpsOnly({
+      subscriptionName: "corp-prod",
+      name: "HTTPS-only storage",
+      storageAccount: `stlocked${engine}`,
+      location: "westeurope",
+    });
     expect((await writePlain()).status).toBe(403);
 
     const created = await server.client(WaiverService, requester).create({
@@ -160,27 +179,12 @@ describe.each(engines)("a cloud that refuses to remove a waiver, on %s", (engine
   }
 
   it("reconcile raises WAIVERS_RECONCILIATION_FAILED for a waiver the cloud lost and for one Palisade never made", async () => {
-    const subscription = await node(db(), server.defaultTenantId, "corp-dev");
-    const { bundle } = await server.client(DeploymentManagerService, admin).createBundle({
+    const { bundleId, key, subscription, writePlain } = await deployHttpsOnly({
+      subscriptionName: "corp-dev",
       name: "HTTPS-only storage (dev)",
-      policySlug: AZURE_SLUG,
-      scopes: [{ externalId: subscription.externalId, connectorId: subscription.connectorId }],
-      mode: DeploymentMode.PREVENT,
-      isVisible: true,
-      waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
+      storageAccount: `stdrift${engine}`,
+      location: "northeurope",
     });
-    const bundleId = bundle?.entity?.id ?? "";
-    const key = bundle?.key ?? "";
-    expect((await waitForBundleStatus(db(), bundleId, ["DEPLOYED", "FAILED"])).status).toBe("DEPLOYED");
-    const resource = `${subscription.externalId}/resourceGroups/rg-corp-dev-data/providers/Microsoft.Storage/storageAccounts/stdrift${engine}`;
-    const writePlain = () =>
-      tryAction(sandbox, {
-        provider: "azure",
-        principal: "alice",
-        action: "write",
-        resource,
-        context: { location: "northeurope", "properties.supportsHttpsTrafficOnly": false },
-      });
     const created = await server.client(WaiverService, requester).create({
       key,
       duration: 3_600n,
