@@ -54,7 +54,11 @@ const figures: Figure[] = (fromFiles.length > 0 ? fromFiles : [results])
   .map((line) => JSON.parse(line) as Figure);
 rmSync(work, { recursive: true, force: true });
 
-const number = (n: number) => n.toLocaleString("en", { maximumFractionDigits: n < 10 ? 2 : 1 });
+// A figure a benchmark could not take is recorded as NaN, which JSON writes as null.
+const number = (n: number | null) =>
+  n === null || !Number.isFinite(n)
+    ? "not measured"
+    : n.toLocaleString("en", { maximumFractionDigits: n < 10 ? 2 : 1 });
 console.log(
   `\nPalisade benchmarks, ${new Date().toISOString()}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.versions.node}`,
 );

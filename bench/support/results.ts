@@ -28,6 +28,9 @@ export function record(figure: Figure): void {
 }
 
 export function passes(figure: Figure): boolean | undefined {
+  // A figure that could not be taken (NaN, stored as null) holds no budget.
+  if (!Number.isFinite(figure.value))
+    return figure.budget || figure.minRatio !== undefined ? false : undefined;
   const ratioOk =
     figure.minRatio === undefined ||
     !figure.baseline ||
