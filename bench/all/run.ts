@@ -16,7 +16,7 @@ const SHORT: [string, Record<string, string>][] = [
   ["events", { BENCH_EVENTS: "1000000", BENCH_INGEST: "100000", BENCH_RUNS: "20" }],
   ["memory", { BENCH_MEMORY_EVENTS: "1000000" }],
   ["req", { BENCH_MS: "3000", BENCH_CLIENTS: "50", BENCH_LCP_LOADS: "7" }],
-  ["impact-preview", { BENCH_PREVIEW_ACTIONS: "500" }],
+  ["impact-preview", { BENCH_PREVIEW_ACTIONS: "50000", BENCH_PREVIEW_LOOKUPS_PER_SECOND: "100000" }],
 ];
 // `--from a.jsonl b.jsonl`: print the table of figures recorded earlier (BENCH_RESULTS files)
 // instead of running the benchmarks.

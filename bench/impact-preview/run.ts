@@ -3,19 +3,30 @@ import { ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connect
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { ImpactPreviewStatus } from "@palisade/api/gen/palisade/deployment/v1/impact_preview_pb";
-import { LOOKUP_EVENTS_INTERVAL_MS } from "../../apps/server/src/cloud/aws/cloudtrail-events";
+import { PolicyEventStoreService } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
+import { CLOUDTRAIL_LOOKUPS_PER_SECOND } from "@palisade/sandbox-cloud/start-sandbox-cloud";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../../apps/server/src/modules/event/event-repository";
 import { record } from "../support/results";
 import { flatten, startSandboxedPalisade, until } from "../support/sandboxed-palisade";
 
 /**
  * The impact preview over 30 days of sandbox activity: engineers' calls spread evenly over 30
  * days of the sandbox's clock (which only moves forward, so the month ends 30 days from now),
- * then StartImpactPreview of the region guardrail on the organisation root, polled every 50 ms
- * until it has finished. CloudTrail answers LookupEvents 50 records at a time and at most twice
- * a second, so the time is bound below by pages / 2 s; the figure shows how close it comes.
+ * then StartImpactPreview of the region guardrail on the organisation root, polled every 100 ms
+ * (polling more often costs the server it measures) until it has finished. CloudTrail answers LookupEvents 50 records at a time and at most twice
+ * a second, so at AWS's rate the time is bound below by pages / 2 s. BENCH_PREVIEW_LOOKUPS_PER_SECOND
+ * sets the rate the sandbox states (and Palisade paces itself to): raised, the figure is
+ * Palisade's own work without the provider's limit.
  */
 const ACTIONS = Number(process.env.BENCH_PREVIEW_ACTIONS ?? 500);
+const LOOKUPS_PER_SECOND = Number(
+  process.env.BENCH_PREVIEW_LOOKUPS_PER_SECOND ?? CLOUDTRAIL_LOOKUPS_PER_SECOND,
+);
 const DAYS = 30;
+/** Calls made at the same moment of the sandbox's clock, sent together. */
+const CALLS_PER_STEP = 50;
+const POLL_MS = 100;
 
 const ACCOUNTS = [
   "payments-prod",
@@ -61,7 +72,11 @@ function random(seed: number) {
   };
 }
 
-const { server, admin } = await startSandboxedPalisade();
+const { server, admin } = await startSandboxedPalisade({
+  SANDBOX_CLOUDTRAIL_LOOKUPS_PER_SECOND: String(LOOKUPS_PER_SECOND),
+  // The month must fit in the trail: every call leaves a record, and the sandbox keeps 20,000.
+  SANDBOX_AUDIT_RECORDS: String(Math.max(20_000, ACTIONS + 1_000)),
+});
 try {
   const sandbox = server.palisade.cloud.sandbox;
   if (!sandbox) throw new Error("the sandbox cloud did not start");
@@ -83,17 +98,19 @@ try {
   };
   const rnd = random(20240611);
   const pick = <T>(list: T[]) => list[Math.floor(rnd() * list.length)] as T;
-  const step = (DAYS * 86_400) / ACTIONS;
+  const steps = Math.ceil(ACTIONS / CALLS_PER_STEP);
+  const step = (DAYS * 86_400) / steps;
   const filling = performance.now();
-  for (let i = 0; i < ACTIONS; i++) {
-    await post("/sandbox/try", {
+  for (let made = 0; made < ACTIONS; made += CALLS_PER_STEP) {
+    const calls = Array.from({ length: Math.min(CALLS_PER_STEP, ACTIONS - made) }, () => ({
       provider: "aws",
       account: pick(ACCOUNTS),
       principal: pick(PRINCIPALS),
       action: pick(CALLS),
       resource: "*",
       region: pick(REGIONS),
-    });
+    }));
+    await Promise.all(calls.map((call) => post("/sandbox/try", call)));
     await post("/sandbox/control/clock", { advanceSeconds: step });
   }
   const fillSeconds = (performance.now() - filling) / 1000;
@@ -104,6 +121,28 @@ try {
     async () => (await connectors.listConnectors({})).items.find((c) => c.provider === CloudProvider.AWS),
     (c) => c?.status === ConnectorStatus.CONNECTED,
   );
+  // The month's calls are also new audit records for the event pipeline: it reads and classifies
+  // them (and recommendations are recomputed after it) before the preview starts, as in a running
+  // instance, where each fetch has only the last minute's records to read.
+  const settling = performance.now();
+  await server.client(PolicyEventStoreService, admin).triggerFetch({});
+  let quietPolls = 0;
+  await until(
+    async () => {
+      const [row] = rowsOf<{ n: number }>(
+        await server.palisade.database.db.execute(
+          sql`select count(*)::int as n from pgboss.job where state in ('created', 'retry', 'active') and start_after <= now()`,
+        ),
+      );
+      quietPolls = row?.n === 0 ? quietPolls + 1 : 0;
+      return quietPolls;
+    },
+    (polls) => polls >= 10,
+    10 * 60_000,
+    100,
+  );
+  const settleSeconds = (performance.now() - settling) / 1000;
+
   const { roots } = await connectors.listHierarchy({ provider: CloudProvider.AWS });
   const root = flatten(roots).find((n) => n.type === ScopeType.AWS_ORGANIZATION_ROOT);
   if (!root) throw new Error("the sandbox organisation has no root");
@@ -119,27 +158,33 @@ try {
     async () => (await manager.getImpactPreview({ id: first?.id ?? "" })).preview,
     (p) => p?.status === ImpactPreviewStatus.SUCCEEDED || p?.status === ImpactPreviewStatus.FAILED,
     30 * 60_000,
+    POLL_MS,
   );
   const ms = performance.now() - started;
   if (!preview || preview.status !== ImpactPreviewStatus.SUCCEEDED)
     throw new Error(`the preview failed: ${preview?.error}`);
-  const floorMs = (preview.pagesRead - 1) * LOOKUP_EVENTS_INTERVAL_MS;
+  const floorMs = ((preview.pagesRead - 1) * 1000) / LOOKUPS_PER_SECOND;
+  const awsFloorMs = ((preview.pagesRead - 1) * 1000) / CLOUDTRAIL_LOOKUPS_PER_SECOND;
+  const rate = `${LOOKUPS_PER_SECOND.toLocaleString("en")} LookupEvents/s`;
 
   console.log(`Impact preview over ${DAYS} days of sandbox activity (${server.palisade.database.engine})`);
   console.log("| figure | value |");
   console.log("|---|---|");
   console.log(`| sandbox calls made (filled in ${fillSeconds.toFixed(1)} s) | ${ACTIONS} |`);
+  console.log(`| event pipeline caught up with them in | ${settleSeconds.toFixed(1)} s |`);
   console.log(`| CloudTrail records read | ${preview.recordsEvaluated} |`);
   console.log(`| LookupEvents pages read | ${preview.pagesRead} |`);
   console.log(`| would be denied | ${preview.deniedCount} by ${preview.distinctPrincipals} principals |`);
   console.log(`| StartImpactPreview -> SUCCEEDED | ${(ms / 1000).toFixed(1)} s |`);
-  console.log(`| floor set by CloudTrail's 2 requests/s | ${(floorMs / 1000).toFixed(1)} s |`);
+  console.log(`| floor set by the sandbox's ${rate} | ${(floorMs / 1000).toFixed(1)} s |`);
+  console.log(`| floor at CloudTrail's own 2 requests/s | ${(awsFloorMs / 1000).toFixed(1)} s |`);
   console.log(`| time above that floor | ${((ms - floorMs) / 1000).toFixed(1)} s |`);
   record({
     group: `impact preview ${server.palisade.database.engine}`,
-    figure: `preview of ${DAYS} days of sandbox activity (${preview.recordsEvaluated} records, ${preview.pagesRead} pages; CloudTrail's rate alone takes ${(floorMs / 1000).toFixed(1)} s)`,
-    value: Math.round(ms),
+    figure: `preview of ${DAYS} days of sandbox activity (${preview.recordsEvaluated.toLocaleString("en")} records, ${preview.pagesRead} pages) at ${rate}, less the ${(floorMs / 1000).toFixed(1)} s that rate sets (at CloudTrail's 2/s the reads alone take ${(awsFloorMs / 1000).toFixed(0)} s)`,
+    value: Math.round(ms - floorMs),
     unit: "ms",
+    budget: preview.recordsEvaluated >= 50_000 ? { kind: "max", value: 3_000 } : undefined,
   });
 } finally {
   await server.stop();

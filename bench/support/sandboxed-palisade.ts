@@ -12,12 +12,15 @@ import {
  * background calls do not disturb the figures), on its embedded database in a fresh folder or on
  * DATABASE_URL when set, and the administrator signed in. `server.stop()` removes what it made.
  */
-export async function startSandboxedPalisade(): Promise<{ server: TestServer; admin: Credentials }> {
+export async function startSandboxedPalisade(
+  env: Record<string, string> = {},
+): Promise<{ server: TestServer; admin: Credentials }> {
   const server = await startTestServer("pglite", {
     LOG_LEVEL: "error",
     PALISADE_SANDBOX: "true",
     SANDBOX_ACTIVITY: "false",
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...env,
   });
   try {
     const { token } = await server.palisade.auth.api.signInEmail({
@@ -30,18 +33,19 @@ export async function startSandboxedPalisade(): Promise<{ server: TestServer; ad
   }
 }
 
-/** Polls `read` every 10 ms until `done` holds, for at most `timeoutMs`. */
+/** Polls `read` every `intervalMs` until `done` holds, for at most `timeoutMs`. */
 export async function until<T>(
   read: () => Promise<T>,
   done: (value: T) => boolean,
   timeoutMs = 60_000,
+  intervalMs = 10,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
     if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
 

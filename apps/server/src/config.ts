@@ -41,6 +41,10 @@ export interface Config {
     dataDir: string;
     activity: boolean;
     actionsPerMinute: number;
+    /** CloudTrail LookupEvents calls per second the in-process sandbox allows (AWS: 2). */
+    cloudTrailLookupsPerSecond: number;
+    /** Records the in-process sandbox keeps in each audit stream. */
+    maxAuditRecords: number;
   };
   /** The IAM principal this server assumes connector roles as; shown in the AWS trust policy. */
   awsPrincipalArn: string | undefined;
@@ -102,6 +106,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dataDir: join(dataDir, "sandbox"),
       activity: env.SANDBOX_ACTIVITY !== "false",
       actionsPerMinute: positiveNumber(env, "SANDBOX_ACTIVITY_RATE", 12),
+      cloudTrailLookupsPerSecond: positiveNumber(env, "SANDBOX_CLOUDTRAIL_LOOKUPS_PER_SECOND", 2),
+      maxAuditRecords: Math.floor(positiveNumber(env, "SANDBOX_AUDIT_RECORDS", 20_000)),
     },
     awsPrincipalArn: env.PALISADE_AWS_PRINCIPAL_ARN || undefined,
     invitationTtlHours: positiveNumber(env, "INVITATION_TTL_HOURS", 168),

@@ -50,6 +50,8 @@ export async function startCloudConnections(deps: {
           dataDir: config.sandbox.dataDir,
           port: config.sandbox.port,
           activity: { enabled: config.sandbox.activity, actionsPerMinute: config.sandbox.actionsPerMinute },
+          cloudTrailLookupsPerSecond: config.sandbox.cloudTrailLookupsPerSecond,
+          maxAuditRecords: config.sandbox.maxAuditRecords,
           logger: {
             info: (message) => logger.info({ component: "sandbox" }, message),
             warn: (message) => logger.warn({ component: "sandbox" }, message),

@@ -7,7 +7,8 @@ import {
   runCommandLine,
   UsageError,
 } from "./cli-args";
-import { DEFAULT_SEED, startSandboxCloud } from "./start-sandbox-cloud";
+import { CLOUDTRAIL_LOOKUPS_PER_SECOND, DEFAULT_SEED, startSandboxCloud } from "./start-sandbox-cloud";
+import { MAX_AUDIT_RECORDS } from "./state/store";
 
 const USAGE = `Usage:
   npm run sandbox [-- serve] [options]   start the sandbox cloud
@@ -27,6 +28,11 @@ Options:
   --seed N          seed of the simulated organisation (default SANDBOX_SEED)
   --no-activity     no simulated cloud users
   --rate N          simulated actions per minute (default SANDBOX_ACTIVITY_RATE or 12)
+  --lookups-per-second N
+                    CloudTrail LookupEvents calls per second clients pace themselves to
+                    (default SANDBOX_CLOUDTRAIL_LOOKUPS_PER_SECOND or 2, as AWS)
+  --audit-records N records kept in each audit stream, newest first
+                    (default SANDBOX_AUDIT_RECORDS or 20000)
   --tls-name NAME   a host name servers reach it at, for its certificate (repeat;
                     default SANDBOX_TLS_NAMES, comma-separated)
   -h, --help        this help`;
@@ -58,6 +64,8 @@ async function serve(argv: string[]) {
       "data-dir": { type: "string" },
       seed: { type: "string" },
       "no-activity": { type: "boolean" },
+      "lookups-per-second": { type: "string" },
+      "audit-records": { type: "string" },
       rate: { type: "string" },
       "tls-name": { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
@@ -79,6 +87,12 @@ async function serve(argv: string[]) {
     SERVE_USAGE,
   );
   const rate = positiveOption("--rate", values.rate ?? process.env.SANDBOX_ACTIVITY_RATE, 12, SERVE_USAGE);
+  const lookupsPerSecond = positiveOption(
+    "--lookups-per-second",
+    values["lookups-per-second"] ?? process.env.SANDBOX_CLOUDTRAIL_LOOKUPS_PER_SECOND,
+    CLOUDTRAIL_LOOKUPS_PER_SECOND,
+    SERVE_USAGE,
+  );
   const cloud = await startSandboxCloud({
     // npm runs workspace scripts in the workspace folder; relative paths mean the caller's folder.
     dataDir: resolve(
@@ -89,6 +103,14 @@ async function serve(argv: string[]) {
     port,
     seed,
     activity: { enabled: !values["no-activity"], actionsPerMinute: rate },
+    cloudTrailLookupsPerSecond: lookupsPerSecond,
+    maxAuditRecords: integerOption(
+      "--audit-records",
+      values["audit-records"] ?? process.env.SANDBOX_AUDIT_RECORDS,
+      MAX_AUDIT_RECORDS,
+      { min: 1, max: 10_000_000 },
+      SERVE_USAGE,
+    ),
     tlsNames: values["tls-name"] ?? (process.env.SANDBOX_TLS_NAMES ?? "").split(",").filter(Boolean),
     logger: { info: (m) => console.log(m), warn: (m) => console.warn(m) },
   });

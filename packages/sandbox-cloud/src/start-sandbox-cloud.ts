@@ -21,6 +21,13 @@ export interface StartSandboxOptions {
   logger?: SandboxLogger;
   /** Further names the TLS certificate is valid for (the host name other machines reach it at). */
   tlsNames?: string[];
+  /**
+   * The LookupEvents rate the sandbox states for CloudTrail (AWS: 2 per second), which clients
+   * pace themselves to. Raised, it takes the provider's own limit out of a measurement.
+   */
+  cloudTrailLookupsPerSecond?: number;
+  /** Records kept in each audit stream (CloudTrail, Activity Log, compliance states); 20,000 by default. */
+  maxAuditRecords?: number;
 }
 
 export interface SandboxCloud {
@@ -33,6 +40,8 @@ export interface SandboxCloud {
     managementAccountId: string;
     connectorRoleArn: string;
     externalId: string;
+    /** LookupEvents calls per second a client may make (CloudTrail answers 2). */
+    lookupEventsPerSecond: number;
   };
   azure: {
     armEndpoint: string;
@@ -47,11 +56,15 @@ export interface SandboxCloud {
 }
 
 export const DEFAULT_SEED = 20240611;
+/** CloudTrail answers LookupEvents at most twice a second per account and region. */
+export const CLOUDTRAIL_LOOKUPS_PER_SECOND = 2;
 
 export async function startSandboxCloud(options: StartSandboxOptions): Promise<SandboxCloud> {
   const host = options.host ?? "127.0.0.1";
   const dataDir = resolve(options.dataDir);
-  const store = await openStateStore(dataDir, options.seed ?? DEFAULT_SEED);
+  const store = await openStateStore(dataDir, options.seed ?? DEFAULT_SEED, {
+    maxAuditRecords: options.maxAuditRecords,
+  });
   const tls = await loadOrCreateTls(dataDir, [host, ...(options.tlsNames ?? [])]);
   let cloud: SandboxCloud | undefined;
   const app = createSandboxApp(store, () => {
@@ -81,6 +94,7 @@ export async function startSandboxCloud(options: StartSandboxOptions): Promise<S
       managementAccountId: aws.managementAccountId,
       connectorRoleArn: aws.connector.roleArn,
       externalId: aws.connector.externalId,
+      lookupEventsPerSecond: options.cloudTrailLookupsPerSecond ?? CLOUDTRAIL_LOOKUPS_PER_SECOND,
     },
     azure: {
       armEndpoint: secureUrl,

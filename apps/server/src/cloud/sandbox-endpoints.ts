@@ -15,6 +15,7 @@ export function sandboxAwsConnection(cloud: SandboxCloud): AwsConnection {
     externalId: cloud.aws.externalId,
     baseCredentials: { accessKeyId: cloud.aws.accessKeyId, secretAccessKey: cloud.aws.secretAccessKey },
     consoleLinks: false,
+    lookupEventsPerSecond: cloud.aws.lookupEventsPerSecond,
   };
 }
 

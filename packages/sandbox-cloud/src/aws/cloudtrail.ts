@@ -83,17 +83,20 @@ export function handleCloudTrail(store: StateStore, action: string, input: Recor
     return t >= start && t <= end && (!attr || matches(r, attr.AttributeKey!, attr.AttributeValue!));
   };
   // Newest first, walking back from the end so a page costs what it skips, not the whole trail.
-  // The cursor is the last event returned, so events arriving between pages don't shift the listing.
+  // The cursor is the last event returned, so events arriving between pages don't shift the listing;
+  // it also carries that event's position, found again at once unless the trail was trimmed since.
   const trail = store.state.aws.trail;
   let i = trail.length - 1;
   if (input.NextToken !== undefined) {
     const cursor = decodeCursor(input.NextToken);
-    while (i >= 0 && trail[i]!.eventID !== cursor) i--;
+    if (trail[cursor.index]?.eventID === cursor.eventId) i = cursor.index;
+    else while (i >= 0 && trail[i]!.eventID !== cursor.eventId) i--;
     if (i < 0) throw new AwsError("InvalidNextTokenException", "The provided NextToken is not valid.");
     i--;
   }
   const size = (input.MaxResults as number | undefined) ?? 50;
   const items: CloudTrailRecord[] = [];
+  let lastIndex = -1;
   let more = false;
   for (; i >= 0; i--) {
     const r = trail[i]!;
@@ -103,9 +106,10 @@ export function handleCloudTrail(store: StateStore, action: string, input: Recor
       break;
     }
     items.push(r);
+    lastIndex = i;
   }
   const last = items[items.length - 1];
-  const p = { items, nextToken: more && last ? Buffer.from(last.eventID).toString("base64url") : undefined };
+  const p = { items, nextToken: more && last ? encodeCursor(lastIndex, last.eventID) : undefined };
   const events = p.items.map((r) => ({
     EventId: r.eventID,
     EventName: r.eventName,
@@ -120,8 +124,14 @@ export function handleCloudTrail(store: StateStore, action: string, input: Recor
   return p.nextToken ? { Events: events, NextToken: p.nextToken } : { Events: events };
 }
 
-function decodeCursor(token: unknown): string {
-  if (typeof token !== "string")
+function encodeCursor(index: number, eventId: string): string {
+  return Buffer.from(`${index}:${eventId}`).toString("base64url");
+}
+
+function decodeCursor(token: unknown): { index: number; eventId: string } {
+  const [index, ...id] =
+    typeof token === "string" ? Buffer.from(token, "base64url").toString().split(":") : [];
+  if (!index || id.length === 0 || !/^\d+$/.test(index))
     throw new AwsError("InvalidNextTokenException", "The provided NextToken is not valid.");
-  return Buffer.from(token, "base64url").toString();
+  return { index: Number(index), eventId: id.join(":") };
 }

@@ -5,7 +5,10 @@ import type { SandboxState } from "./model";
 import { createSeedState } from "./seed";
 
 const STATE_FILE = "sandbox-state.json";
-/** Audit streams are capped so a sandbox left running for weeks keeps a bounded state file. */
+/**
+ * Audit streams are capped (newest kept) so a sandbox left running for weeks keeps a bounded
+ * state file; the state is written whole, so a larger cap costs a larger write after each change.
+ */
 export const MAX_AUDIT_RECORDS = 20_000;
 
 export interface StateStore {
@@ -16,7 +19,13 @@ export interface StateStore {
   flush(): Promise<void>;
 }
 
-export async function openStateStore(dataDir: string, seed: number, debounceMs = 1000): Promise<StateStore> {
+export async function openStateStore(
+  dataDir: string,
+  seed: number,
+  options: { debounceMs?: number; maxAuditRecords?: number } = {},
+): Promise<StateStore> {
+  const debounceMs = options.debounceMs ?? 1000;
+  const maxAuditRecords = options.maxAuditRecords ?? MAX_AUDIT_RECORDS;
   await mkdir(dataDir, { recursive: true });
   const file = join(dataDir, STATE_FILE);
   const state: SandboxState = existsSync(file)
@@ -28,7 +37,7 @@ export async function openStateStore(dataDir: string, seed: number, debounceMs =
 
   const write = async () => {
     dirty = false;
-    trim(state);
+    trim(state, maxAuditRecords);
     const tmp = `${file}.${process.pid}.tmp`;
     await writeFile(tmp, JSON.stringify(state));
     await rename(tmp, file);
@@ -66,8 +75,8 @@ export async function openStateStore(dataDir: string, seed: number, debounceMs =
   return store;
 }
 
-function trim(state: SandboxState) {
+function trim(state: SandboxState, max: number) {
   for (const list of [state.aws.trail, state.azure.activityLog, state.azure.policyStates]) {
-    if (list.length > MAX_AUDIT_RECORDS) list.splice(0, list.length - MAX_AUDIT_RECORDS);
+    if (list.length > max) list.splice(0, list.length - max);
   }
 }

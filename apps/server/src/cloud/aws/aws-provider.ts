@@ -10,6 +10,8 @@ export interface AwsConnection extends AwsSessionOptions {
   managementAccountId: string;
   /** Console links for the hierarchy; the sandbox has no console. */
   consoleLinks: boolean;
+  /** LookupEvents calls per second; CloudTrail's 2 unless the peer states another rate. */
+  lookupEventsPerSecond?: number;
 }
 
 /** IAM actions the connector role needs, shown in the setup instructions. */
@@ -40,7 +42,12 @@ export function createAwsProvider(connection: AwsConnection): AwsCloudProvider {
     // SCPs have no audit mode, so there is no compliance state to read: ALERT deployments are
     // evaluated from the audit stream instead.
     readCompliance: async () => [],
-    lookupAuditPages: (since, onPage) => lookupCloudTrailPages(clients, { since, onPage }),
+    lookupAuditPages: (since, onPage) =>
+      lookupCloudTrailPages(clients, {
+        since,
+        onPage,
+        intervalMs: connection.lookupEventsPerSecond ? 1000 / connection.lookupEventsPerSecond : undefined,
+      }),
     ...createScpOperations(clients),
     close: clients.close,
   };

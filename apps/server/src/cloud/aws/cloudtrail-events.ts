@@ -28,8 +28,9 @@ export async function readCloudTrailEvents(
 export const LOOKUP_EVENTS_INTERVAL_MS = 500;
 
 /**
- * Every management event since `since`, newest first, one page at a time (`onPage` runs before
- * the next page is asked for), no faster than CloudTrail's 2 requests/s. Answers the pages read.
+ * Every management event since `since`, newest first, one page at a time, no faster than
+ * CloudTrail's 2 requests/s (or `intervalMs`). The next page is asked for while `onPage` works on
+ * the current one, so at most two pages are held. Answers the pages read.
  */
 export async function lookupCloudTrailPages(
   { cloudtrail, call }: AwsClients,
@@ -42,23 +43,28 @@ export async function lookupCloudTrailPages(
 ): Promise<number> {
   const interval = options.intervalMs ?? LOOKUP_EVENTS_INTERVAL_MS;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  let token: string | undefined;
-  let pages = 0;
   let lastCall = Number.NEGATIVE_INFINITY;
-  do {
+  const page = async (token: string | undefined) => {
     const wait = lastCall + interval - Date.now();
     if (wait > 0) await sleep(wait);
     lastCall = Date.now();
-    const out = await call(() =>
+    return call(() =>
       cloudtrail.send(
         new LookupEventsCommand({ StartTime: options.since, MaxResults: 50, NextToken: token }),
       ),
     );
+  };
+  let pages = 0;
+  let out = await page(undefined);
+  for (;;) {
     pages += 1;
+    const next = out.NextToken ? page(out.NextToken) : undefined;
+    // A failed page is reported once, by the await below, after the current page is replayed.
+    next?.catch(() => {});
     await options.onPage((out.Events ?? []).map(auditRecord));
-    token = out.NextToken;
-  } while (token);
-  return pages;
+    if (!next) return pages;
+    out = await next;
+  }
 }
 
 export function auditRecord(event: Event): AuditRecord {

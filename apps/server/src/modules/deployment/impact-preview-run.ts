@@ -27,6 +27,7 @@ import {
 } from "./impact-replay";
 
 const DAY_MS = 86_400_000;
+const PROGRESS_INTERVAL_MS = 250;
 
 /** The stored result of a finished preview (impact_previews.result). */
 export interface ImpactResult {
@@ -89,9 +90,14 @@ export async function runImpactPreview(
   const tally = createTally();
   let pages = 0;
   let records = 0;
+  let progressWrittenAt = 0;
   const progress = async (page: AuditRecord[]) => {
     pages += 1;
     records += page.length;
+    // The row's counts are the progress the page polls; a write a page would cost more than
+    // the replay of that page, so they are written at most every PROGRESS_INTERVAL_MS.
+    if (Date.now() - progressWrittenAt < PROGRESS_INTERVAL_MS) return;
+    progressWrittenAt = Date.now();
     await updateImpactPreview(db, row.tenantId, row.id, { pagesRead: pages, recordsEvaluated: records });
   };
   try {
@@ -104,6 +110,8 @@ export async function runImpactPreview(
     const result = await summarise(deps, row, tally, limitations, nonCompliantResources);
     await updateImpactPreview(db, row.tenantId, row.id, {
       status: "SUCCEEDED",
+      pagesRead: pages,
+      recordsEvaluated: records,
       result,
       periodEnd: new Date(),
       finishedAt: new Date(),
