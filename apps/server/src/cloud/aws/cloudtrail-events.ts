@@ -67,18 +67,32 @@ export async function lookupCloudTrailPages(
   }
 }
 
+const parsedDetails = new WeakMap<Event, Record<string, unknown>>();
+
+/**
+ * The record's `CloudTrailEvent` JSON, parsed once per event however many readers ask (the
+ * adapter for the common fields, the classifier and the impact replay for the request).
+ */
+export function cloudTrailEventDetail(event: Event): Record<string, unknown> {
+  let detail = parsedDetails.get(event);
+  if (detail) return detail;
+  try {
+    detail = event.CloudTrailEvent ? (JSON.parse(event.CloudTrailEvent) as Record<string, unknown>) : {};
+  } catch {
+    // A record that is not JSON still carries its id, time and name.
+    detail = {};
+  }
+  parsedDetails.set(event, detail);
+  return detail;
+}
+
 export function auditRecord(event: Event): AuditRecord {
-  let detail: {
+  const detail = cloudTrailEventDetail(event) as {
     errorCode?: string;
     errorMessage?: string;
     recipientAccountId?: string;
     userIdentity?: { arn?: string };
-  } = {};
-  try {
-    detail = event.CloudTrailEvent ? JSON.parse(event.CloudTrailEvent) : {};
-  } catch {
-    // A record that is not JSON still carries its id, time and name.
-  }
+  };
   const service = (event.EventSource ?? "").split(".")[0] ?? "";
   return {
     id: event.EventId ?? "",

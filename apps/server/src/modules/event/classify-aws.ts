@@ -1,4 +1,6 @@
+import type { Event } from "@aws-sdk/client-cloudtrail";
 import { type ContextValue, evaluatePolicySet } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
+import { cloudTrailEventDetail } from "../../cloud/aws/cloudtrail-events";
 import type { AuditRecord } from "../../cloud/cloud-provider";
 import {
   baseEvent,
@@ -32,14 +34,8 @@ interface CloudTrailDetail {
 }
 
 export function cloudTrailDetail(raw: unknown): CloudTrailDetail {
-  const text = (raw as { CloudTrailEvent?: string } | null)?.CloudTrailEvent;
-  if (typeof text === "string") {
-    try {
-      return JSON.parse(text) as CloudTrailDetail;
-    } catch {
-      return {};
-    }
-  }
+  if (typeof (raw as { CloudTrailEvent?: unknown } | null)?.CloudTrailEvent === "string")
+    return cloudTrailEventDetail(raw as Event) as CloudTrailDetail;
   return (raw as CloudTrailDetail) ?? {};
 }
 
