@@ -457,6 +457,24 @@ describe.each(engines)("policy events on %s", (engine) => {
     });
     expect(all.map((e) => e.entity?.id)).toEqual([...seen].reverse());
 
+    // A resource-name search pages through the matching resources' events newest first, each once.
+    const matching: string[] = [];
+    let after: string | undefined;
+    for (let page = 0; page < 10; page += 1) {
+      const { items, pagination } = await client.listEvents({
+        filter: create(EventFilterSchema, { ...filter, resourceName: "ucket-1" }),
+        pagination: { position: { case: "cursor", value: { end: after } }, limit: 4 },
+      });
+      matching.push(...items.map((e) => e.entity?.id ?? ""));
+      expect(items.map((e) => e.resource?.name)).toEqual(items.map(() => "bucket-1"));
+      expect(pagination?.totalItems).toBe(9);
+      after = pagination?.position.case === "cursor" ? pagination.position.value.end : undefined;
+      if (!after) break;
+    }
+    expect(matching).toEqual(
+      seen.filter((id) => all.find((e) => e.entity?.id === id)?.resource?.name === "bucket-1"),
+    );
+
     const count = async (extra: Partial<EventFilter>) =>
       (
         await client.listEvents({

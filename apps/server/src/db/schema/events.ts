@@ -54,7 +54,8 @@ export const policyEvents = pgTable(
     index("policy_events_user_identifier_idx").on(t.tenantId, t.userIdentifier),
     index("policy_events_user_name_idx").on(t.tenantId, t.userName),
     index("policy_events_scope_idx").on(t.tenantId, sql`lower(${t.resourceScope})`),
-    index("policy_events_resource_idx").on(t.tenantId, t.deploymentId, t.resourceExternalId),
+    // A resource's events newest first: the resource-name search walks it per matching resource.
+    index("policy_events_resource_time_idx").on(t.tenantId, t.resourceExternalId, t.occurredAt, t.id),
   ],
 );
 
@@ -79,6 +80,12 @@ export const resourceEvents = pgTable(
   (t) => [
     index("resource_events_tenant_idx").on(t.tenantId, t.lastOccurredAt, t.id),
     uniqueIndex("resource_events_resource_idx").on(t.tenantId, t.deploymentId, t.resourceExternalId),
+    // The resource-name search ("contains") finds resources here, a row per resource instead of
+    // per event; the expression is resourceSearchText in event-repository.ts.
+    index("resource_events_search_idx").using(
+      "gin",
+      sql`(coalesce(${t.resourceName}, '') || E'\n' || coalesce(${t.resourceExternalId}, '')) gin_trgm_ops`,
+    ),
   ],
 );
 

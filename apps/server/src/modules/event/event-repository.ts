@@ -53,12 +53,23 @@ export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).row
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
- * The text a resource "contains" search matches: the indexed expression of the trigram index
- * (migration event-search-trigram), so that `ilike '%x%'` is read from the index. A newline
- * joins the columns; a search box cannot type one, so no match spans both.
+ * The text a resource "contains" search matches: on `resource_events` the indexed expression of
+ * its trigram index (migration resource-name-search), so that `ilike '%x%'` is read from the
+ * index. A newline joins the columns; a search box cannot type one, so no match spans both.
  */
 export const resourceSearchText = (alias: string) =>
   sql.raw(`(coalesce(${alias}.resource_name, '') || E'\\n' || coalesce(${alias}.resource_external_id, ''))`);
+
+const containsPattern = (text: string) => `%${escapeLike(text)}%`;
+
+/**
+ * The resources whose name or id contains `text`, found among resource events (a row per resource
+ * and deployment, trigram-indexed) rather than among every event. Not narrowed to a tenant: the
+ * events they select are.
+ */
+const resourcesContaining = (text: string) =>
+  sql`select re_search.resource_external_id from resource_events re_search
+    where ${resourceSearchText("re_search")} ilike ${containsPattern(text)}`;
 
 /**
  * The WHERE conditions of a filter on `policy_events` under `alias` (`pe`). Dismissed-ness is
@@ -79,7 +90,11 @@ export function filterConditions(q: EventQuery, alias: string, dismissedColumn: 
     if (q.includeDismissedType) parts.push(sql`${dismissedColumn} = true`);
     out.push(sql`(${sql.join(parts, sql` or `)})`);
   }
-  if (q.resourceName) out.push(sql`${resourceSearchText(alias)} ilike ${`%${escapeLike(q.resourceName)}%`}`);
+  if (q.resourceName)
+    out.push(
+      sql`${col("resource_external_id")} in (${resourcesContaining(q.resourceName)})`,
+      sql`${resourceSearchText(alias)} ilike ${containsPattern(q.resourceName)}`,
+    );
   if (q.resourceTypes.length > 0)
     out.push(
       sql`${col("resource_native_type")} in (${sql.join(
@@ -202,6 +217,27 @@ export async function pageOf<T extends { sort_value: string; id: string }>(
 export async function listEvents(db: Database, tenantId: string, q: EventQuery, page: PageRequest) {
   const sort = sortColumn(page.orderBy, "pe", "pe.occurred_at");
   const base = [sql`pe.tenant_id = ${tenantId}`, ...filterConditions(q, "pe", sql.raw("pe.is_dismissed"))];
+  if (q.resourceName && sort.kind === "time") {
+    // Each matching resource's events are walked newest first, at most a page from each, so a page
+    // costs the same however many events the matching resources have.
+    return pageOf<EventRow>(
+      db,
+      (conditions, order, limit, offset) => sql`
+        select ${EVENT_COLUMNS}, (${sort.expr})::text as sort_value
+        from (select distinct resource_external_id from (${resourcesContaining(q.resourceName ?? "")}) found) matched
+        cross join lateral (
+          select * from policy_events pe
+          where pe.resource_external_id = matched.resource_external_id and ${where(conditions)}
+          order by ${order} limit ${limit + offset}
+        ) pe
+        left join bundles b on b.id = pe.bundle_id
+        order by ${order} limit ${limit} offset ${offset}`,
+      base,
+      sort,
+      sql.raw("pe.id"),
+      page,
+    );
+  }
   return pageOf<EventRow>(
     db,
     (conditions, order, limit, offset) => sql`
