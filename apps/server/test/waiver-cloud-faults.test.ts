@@ -1,34 +1,24 @@
 import { ProductErrorCode } from "@palisade/api/gen/palisade/common/v1/common_pb";
-import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
-import {
-  WaiverApprovalMode,
-  WaiverDeploymentStatus,
-  WaiverStatus,
-} from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
+import { WaiverDeploymentStatus, WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AzureCloudProvider } from "../src/cloud/cloud-provider";
-import { connectors, hierarchyNodes } from "../src/db/schema/connectors";
+import { connectors } from "../src/db/schema/connectors";
 import { auditLog } from "../src/db/schema/operations";
 import { enqueueReconcile } from "../src/jobs/reconcile-job";
-import { bundleRow, node, tryAction, waitFor, waitForBundleStatus } from "./support/deployment-helpers";
+import {
+  bundleRow,
+  deployHttpsOnly,
+  reconcileBundle,
+  refuseInSandbox,
+  startSandboxServer,
+  waitFor,
+} from "./support/deployment-helpers";
 import { engines } from "./support/test-database";
-import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
-
-const AZURE_SLUG = "storage-accounts-https-only";
-
-/** Makes the sandbox's ARM answer the next `count` matching calls with a resource lock's 409. */
-async function refuseInSandbox(sandbox: SandboxCloud, method: string, pathContains: string, count: number) {
-  const response = await fetch(`${sandbox.url}/sandbox/control/refuse`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ method, pathContains, count }),
-  });
-  if (!response.ok) throw new Error(`refuse: ${response.status} ${await response.text()}`);
-}
+import type { Credentials, TestServer } from "./support/test-server";
 
 describe.each(engines)("a cloud that refuses to remove a waiver, on %s", (engine) => {
   let server: TestServer;
@@ -39,64 +29,14 @@ describe.each(engines)("a cloud that refuses to remove a waiver, on %s", (engine
   const db = () => server.palisade.database.db;
 
   beforeAll(async () => {
-    server = await startTestServer(engine, { PALISADE_SANDBOX: "true", SANDBOX_ACTIVITY: "false" });
-    admin = (await server.addMember({ role: "ADMINISTRATOR", name: "Ada Admin" })).credentials;
-    requester = (await server.addMember({ role: "VISITOR", name: "Alice Engineer" })).credentials;
-    const running = server.palisade.cloud.sandbox;
-    if (!running) throw new Error("the sandbox cloud is not running");
-    sandbox = running;
-    await waitFor(
-      "the sandbox hierarchies",
-      async () => {
-        const nodes = await db()
-          .select()
-          .from(hierarchyNodes)
-          .where(eq(hierarchyNodes.tenantId, server.defaultTenantId));
-        return nodes.some((n) => n.name === "corp-prod") && nodes.some((n) => n.name === "corp-dev");
-      },
-      120_000,
-    );
+    ({ server, admin, requester, sandbox } = await startSandboxServer(engine, ["corp-prod", "corp-dev"]));
   }, 240_000);
   afterAll(async () => {
     await server?.stop();
   });
 
-  /**
-   * An HTTPS-only storage guardrail in PREVENT (AUTO approval) on a subscription, deployed, and
-   * a plain-HTTP storage write in that subscription's data resource group to try against it.
-   */
-  async function deployHttpsOnly(input: {
-    subscriptionName: string;
-    name: string;
-    storageAccount: string;
-    location: string;
-  }) {
-    const subscription = await node(db(), server.defaultTenantId, input.subscriptionName);
-    const { bundle } = await server.client(DeploymentManagerService, admin).createBundle({
-      name: input.name,
-      policySlug: AZURE_SLUG,
-      scopes: [{ externalId: subscription.externalId, connectorId: subscription.connectorId }],
-      mode: DeploymentMode.PREVENT,
-      isVisible: true,
-      waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
-    });
-    const bundleId = bundle?.entity?.id ?? "";
-    const key = bundle?.key ?? "";
-    expect((await waitForBundleStatus(db(), bundleId, ["DEPLOYED", "FAILED"])).status).toBe("DEPLOYED");
-    const resource = `${subscription.externalId}/resourceGroups/rg-${input.subscriptionName}-data/providers/Microsoft.Storage/storageAccounts/${input.storageAccount}`;
-    const writePlain = () =>
-      tryAction(sandbox, {
-        provider: "azure",
-        principal: "alice",
-        action: "write",
-        resource,
-        context: { location: input.location, "properties.supportsHttpsTrafficOnly": false },
-      });
-    return { bundleId, key, subscription, writePlain };
-  }
-
   it("records WAIVER_DELETION_FAILED on the waiver and the bundle, and clears it once the cloud lets go", async () => {
-    const { bundleId, key, subscription, writePlain } = await deployHttpsOnly({
+    const { bundleId, key, subscription, writePlain } = await deployHttpsOnly(server, admin, {
       subscriptionName: "corp-prod",
       name: "HTTPS-only storage",
       storageAccount: `stlocked${engine}`,
@@ -168,18 +108,8 @@ describe.each(engines)("a cloud that refuses to remove a waiver, on %s", (engine
       .orderBy(desc(auditLog.createdAt));
   }
 
-  async function reconcile(bundleId: string) {
-    const before = await bundleRow(db(), bundleId);
-    await enqueueReconcile(server.palisade.jobs, { tenantId: server.defaultTenantId, bundleId });
-    // A reconcile rewrites the bundle's outcome even when nothing changed.
-    await waitFor("the reconcile to finish", async () => {
-      const row = await bundleRow(db(), bundleId);
-      return row && row.updatedAt.getTime() > (before?.updatedAt.getTime() ?? 0) ? row : undefined;
-    });
-  }
-
   it("reconcile raises WAIVERS_RECONCILIATION_FAILED for a waiver the cloud lost and for one Palisade never made", async () => {
-    const { bundleId, key, subscription, writePlain } = await deployHttpsOnly({
+    const { bundleId, key, subscription, writePlain } = await deployHttpsOnly(server, admin, {
       subscriptionName: "corp-dev",
       name: "HTTPS-only storage (dev)",
       storageAccount: `stdrift${engine}`,
@@ -210,14 +140,14 @@ describe.each(engines)("a cloud that refuses to remove a waiver, on %s", (engine
     // Someone deletes the waiver's exemption in the portal: the ACTIVE waiver is missing from the cloud.
     await azure.removeExemption(exemption.id);
     expect((await writePlain()).status).toBe(403);
-    await reconcile(bundleId);
+    await reconcileBundle(server, bundleId);
     expect((await bundleRow(db(), bundleId))?.errorCodes).toContain("WAIVERS_RECONCILIATION_FAILED");
     const [missing] = await auditOf("Reconcile.WaiverMissingFromCloud");
     expect(missing?.targetId).toBe(waiverId);
     expect(missing?.details).toMatchObject({ code: "WAIVERS_RECONCILIATION_FAILED", policyKey: key });
     // The reconcile put it back, so the waiver is honoured again.
     expect((await writePlain()).status).toBe(200);
-    await reconcile(bundleId);
+    await reconcileBundle(server, bundleId);
     expect((await bundleRow(db(), bundleId))?.errorCodes).not.toContain("WAIVERS_RECONCILIATION_FAILED");
 
     // Someone exempts the subscription from Palisade's assignment by hand: a waiver Palisade does not know.
@@ -235,7 +165,7 @@ describe.each(engines)("a cloud that refuses to remove a waiver, on %s", (engine
         metadata: { palisade: { key: "", waiverId: "" } },
       },
     });
-    await reconcile(bundleId);
+    await reconcileBundle(server, bundleId);
     expect((await bundleRow(db(), bundleId))?.errorCodes).toContain("WAIVERS_RECONCILIATION_FAILED");
     const unknown = await auditOf("Reconcile.UnknownWaiverInCloud");
     expect(unknown).toHaveLength(1);
@@ -245,7 +175,7 @@ describe.each(engines)("a cloud that refuses to remove a waiver, on %s", (engine
       exemptionId: stranger,
     });
     // Reported once while it lasts, not at every reconcile.
-    await reconcile(bundleId);
+    await reconcileBundle(server, bundleId);
     expect(await auditOf("Reconcile.UnknownWaiverInCloud")).toHaveLength(1);
     // The code travels with the bundle to the API.
     const { bundle: read } = await server.client(DeploymentManagerService, admin).getBundle({
@@ -254,7 +184,7 @@ describe.each(engines)("a cloud that refuses to remove a waiver, on %s", (engine
     expect(read?.bundle?.errorCodes).toContain(ProductErrorCode.WAIVERS_RECONCILIATION_FAILED);
 
     await azure.removeExemption(stranger);
-    await reconcile(bundleId);
+    await reconcileBundle(server, bundleId);
     expect((await bundleRow(db(), bundleId))?.errorCodes).not.toContain("WAIVERS_RECONCILIATION_FAILED");
   }, 180_000);
 });

@@ -11,12 +11,15 @@ import { scanAssignment } from "./enforce/compliance-scan";
 import { tryAction } from "./enforce/try-action";
 import { TryInputError } from "./enforce/try-types";
 import { header, json, type SandboxRequest, type SandboxResponse } from "./http/types";
+import type { AzureState, AzureSubscription, SubscriptionState } from "./state/model";
 import type { StateStore } from "./state/store";
 
 const RESOURCE_PATH =
   /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/(?!Microsoft\.Authorization\/)[^/]+\/[^/]+\/[^/]+$/i;
 
 const ASSIGNMENT_PATH = /\/providers\/Microsoft\.Authorization\/policyAssignments\/[^/]+\/?$/i;
+
+const SUBSCRIPTION_STATES: SubscriptionState[] = ["Enabled", "Disabled"];
 
 export type ThrottledService = "organizations" | "sts" | "cloudtrail" | "arm";
 const SERVICES: ThrottledService[] = ["organizations", "sts", "cloudtrail", "arm"];
@@ -43,6 +46,13 @@ function takeRefusal(refusals: Refusal[], req: SandboxRequest): Refusal | undefi
   );
   if (found) found.left -= 1;
   return found;
+}
+
+/** The disabled subscription an ARM write falls under: Azure makes a disabled subscription read-only. */
+function disabledSubscriptionOf(azure: AzureState, req: SandboxRequest): AzureSubscription | undefined {
+  if (!["PUT", "PATCH", "DELETE"].includes(req.method.toUpperCase())) return undefined;
+  const id = /^\/subscriptions\/([^/]+)/i.exec(req.path)?.[1]?.toLowerCase();
+  return azure.subscriptions.find((s) => s.subscriptionId.toLowerCase() === id && s.state === "Disabled");
 }
 
 function takeThrottle(throttle: Map<ThrottledService, number>, service: ThrottledService): boolean {
@@ -179,6 +189,33 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
         refusals: refusals.map(({ method, pathContains, left }) => ({ method, pathContains, left })),
       });
     }
+    if (req.path === "/sandbox/control/subscription" && req.method === "POST") {
+      // Its id (bare or as the ARM scope /subscriptions/{id}) or its name.
+      const named = String(input.subscription ?? "")
+        .toLowerCase()
+        .replace(/^\/subscriptions\//, "");
+      const state = input.state as SubscriptionState;
+      if (!SUBSCRIPTION_STATES.includes(state)) {
+        return json(400, {
+          error: {
+            code: "InvalidSubscriptionState",
+            message: `state must be ${SUBSCRIPTION_STATES.join(" or ")}.`,
+          },
+        });
+      }
+      const subscription = store.state.azure.subscriptions.find(
+        (s) => s.subscriptionId.toLowerCase() === named || s.displayName.toLowerCase() === named,
+      );
+      if (!subscription) {
+        return json(404, {
+          error: { code: "SubscriptionNotFound", message: `No subscription with the id or name '${named}'.` },
+        });
+      }
+      subscription.state = state;
+      store.changed();
+      const { subscriptionId, displayName } = subscription;
+      return json(200, { subscriptionId, displayName, state });
+    }
     return json(404, { error: { code: "NotFound", message: `No sandbox route ${req.method} ${req.path}.` } });
   };
 
@@ -253,6 +290,14 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
       }
       const refused = takeRefusal(refusals, req);
       if (refused) return armError(refused.status, refused.code, refused.message);
+      const disabled = disabledSubscriptionOf(store.state.azure, req);
+      if (disabled) {
+        return armError(
+          409,
+          "ReadOnlyDisabledSubscription",
+          `The subscription '${disabled.subscriptionId}' is disabled and therefore marked as read only. You cannot perform any write actions on this subscription until it is re-enabled.`,
+        );
+      }
       if (
         (req.method === "PUT" || req.method === "DELETE") &&
         RESOURCE_PATH.test(req.path) &&

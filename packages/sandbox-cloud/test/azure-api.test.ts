@@ -237,6 +237,44 @@ describe("Azure Policy objects", () => {
     expect(after).not.toContain("pal-rg");
   });
 
+  it("deletes a resource group with its resources and the policy objects in it", async () => {
+    const sub = (await subscriptions()).at(-2);
+    const policy = new PolicyClient(h.azureCredential, sub!.id, h.armOptions);
+    const rm = new ResourceManagementClient(h.azureCredential, sub!.id, h.armOptions);
+    const definition = await policy.policyDefinitions.createOrUpdate("pal-in-doomed-group", {
+      policyRule: denyHttpRule,
+      parameters: { effect: { type: "String", defaultValue: "Audit" } },
+    });
+    const group = `rg-${sub!.name}-app`;
+    const groupId = `/subscriptions/${sub!.id}/resourceGroups/${group}`;
+    const assign = () =>
+      policy.policyAssignments.create(groupId, "pal-in-doomed-group", { policyDefinitionId: definition.id! });
+    await assign();
+    const resources = [];
+    for await (const r of rm.resources.listByResourceGroup(group)) resources.push(r);
+    expect(resources.length).toBeGreaterThan(0);
+
+    await rm.resourceGroups.beginDeleteAndWait(group);
+
+    const groups: string[] = [];
+    for await (const g of rm.resourceGroups.list()) groups.push(g.name!);
+    expect(groups).not.toContain(group);
+    const gone = await rm.resources
+      .getById(resources[0]!.id!, "2023-01-01")
+      .catch((e: { statusCode?: number }) => e);
+    expect(gone).toMatchObject({ statusCode: 404 });
+    const assignment = await policy.policyAssignments
+      .get(groupId, "pal-in-doomed-group")
+      .catch((e: { code?: string }) => e);
+    expect(assignment).toMatchObject({ code: "ResourceGroupNotFound" });
+    expect(await assign().catch((e: { code?: string }) => e)).toMatchObject({
+      code: "ResourceGroupNotFound",
+      statusCode: 404,
+    });
+    // Its assignment went with the group, so the definition is no longer in use.
+    await policy.policyDefinitions.delete("pal-in-doomed-group");
+  });
+
   it("retries a 429 with Retry-After", async () => {
     const mg = new ManagementGroupsAPI(h.azureCredential, h.armOptions);
     await h.post("/sandbox/control/throttle", { service: "arm", count: 1 });
@@ -244,6 +282,56 @@ describe("Azure Policy objects", () => {
     const g = await mg.managementGroups.get(h.cloud.azure.rootManagementGroupId);
     expect(g.displayName).toBe("Tenant Root Group");
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it("makes a disabled subscription read-only until it is enabled again", async () => {
+    const sub = (await subscriptions()).at(-1);
+    const policy = new PolicyClient(h.azureCredential, sub!.id, h.armOptions);
+    const definition = {
+      mode: "All",
+      policyRule: denyHttpRule,
+      parameters: { effect: { type: "String", defaultValue: "Audit" } },
+    };
+    await policy.policyDefinitions.createOrUpdate("pal-before-disable", definition);
+
+    const disabled = await h.post("/sandbox/control/subscription", {
+      subscription: sub!.name,
+      state: "Disabled",
+    });
+    expect(disabled).toEqual({
+      status: 200,
+      body: { subscriptionId: sub!.id, displayName: sub!.name, state: "Disabled" },
+    });
+    expect((await h.arm("GET", `/subscriptions/${sub!.id}?api-version=2022-12-01`)).body.state).toBe(
+      "Disabled",
+    );
+    // Reads still work; every write is refused as ARM refuses it.
+    expect((await policy.policyDefinitions.get("pal-before-disable")).name).toBe("pal-before-disable");
+    const write = await policy.policyDefinitions
+      .createOrUpdate("pal-while-disabled", definition)
+      .catch((e: { code?: string; statusCode?: number; message?: string }) => e);
+    expect(write).toMatchObject({ code: "ReadOnlyDisabledSubscription", statusCode: 409 });
+    expect((write as Error).message).toContain("is disabled and therefore marked as read only");
+    const removal = await h.arm(
+      "DELETE",
+      `/subscriptions/${sub!.id}/providers/Microsoft.Authorization/policyDefinitions/pal-before-disable?api-version=2023-04-01`,
+    );
+    expect(removal.status).toBe(409);
+
+    await h.post("/sandbox/control/subscription", { subscription: `/subscriptions/${sub!.id}`, state: "Enabled" });
+    expect((await h.arm("GET", `/subscriptions/${sub!.id}?api-version=2022-12-01`)).body.state).toBe(
+      "Enabled",
+    );
+    await policy.policyDefinitions.createOrUpdate("pal-while-disabled", definition);
+    await policy.policyDefinitions.delete("pal-while-disabled");
+    await policy.policyDefinitions.delete("pal-before-disable");
+
+    expect(
+      (await h.post("/sandbox/control/subscription", { subscription: "nope", state: "Disabled" })).status,
+    ).toBe(404);
+    expect(
+      (await h.post("/sandbox/control/subscription", { subscription: sub!.id, state: "Gone" })).status,
+    ).toBe(400);
   });
 });
 

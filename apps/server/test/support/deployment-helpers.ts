@@ -1,9 +1,17 @@
 import { ListPoliciesCommand, OrganizationsClient } from "@aws-sdk/client-organizations";
+import { ConnectError } from "@connectrpc/connect";
+import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
+import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
+import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { and, eq } from "drizzle-orm";
+import { createAzureClients } from "../../src/cloud/azure/azure-clients";
 import type { Database } from "../../src/db/database";
 import { hierarchyNodes } from "../../src/db/schema/connectors";
 import { bundles, deployments } from "../../src/db/schema/deployments";
+import { enqueueReconcile } from "../../src/jobs/reconcile-job";
+import type { Engine } from "./test-database";
+import { type Credentials, startTestServer, type TestServer } from "./test-server";
 
 export async function waitFor<T>(
   what: string,
@@ -18,6 +26,16 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
+}
+
+/** The error an RPC failed with; fails the test when the call succeeds. */
+export async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
+  try {
+    await call;
+  } catch (error) {
+    return ConnectError.from(error);
+  }
+  throw new Error("the call succeeded");
 }
 
 /** The sandbox connectors of the default tenant have synced their hierarchies. */
@@ -58,6 +76,18 @@ export async function waitForBundleStatus(db: Database, id: string, statuses: st
   );
 }
 
+/** Runs a reconcile of the bundle and waits until it has finished. */
+export async function reconcileBundle(server: TestServer, bundleId: string) {
+  const db = server.palisade.database.db;
+  const before = await bundleRow(db, bundleId);
+  await enqueueReconcile(server.palisade.jobs, { tenantId: server.defaultTenantId, bundleId });
+  // A reconcile rewrites the bundle's outcome even when nothing changed.
+  await waitFor("the reconcile to finish", async () => {
+    const row = await bundleRow(db, bundleId);
+    return row && row.updatedAt.getTime() > (before?.updatedAt.getTime() ?? 0) ? row : undefined;
+  });
+}
+
 export interface TryResult {
   status: number;
   body: {
@@ -87,6 +117,93 @@ export async function advanceSandboxClock(sandbox: SandboxCloud, seconds: number
     body: JSON.stringify({ advanceSeconds: seconds }),
   });
   if (!response.ok) throw new Error(`clock: ${response.status}`);
+}
+
+/** An ARM error the sandbox answers instead of serving a call (default: a resource lock's 409). */
+export interface Refusal {
+  status?: number;
+  code?: string;
+  message?: string;
+}
+
+/**
+ * A server running the sandbox cloud (without generated activity), an administrator and a
+ * requester, once the connectors' hierarchies hold the named scopes.
+ */
+export async function startSandboxServer(engine: Engine, scopeNames: readonly string[]) {
+  const server = await startTestServer(engine, { PALISADE_SANDBOX: "true", SANDBOX_ACTIVITY: "false" });
+  const admin = (await server.addMember({ role: "ADMINISTRATOR", name: "Ada Admin" })).credentials;
+  const requester = (await server.addMember({ role: "VISITOR", name: "Alice Engineer" })).credentials;
+  const sandbox = server.palisade.cloud.sandbox;
+  if (!sandbox) throw new Error("the sandbox cloud is not running");
+  await waitFor(
+    "the sandbox hierarchies",
+    async () => {
+      const nodes = await server.palisade.database.db
+        .select({ name: hierarchyNodes.name })
+        .from(hierarchyNodes)
+        .where(eq(hierarchyNodes.tenantId, server.defaultTenantId));
+      const names = new Set(nodes.map((n) => n.name));
+      return scopeNames.every((name) => names.has(name));
+    },
+    120_000,
+  );
+  return { server, admin, requester, sandbox };
+}
+
+/** Makes the sandbox's ARM answer the next `count` matching calls with the refusal; 0 lifts it. */
+export async function refuseInSandbox(
+  sandbox: SandboxCloud,
+  method: string,
+  pathContains: string,
+  count: number,
+  refusal: Refusal = {},
+) {
+  const response = await fetch(`${sandbox.url}/sandbox/control/refuse`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ method, pathContains, count, ...refusal }),
+  });
+  if (!response.ok) throw new Error(`refuse: ${response.status} ${await response.text()}`);
+}
+
+/** Refuses every matching ARM call until the returned function lifts the refusal. */
+export async function refuseUntilLifted(
+  sandbox: SandboxCloud,
+  method: string,
+  pathContains: string,
+  refusal: Refusal = {},
+): Promise<() => Promise<void>> {
+  await refuseInSandbox(sandbox, method, pathContains, 1_000, refusal);
+  return () => refuseInSandbox(sandbox, method, pathContains, 0);
+}
+
+/** Sets an Azure subscription of the sandbox Enabled or Disabled (read-only). */
+export async function setSubscriptionState(sandbox: SandboxCloud, subscription: string, state: string) {
+  const response = await fetch(`${sandbox.url}/sandbox/control/subscription`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ subscription, state }),
+  });
+  if (!response.ok) throw new Error(`subscription: ${response.status} ${await response.text()}`);
+}
+
+/** Deletes a resource group of the sandbox's Azure tenant through ARM, as someone would in the portal. */
+export async function deleteResourceGroup(sandbox: SandboxCloud, resourceGroupId: string) {
+  const [, , subscriptionId = "", , name = ""] = resourceGroupId.split("/");
+  const azure = createAzureClients({
+    tenantId: sandbox.azure.tenantId,
+    clientId: sandbox.azure.clientId,
+    credential: { kind: "secret", clientSecret: sandbox.azure.clientSecret },
+    armEndpoint: sandbox.azure.armEndpoint,
+    authorityHost: sandbox.azure.authorityHost,
+    caCertPem: sandbox.azure.caCertPem,
+  });
+  try {
+    await azure.clientsFor(subscriptionId).rm.resourceGroups.beginDeleteAndWait(name);
+  } finally {
+    azure.close();
+  }
 }
 
 export async function throttleSandbox(sandbox: SandboxCloud, service: string, count: number): Promise<void> {
@@ -124,4 +241,57 @@ export async function scpsNamed(
   } finally {
     client.destroy();
   }
+}
+
+export const HTTPS_ONLY_SLUG = "storage-accounts-https-only";
+
+/**
+ * An HTTPS-only storage guardrail in PREVENT (AUTO approval), deployed on an Azure subscription
+ * (or on some of its resource groups), and a plain-HTTP storage write in the subscription's data
+ * resource group to try against it.
+ */
+export async function deployHttpsOnly(
+  server: TestServer,
+  admin: Credentials,
+  input: {
+    subscriptionName: string;
+    name: string;
+    storageAccount: string;
+    location: string;
+    resourceGroups?: ("app" | "data")[];
+  },
+) {
+  const db = server.palisade.database.db;
+  const sandbox = server.palisade.cloud.sandbox;
+  if (!sandbox) throw new Error("the sandbox cloud is not running");
+  const subscription = await node(db, server.defaultTenantId, input.subscriptionName);
+  const targets = input.resourceGroups
+    ? await Promise.all(
+        input.resourceGroups.map((group) =>
+          node(db, server.defaultTenantId, `rg-${input.subscriptionName}-${group}`),
+        ),
+      )
+    : [subscription];
+  const { bundle } = await server.client(DeploymentManagerService, admin).createBundle({
+    name: input.name,
+    policySlug: HTTPS_ONLY_SLUG,
+    scopes: targets.map((target) => ({ externalId: target.externalId, connectorId: target.connectorId })),
+    mode: DeploymentMode.PREVENT,
+    isVisible: true,
+    waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
+  });
+  const bundleId = bundle?.entity?.id ?? "";
+  const key = bundle?.key ?? "";
+  const deployed = await waitForBundleStatus(db, bundleId, ["DEPLOYED", "FAILED"]);
+  if (deployed.status !== "DEPLOYED") throw new Error(`${input.name} did not deploy: ${deployed.errorCodes}`);
+  const resource = `${subscription.externalId}/resourceGroups/rg-${input.subscriptionName}-data/providers/Microsoft.Storage/storageAccounts/${input.storageAccount}`;
+  const writePlain = () =>
+    tryAction(sandbox, {
+      provider: "azure",
+      principal: "alice",
+      action: "write",
+      resource,
+      context: { location: input.location, "properties.supportsHttpsTrafficOnly": false },
+    });
+  return { bundleId, key, subscription, writePlain };
 }

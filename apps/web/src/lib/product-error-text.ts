@@ -56,13 +56,14 @@ const texts: Record<number, ProductErrorText> = {
       "The cloud allows no more exemptions in this scope. Cancel waivers you no longer need, then try again.",
   },
   10: {
-    title: "Cloud Resource Not Created",
+    title: "Policy Not Applied",
     message:
-      "The cloud refused to create a resource Palisade needs. Check the connector's permissions, then try again.",
+      "The cloud refused to apply the policy to a scope (a resource lock, or missing rights), so the scope is not guarded as the bundle says. Ask an administrator to lift the lock or grant the connector the right to assign policies there, then sync the bundle.",
   },
   11: {
-    title: "Cloud Resource Not Deleted",
-    message: "The cloud refused to delete a resource. Check the connector's permissions, then try again.",
+    title: "Policy Not Removed",
+    message:
+      "The cloud refused to remove the policy from a scope (a resource lock, or missing rights), so it still applies there. Palisade tries again at every sync; ask an administrator to lift the lock or grant the connector the right to remove policies there.",
   },
   12: {
     title: "Invalid Cloud Scope",
@@ -74,9 +75,9 @@ const texts: Record<number, ProductErrorText> = {
     message: "The waiver's scope could not be read. Check the scope or resource you entered and try again.",
   },
   14: {
-    title: "Cloud Provider Unavailable",
+    title: "Cloud Policy Not Created",
     message:
-      "Palisade could not connect to the cloud provider for this policy. Check the connector's credentials, then try again.",
+      "The cloud refused the policy Palisade builds for this guardrail, or its definition is no longer in the catalogue. Check the connector's permissions and the bundle's parameters, then sync the bundle.",
   },
   15: {
     title: "Waivers Out of Sync",

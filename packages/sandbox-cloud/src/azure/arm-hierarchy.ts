@@ -103,7 +103,7 @@ function subscription(azure: AzureState, s: AzureState["subscriptions"][number])
     subscriptionId: s.subscriptionId,
     tenantId: azure.tenantId,
     displayName: s.displayName,
-    state: "Enabled",
+    state: s.state ?? "Enabled",
     subscriptionPolicies: {
       locationPlacementId: "Public_2014-09-01",
       quotaId: "EnterpriseAgreement_2014-09-01",

@@ -1,6 +1,7 @@
 import type { SandboxRequest, SandboxResponse } from "../http/types";
 import { readHierarchy } from "./arm-hierarchy";
 import { type ArmContext, armError } from "./arm-http";
+import { deleteResourceGroup } from "./delete-resource-group";
 import { listActivityLog } from "./list-activity-log";
 import { authorization } from "./policy-authorization";
 import { AUTH_COLLECTIONS } from "./policy-collections";
@@ -36,6 +37,9 @@ export function handleArm(ctx: ArmContext, req: SandboxRequest): SandboxResponse
   const activity =
     /^\/subscriptions\/([^/]+)\/providers\/Microsoft\.Insights\/eventtypes\/management\/values$/i.exec(path);
   if (activity && req.method === "GET") return listActivityLog(ctx, req, activity[1]!);
+
+  const group = /^\/subscriptions\/([^/]+)\/resourcegroups\/([^/]+)$/i.exec(path);
+  if (group && req.method === "DELETE") return deleteResourceGroup(ctx, group[1]!, group[2]!);
 
   return readHierarchy(ctx, req, path);
 }

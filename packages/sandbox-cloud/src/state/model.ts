@@ -107,7 +107,11 @@ export interface AzureSubscription {
   subscriptionId: string;
   displayName: string;
   managementGroupName: string;
+  /** Disabled: read-only, every write under it is refused. Absent means Enabled. */
+  state?: SubscriptionState;
 }
+
+export type SubscriptionState = "Enabled" | "Disabled";
 
 export interface AzureResourceGroup {
   subscriptionId: string;

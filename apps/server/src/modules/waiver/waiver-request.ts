@@ -1,9 +1,11 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { Permission } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
+import { ProductErrorCode } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { rolePermissions } from "@palisade/api/roles";
 import { parseRoleName } from "../../auth/roles";
 import type { Database } from "../../db/database";
 import type { Caller } from "../../rpc/call-context";
+import { callError } from "../../rpc/errors";
 import { deploymentsOfBundle, membershipRole, parentScope } from "./waiver-context-repository";
 import type { BundleRow, DeploymentRow } from "./waiver-repository";
 import { describeTarget, enclosingScopes, type WaiverTarget } from "./waiver-rules";
@@ -77,8 +79,9 @@ export async function deploymentsFor(
     const deployment = all.find((d) => d.scopeExternalId.toLowerCase() === scope);
     if (deployment) return [{ deployment, target }];
   }
-  throw new ConnectError(
-    `${describeTarget(target)} is not within any scope policy ${bundle.key} is deployed to.`,
+  throw callError(
     Code.InvalidArgument,
+    `${describeTarget(target)} is not within any scope policy ${bundle.key} is deployed to.`,
+    { product: ProductErrorCode.WAIVER_CREATION_FAILED_FORBIDDEN_SCOPE },
   );
 }

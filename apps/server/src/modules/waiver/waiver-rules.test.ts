@@ -1,4 +1,5 @@
 import { ConnectError } from "@connectrpc/connect";
+import { ErrorDetailSchema, ProductErrorCode } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { describe, expect, it } from "vitest";
 import {
   describeTarget,
@@ -87,6 +88,18 @@ describe("create input", () => {
     ["a key with spaces around it", { ...valid, key: " abcdefg " }],
   ] as const)("accepts %s", (_name, request) => {
     expect(messageOf(request)).toBeUndefined();
+  });
+
+  it("refuses a target it cannot read with PARSE_WAIVER_SCOPE_FAILED at the target's field", () => {
+    let refused: ConnectError | undefined;
+    try {
+      parseCreateInput({ ...valid, target: { case: "resourceExternalId", value: "stdata01" } });
+    } catch (error) {
+      refused = ConnectError.from(error);
+    }
+    const [detail] = refused?.findDetails(ErrorDetailSchema) ?? [];
+    expect(detail?.code).toBe(ProductErrorCode.PARSE_WAIVER_SCOPE_FAILED);
+    expect(detail?.fieldViolations.map((v) => v.field)).toEqual(["resource_external_id"]);
   });
 
   it("upper-cases the key and trims the comment", () => {

@@ -1,8 +1,8 @@
-import type { ConnectError } from "@connectrpc/connect";
-import { ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
+import { Code, type ConnectError } from "@connectrpc/connect";
+import { ProductErrorCode, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
-import { invalidArgument } from "../../rpc/errors";
+import { callError, invalidArgument } from "../../rpc/errors";
 
 /** Open (pending or active) waivers one deployment may carry; more would not fit an SCP. */
 export const MAX_OPEN_WAIVERS_PER_DEPLOYMENT = 50;
@@ -74,6 +74,14 @@ function invalid(message: string, field: string): ConnectError {
   return invalidArgument(message, [{ field, message }]);
 }
 
+/** A waiver target that cannot be read as a scope, resource or principal (PARSE_WAIVER_SCOPE_FAILED). */
+function unreadableTarget(message: string, field: string): ConnectError {
+  return callError(Code.InvalidArgument, message, {
+    product: ProductErrorCode.PARSE_WAIVER_SCOPE_FAILED,
+    fields: [{ field, message }],
+  });
+}
+
 /** Normalises a policy key as typed: trimmed and upper-case (keys match case-insensitively). */
 export function parseKey(raw: string): string {
   const key = raw.trim();
@@ -110,11 +118,11 @@ function parseTarget(
     resourceExternalId: "resource_external_id",
     principalArn: "principal_arn",
   }[target.case];
-  if (value.length === 0) throw invalid(`${field} is empty.`, field);
+  if (value.length === 0) throw unreadableTarget(`${field} is empty.`, field);
   switch (target.case) {
     case "scopeExternalId":
       if (scopeTypeOf(value) === ScopeType.UNSPECIFIED) {
-        throw invalid(
+        throw unreadableTarget(
           `${field} "${value}" is not a scope: give an AWS root, OU or 12-digit account id, or an Azure management group, subscription or resource group id.`,
           field,
         );
@@ -125,12 +133,12 @@ function parseTarget(
         !value.startsWith("arn:") &&
         !/^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/.+/i.test(value)
       ) {
-        throw invalid(`${field} "${value}" is not an AWS ARN or an Azure resource id.`, field);
+        throw unreadableTarget(`${field} "${value}" is not an AWS ARN or an Azure resource id.`, field);
       }
       return { kind: "resource", externalId: value };
     case "principalArn":
       if (!/^arn:aws[\w-]*:(iam|sts)::\d{12}:.+/.test(value)) {
-        throw invalid(
+        throw unreadableTarget(
           `${field} "${value}" is not an IAM principal ARN (arn:aws:iam::<account>:role/<name>).`,
           field,
         );

@@ -4,13 +4,10 @@ import { describe, expect, it } from "vitest";
 import { RpcError } from "@/lib/rpc-error";
 import { waiverFailureOf } from "./waiver-failure";
 
-const limitExceeded = [
+const detailsOf = (code: ProductErrorCode) => [
   {
     type: "palisade.common.v1.ErrorDetail",
-    value: toBinary(
-      ErrorDetailSchema,
-      create(ErrorDetailSchema, { code: ProductErrorCode.WAIVER_LIMIT_EXCEEDED }),
-    ),
+    value: toBinary(ErrorDetailSchema, create(ErrorDetailSchema, { code })),
   },
 ];
 
@@ -29,11 +26,41 @@ describe("waiverFailureOf", () => {
     ],
     [
       "too many open waivers",
-      new RpcError("failed_precondition", "Policy ABCDEFG already has 5 waivers", limitExceeded),
+      new RpcError(
+        "failed_precondition",
+        "Policy ABCDEFG already has 5 waivers",
+        detailsOf(ProductErrorCode.WAIVER_LIMIT_EXCEEDED),
+      ),
       {
         kind: "product",
         productCode: ProductErrorCode.WAIVER_LIMIT_EXCEEDED,
         text: expect.objectContaining({ title: "Too Many Open Waivers" }),
+      },
+    ],
+    [
+      "a scope the policy is not deployed to",
+      new RpcError(
+        "invalid_argument",
+        "Subscription 1234 is not within any scope policy ABCDEFG is deployed to.",
+        detailsOf(ProductErrorCode.WAIVER_CREATION_FAILED_FORBIDDEN_SCOPE),
+      ),
+      {
+        kind: "product",
+        productCode: ProductErrorCode.WAIVER_CREATION_FAILED_FORBIDDEN_SCOPE,
+        text: expect.objectContaining({ title: "Scope Not Allowed" }),
+      },
+    ],
+    [
+      "a scope that is not a cloud id",
+      new RpcError(
+        "invalid_argument",
+        'scope_external_id "corp-prod" is not a scope',
+        detailsOf(ProductErrorCode.PARSE_WAIVER_SCOPE_FAILED),
+      ),
+      {
+        kind: "product",
+        productCode: ProductErrorCode.PARSE_WAIVER_SCOPE_FAILED,
+        text: expect.objectContaining({ title: "Waiver Scope Not Understood" }),
       },
     ],
     ["a network failure", new TypeError("Failed to fetch"), { kind: "invalid-key", productCode: 0 }],
