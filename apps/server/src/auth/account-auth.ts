@@ -131,6 +131,7 @@ const SIGN_IN_METHODS: Record<string, string> = {
   "/two-factor/verify-totp": "authenticator",
   "/two-factor/verify-backup-code": "backup-code",
   "/magic-link/verify": "magic-link",
+  "/enchanted-link/pending-session": "enchanted-link",
   "/verify-email": "email-verification",
 };
 
@@ -142,6 +143,9 @@ const MAILING_PATHS: Record<string, { burst: number; perSecond: number }> = {
   "/email-otp/send-verification-otp": { burst: 5, perSecond: 1 / 30 },
   // The same for sign-in links.
   "/sign-in/magic-link": { burst: 5, perSecond: 1 / 30 },
+  "/enchanted-link/send": { burst: 5, perSecond: 1 / 30 },
+  // A WhatsApp message costs money: three links, then one a minute.
+  "/whatsapp-link/send": { burst: 3, perSecond: 1 / 60 },
 };
 
 const EMAIL_PATHS = new Set([
@@ -152,6 +156,8 @@ const EMAIL_PATHS = new Set([
   "/email-otp/send-verification-otp",
   "/send-verification-email",
   "/sign-in/magic-link",
+  "/enchanted-link/send",
+  "/whatsapp-link/send",
 ]);
 
 /** The field of each path that sets a new password. */

@@ -1,0 +1,142 @@
+import { AlertCircleIcon, LoaderIcon } from "lucide-react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { authFailureText, retryAfterCapture } from "@/lib/auth-error";
+import { type EnchantedLinkPendingSession, linkSignIn } from "@/lib/auth-methods-client";
+import { type PendingAnswer, waitForPendingSignIn } from "../pending-sign-in";
+import { signInErrorMessage } from "../sign-in-error";
+import { needsSecondFactor, SecondFactorStep } from "./second-factor-step";
+import type { SignInMethodProps } from "./sign-in-methods";
+import { useResendCountdown } from "./use-resend-countdown";
+
+type SignedIn = Exclude<EnchantedLinkPendingSession, { status: "waiting" | "refused" | "expired" }>;
+
+/** The server's answer about the pending sign-in, as the wait reads it. */
+async function askPendingSession(pendingRef: string): Promise<PendingAnswer<SignedIn>> {
+  const { data } = await linkSignIn.enchantedLinkPendingSession(pendingRef);
+  if (!data) return undefined;
+  if ("twoFactorRedirect" in data || data.status === "signed-in") return { status: "done", value: data };
+  return { status: data.status };
+}
+
+type Stage =
+  | { name: "idle" }
+  | { name: "waiting"; pendingRef: string; number: number }
+  | { name: "refused" }
+  | { name: "timed-out" }
+  | { name: "second-factor" };
+
+/**
+ * The enchanted link: this page shows a number and the e-mail holds three numbered links. The
+ * link with this number, opened anywhere, signs this page in; it asks once a second for ten
+ * minutes.
+ */
+export function EnchantedLinkMethod({ email, chosen, onSignedIn }: SignInMethodProps) {
+  const [stage, setStage] = useState<Stage>({ name: "idle" });
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [resendIn, startCountdown] = useResendCountdown();
+  const started = useRef(false);
+
+  async function sendLink() {
+    setBusy(true);
+    setFailure(null);
+    const capture = retryAfterCapture();
+    const { data, error } = await linkSignIn.sendEnchantedLink(email, capture.fetchOptions);
+    setBusy(false);
+    if (error || !data) {
+      setFailure(
+        error?.status === 429 ? authFailureText(error, capture.seconds()) : signInErrorMessage(error ?? {}),
+      );
+      return;
+    }
+    setStage({ name: "waiting", pendingRef: data.pendingRef, number: data.number });
+    startCountdown();
+  }
+
+  // A layout effect runs in the commit of the click itself, not on a later timer.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: sent once when the panel opens
+  useLayoutEffect(() => {
+    if (!chosen || started.current) return;
+    started.current = true;
+    void sendLink();
+  }, [chosen]);
+
+  const pendingRef = stage.name === "waiting" ? stage.pendingRef : undefined;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one wait per request; onSignedIn leaves the page
+  useEffect(() => {
+    if (!pendingRef) return;
+    const leaving = new AbortController();
+    void waitForPendingSignIn(() => askPendingSession(pendingRef), { signal: leaving.signal }).then(
+      async (outcome) => {
+        if (outcome.kind === "cancelled") return;
+        if (outcome.kind !== "done") return setStage({ name: outcome.kind });
+        if (needsSecondFactor(outcome.value)) return setStage({ name: "second-factor" });
+        if ("user" in outcome.value) await onSignedIn(outcome.value.user, "enchanted-link");
+      },
+    );
+    return () => leaving.abort();
+  }, [pendingRef]);
+
+  if (stage.name === "second-factor") return <SecondFactorStep method="enchanted-link" onSignedIn={onSignedIn} />;
+
+  const ended =
+    stage.name === "refused"
+      ? "A link with another number was opened, so nothing was signed in. Send a new link and open the one with the number shown here."
+      : stage.name === "timed-out"
+        ? "No link was opened within 10 minutes, so nothing was signed in. Send a new link to try again."
+        : null;
+
+  return (
+    <div className="space-y-4">
+      {(failure || ended) && (
+        <Alert variant="destructive">
+          <AlertCircleIcon />
+          <AlertTitle>{failure ? "Sign-in failed" : "Not signed in"}</AlertTitle>
+          <AlertDescription>{failure ?? ended}</AlertDescription>
+        </Alert>
+      )}
+      {stage.name === "waiting" ? (
+        <div className="space-y-3">
+          <output
+            aria-label="Number to choose"
+            className="block text-center font-mono text-5xl font-semibold tracking-widest"
+          >
+            {stage.number}
+          </output>
+          <p className="text-sm text-muted-foreground" role="status">
+            If {email} has a Palisade account, an e-mail with three numbered links is on its way. Open the
+            link numbered {stage.number}: this page then signs in by itself. The links work for 10 minutes.
+          </p>
+          <p className="flex items-center gap-2 text-sm text-muted-foreground">
+            <LoaderIcon className="size-4 animate-spin" aria-hidden="true" /> Waiting for the link...
+          </p>
+        </div>
+      ) : (
+        !ended && (
+          <p className="text-sm text-muted-foreground">
+            We e-mail you three numbered links. Open the one with the number shown here, on any device, and
+            this page signs in; no password needed.
+          </p>
+        )
+      )}
+      <Button
+        type="button"
+        variant={stage.name === "waiting" ? "outline" : "default"}
+        className="w-full"
+        disabled={busy || resendIn > 0}
+        onClick={() => void sendLink()}
+      >
+        {busy && <LoaderIcon className="animate-spin" />}
+        {busy
+          ? "Sending..."
+          : stage.name === "idle"
+            ? "Send me a link to confirm"
+            : resendIn > 0
+              ? `Send a new link in ${resendIn} s`
+              : "Send a new link"}
+      </Button>
+    </div>
+  );
+}
