@@ -68,7 +68,8 @@ function renderMail(content: MailContent): MailMessage {
   const intro = content.intro.map(oneLine);
   const outro = content.outro.map(oneLine);
   const actions = content.actions.map((action) => ({ label: oneLine(action.label), link: oneLine(action.link) }));
-  const expiry = `${actions.length > 1 ? "These links expire" : "This link expires"} on ${formatExpiry(content.expiresAt)}.`;
+  const choice = actions.length > 1;
+  const expiry = `${choice ? "These links expire" : "This link expires"} on ${formatExpiry(content.expiresAt)}.`;
   const text = [
     ...intro,
     ...actions.map(({ label, link }) => `${label}:\n${link}`),
@@ -77,8 +78,10 @@ function renderMail(content: MailContent): MailMessage {
     `-- \n${PRODUCT_NAME}`,
   ].join("\n\n");
   const paragraph = (line: string) => `<p style="margin:0 0 16px">${escapeHtml(line)}</p>`;
-  const addressOf = (link: string) =>
-    `<p style="margin:0 0 16px;word-break:break-all"><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`;
+  const address = ({ label, link }: { label: string; link: string }) => [
+    ...(choice ? [paragraph(`${label}:`)] : []),
+    `<p style="margin:0 0 16px;word-break:break-all"><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
+  ];
   const html = [
     "<!doctype html>",
     `<html><head><meta charset="utf-8"><title>${escapeHtml(oneLine(content.subject))}</title></head>`,
@@ -88,12 +91,12 @@ function renderMail(content: MailContent): MailMessage {
       ({ label, link }) =>
         `<p style="margin:24px 0"><a href="${escapeHtml(link)}" style="background:#1d4ed8;color:#ffffff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(label)}</a></p>`,
     ),
-    ...(actions.length === 1
-      ? [paragraph("If the button does not work, open this address in your browser:"), addressOf(actions[0]?.link ?? "")]
-      : [
-          paragraph("If a button does not work, open its address in your browser:"),
-          ...actions.flatMap(({ label, link }) => [paragraph(`${label}:`), addressOf(link)]),
-        ]),
+    paragraph(
+      choice
+        ? "If a button does not work, open its address in your browser:"
+        : "If the button does not work, open this address in your browser:",
+    ),
+    ...actions.flatMap(address),
     paragraph(expiry),
     ...outro.map(paragraph),
     `<p style="margin:24px 0 0;color:#6b7280">${escapeHtml(PRODUCT_NAME)}</p>`,

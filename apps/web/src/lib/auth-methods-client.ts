@@ -15,6 +15,8 @@ export const authMethodsClient = createAuthClient({
 
 /** Options of a call, such as `retryAfterCapture().fetchOptions`. */
 type CallOptions = { onError?: (context: { response: Response }) => void };
+/** What a refusal of Palisade's auth endpoints carries besides its status. */
+type RefusalBody = { code?: string; message?: string };
 
 /** The enchanted link's request as the page that asked holds it; `pendingRef` stays in this page. */
 export interface EnchantedLinkRequest {
@@ -34,23 +36,23 @@ export type EnchantedLinkPendingSession =
 /** Palisade's own link endpoints: the enchanted link and the sign-in link by WhatsApp. */
 export const linkSignIn = {
   sendEnchantedLink: (email: string, options: CallOptions = {}) =>
-    authMethodsClient.$fetch<EnchantedLinkRequest>("/enchanted-link/send", {
+    authMethodsClient.$fetch<EnchantedLinkRequest, RefusalBody>("/enchanted-link/send", {
       method: "POST",
       body: { email },
       ...options,
     }),
   verifyEnchantedLink: (token: string) =>
-    authMethodsClient.$fetch<{ status: "confirmed" }>("/enchanted-link/verify", {
+    authMethodsClient.$fetch<{ status: "confirmed" }, RefusalBody>("/enchanted-link/verify", {
       method: "POST",
       body: { token },
     }),
   enchantedLinkPendingSession: (pendingRef: string) =>
-    authMethodsClient.$fetch<EnchantedLinkPendingSession>("/enchanted-link/pending-session", {
+    authMethodsClient.$fetch<EnchantedLinkPendingSession, RefusalBody>("/enchanted-link/pending-session", {
       method: "POST",
       body: { pendingRef },
     }),
   sendWhatsAppLink: (email: string, options: CallOptions = {}) =>
-    authMethodsClient.$fetch<{ status: boolean }>("/whatsapp-link/send", {
+    authMethodsClient.$fetch<{ status: boolean }, RefusalBody>("/whatsapp-link/send", {
       method: "POST",
       body: { email },
       ...options,
