@@ -191,11 +191,13 @@ describe.each(engines)("sign-in with an enchanted link on %s", (engine) => {
   it("limits requests per client address and per e-mail address", async () => {
     const client = newClientAddress();
     const fromOne: number[] = [];
-    for (let i = 0; i < 4; i++) fromOne.push((await post("/send", { email: `e${i}@example.com` }, client)).status);
+    for (let i = 0; i < 4; i++)
+      fromOne.push((await post("/send", { email: `e${i}@example.com` }, client)).status);
     expect(fromOne).toEqual([200, 200, 200, 429]);
 
     const toOne: number[] = [];
-    for (let i = 0; i < 6; i++) toOne.push((await post("/send", { email: "often-enchanted@example.com" })).status);
+    for (let i = 0; i < 6; i++)
+      toOne.push((await post("/send", { email: "often-enchanted@example.com" })).status);
     expect(toOne).toEqual([200, 200, 200, 200, 200, 429]);
     expect((await post("/send", { email: "not an address" })).status).toBe(400);
   });

@@ -180,9 +180,9 @@ describe.each(engines)("phone codes on %s", (engine) => {
     const [account] = await server.palisade.database.db.select().from(user).where(eq(user.id, member.userId));
     const email = account?.email ?? "";
     // A request's own metadata does not turn an e-mailed link into a WhatsApp message.
-    expect(
-      (await post("/sign-in/magic-link", { email, metadata: { channel: "whatsapp" } })).status,
-    ).toBe(200);
+    expect((await post("/sign-in/magic-link", { email, metadata: { channel: "whatsapp" } })).status).toBe(
+      200,
+    );
     const before = sentTo(member.phone);
     const sent = await post("/whatsapp-link/send", { email });
     expect(sent.status).toBe(200);
@@ -222,7 +222,10 @@ describe.each(engines)("phone codes on %s", (engine) => {
 
   it("answers a WhatsApp link request the same for an address without a confirmed number or an account", async () => {
     const without = await server.addMember({ role: "VIEWER" });
-    const [account] = await server.palisade.database.db.select().from(user).where(eq(user.id, without.userId));
+    const [account] = await server.palisade.database.db
+      .select()
+      .from(user)
+      .where(eq(user.id, without.userId));
     const sent = await post("/whatsapp-link/send", { email: account?.email });
     expect(sent.status).toBe(200);
     expect(await sent.json()).toEqual({ status: true });

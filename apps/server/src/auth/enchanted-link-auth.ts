@@ -195,7 +195,8 @@ export function enchantedLinkPlugin(options: EnchantedLinkOptions): BetterAuthPl
             await setSessionCookie(ctx, { session, user });
             return ctx.json({ status: "signed-in" as const, user: { email: user.email, name: user.name } });
           }
-          if (await internalAdapter.consumeVerificationValue(RECORD.refused + request)) return answer("refused");
+          if (await internalAdapter.consumeVerificationValue(RECORD.refused + request))
+            return answer("refused");
           const pending = await internalAdapter.findVerificationValue(RECORD.pending + request);
           return answer(pending && pending.expiresAt > new Date() ? "waiting" : "expired");
         },

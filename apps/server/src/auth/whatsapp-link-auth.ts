@@ -45,7 +45,12 @@ export async function sendMagicLinkByWhatsApp(
   const to = whatsAppNumberOf(input.account);
   if (!to) return;
   await options.enqueueMessage({
-    message: { channel: "whatsapp", to, text: whatsAppLinkText(input.link, input.validMinutes), link: input.link },
+    message: {
+      channel: "whatsapp",
+      to,
+      text: whatsAppLinkText(input.link, input.validMinutes),
+      link: input.link,
+    },
   });
 }
 

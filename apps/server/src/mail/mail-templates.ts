@@ -67,7 +67,10 @@ interface MailContent {
 function renderMail(content: MailContent): MailMessage {
   const intro = content.intro.map(oneLine);
   const outro = content.outro.map(oneLine);
-  const actions = content.actions.map((action) => ({ label: oneLine(action.label), link: oneLine(action.link) }));
+  const actions = content.actions.map((action) => ({
+    label: oneLine(action.label),
+    link: oneLine(action.link),
+  }));
   const choice = actions.length > 1;
   const expiry = `${choice ? "These links expire" : "This link expires"} on ${formatExpiry(content.expiresAt)}.`;
   const text = [

@@ -71,7 +71,8 @@ export function EnchantedLinkMethod({ email, chosen, onSignedIn }: SignInMethodP
     void waitForPendingSignIn(() => askPendingSession(pendingRef), { signal: leaving.signal }).then(
       async (outcome) => {
         if (outcome.kind === "cancelled") return;
-        if (outcome.kind !== "done") return setStage({ name: outcome.kind });
+        if (outcome.kind !== "done")
+          return setStage(outcome.kind === "refused" ? { name: "refused" } : { name: "timed-out" });
         if (needsSecondFactor(outcome.value)) return setStage({ name: "second-factor" });
         if ("user" in outcome.value) await onSignedIn(outcome.value.user, "enchanted-link");
       },
@@ -79,7 +80,8 @@ export function EnchantedLinkMethod({ email, chosen, onSignedIn }: SignInMethodP
     return () => leaving.abort();
   }, [pendingRef]);
 
-  if (stage.name === "second-factor") return <SecondFactorStep method="enchanted-link" onSignedIn={onSignedIn} />;
+  if (stage.name === "second-factor")
+    return <SecondFactorStep method="enchanted-link" onSignedIn={onSignedIn} />;
 
   const ended =
     stage.name === "refused"

@@ -19,7 +19,9 @@ export function SendLinkPanel({
 }: {
   chosen: boolean;
   /** Asks the server to send the link; `options` capture a 429's wait. */
-  send: (options: ReturnType<typeof retryAfterCapture>["fetchOptions"]) => Promise<{ error: AuthFailure | null }>;
+  send: (
+    options: ReturnType<typeof retryAfterCapture>["fetchOptions"],
+  ) => Promise<{ error: AuthFailure | null }>;
   /** What the method does, before anything is sent. */
   description: string;
   /** What happened once sent; the same whether or not an account was sent anything. */
