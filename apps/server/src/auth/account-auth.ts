@@ -1,4 +1,5 @@
 import { APIError, createAuthMiddleware } from "better-auth/api";
+import * as z from "zod";
 import type { Database } from "../db/database";
 import type { SendMailPayload } from "../jobs/send-mail-job";
 import type { Logger } from "../logger";
@@ -36,6 +37,13 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
 export function isValidEmail(value: string): boolean {
   return value.length <= MAX_EMAIL_LENGTH && EMAIL.test(value);
 }
+
+/** The body of Palisade's own endpoints that send a link to an address (checked further by the before hook). */
+export const emailRequestBody = z.object({
+  email: z
+    .string({ error: '"email" must be a string' })
+    .max(MAX_EMAIL_LENGTH, `"email" must not exceed ${MAX_EMAIL_LENGTH} characters`),
+});
 
 /** Password accounts: verified before they sign in, and reset by a link sent to the address. */
 export function accountPasswordOptions(options: AccountAuthOptions) {

@@ -7,7 +7,7 @@ import type { Database } from "../db/database";
 import type { SendMailPayload } from "../jobs/send-mail-job";
 import type { Logger } from "../logger";
 import { enchantedLinkMail } from "../mail/mail-templates";
-import { MAX_EMAIL_LENGTH } from "./account-auth";
+import { emailRequestBody } from "./account-auth";
 import { findUserByEmail } from "./user-repository";
 
 /**
@@ -32,6 +32,13 @@ export const ENCHANTED_LINK = { validSeconds: 600, choices: 3 } as const;
 export const ENCHANTED_LINK_PATH = "/enchanted-link";
 
 const MAX_TOKEN_LENGTH = 128;
+
+/** A secret of the request (a link's token, the page's reference), bounded. */
+function secretField(name: string) {
+  return z
+    .string({ error: `"${name}" must be a string` })
+    .max(MAX_TOKEN_LENGTH, `"${name}" must not exceed ${MAX_TOKEN_LENGTH} characters`);
+}
 
 /** Records kept in Better Auth's verification table, each under the hash of its secret. */
 const RECORD = {
@@ -90,11 +97,7 @@ export function enchantedLinkPlugin(options: EnchantedLinkOptions): BetterAuthPl
         "/enchanted-link/send",
         {
           method: "POST",
-          body: z.object({
-            email: z
-              .string({ error: '"email" must be a string' })
-              .max(MAX_EMAIL_LENGTH, `"email" must not exceed ${MAX_EMAIL_LENGTH} characters`),
-          }),
+          body: emailRequestBody,
         },
         async (ctx) => {
           const email = ctx.body.email.trim().toLowerCase();
@@ -141,9 +144,7 @@ export function enchantedLinkPlugin(options: EnchantedLinkOptions): BetterAuthPl
         {
           method: "POST",
           body: z.object({
-            token: z
-              .string({ error: '"token" must be a string' })
-              .max(MAX_TOKEN_LENGTH, `"token" must not exceed ${MAX_TOKEN_LENGTH} characters`),
+            token: secretField("token"),
           }),
         },
         async (ctx) => {
@@ -176,9 +177,7 @@ export function enchantedLinkPlugin(options: EnchantedLinkOptions): BetterAuthPl
         {
           method: "POST",
           body: z.object({
-            pendingRef: z
-              .string({ error: '"pendingRef" must be a string' })
-              .max(MAX_TOKEN_LENGTH, `"pendingRef" must not exceed ${MAX_TOKEN_LENGTH} characters`),
+            pendingRef: secretField("pendingRef"),
           }),
         },
         async (ctx) => {

@@ -1,10 +1,9 @@
 import type { BetterAuthPlugin } from "better-auth";
 import { createAuthEndpoint } from "better-auth/api";
-import * as z from "zod";
 import type { Database } from "../db/database";
 import type { SendMessagePayload } from "../jobs/send-message-job";
 import type { Logger } from "../logger";
-import { MAX_EMAIL_LENGTH } from "./account-auth";
+import { emailRequestBody } from "./account-auth";
 import { findUserByEmail, type UserRow } from "./user-repository";
 
 /**
@@ -62,11 +61,7 @@ export function whatsAppLinkPlugin(options: WhatsAppLinkOptions): BetterAuthPlug
         "/whatsapp-link/send",
         {
           method: "POST",
-          body: z.object({
-            email: z
-              .string({ error: '"email" must be a string' })
-              .max(MAX_EMAIL_LENGTH, `"email" must not exceed ${MAX_EMAIL_LENGTH} characters`),
-          }),
+          body: emailRequestBody,
         },
         async (ctx) => {
           const email = ctx.body.email.trim().toLowerCase();

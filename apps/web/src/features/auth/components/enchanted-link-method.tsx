@@ -1,14 +1,10 @@
-import { AlertCircleIcon, LoaderIcon } from "lucide-react";
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import { authFailureText, retryAfterCapture } from "@/lib/auth-error";
+import { LoaderIcon } from "lucide-react";
+import { useEffect, useState } from "react";
 import { type EnchantedLinkPendingSession, linkSignIn } from "@/lib/auth-methods-client";
 import { type PendingAnswer, waitForPendingSignIn } from "../pending-sign-in";
-import { signInErrorMessage } from "../sign-in-error";
 import { needsSecondFactor, SecondFactorStep } from "./second-factor-step";
+import { SendFailure, SendLinkButton, useLinkSender } from "./send-link-panel";
 import type { SignInMethodProps } from "./sign-in-methods";
-import { useResendCountdown } from "./use-resend-countdown";
 
 type SignedIn = Exclude<EnchantedLinkPendingSession, { status: "waiting" | "refused" | "expired" }>;
 
@@ -34,34 +30,11 @@ type Stage =
  */
 export function EnchantedLinkMethod({ email, chosen, onSignedIn }: SignInMethodProps) {
   const [stage, setStage] = useState<Stage>({ name: "idle" });
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [resendIn, startCountdown] = useResendCountdown();
-  const started = useRef(false);
-
-  async function sendLink() {
-    setBusy(true);
-    setFailure(null);
-    const capture = retryAfterCapture();
-    const { data, error } = await linkSignIn.sendEnchantedLink(email, capture.fetchOptions);
-    setBusy(false);
-    if (error || !data) {
-      setFailure(
-        error?.status === 429 ? authFailureText(error, capture.seconds()) : signInErrorMessage(error ?? {}),
-      );
-      return;
-    }
-    setStage({ name: "waiting", pendingRef: data.pendingRef, number: data.number });
-    startCountdown();
-  }
-
-  // A layout effect runs in the commit of the click itself, not on a later timer.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: sent once when the panel opens
-  useLayoutEffect(() => {
-    if (!chosen || started.current) return;
-    started.current = true;
-    void sendLink();
-  }, [chosen]);
+  const sender = useLinkSender(
+    chosen,
+    (options) => linkSignIn.sendEnchantedLink(email, options),
+    ({ pendingRef, number }) => setStage({ name: "waiting", pendingRef, number }),
+  );
 
   const pendingRef = stage.name === "waiting" ? stage.pendingRef : undefined;
   // biome-ignore lint/correctness/useExhaustiveDependencies: one wait per request; onSignedIn leaves the page
@@ -92,12 +65,10 @@ export function EnchantedLinkMethod({ email, chosen, onSignedIn }: SignInMethodP
 
   return (
     <div className="space-y-4">
-      {(failure || ended) && (
-        <Alert variant="destructive">
-          <AlertCircleIcon />
-          <AlertTitle>{failure ? "Sign-in failed" : "Not signed in"}</AlertTitle>
-          <AlertDescription>{failure ?? ended}</AlertDescription>
-        </Alert>
+      {sender.failure ? (
+        <SendFailure text={sender.failure} />
+      ) : (
+        <SendFailure title="Not signed in" text={ended} />
       )}
       {stage.name === "waiting" ? (
         <div className="space-y-3">
@@ -123,22 +94,7 @@ export function EnchantedLinkMethod({ email, chosen, onSignedIn }: SignInMethodP
           </p>
         )
       )}
-      <Button
-        type="button"
-        variant={stage.name === "waiting" ? "outline" : "default"}
-        className="w-full"
-        disabled={busy || resendIn > 0}
-        onClick={() => void sendLink()}
-      >
-        {busy && <LoaderIcon className="animate-spin" />}
-        {busy
-          ? "Sending..."
-          : stage.name === "idle"
-            ? "Send me a link to confirm"
-            : resendIn > 0
-              ? `Send a new link in ${resendIn} s`
-              : "Send a new link"}
-      </Button>
+      <SendLinkButton sender={sender} sent={stage.name !== "idle"} label="Send me a link to confirm" />
     </div>
   );
 }

@@ -6,29 +6,16 @@ import { type AuthFailure, authFailureText, retryAfterCapture } from "@/lib/auth
 import { signInErrorMessage } from "../sign-in-error";
 import { useResendCountdown } from "./use-resend-countdown";
 
+/** Asks the server to send a link; `options` capture a 429's wait. */
+type SendLink<T> = (
+  options: ReturnType<typeof retryAfterCapture>["fetchOptions"],
+) => Promise<{ data: T | null; error: AuthFailure | null }>;
+
 /**
- * The panel of a method that sends a one-time link (by e-mail or WhatsApp): sent when chosen,
- * then "Send a new link" after the wait; the link's page signs in whichever browser opens it.
+ * Sends a link as soon as its method is chosen, and again on request once the wait is over;
+ * `onSent` receives the server's answer.
  */
-export function SendLinkPanel({
-  chosen,
-  send,
-  description,
-  sentText,
-  sendLabel,
-}: {
-  chosen: boolean;
-  /** Asks the server to send the link; `options` capture a 429's wait. */
-  send: (
-    options: ReturnType<typeof retryAfterCapture>["fetchOptions"],
-  ) => Promise<{ error: AuthFailure | null }>;
-  /** What the method does, before anything is sent. */
-  description: string;
-  /** What happened once sent; the same whether or not an account was sent anything. */
-  sentText: string;
-  sendLabel: string;
-}) {
-  const [sent, setSent] = useState(false);
+export function useLinkSender<T>(chosen: boolean, send: SendLink<T>, onSent: (answer: T) => void) {
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [resendIn, startCountdown] = useResendCountdown();
@@ -38,15 +25,15 @@ export function SendLinkPanel({
     setBusy(true);
     setFailure(null);
     const capture = retryAfterCapture();
-    const { error } = await send(capture.fetchOptions);
+    const { data, error } = await send(capture.fetchOptions);
     setBusy(false);
-    if (error) {
+    if (error || data === null) {
       setFailure(
-        error.status === 429 ? authFailureText(error, capture.seconds()) : signInErrorMessage(error),
+        error?.status === 429 ? authFailureText(error, capture.seconds()) : signInErrorMessage(error ?? {}),
       );
       return;
     }
-    setSent(true);
+    onSent(data);
     startCountdown();
   }
 
@@ -58,15 +45,77 @@ export function SendLinkPanel({
     void sendLink();
   }, [chosen]);
 
+  return { failure, busy, resendIn, sendLink };
+}
+
+/** The button that sends the first link, then a new one once the wait is over. */
+export function SendLinkButton({
+  sender,
+  sent,
+  label,
+}: {
+  sender: ReturnType<typeof useLinkSender>;
+  sent: boolean;
+  label: string;
+}) {
+  const { busy, resendIn, sendLink } = sender;
+  return (
+    <Button
+      type="button"
+      variant={sent ? "outline" : "default"}
+      className="w-full"
+      disabled={busy || resendIn > 0}
+      onClick={() => void sendLink()}
+    >
+      {busy && <LoaderIcon className="animate-spin" />}
+      {busy
+        ? "Sending..."
+        : !sent
+          ? label
+          : resendIn > 0
+            ? `Send a new link in ${resendIn} s`
+            : "Send a new link"}
+    </Button>
+  );
+}
+
+/** The alert of a refused request. */
+export function SendFailure({ title = "Sign-in failed", text }: { title?: string; text: string | null }) {
+  if (!text) return null;
+  return (
+    <Alert variant="destructive">
+      <AlertCircleIcon />
+      <AlertTitle>{title}</AlertTitle>
+      <AlertDescription>{text}</AlertDescription>
+    </Alert>
+  );
+}
+
+/**
+ * The panel of a method that sends a one-time link (by e-mail or WhatsApp): sent when chosen,
+ * then "Send a new link" after the wait; the link's page signs in whichever browser opens it.
+ */
+export function SendLinkPanel<T>({
+  chosen,
+  send,
+  description,
+  sentText,
+  sendLabel,
+}: {
+  chosen: boolean;
+  send: SendLink<T>;
+  /** What the method does, before anything is sent. */
+  description: string;
+  /** What happened once sent; the same whether or not an account was sent anything. */
+  sentText: string;
+  sendLabel: string;
+}) {
+  const [sent, setSent] = useState(false);
+  const sender = useLinkSender(chosen, send, () => setSent(true));
+
   return (
     <div className="space-y-4">
-      {failure && (
-        <Alert variant="destructive">
-          <AlertCircleIcon />
-          <AlertTitle>Sign-in failed</AlertTitle>
-          <AlertDescription>{failure}</AlertDescription>
-        </Alert>
-      )}
+      <SendFailure text={sender.failure} />
       {sent ? (
         <p className="flex gap-2 text-sm text-muted-foreground" role="status">
           <MailCheckIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
@@ -75,22 +124,7 @@ export function SendLinkPanel({
       ) : (
         <p className="text-sm text-muted-foreground">{description}</p>
       )}
-      <Button
-        type="button"
-        variant={sent ? "outline" : "default"}
-        className="w-full"
-        disabled={busy || resendIn > 0}
-        onClick={() => void sendLink()}
-      >
-        {busy && <LoaderIcon className="animate-spin" />}
-        {busy
-          ? "Sending..."
-          : !sent
-            ? sendLabel
-            : resendIn > 0
-              ? `Send a new link in ${resendIn} s`
-              : "Send a new link"}
-      </Button>
+      <SendLinkButton sender={sender} sent={sent} label={sendLabel} />
     </div>
   );
 }
