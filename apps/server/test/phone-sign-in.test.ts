@@ -15,7 +15,8 @@ interface PhoneMessage {
   channel: string;
   to: string;
   text: string;
-  code: string;
+  code?: string;
+  link?: string;
 }
 
 /** A message bridge on loopback: keeps each correctly signed body, refuses the first `failNext` with 503. */
@@ -137,7 +138,7 @@ describe.each(engines)("phone codes on %s", (engine) => {
     const call = await nextMessage(member.phone, before);
     expect(call.channel).toBe("voice");
     expect(call.code).toMatch(/^\d{6}$/);
-    expect(call.text).toContain(call.code.split("").join(", "));
+    expect(call.text).toContain((call.code ?? "").split("").join(", "));
 
     const wrong = await post("/phone-number/verify", {
       phoneNumber: member.phone,
@@ -172,6 +173,65 @@ describe.each(engines)("phone codes on %s", (engine) => {
     const signedIn = await post("/phone-number/verify", { phoneNumber: member.phone, code: message.code });
     expect(signedIn.status).toBe(200);
     expect(receiver.badSignatures).toBe(0);
+  });
+
+  it("sends a sign-in link by WhatsApp to the confirmed number, which signs in once", async () => {
+    const member = await memberWithPhone("EDITOR");
+    const [account] = await server.palisade.database.db.select().from(user).where(eq(user.id, member.userId));
+    const email = account?.email ?? "";
+    // A request's own metadata does not turn an e-mailed link into a WhatsApp message.
+    expect((await post("/sign-in/magic-link", { email, metadata: { channel: "whatsapp" } })).status).toBe(
+      200,
+    );
+    const before = sentTo(member.phone);
+    const sent = await post("/whatsapp-link/send", { email });
+    expect(sent.status).toBe(200);
+    expect(await sent.json()).toEqual({ status: true });
+    const message = await nextMessage(member.phone, before);
+    expect(sentTo(member.phone)).toBe(before + 1);
+    expect(message.channel).toBe("whatsapp");
+    expect(message.code).toBeUndefined();
+    expect(message.link).toMatch(/^https?:\/\/\S+\/sign-in-link\?token=[A-Za-z0-9_-]+$/);
+    expect(message.text).toContain(message.link);
+    expect(message.text).toContain("10 minutes");
+
+    // The link's page spends the token the way an e-mailed link's does.
+    const token = new URL(message.link ?? "").searchParams.get("token") ?? "";
+    const follow = () =>
+      fetch(
+        `${server.url}/api/auth/magic-link/verify?${new URLSearchParams({
+          token,
+          callbackURL: "/sign-in-link?signedIn=1",
+          errorCallbackURL: "/sign-in-link",
+        })}`,
+        { redirect: "manual", headers: { "x-forwarded-for": `192.0.2.${++clientCounter}` } },
+      );
+    const followed = await follow();
+    expect(followed.headers.get("location")).toContain("/sign-in-link?signedIn=1");
+    const cookie = followed.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const current = await server.client(TenantService, { kind: "cookie", cookie }).getCurrent({});
+    expect(current.user?.id).toBe(member.userId);
+    expect(current.role).toBe(Role.EDITOR);
+    const replayed = await follow();
+    expect(replayed.headers.get("location")).toContain("/sign-in-link?error=INVALID_TOKEN");
+    expect(replayed.headers.getSetCookie().join()).not.toContain("palisade.session_token=");
+  });
+
+  it("answers a WhatsApp link request the same for an address without a confirmed number or an account", async () => {
+    const without = await server.addMember({ role: "VIEWER" });
+    const [account] = await server.palisade.database.db
+      .select()
+      .from(user)
+      .where(eq(user.id, without.userId));
+    const sent = await post("/whatsapp-link/send", { email: account?.email });
+    expect(sent.status).toBe(200);
+    expect(await sent.json()).toEqual({ status: true });
+    const unknown = await post("/whatsapp-link/send", { email: "nobody-whatsapp@palisade.test" });
+    expect(await unknown.json()).toEqual({ status: true });
+    expect((await post("/whatsapp-link/send", { email: "not an address" })).status).toBe(400);
   });
 
   it("sends nothing to a number no account holds, and creates no account from a code", async () => {

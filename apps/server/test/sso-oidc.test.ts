@@ -221,6 +221,8 @@ describe.each(engines)("single sign-on and generic OpenID Connect against oidc-p
       type: "sign-in",
     });
     expect(code.status).toBe(403);
+    for (const link of ["/enchanted-link/send", "/whatsapp-link/send"])
+      expect((await post(link, { email: `carol@${DOMAIN}` })).status).toBe(403);
     // The unverified domain and other addresses keep their methods.
     const unproved = await post("/sign-in/email", {
       email: "dave@unproved-sso.test",

@@ -25,6 +25,7 @@ import { Route as AuthenticatedSettingsNotificationsRouteImport } from './routes
 import { Route as AuthenticatedTeamMembersIndexRouteImport } from './routes/_authenticated/team-members/index'
 import { Route as ExternalBlockedAccessIndexRouteImport } from './routes/_external/blocked-access/index'
 import { Route as ExternalEmailConfirmedIndexRouteImport } from './routes/_external/email-confirmed/index'
+import { Route as ExternalEnchantedLinkIndexRouteImport } from './routes/_external/enchanted-link/index'
 import { Route as ExternalInviteTokenRouteImport } from './routes/_external/invite/$token'
 import { Route as ExternalReqIndexRouteImport } from './routes/_external/req/index'
 import { Route as ExternalResetPasswordIndexRouteImport } from './routes/_external/reset-password/index'
@@ -129,6 +130,12 @@ const ExternalEmailConfirmedIndexRoute =
     path: '/email-confirmed/',
     getParentRoute: () => ExternalRouteRoute,
   } as any)
+const ExternalEnchantedLinkIndexRoute =
+  ExternalEnchantedLinkIndexRouteImport.update({
+    id: '/enchanted-link/',
+    path: '/enchanted-link/',
+    getParentRoute: () => ExternalRouteRoute,
+  } as any)
 const ExternalInviteTokenRoute = ExternalInviteTokenRouteImport.update({
   id: '/invite/$token',
   path: '/invite/$token',
@@ -220,6 +227,7 @@ export interface FileRoutesByFullPath {
   '/team-members/': typeof AuthenticatedTeamMembersIndexRoute
   '/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/email-confirmed/': typeof ExternalEmailConfirmedIndexRoute
+  '/enchanted-link/': typeof ExternalEnchantedLinkIndexRoute
   '/req/': typeof ExternalReqIndexRoute
   '/reset-password/': typeof ExternalResetPasswordIndexRoute
   '/sign-in-link/': typeof ExternalSignInLinkIndexRoute
@@ -249,6 +257,7 @@ export interface FileRoutesByTo {
   '/team-members': typeof AuthenticatedTeamMembersIndexRoute
   '/blocked-access': typeof ExternalBlockedAccessIndexRoute
   '/email-confirmed': typeof ExternalEmailConfirmedIndexRoute
+  '/enchanted-link': typeof ExternalEnchantedLinkIndexRoute
   '/req': typeof ExternalReqIndexRoute
   '/reset-password': typeof ExternalResetPasswordIndexRoute
   '/sign-in-link': typeof ExternalSignInLinkIndexRoute
@@ -281,6 +290,7 @@ export interface FileRoutesById {
   '/_authenticated/team-members/': typeof AuthenticatedTeamMembersIndexRoute
   '/_external/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/_external/email-confirmed/': typeof ExternalEmailConfirmedIndexRoute
+  '/_external/enchanted-link/': typeof ExternalEnchantedLinkIndexRoute
   '/_external/req/': typeof ExternalReqIndexRoute
   '/_external/reset-password/': typeof ExternalResetPasswordIndexRoute
   '/_external/sign-in-link/': typeof ExternalSignInLinkIndexRoute
@@ -312,6 +322,7 @@ export interface FileRouteTypes {
     | '/team-members/'
     | '/blocked-access/'
     | '/email-confirmed/'
+    | '/enchanted-link/'
     | '/req/'
     | '/reset-password/'
     | '/sign-in-link/'
@@ -341,6 +352,7 @@ export interface FileRouteTypes {
     | '/team-members'
     | '/blocked-access'
     | '/email-confirmed'
+    | '/enchanted-link'
     | '/req'
     | '/reset-password'
     | '/sign-in-link'
@@ -372,6 +384,7 @@ export interface FileRouteTypes {
     | '/_authenticated/team-members/'
     | '/_external/blocked-access/'
     | '/_external/email-confirmed/'
+    | '/_external/enchanted-link/'
     | '/_external/req/'
     | '/_external/reset-password/'
     | '/_external/sign-in-link/'
@@ -504,6 +517,13 @@ declare module '@tanstack/react-router' {
       path: '/email-confirmed'
       fullPath: '/email-confirmed/'
       preLoaderRoute: typeof ExternalEmailConfirmedIndexRouteImport
+      parentRoute: typeof ExternalRouteRoute
+    }
+    '/_external/enchanted-link/': {
+      id: '/_external/enchanted-link/'
+      path: '/enchanted-link'
+      fullPath: '/enchanted-link/'
+      preLoaderRoute: typeof ExternalEnchantedLinkIndexRouteImport
       parentRoute: typeof ExternalRouteRoute
     }
     '/_external/invite/$token': {
@@ -654,6 +674,7 @@ interface ExternalRouteRouteChildren {
   ExternalInviteTokenRoute: typeof ExternalInviteTokenRoute
   ExternalBlockedAccessIndexRoute: typeof ExternalBlockedAccessIndexRoute
   ExternalEmailConfirmedIndexRoute: typeof ExternalEmailConfirmedIndexRoute
+  ExternalEnchantedLinkIndexRoute: typeof ExternalEnchantedLinkIndexRoute
   ExternalReqIndexRoute: typeof ExternalReqIndexRoute
   ExternalResetPasswordIndexRoute: typeof ExternalResetPasswordIndexRoute
   ExternalSignInLinkIndexRoute: typeof ExternalSignInLinkIndexRoute
@@ -666,6 +687,7 @@ const ExternalRouteRouteChildren: ExternalRouteRouteChildren = {
   ExternalInviteTokenRoute: ExternalInviteTokenRoute,
   ExternalBlockedAccessIndexRoute: ExternalBlockedAccessIndexRoute,
   ExternalEmailConfirmedIndexRoute: ExternalEmailConfirmedIndexRoute,
+  ExternalEnchantedLinkIndexRoute: ExternalEnchantedLinkIndexRoute,
   ExternalReqIndexRoute: ExternalReqIndexRoute,
   ExternalResetPasswordIndexRoute: ExternalResetPasswordIndexRoute,
   ExternalSignInLinkIndexRoute: ExternalSignInLinkIndexRoute,

@@ -135,3 +135,23 @@ export async function signInLinkPathFor(to: string, since: number): Promise<stri
     .toBeTruthy();
   return path as string;
 }
+
+/** The enchanted links e-mailed to this address at or after `since`: each number's link path. */
+export async function enchantedLinkPathsFor(to: string, since: number): Promise<Map<number, string>> {
+  let paths = new Map<number, string>();
+  await expect
+    .poll(
+      () => {
+        const text = messageText(to, /^Subject: Confirm your Palisade sign-in/im, since) ?? "";
+        paths = new Map(
+          [...text.matchAll(/Number (\d{2}):\s*\S*?(\/enchanted-link\?token=[A-Za-z0-9_-]+)/g)].map(
+            ([, number, path]) => [Number(number), path ?? ""] as const,
+          ),
+        );
+        return paths.size;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(3);
+  return paths;
+}

@@ -1,4 +1,5 @@
 import { APIError, createAuthMiddleware } from "better-auth/api";
+import * as z from "zod";
 import type { Database } from "../db/database";
 import type { SendMailPayload } from "../jobs/send-mail-job";
 import type { Logger } from "../logger";
@@ -36,6 +37,13 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
 export function isValidEmail(value: string): boolean {
   return value.length <= MAX_EMAIL_LENGTH && EMAIL.test(value);
 }
+
+/** The body of Palisade's own endpoints that send a link to an address (checked further by the before hook). */
+export const emailRequestBody = z.object({
+  email: z
+    .string({ error: '"email" must be a string' })
+    .max(MAX_EMAIL_LENGTH, `"email" must not exceed ${MAX_EMAIL_LENGTH} characters`),
+});
 
 /** Password accounts: verified before they sign in, and reset by a link sent to the address. */
 export function accountPasswordOptions(options: AccountAuthOptions) {
@@ -131,6 +139,7 @@ const SIGN_IN_METHODS: Record<string, string> = {
   "/two-factor/verify-totp": "authenticator",
   "/two-factor/verify-backup-code": "backup-code",
   "/magic-link/verify": "magic-link",
+  "/enchanted-link/pending-session": "enchanted-link",
   "/verify-email": "email-verification",
 };
 
@@ -142,6 +151,9 @@ const MAILING_PATHS: Record<string, { burst: number; perSecond: number }> = {
   "/email-otp/send-verification-otp": { burst: 5, perSecond: 1 / 30 },
   // The same for sign-in links.
   "/sign-in/magic-link": { burst: 5, perSecond: 1 / 30 },
+  "/enchanted-link/send": { burst: 5, perSecond: 1 / 30 },
+  // A WhatsApp message costs money: three links, then one a minute.
+  "/whatsapp-link/send": { burst: 3, perSecond: 1 / 60 },
 };
 
 const EMAIL_PATHS = new Set([
@@ -152,6 +164,8 @@ const EMAIL_PATHS = new Set([
   "/email-otp/send-verification-otp",
   "/send-verification-email",
   "/sign-in/magic-link",
+  "/enchanted-link/send",
+  "/whatsapp-link/send",
 ]);
 
 /** The field of each path that sets a new password. */

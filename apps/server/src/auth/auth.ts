@@ -21,6 +21,7 @@ import {
   sessionCookieOptions,
 } from "./account-auth";
 import { authLog } from "./credential-failure-log";
+import { enchantedLinkPlugin } from "./enchanted-link-auth";
 import { passkeyPlugins } from "./passkey-auth";
 import type { PasswordPolicy } from "./password-policy";
 import { phonePlugins } from "./phone-auth";
@@ -32,6 +33,7 @@ import {
 } from "./social-auth";
 import { ssoCookieOptions, ssoDisabledPaths, ssoPlugins, ssoRateLimitRules } from "./sso-auth";
 import { findLastActiveTenant, findUserByEmail } from "./user-repository";
+import { sendMagicLinkByWhatsApp, WHATSAPP_LINK_METADATA, whatsAppLinkPlugin } from "./whatsapp-link-auth";
 
 /** Prefix of Palisade API keys; a bearer credential with it is an API key, not a session. */
 export const API_KEY_PREFIX = "pal_";
@@ -81,9 +83,10 @@ export interface AuthOptions {
 export const AUTHENTICATOR = { backupCodes: 10, trustDeviceDays: 30 } as const;
 
 /**
- * The second factor. Better Auth asks for it after a password; the e-mailed code asks for it
- * too, through the same step (createAuth adds the path). A sign-in link is not sent to an
- * account with an authenticator app: the browser that follows it is not the one that asked.
+ * The second factor. Better Auth asks for it after a password; the e-mailed code and the
+ * enchanted link ask for it too, through the same step (createAuth adds their paths). A sign-in
+ * link is not sent to an account with an authenticator app: the browser that follows it is not
+ * the one that asked. The enchanted link signs in the page that asked, which can be asked.
  */
 function authenticatorPlugin() {
   return twoFactor({
@@ -212,7 +215,7 @@ export function createAuth(options: AuthOptions) {
         storeToken: "hashed",
         // As with codes: accounts come from invitations and the administrator.
         disableSignUp: true,
-        async sendMagicLink({ email, token }) {
+        async sendMagicLink({ email, token, metadata }, ctx) {
           // Following a link promotes an unverified account by deleting its password and
           // sessions; such an account gets no link (the answer is the same) and keeps them.
           const account = await findUserByEmail(options.db, email);
@@ -225,6 +228,15 @@ export function createAuth(options: AuthOptions) {
           }
           // The link opens a page with a button, so a mail scanner that follows links spends nothing.
           const link = `${options.publicUrl}/sign-in-link?token=${encodeURIComponent(token)}`;
+          // Only the server asks for a link by WhatsApp (whatsapp-link-auth.ts); a request's metadata is ignored.
+          if (!ctx?.request && metadata?.channel === WHATSAPP_LINK_METADATA.channel) {
+            await sendMagicLinkByWhatsApp(options, {
+              account,
+              link,
+              validMinutes: SIGN_IN_LINK_VALID_SECONDS / 60,
+            });
+            return;
+          }
           await options.enqueueMail({
             message: magicLinkMail({
               to: email,
@@ -251,12 +263,14 @@ export function createAuth(options: AuthOptions) {
       }),
       authenticator,
       {
-        // The e-mailed code is a first factor like the password: an enrolled authenticator is asked next.
+        // The e-mailed code and the enchanted link are first factors like the password: an
+        // enrolled authenticator is asked next.
         id: "second-factor-after-code",
         hooks: {
           after: [
             {
-              matcher: (context: { path?: string }) => context.path === "/sign-in/email-otp",
+              matcher: (context: { path?: string }) =>
+                context.path === "/sign-in/email-otp" || context.path === "/enchanted-link/pending-session",
               handler: secondFactorAfterSignIn.handler,
             },
           ],
@@ -271,6 +285,16 @@ export function createAuth(options: AuthOptions) {
       }),
       ...passkeyPlugins(options),
       ...phonePlugins(options),
+      enchantedLinkPlugin(options),
+      whatsAppLinkPlugin({
+        ...options,
+        requestMagicLink: async (email): Promise<void> => {
+          await auth.api.signInMagicLink({
+            body: { email, metadata: WHATSAPP_LINK_METADATA },
+            headers: new Headers(),
+          });
+        },
+      }),
       accessKeyExchangePlugin({
         ...options,
         verifyApiKey: async (key): Promise<VerifiedApiKey> => auth.api.verifyApiKey({ body: { key } }),

@@ -49,6 +49,8 @@ const OTHER_METHOD_PATHS = new Set([
   "/email-otp/send-verification-otp",
   "/request-password-reset",
   "/sign-in/magic-link",
+  "/enchanted-link/send",
+  "/whatsapp-link/send",
   "/send-verification-email",
 ]);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeHtml, formatExpiry, invitationMail } from "./mail-templates";
+import { enchantedLinkMail, escapeHtml, formatExpiry, invitationMail } from "./mail-templates";
 
 const expiresAt = new Date("2026-11-30T21:05:00Z");
 
@@ -70,5 +70,22 @@ describe("invitationMail", () => {
     expect(mail.subject).toBe("Alice Admin invited you to Acme Bcc: victim@example.com on Palisade");
     expect(mail.subject).not.toMatch(/[\r\n]/);
     expect(mail.text).not.toContain("Acme\r\n");
+  });
+});
+
+describe("enchantedLinkMail", () => {
+  it("lists each number with its own link in both parts, and the expiry", () => {
+    const choices = [17, 42, 63].map((number) => ({
+      number,
+      link: `https://palisade.example.com/enchanted-link?token=t${number}`,
+    }));
+    const mail = enchantedLinkMail({ to: "ada@example.com", choices, expiresAt });
+    expect(mail.subject).toBe("Confirm your Palisade sign-in");
+    for (const { number, link } of choices) {
+      expect(mail.text).toContain(`Number ${number}:\n${link}`);
+      expect(mail.html).toContain(`<a href="${link}"`);
+      expect(mail.html).toContain(`Number ${number}`);
+    }
+    expect(mail.text).toContain("These links expire on Monday 30 November 2026 at 21:05 UTC.");
   });
 });

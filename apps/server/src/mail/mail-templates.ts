@@ -57,7 +57,8 @@ interface MailContent {
   subject: string;
   /** Paragraphs before the link, plain text. */
   intro: string[];
-  action: { label: string; link: string };
+  /** What to open: usually one link; a choice between links lists each with its label. */
+  actions: { label: string; link: string }[];
   expiresAt: Date;
   /** Paragraphs after the link, plain text. */
   outro: string[];
@@ -66,19 +67,39 @@ interface MailContent {
 function renderMail(content: MailContent): MailMessage {
   const intro = content.intro.map(oneLine);
   const outro = content.outro.map(oneLine);
-  const link = oneLine(content.action.link);
-  const label = oneLine(content.action.label);
-  const expiry = `This link expires on ${formatExpiry(content.expiresAt)}.`;
-  const text = [...intro, `${label}:\n${link}`, expiry, ...outro, `-- \n${PRODUCT_NAME}`].join("\n\n");
+  const actions = content.actions.map((action) => ({
+    label: oneLine(action.label),
+    link: oneLine(action.link),
+  }));
+  const choice = actions.length > 1;
+  const expiry = `${choice ? "These links expire" : "This link expires"} on ${formatExpiry(content.expiresAt)}.`;
+  const text = [
+    ...intro,
+    ...actions.map(({ label, link }) => `${label}:\n${link}`),
+    expiry,
+    ...outro,
+    `-- \n${PRODUCT_NAME}`,
+  ].join("\n\n");
   const paragraph = (line: string) => `<p style="margin:0 0 16px">${escapeHtml(line)}</p>`;
+  const address = ({ label, link }: { label: string; link: string }) => [
+    ...(choice ? [paragraph(`${label}:`)] : []),
+    `<p style="margin:0 0 16px;word-break:break-all"><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
+  ];
   const html = [
     "<!doctype html>",
     `<html><head><meta charset="utf-8"><title>${escapeHtml(oneLine(content.subject))}</title></head>`,
     '<body style="font-family:system-ui,sans-serif;font-size:15px;line-height:1.5;color:#1f2937">',
     ...intro.map(paragraph),
-    `<p style="margin:24px 0"><a href="${escapeHtml(link)}" style="background:#1d4ed8;color:#ffffff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(label)}</a></p>`,
-    paragraph("If the button does not work, open this address in your browser:"),
-    `<p style="margin:0 0 16px;word-break:break-all"><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
+    ...actions.map(
+      ({ label, link }) =>
+        `<p style="margin:24px 0"><a href="${escapeHtml(link)}" style="background:#1d4ed8;color:#ffffff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(label)}</a></p>`,
+    ),
+    paragraph(
+      choice
+        ? "If a button does not work, open its address in your browser:"
+        : "If the button does not work, open this address in your browser:",
+    ),
+    ...actions.flatMap(address),
     paragraph(expiry),
     ...outro.map(paragraph),
     `<p style="margin:24px 0 0;color:#6b7280">${escapeHtml(PRODUCT_NAME)}</p>`,
@@ -105,7 +126,7 @@ export function invitationMail(input: InvitationMailInput): MailMessage {
       `${input.inviterName} invited you to join the tenant ${input.tenantName} on ${PRODUCT_NAME} with the role ${input.role}.`,
       `${PRODUCT_NAME} manages cloud guardrails and the waivers that let work through them. To accept, open the link below and sign in or create your account with this e-mail address (${input.to}).`,
     ],
-    action: { label: "Accept the invitation", link: input.link },
+    actions: [{ label: "Accept the invitation", link: input.link }],
     expiresAt: input.expiresAt,
     outro: [
       `If you did not expect this invitation, you can ignore this message; nothing happens unless you accept.`,
@@ -161,7 +182,7 @@ export function passwordResetMail(input: AccountLinkMailInput): MailMessage {
       `Someone asked to reset the password of the ${PRODUCT_NAME} account ${input.to}.`,
       `To choose a new password, open the link below. It works once; every device signed in to the account is signed out.`,
     ],
-    action: { label: "Choose a new password", link: input.link },
+    actions: [{ label: "Choose a new password", link: input.link }],
     expiresAt: input.expiresAt,
     outro: [
       `If you did not ask for this, you can ignore this message; your password stays as it is.`,
@@ -179,7 +200,7 @@ export function verifyAddressMail(input: AccountLinkMailInput): MailMessage {
       `An account on ${PRODUCT_NAME} was created with this e-mail address (${input.to}).`,
       `To confirm the address and sign in, open the link below. Until then the account cannot sign in.`,
     ],
-    action: { label: "Confirm my address", link: input.link },
+    actions: [{ label: "Confirm my address", link: input.link }],
     expiresAt: input.expiresAt,
     outro: [
       `If you did not create this account, you can ignore this message; the account stays unusable.`,
@@ -197,11 +218,39 @@ export function magicLinkMail(input: AccountLinkMailInput): MailMessage {
       `Someone asked to sign in to ${PRODUCT_NAME} as ${input.to} without a password.`,
       `To sign in, open the link below. It works once.`,
     ],
-    action: { label: "Sign in to Palisade", link: input.link },
+    actions: [{ label: "Sign in to Palisade", link: input.link }],
     expiresAt: input.expiresAt,
     outro: [
       `If you did not ask for this, you can ignore this message; nobody can sign in without the link.`,
       `After the link expires, ask for a new one on the sign-in page.`,
+    ],
+  });
+}
+
+export interface EnchantedLinkMailInput {
+  to: string;
+  /** One link per number, one of them the number the sign-in page shows. */
+  choices: { number: number; link: string }[];
+  expiresAt: Date;
+}
+
+/**
+ * The enchanted link: three links, each with a number. The one with the number shown on the
+ * page that asked signs that page in; any other ends the request.
+ */
+export function enchantedLinkMail(input: EnchantedLinkMailInput): MailMessage {
+  return renderMail({
+    to: input.to,
+    subject: `Confirm your ${PRODUCT_NAME} sign-in`,
+    intro: [
+      `Someone asked to sign in to ${PRODUCT_NAME} as ${input.to} without a password.`,
+      `The sign-in page shows a number. Open the link below with that number: the page that asked signs in by itself. Any other link cancels the sign-in.`,
+    ],
+    actions: input.choices.map(({ number, link }) => ({ label: `Number ${number}`, link })),
+    expiresAt: input.expiresAt,
+    outro: [
+      `If you did not ask to sign in, or do not see the page with the number, open none of the links; nobody is signed in without the right one.`,
+      `Each link works once. After they expire, ask for new ones on the sign-in page.`,
     ],
   });
 }

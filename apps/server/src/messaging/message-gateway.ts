@@ -15,7 +15,9 @@ export interface PhoneMessage {
   /** What the reader sees or hears. */
   text: string;
   /** The one-time code the text carries, for bridges that template their own wording. */
-  code: string;
+  code?: string;
+  /** The sign-in link the text carries (a link by WhatsApp), for the same bridges. */
+  link?: string;
 }
 
 export interface MessageSettings {

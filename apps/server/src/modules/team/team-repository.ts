@@ -46,7 +46,7 @@ const memberColumns = {
     union
     select ${signInEvent.method} from ${signInEvent}
     where ${signInEvent.userId} = ${user.id} and ${signInEvent.success}
-      and ${signInEvent.method} in ('email-otp', 'magic-link')
+      and ${signInEvent.method} in ('email-otp', 'magic-link', 'enchanted-link')
     union
     select 'phone-otp' where ${user.phoneNumberVerified}
     union

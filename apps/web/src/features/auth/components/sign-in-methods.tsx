@@ -1,9 +1,11 @@
 import type { ComponentType } from "react";
 import { EmailCodeMethod } from "./email-code-method";
+import { EnchantedLinkMethod } from "./enchanted-link-method";
 import { MagicLinkMethod } from "./magic-link-method";
 import { PasskeySignIn } from "./passkey-sign-in";
 import { PasswordMethod } from "./password-method";
 import { PhoneSignIn } from "./phone-sign-in";
+import { WhatsAppLinkMethod } from "./whatsapp-link-method";
 
 /** Who signed in, as the sign-in page remembers them. */
 export interface SignedInUser {
@@ -44,6 +46,8 @@ export const addressMethods: SignInMethod[] = [
   { id: "password", label: "Sign in with a password", Panel: PasswordMethod },
   { id: "email-otp", label: "E-mail me a code", Panel: EmailCodeMethod },
   { id: "magic-link", label: "E-mail me a sign-in link", Panel: MagicLinkMethod },
+  { id: "enchanted-link", label: "Send me a link to confirm", Panel: EnchantedLinkMethod },
+  { id: "whatsapp-link", label: "Send a sign-in link by WhatsApp", Panel: WhatsAppLinkMethod },
 ];
 
 /** Methods that need no address, shown under the address on the first step. */

@@ -207,6 +207,7 @@ const SIGN_IN_METHOD_LABELS: Record<string, string> = {
   "email-otp": "E-mail code",
   "phone-otp": "Phone code",
   "magic-link": "Sign-in link",
+  "enchanted-link": "Link to confirm",
   authenticator: "Authenticator app",
 };
 
