@@ -1,4 +1,3 @@
-import { useNavigate } from "@tanstack/react-router";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Logo } from "@/components/logo";
 import { logger } from "@/lib/logger";
@@ -15,6 +14,9 @@ import { WaiverRequestForm } from "./waiver-request-form";
 
 const lookupDebounceMs = 300;
 
+/** The sign-in page, which brings the visitor back here once signed in (its `redirect` search parameter). */
+const signInThenBack = `/?redirect=${encodeURIComponent(JSON.stringify({ path: "/req" }))}`;
+
 // The dialog only matters after a failed submit, so it is not part of the page's first load.
 const WaiverFailureDialog = lazy(() =>
   import("./waiver-failure-dialog").then((m) => ({ default: m.WaiverFailureDialog })),
@@ -26,7 +28,6 @@ const RequesterSignInDialog = lazy(() =>
 
 export function WaiverRequestPage({ userName, initialKey }: { userName: string | null; initialKey: string }) {
   useDocumentTitle("Request a waiver");
-  const navigate = useNavigate();
   // The address a signed-out visitor signed in with, by an e-mailed code on this page.
   const [signedInHere, setSignedInHere] = useState<string | null>(null);
   const [pendingSignIn, setPendingSignIn] = useState<WaiverRequestValues | null>(null);
@@ -45,9 +46,10 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
     if (draft) clearWaiverDraft();
   }, [draft]);
 
-  async function signInFirst() {
+  function signInFirst() {
     saveWaiverDraft(form.values);
-    await navigate({ to: "/", search: { redirect: { path: "/req" } } });
+    // The sign-in page belongs to the signed-in app, which this page's entry does not load.
+    window.location.assign(signInThenBack);
   }
 
   async function submit(values: WaiverRequestValues) {
@@ -60,7 +62,7 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
 
   async function send(values: WaiverRequestValues) {
     try {
-      setCreated(await createWaiver.mutateAsync(values));
+      setCreated(await createWaiver(values));
     } catch (error) {
       const next = waiverFailureOf(error);
       if (next.kind === "sign-in") return signInFirst();
@@ -125,7 +127,7 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
             onSignInElsewhere={() => {
               // Closed first, so it does not stay over the sign-in page while that one loads.
               setPendingSignIn(null);
-              void signInFirst();
+              signInFirst();
             }}
             onClose={() => setPendingSignIn(null)}
           />
