@@ -26,7 +26,6 @@ import { Route as AuthenticatedTeamMembersIndexRouteImport } from './routes/_aut
 import { Route as ExternalBlockedAccessIndexRouteImport } from './routes/_external/blocked-access/index'
 import { Route as ExternalEmailConfirmedIndexRouteImport } from './routes/_external/email-confirmed/index'
 import { Route as ExternalInviteTokenRouteImport } from './routes/_external/invite/$token'
-import { Route as ExternalReqIndexRouteImport } from './routes/_external/req/index'
 import { Route as ExternalResetPasswordIndexRouteImport } from './routes/_external/reset-password/index'
 import { Route as ExternalSignInLinkIndexRouteImport } from './routes/_external/sign-in-link/index'
 import { Route as ExternalSignUpIndexRouteImport } from './routes/_external/sign-up/index'
@@ -134,11 +133,6 @@ const ExternalInviteTokenRoute = ExternalInviteTokenRouteImport.update({
   path: '/invite/$token',
   getParentRoute: () => ExternalRouteRoute,
 } as any)
-const ExternalReqIndexRoute = ExternalReqIndexRouteImport.update({
-  id: '/req/',
-  path: '/req/',
-  getParentRoute: () => ExternalRouteRoute,
-} as any)
 const ExternalResetPasswordIndexRoute =
   ExternalResetPasswordIndexRouteImport.update({
     id: '/reset-password/',
@@ -220,7 +214,6 @@ export interface FileRoutesByFullPath {
   '/team-members/': typeof AuthenticatedTeamMembersIndexRoute
   '/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/email-confirmed/': typeof ExternalEmailConfirmedIndexRoute
-  '/req/': typeof ExternalReqIndexRoute
   '/reset-password/': typeof ExternalResetPasswordIndexRoute
   '/sign-in-link/': typeof ExternalSignInLinkIndexRoute
   '/sign-up/': typeof ExternalSignUpIndexRoute
@@ -249,7 +242,6 @@ export interface FileRoutesByTo {
   '/team-members': typeof AuthenticatedTeamMembersIndexRoute
   '/blocked-access': typeof ExternalBlockedAccessIndexRoute
   '/email-confirmed': typeof ExternalEmailConfirmedIndexRoute
-  '/req': typeof ExternalReqIndexRoute
   '/reset-password': typeof ExternalResetPasswordIndexRoute
   '/sign-in-link': typeof ExternalSignInLinkIndexRoute
   '/sign-up': typeof ExternalSignUpIndexRoute
@@ -281,7 +273,6 @@ export interface FileRoutesById {
   '/_authenticated/team-members/': typeof AuthenticatedTeamMembersIndexRoute
   '/_external/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/_external/email-confirmed/': typeof ExternalEmailConfirmedIndexRoute
-  '/_external/req/': typeof ExternalReqIndexRoute
   '/_external/reset-password/': typeof ExternalResetPasswordIndexRoute
   '/_external/sign-in-link/': typeof ExternalSignInLinkIndexRoute
   '/_external/sign-up/': typeof ExternalSignUpIndexRoute
@@ -312,7 +303,6 @@ export interface FileRouteTypes {
     | '/team-members/'
     | '/blocked-access/'
     | '/email-confirmed/'
-    | '/req/'
     | '/reset-password/'
     | '/sign-in-link/'
     | '/sign-up/'
@@ -341,7 +331,6 @@ export interface FileRouteTypes {
     | '/team-members'
     | '/blocked-access'
     | '/email-confirmed'
-    | '/req'
     | '/reset-password'
     | '/sign-in-link'
     | '/sign-up'
@@ -372,7 +361,6 @@ export interface FileRouteTypes {
     | '/_authenticated/team-members/'
     | '/_external/blocked-access/'
     | '/_external/email-confirmed/'
-    | '/_external/req/'
     | '/_external/reset-password/'
     | '/_external/sign-in-link/'
     | '/_external/sign-up/'
@@ -513,13 +501,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ExternalInviteTokenRouteImport
       parentRoute: typeof ExternalRouteRoute
     }
-    '/_external/req/': {
-      id: '/_external/req/'
-      path: '/req'
-      fullPath: '/req/'
-      preLoaderRoute: typeof ExternalReqIndexRouteImport
-      parentRoute: typeof ExternalRouteRoute
-    }
     '/_external/reset-password/': {
       id: '/_external/reset-password/'
       path: '/reset-password'
@@ -654,7 +635,6 @@ interface ExternalRouteRouteChildren {
   ExternalInviteTokenRoute: typeof ExternalInviteTokenRoute
   ExternalBlockedAccessIndexRoute: typeof ExternalBlockedAccessIndexRoute
   ExternalEmailConfirmedIndexRoute: typeof ExternalEmailConfirmedIndexRoute
-  ExternalReqIndexRoute: typeof ExternalReqIndexRoute
   ExternalResetPasswordIndexRoute: typeof ExternalResetPasswordIndexRoute
   ExternalSignInLinkIndexRoute: typeof ExternalSignInLinkIndexRoute
   ExternalSignUpIndexRoute: typeof ExternalSignUpIndexRoute
@@ -666,7 +646,6 @@ const ExternalRouteRouteChildren: ExternalRouteRouteChildren = {
   ExternalInviteTokenRoute: ExternalInviteTokenRoute,
   ExternalBlockedAccessIndexRoute: ExternalBlockedAccessIndexRoute,
   ExternalEmailConfirmedIndexRoute: ExternalEmailConfirmedIndexRoute,
-  ExternalReqIndexRoute: ExternalReqIndexRoute,
   ExternalResetPasswordIndexRoute: ExternalResetPasswordIndexRoute,
   ExternalSignInLinkIndexRoute: ExternalSignInLinkIndexRoute,
   ExternalSignUpIndexRoute: ExternalSignUpIndexRoute,

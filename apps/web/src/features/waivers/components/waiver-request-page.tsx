@@ -9,7 +9,6 @@ import { clearWaiverDraft, readWaiverDraft, saveWaiverDraft } from "../forms/wai
 import type { WaiverRequestValues } from "../forms/waiver-request-schema";
 import { type WaiverFailure, waiverFailureOf } from "../waiver-failure";
 import { PolicyInfoCard } from "./policy-info-card";
-import { WaiverOutcomeCard } from "./waiver-outcome-card";
 import { WaiverRequestForm } from "./waiver-request-form";
 
 const lookupDebounceMs = 300;
@@ -20,6 +19,10 @@ const signInThenBack = `/?redirect=${encodeURIComponent(JSON.stringify({ path: "
 // The dialog only matters after a failed submit, so it is not part of the page's first load.
 const WaiverFailureDialog = lazy(() =>
   import("./waiver-failure-dialog").then((m) => ({ default: m.WaiverFailureDialog })),
+);
+// Shown once a waiver is requested.
+const WaiverOutcomeCard = lazy(() =>
+  import("./waiver-outcome-card").then((m) => ({ default: m.WaiverOutcomeCard })),
 );
 // Asked only of a signed-out visitor who presses Submit.
 const RequesterSignInDialog = lazy(() =>
@@ -88,15 +91,17 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
           </p>
         </div>
         {created ? (
-          <WaiverOutcomeCard
-            created={created}
-            scopeName={scopeLabel}
-            onAnother={() => {
-              form.reset();
-              setScopeLabel("");
-              setCreated(null);
-            }}
-          />
+          <Suspense fallback={null}>
+            <WaiverOutcomeCard
+              created={created}
+              scopeName={scopeLabel}
+              onAnother={() => {
+                form.reset();
+                setScopeLabel("");
+                setCreated(null);
+              }}
+            />
+          </Suspense>
         ) : (
           <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,22rem)] lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
             <div className="order-2 md:order-1">
