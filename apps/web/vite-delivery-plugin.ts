@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Plugin, ResolvedConfig } from "vite";
 
@@ -49,8 +49,9 @@ export function deliveryPlugin(options: { routeTree: string }): Plugin {
       let written = 0;
       for (const file of filesUnder(outDir)) {
         if (!COMPRESSIBLE.test(file) || statSync(file).size < MIN_BYTES) continue;
-        // The server renders the page per answer (it carries a nonce) and compresses it then.
-        if (file === join(outDir, "index.html")) continue;
+        // The server renders the pages (index.html, req.html) per answer, as they carry a nonce,
+        // and compresses them then.
+        if (dirname(file) === outDir && file.endsWith(".html")) continue;
         const content = readFileSync(file);
         const brotli = brotliCompressSync(content, {
           params: {

@@ -9,14 +9,18 @@ import { startTestServer, type TestServer } from "./support/test-server";
 
 const INDEX_HTML = `<!doctype html><html><head>
 <script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div>${" ".repeat(2048)}</body></html>`;
+const REQ_HTML = `<!doctype html><html><head>
+<script type="module" src="/assets/req-def456.js"></script></head><body><div id="root"></div></body></html>`;
 const SCRIPT = `console.log("palisade");${"/* padding */".repeat(200)}`;
-const ROUTES = ["/", "/dashboard", "/policies", "/policies/$policyId", "/policies/create", "/req"];
+// The waiver page (/req) is its own entry, req.html, and not one of the app's routes.
+const ROUTES = ["/", "/dashboard", "/policies", "/policies/$policyId", "/policies/create"];
 
 /** A web build as the web app's build writes it: pre-compressed copies and the route list. */
 function writeWebBuild(dir: string) {
   mkdirSync(join(dir, "assets"), { recursive: true });
   const files: Record<string, string> = {
     "index.html": INDEX_HTML,
+    "req.html": REQ_HTML,
     "assets/index-abc123.js": SCRIPT,
     "favicon.svg": "<svg xmlns='http://www.w3.org/2000/svg'/>",
   };
@@ -171,17 +175,31 @@ describe("the web app's delivery and security headers", () => {
   });
 
   it("known routes, deep ones with parameters too, answer 200 with the page", async () => {
-    for (const path of [
-      "/dashboard",
-      "/dashboard/",
-      "/policies/0b6f2a1e-policy",
-      "/policies/create",
-      "/req",
-    ]) {
+    for (const path of ["/dashboard", "/dashboard/", "/policies/0b6f2a1e-policy", "/policies/create"]) {
       const page = await rawGet(`${server.url}${path}`, { accept: "text/html", "accept-encoding": "gzip" });
       expect(page.status, path).toBe(200);
       expect(page.headers["cache-control"]).toBe("no-cache");
       expect(withoutNonce(gunzipSync(page.body).toString())).toBe(INDEX_HTML);
+    }
+  });
+
+  it("the waiver page answers with its own entry's page, with a nonce, at /req only", async () => {
+    for (const path of ["/req", "/req/", "/req?k=ABCDEFG"]) {
+      const page = await fetch(`${server.url}${path}`, { headers: { accept: "text/html" } });
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get("cache-control")).toBe("no-cache");
+      const html = await page.text();
+      expect(html).toMatch(/<meta name="csp-nonce" content="[^"]+" \/>/);
+      expect(withoutNonce(html)).toBe(REQ_HTML);
+    }
+    const other = await fetch(`${server.url}/req/other`, { headers: { accept: "text/html" } });
+    expect(other.status).toBe(404);
+    expect(withoutNonce(await other.text())).toBe(INDEX_HTML);
+    // The built pages are only sent rendered, never as files.
+    for (const file of ["/req.html", "/index.html"]) {
+      const raw = await fetch(`${server.url}${file}`);
+      expect(raw.status, file).toBe(404);
+      expect(raw.headers.get("content-type") ?? "").not.toContain("text/html");
     }
   });
 

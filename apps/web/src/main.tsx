@@ -4,13 +4,11 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createAuthContext } from "@/lib/auth-context";
 import { createQueryClient } from "@/lib/query-client";
+import { adoptStyleNonce } from "@/lib/style-nonce";
 import { createAppRouter } from "./router";
 import "./styles.css";
 
-// Components that add a style element at run time (a dialog's scroll lock) give it the page's
-// nonce, which the Content-Security-Policy requires; they read it from this global.
-const nonce = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content;
-if (nonce) Object.assign(globalThis, { __webpack_nonce__: nonce });
+adoptStyleNonce();
 
 const queryClient = createQueryClient();
 const auth = createAuthContext();

@@ -27,7 +27,6 @@ import { Route as ExternalBlockedAccessIndexRouteImport } from './routes/_extern
 import { Route as ExternalEmailConfirmedIndexRouteImport } from './routes/_external/email-confirmed/index'
 import { Route as ExternalEnchantedLinkIndexRouteImport } from './routes/_external/enchanted-link/index'
 import { Route as ExternalInviteTokenRouteImport } from './routes/_external/invite/$token'
-import { Route as ExternalReqIndexRouteImport } from './routes/_external/req/index'
 import { Route as ExternalResetPasswordIndexRouteImport } from './routes/_external/reset-password/index'
 import { Route as ExternalSignInLinkIndexRouteImport } from './routes/_external/sign-in-link/index'
 import { Route as ExternalSignUpIndexRouteImport } from './routes/_external/sign-up/index'
@@ -141,11 +140,6 @@ const ExternalInviteTokenRoute = ExternalInviteTokenRouteImport.update({
   path: '/invite/$token',
   getParentRoute: () => ExternalRouteRoute,
 } as any)
-const ExternalReqIndexRoute = ExternalReqIndexRouteImport.update({
-  id: '/req/',
-  path: '/req/',
-  getParentRoute: () => ExternalRouteRoute,
-} as any)
 const ExternalResetPasswordIndexRoute =
   ExternalResetPasswordIndexRouteImport.update({
     id: '/reset-password/',
@@ -228,7 +222,6 @@ export interface FileRoutesByFullPath {
   '/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/email-confirmed/': typeof ExternalEmailConfirmedIndexRoute
   '/enchanted-link/': typeof ExternalEnchantedLinkIndexRoute
-  '/req/': typeof ExternalReqIndexRoute
   '/reset-password/': typeof ExternalResetPasswordIndexRoute
   '/sign-in-link/': typeof ExternalSignInLinkIndexRoute
   '/sign-up/': typeof ExternalSignUpIndexRoute
@@ -258,7 +251,6 @@ export interface FileRoutesByTo {
   '/blocked-access': typeof ExternalBlockedAccessIndexRoute
   '/email-confirmed': typeof ExternalEmailConfirmedIndexRoute
   '/enchanted-link': typeof ExternalEnchantedLinkIndexRoute
-  '/req': typeof ExternalReqIndexRoute
   '/reset-password': typeof ExternalResetPasswordIndexRoute
   '/sign-in-link': typeof ExternalSignInLinkIndexRoute
   '/sign-up': typeof ExternalSignUpIndexRoute
@@ -291,7 +283,6 @@ export interface FileRoutesById {
   '/_external/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/_external/email-confirmed/': typeof ExternalEmailConfirmedIndexRoute
   '/_external/enchanted-link/': typeof ExternalEnchantedLinkIndexRoute
-  '/_external/req/': typeof ExternalReqIndexRoute
   '/_external/reset-password/': typeof ExternalResetPasswordIndexRoute
   '/_external/sign-in-link/': typeof ExternalSignInLinkIndexRoute
   '/_external/sign-up/': typeof ExternalSignUpIndexRoute
@@ -323,7 +314,6 @@ export interface FileRouteTypes {
     | '/blocked-access/'
     | '/email-confirmed/'
     | '/enchanted-link/'
-    | '/req/'
     | '/reset-password/'
     | '/sign-in-link/'
     | '/sign-up/'
@@ -353,7 +343,6 @@ export interface FileRouteTypes {
     | '/blocked-access'
     | '/email-confirmed'
     | '/enchanted-link'
-    | '/req'
     | '/reset-password'
     | '/sign-in-link'
     | '/sign-up'
@@ -385,7 +374,6 @@ export interface FileRouteTypes {
     | '/_external/blocked-access/'
     | '/_external/email-confirmed/'
     | '/_external/enchanted-link/'
-    | '/_external/req/'
     | '/_external/reset-password/'
     | '/_external/sign-in-link/'
     | '/_external/sign-up/'
@@ -533,13 +521,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ExternalInviteTokenRouteImport
       parentRoute: typeof ExternalRouteRoute
     }
-    '/_external/req/': {
-      id: '/_external/req/'
-      path: '/req'
-      fullPath: '/req/'
-      preLoaderRoute: typeof ExternalReqIndexRouteImport
-      parentRoute: typeof ExternalRouteRoute
-    }
     '/_external/reset-password/': {
       id: '/_external/reset-password/'
       path: '/reset-password'
@@ -675,7 +656,6 @@ interface ExternalRouteRouteChildren {
   ExternalBlockedAccessIndexRoute: typeof ExternalBlockedAccessIndexRoute
   ExternalEmailConfirmedIndexRoute: typeof ExternalEmailConfirmedIndexRoute
   ExternalEnchantedLinkIndexRoute: typeof ExternalEnchantedLinkIndexRoute
-  ExternalReqIndexRoute: typeof ExternalReqIndexRoute
   ExternalResetPasswordIndexRoute: typeof ExternalResetPasswordIndexRoute
   ExternalSignInLinkIndexRoute: typeof ExternalSignInLinkIndexRoute
   ExternalSignUpIndexRoute: typeof ExternalSignUpIndexRoute
@@ -688,7 +668,6 @@ const ExternalRouteRouteChildren: ExternalRouteRouteChildren = {
   ExternalBlockedAccessIndexRoute: ExternalBlockedAccessIndexRoute,
   ExternalEmailConfirmedIndexRoute: ExternalEmailConfirmedIndexRoute,
   ExternalEnchantedLinkIndexRoute: ExternalEnchantedLinkIndexRoute,
-  ExternalReqIndexRoute: ExternalReqIndexRoute,
   ExternalResetPasswordIndexRoute: ExternalResetPasswordIndexRoute,
   ExternalSignInLinkIndexRoute: ExternalSignInLinkIndexRoute,
   ExternalSignUpIndexRoute: ExternalSignUpIndexRoute,

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import fastifyStatic from "@fastify/static";
@@ -48,9 +48,22 @@ function cacheControlFor(file: string): string {
 }
 
 /**
+ * The pages built as their own entry beside the app's index.html, by path: `req.html` is `/req`
+ * (the public waiver page, which loads without the app's router).
+ */
+function ownEntryPages(webDist: string): Map<string, string> {
+  return new Map(
+    readdirSync(webDist)
+      .filter((file) => file.endsWith(".html") && file !== "index.html")
+      .map((file) => [`/${file.slice(0, -".html".length)}`, readFileSync(join(webDist, file), "utf8")]),
+  );
+}
+
+/**
  * Serves the built web app: pre-compressed copies chosen by Accept-Encoding, hashed assets cached
  * for good, the page itself (never cached unchecked: it names the current assets) for every path
- * the app routes, and the page with 404 for the rest (the app then shows its Not Found screen).
+ * the app routes, a page with its own entry for its path, and the app's page with 404 for the
+ * rest (the app then shows its Not Found screen).
  */
 export async function registerStaticWeb(app: HttpApp, webDist: string) {
   const routesFile = join(webDist, ROUTES_FILE);
@@ -60,13 +73,14 @@ export async function registerStaticWeb(app: HttpApp, webDist: string) {
       () => true;
 
   const page = readFileSync(join(webDist, "index.html"), "utf8");
+  const ownPages = ownEntryPages(webDist);
 
   await app.register(fastifyStatic, {
     root: webDist,
     wildcard: false,
-    // The page is rendered per answer (its nonce), below.
+    // The pages are rendered per answer (their nonce), below.
     index: false,
-    allowedPath: (path) => !path.startsWith("/index.html"),
+    allowedPath: (path) => !path.endsWith(".html"),
     preCompressed: true,
     cacheControl: false,
     setHeaders: (reply, file) => {
@@ -85,13 +99,14 @@ export async function registerStaticWeb(app: HttpApp, webDist: string) {
       // initiative's slug) is not an extension.
       !/\.[a-z][a-z0-9]*$/i.test(path);
     if (!isPageRequest) return reply.code(404).send({ error: "Not Found" });
+    const ownPage = ownPages.get(path.length > 1 ? path.replace(/\/+$/, "") : path);
     const nonce = randomBytes(16).toString("base64");
-    const html = Buffer.from(withNonce(page, nonce));
+    const html = Buffer.from(withNonce(ownPage ?? page, nonce));
     // The page is small; compressing it per answer costs microseconds.
     const accepted = request.headers["accept-encoding"] ?? "";
     const encoding = /\bbr\b/.test(accepted) ? "br" : /\bgzip\b/.test(accepted) ? "gzip" : undefined;
     reply
-      .code(isAppRoute(path) ? 200 : 404)
+      .code(ownPage !== undefined || isAppRoute(path) ? 200 : 404)
       .header("content-type", "text/html; charset=utf-8")
       .header("cache-control", "no-cache")
       .header("vary", "accept-encoding")

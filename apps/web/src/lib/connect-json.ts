@@ -105,8 +105,7 @@ function protoMethodName(method: string): string {
 /**
  * The JSON client of one service, typed by the generated service (`typeof SomeService`, imported with
  * `import type` so the runtime and descriptors stay out of the bundle): method names, requests and
- * answers are checked against the contract. Its query keys have connect-query's shape, so the signed-in
- * pages' queries of the same methods can be refreshed from here.
+ * answers are checked against the contract. Its query keys have connect-query's shape.
  */
 export function createJsonClient<S extends ServiceType>(service: ServiceTypeName<S>) {
   return {
@@ -119,10 +118,6 @@ export function createJsonClient<S extends ServiceType>(service: ServiceTypeName
         "connect-query",
         { serviceName: service, methodName: protoMethodName(method), cardinality: "finite", input },
       ] as const;
-    },
-    /** The key of every cached query of the method, whatever its input. */
-    methodKey<K extends MethodName<S>>(method: K) {
-      return ["connect-query", { serviceName: service, methodName: protoMethodName(method) }] as const;
     },
   };
 }

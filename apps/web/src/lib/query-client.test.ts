@@ -1,12 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
-import {
-  createQueryClient,
-  maxReadRetries,
-  queryClientDefaults,
-  retryDelay,
-  shouldRetry,
-} from "./query-client";
+import { createQueryClient, queryClientDefaults } from "./query-client";
+import { maxReadRetries, retryDelay, shouldRetry } from "./read-retry";
 import { RpcError } from "./rpc-error";
 
 describe("query client defaults", () => {

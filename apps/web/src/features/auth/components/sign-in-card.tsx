@@ -6,6 +6,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { emailAddressSchema } from "@/lib/email-address";
 import { readLastLogin, rememberLastLogin } from "@/lib/last-login";
+import { isOwnEntryPage } from "@/lib/own-entry-pages";
 import { postSignInPath } from "@/lib/redirect-path";
 import {
   addressMethods,
@@ -29,7 +30,9 @@ export function SignInCard({ redirectPath }: { redirectPath: string | undefined 
   async function onSignedIn(user: SignedInUser, method: string) {
     rememberLastLogin({ loginId: user.email, name: user.name, method });
     auth.invalidate();
-    await router.navigate({ href: postSignInPath(redirectPath), replace: true });
+    const target = postSignInPath(redirectPath);
+    if (isOwnEntryPage(target)) window.location.replace(target);
+    else await router.navigate({ href: target, replace: true });
   }
 
   return (

@@ -1,4 +1,3 @@
-import { Link } from "@tanstack/react-router";
 import { LockKeyholeIcon, ShieldCheckIcon, TimerResetIcon } from "lucide-react";
 import { Logo } from "@/components/logo";
 import { useDocumentTitle } from "@/lib/use-document-title";
@@ -32,9 +31,9 @@ export function SignInPage({ redirectPath }: { redirectPath: string | undefined 
         </div>
         <p className="text-xs opacity-80">
           Only need a waiver?{" "}
-          <Link to="/req" className="font-medium text-white underline underline-offset-2">
+          <a href="/req" className="font-medium text-white underline underline-offset-2">
             Request one with your policy key
-          </Link>
+          </a>
         </p>
       </section>
       <main className="flex flex-col items-center justify-center gap-8 px-4 py-12">

@@ -40,9 +40,9 @@ export function BlockedAccessPage({ signedInAs }: { signedInAs: string | null })
               <span>
                 <strong className="font-medium">Only need a waiver?</strong> Engineers who request waivers
                 don't need this area: use the{" "}
-                <Link to="/req" className="font-medium text-primary underline underline-offset-2">
+                <a href="/req" className="font-medium text-primary underline underline-offset-2">
                   waiver request page
-                </Link>{" "}
+                </a>{" "}
                 with the policy key from the deny message.
               </span>
             </li>

@@ -1,5 +1,4 @@
 import { TransportProvider } from "@connectrpc/connect-query";
-import { Link } from "@tanstack/react-router";
 import { FileKeyIcon, LogOutIcon, UserPlusIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Logo } from "@/components/logo";
@@ -50,9 +49,9 @@ export function AccountOnlyLayout({
                 <FileKeyIcon className="size-4 shrink-0" aria-hidden="true" />
                 <span>
                   Only need a waiver?{" "}
-                  <Link to="/req" className="font-medium text-primary underline underline-offset-2">
+                  <a href="/req" className="font-medium text-primary underline underline-offset-2">
                     Request one with the policy key
-                  </Link>{" "}
+                  </a>{" "}
                   from the deny message.
                 </span>
               </p>

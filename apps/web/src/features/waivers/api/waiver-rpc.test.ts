@@ -1,11 +1,7 @@
-import { createConnectQueryKey, createQueryOptions } from "@connectrpc/connect-query";
-import { createConnectTransport } from "@connectrpc/connect-web";
+import { createConnectQueryKey } from "@connectrpc/connect-query";
 import { PolicyService } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
-import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
-import { partialMatchKey } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { methodKey } from "@/lib/query-keys";
-import { createWaiver, policyRpc, waiverRpc } from "./waiver-rpc";
+import { createWaiver, policyRpc } from "./waiver-rpc";
 
 describe("createWaiver", () => {
   afterEach(() => {
@@ -55,14 +51,6 @@ describe("createWaiver", () => {
 });
 
 describe("query keys of the JSON clients", () => {
-  it.each([
-    ["WaiverService list", waiverRpc.methodKey("list"), WaiverService.method.list],
-    ["WaiverService summary", waiverRpc.methodKey("summary"), WaiverService.method.summary],
-    ["PolicyService getPolicies", policyRpc.methodKey("getPolicies"), PolicyService.method.getPolicies],
-  ] as const)("%s is connect-query's key of every query of the method", (_name, key, schema) => {
-    expect(key).toEqual(methodKey(schema));
-  });
-
   it("keys one query as connect-query does", () => {
     expect(policyRpc.queryKey("getBundleByKey", { key: "ABCDEFG" })).toEqual(
       createConnectQueryKey({
@@ -71,13 +59,5 @@ describe("query keys of the JSON clients", () => {
         cardinality: "finite",
       }),
     );
-  });
-
-  it("refreshes the signed-in pages' queries of the method and no other", () => {
-    const transport = createConnectTransport({ baseUrl: "/" });
-    const list = createQueryOptions(WaiverService.method.list, { filter: { key: "ABCDEFG" } }, { transport });
-    const summary = createQueryOptions(WaiverService.method.summary, {}, { transport });
-    expect(partialMatchKey(list.queryKey, waiverRpc.methodKey("list"))).toBe(true);
-    expect(partialMatchKey(summary.queryKey, waiverRpc.methodKey("list"))).toBe(false);
   });
 });

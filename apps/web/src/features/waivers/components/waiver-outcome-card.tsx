@@ -20,8 +20,8 @@ export function WaiverOutcomeCard({
   const id = created.waiver?.entity?.id;
   const initiallyPending = created.waiver?.status === "WAIVER_STATUS_PENDING";
   const own = useOwnWaiver(initiallyPending ? id : undefined, since);
-  const waiver = own.data?.waiver ?? created.waiver ?? {};
-  const outcome = waiverOutcomeOf(waiver, own.data?.tenantName || "this tenant");
+  const waiver = own?.waiver ?? created.waiver ?? {};
+  const outcome = waiverOutcomeOf(waiver, own?.tenantName || "this tenant");
   return (
     <Card className="mx-auto max-w-xl" data-testid="waiver-outcome" data-status={outcome.kind}>
       <CardContent className="flex flex-col items-center gap-3 px-6 py-12 text-center">

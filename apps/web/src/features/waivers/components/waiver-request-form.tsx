@@ -1,6 +1,6 @@
 import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 import { LoaderIcon } from "lucide-react";
-import { useCallback, useId, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -24,7 +24,11 @@ import {
   hoursLabel,
   type WaiverRequestValues,
 } from "../forms/waiver-request-schema";
-import { WaiverScopePicker } from "./waiver-scope-picker";
+
+// Shown once the key is found, so it is not part of the page's first load.
+const WaiverScopePicker = lazy(() =>
+  import("./waiver-scope-picker").then((m) => ({ default: m.WaiverScopePicker })),
+);
 
 type DenyMessageLookup = "idle" | "resolving" | "not-found" | "failed";
 
@@ -175,12 +179,14 @@ export function WaiverRequestForm({
             )}
           </div>
           {lookupKey !== "" && bundle.data?.key && (
-            <WaiverScopePicker
-              policyKey={lookupKey}
-              hint={scopeHint}
-              value={values.scope}
-              onChange={chooseScope}
-            />
+            <Suspense fallback={null}>
+              <WaiverScopePicker
+                policyKey={lookupKey}
+                hint={scopeHint}
+                value={values.scope}
+                onChange={chooseScope}
+              />
+            </Suspense>
           )}
           <div className="space-y-3">
             <Label htmlFor={`${id}-duration`}>Waiver Duration: {hoursLabel(values.duration)}</Label>

@@ -1,4 +1,3 @@
-import { useNavigate } from "@tanstack/react-router";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Logo } from "@/components/logo";
 import { logger } from "@/lib/logger";
@@ -10,14 +9,20 @@ import { clearWaiverDraft, readWaiverDraft, saveWaiverDraft } from "../forms/wai
 import type { WaiverRequestValues } from "../forms/waiver-request-schema";
 import { type WaiverFailure, waiverFailureOf } from "../waiver-failure";
 import { PolicyInfoCard } from "./policy-info-card";
-import { WaiverOutcomeCard } from "./waiver-outcome-card";
 import { WaiverRequestForm } from "./waiver-request-form";
 
 const lookupDebounceMs = 300;
 
+/** The sign-in page, which brings the visitor back here once signed in (its `redirect` search parameter). */
+const signInThenBack = `/?redirect=${encodeURIComponent(JSON.stringify({ path: "/req" }))}`;
+
 // The dialog only matters after a failed submit, so it is not part of the page's first load.
 const WaiverFailureDialog = lazy(() =>
   import("./waiver-failure-dialog").then((m) => ({ default: m.WaiverFailureDialog })),
+);
+// Shown once a waiver is requested.
+const WaiverOutcomeCard = lazy(() =>
+  import("./waiver-outcome-card").then((m) => ({ default: m.WaiverOutcomeCard })),
 );
 // Asked only of a signed-out visitor who presses Submit.
 const RequesterSignInDialog = lazy(() =>
@@ -26,7 +31,6 @@ const RequesterSignInDialog = lazy(() =>
 
 export function WaiverRequestPage({ userName, initialKey }: { userName: string | null; initialKey: string }) {
   useDocumentTitle("Request a waiver");
-  const navigate = useNavigate();
   // The address a signed-out visitor signed in with, by an e-mailed code on this page.
   const [signedInHere, setSignedInHere] = useState<string | null>(null);
   const [pendingSignIn, setPendingSignIn] = useState<WaiverRequestValues | null>(null);
@@ -45,9 +49,10 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
     if (draft) clearWaiverDraft();
   }, [draft]);
 
-  async function signInFirst() {
+  function signInFirst() {
     saveWaiverDraft(form.values);
-    await navigate({ to: "/", search: { redirect: { path: "/req" } } });
+    // The sign-in page belongs to the signed-in app, which this page's entry does not load.
+    window.location.assign(signInThenBack);
   }
 
   async function submit(values: WaiverRequestValues) {
@@ -60,7 +65,7 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
 
   async function send(values: WaiverRequestValues) {
     try {
-      setCreated(await createWaiver.mutateAsync(values));
+      setCreated(await createWaiver(values));
     } catch (error) {
       const next = waiverFailureOf(error);
       if (next.kind === "sign-in") return signInFirst();
@@ -86,15 +91,17 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
           </p>
         </div>
         {created ? (
-          <WaiverOutcomeCard
-            created={created}
-            scopeName={scopeLabel}
-            onAnother={() => {
-              form.reset();
-              setScopeLabel("");
-              setCreated(null);
-            }}
-          />
+          <Suspense fallback={null}>
+            <WaiverOutcomeCard
+              created={created}
+              scopeName={scopeLabel}
+              onAnother={() => {
+                form.reset();
+                setScopeLabel("");
+                setCreated(null);
+              }}
+            />
+          </Suspense>
         ) : (
           <div className="grid gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,22rem)] lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
             <div className="order-2 md:order-1">
@@ -125,7 +132,7 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
             onSignInElsewhere={() => {
               // Closed first, so it does not stay over the sign-in page while that one loads.
               setPendingSignIn(null);
-              void signInFirst();
+              signInFirst();
             }}
             onClose={() => setPendingSignIn(null)}
           />

@@ -1,10 +1,10 @@
 import { useCallback, useState } from "react";
 import {
   durationHours,
+  validWaiverRequest,
   type WaiverField,
   type WaiverRequestValues,
   waiverRequestErrors,
-  waiverRequestSchema,
 } from "./waiver-request-schema";
 
 /**
@@ -44,11 +44,11 @@ export function useWaiverRequestForm(initial: { policyKey: string } & Partial<Wa
     },
     async submit(onValid: (values: WaiverRequestValues) => Promise<void>) {
       setTouched({ policyKey: true, duration: true, comment: true });
-      const parsed = waiverRequestSchema.safeParse(values);
-      if (!parsed.success) return;
+      const request = validWaiverRequest(values);
+      if (!request) return;
       setSubmitting(true);
       try {
-        await onValid(parsed.data);
+        await onValid(request);
       } finally {
         setSubmitting(false);
       }

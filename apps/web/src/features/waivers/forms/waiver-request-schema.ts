@@ -1,36 +1,17 @@
 import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
-import * as z from "zod/mini";
 
 export const commentMaxLength = 220;
 export const durationHours = { min: 1, max: 72, default: 24, step: 1 } as const;
+/** An account, subscription or resource group id is at most this long. */
+const scopeMaxLength = 2048;
 
-const policyKeySchema = z.string().check(
-  z.trim(),
-  z.minLength(1, "Policy key is required"),
-  z.refine(
-    (key: string) => key.length === 0 || key.length === POLICY_KEY_LENGTH,
-    `Key must be ${POLICY_KEY_LENGTH} characters long`,
-  ),
-);
-
-export const waiverRequestSchema = z.object({
-  policyKey: policyKeySchema,
-  duration: z.int().check(z.minimum(durationHours.min), z.maximum(durationHours.max)),
-  comment: z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, "Comment is required"),
-      z.maxLength(commentMaxLength, "Comment must not exceed 220 characters"),
-    ),
+export interface WaiverRequestValues {
+  policyKey: string;
+  /** Whole hours, `durationHours.min` to `durationHours.max`. */
+  duration: number;
+  comment: string;
   /** An account, subscription or resource group id; empty for every scope of the policy. */
-  scope: z.string().check(z.maxLength(2048)),
-});
-
-export type WaiverRequestValues = z.infer<typeof waiverRequestSchema>;
-
-export function isValidPolicyKey(key: string): boolean {
-  return policyKeySchema.safeParse(key).success;
+  scope: string;
 }
 
 /** The server takes the duration in seconds. */
@@ -44,14 +25,30 @@ export function hoursLabel(hours: number): string {
 
 export type WaiverField = keyof WaiverRequestValues;
 
-/** The first message per field, or nothing when the form is valid. */
+/**
+ * The first message per field, or nothing when the form is valid. The key and the comment are
+ * checked as sent, without surrounding spaces. Plain checks rather than a schema library, which
+ * would weigh more than the rest of the form on the public page's first load.
+ */
 export function waiverRequestErrors(values: WaiverRequestValues): Partial<Record<WaiverField, string>> {
-  const result = waiverRequestSchema.safeParse(values);
-  if (result.success) return {};
   const errors: Partial<Record<WaiverField, string>> = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as WaiverField;
-    errors[field] ??= issue.message;
-  }
+  const key = values.policyKey.trim();
+  if (key.length === 0) errors.policyKey = "Policy key is required";
+  else if (key.length !== POLICY_KEY_LENGTH)
+    errors.policyKey = `Key must be ${POLICY_KEY_LENGTH} characters long`;
+  const { duration } = values;
+  if (!Number.isInteger(duration) || duration < durationHours.min || duration > durationHours.max)
+    errors.duration = `The duration must be ${hoursLabel(durationHours.min)} to ${hoursLabel(durationHours.max)}`;
+  const comment = values.comment.trim();
+  if (comment.length === 0) errors.comment = "Comment is required";
+  else if (comment.length > commentMaxLength)
+    errors.comment = `Comment must not exceed ${commentMaxLength} characters`;
+  if (values.scope.length > scopeMaxLength) errors.scope = "The chosen scope's id is too long";
   return errors;
+}
+
+/** The request as sent (key and comment trimmed), or null while a field is invalid. */
+export function validWaiverRequest(values: WaiverRequestValues): WaiverRequestValues | null {
+  if (Object.keys(waiverRequestErrors(values)).length > 0) return null;
+  return { ...values, policyKey: values.policyKey.trim(), comment: values.comment.trim() };
 }

@@ -1,0 +1,77 @@
+import { useEffect, useEffectEvent, useState } from "react";
+import { retryDelay, shouldRetry } from "./read-retry";
+
+/** How long an answer is shown without asking again (the query client's staleTime). */
+const freshMs = 30_000;
+
+const answers = new Map<string, { at: number; data: unknown }>();
+const inFlight = new Map<string, Promise<unknown>>();
+
+export type RemoteRead<T> =
+  | { isPending: true; isError: false; data: undefined; error: null }
+  | { isPending: false; isError: true; data: undefined; error: unknown }
+  | { isPending: false; isError: false; data: T; error: null };
+
+const pending = { isPending: true, isError: false, data: undefined, error: null } as const;
+
+function wait(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** One read of `key` at a time, however many components ask; retried as the query client retries. */
+function read(key: string, load: () => Promise<unknown>): Promise<unknown> {
+  const running = inFlight.get(key);
+  if (running) return running;
+  const attempt = async () => {
+    for (let failures = 0; ; failures += 1) {
+      try {
+        const data = await load();
+        answers.set(key, { at: Date.now(), data });
+        return data;
+      } catch (error) {
+        if (!shouldRetry(failures, error)) throw error;
+        await wait(retryDelay(failures));
+      }
+    }
+  };
+  const promise = attempt().finally(() => inFlight.delete(key));
+  inFlight.set(key, promise);
+  return promise;
+}
+
+/**
+ * A server read for the public waiver page, which has no query library on its first load: the
+ * answer of `key` is shared by every component that asks for it and kept for the page's life,
+ * asked again once older than 30 s. A `null` key asks nothing and stays pending.
+ */
+export function useRemoteRead<T>(key: string | null, load: () => Promise<T>): RemoteRead<T> {
+  const [, setAnswered] = useState(0);
+  const [failure, setFailure] = useState<{ key: string; error: unknown } | null>(null);
+  const loadCurrent = useEffectEvent(load);
+
+  useEffect(() => {
+    if (key === null) return;
+    const cached = answers.get(key);
+    if (cached && Date.now() - cached.at < freshMs) return;
+    let current = true;
+    read(key, loadCurrent).then(
+      () => {
+        if (!current) return;
+        setFailure(null);
+        setAnswered((count) => count + 1);
+      },
+      (error: unknown) => {
+        if (current) setFailure({ key, error });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [key]);
+
+  if (key === null) return pending;
+  const cached = answers.get(key);
+  if (cached) return { isPending: false, isError: false, data: cached.data as T, error: null };
+  if (failure?.key === key) return { isPending: false, isError: true, data: undefined, error: failure.error };
+  return pending;
+}

@@ -1,0 +1,29 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { ScreenErrorBoundary } from "@/components/screen-error-boundary";
+import { WaiverRequestPage } from "@/features/waivers/components/waiver-request-page";
+import { prefilledPolicyKey } from "@/features/waivers/waiver-request-link";
+import { fetchSession } from "@/lib/auth-context";
+import { adoptStyleNonce } from "@/lib/style-nonce";
+import { displayName } from "@/lib/user-display";
+import "./styles.css";
+
+// The public waiver page (/req) is its own entry: a requester's first load carries the form and
+// React, not the router, the query library and the signed-in app.
+adoptStyleNonce();
+
+const root = document.getElementById("root");
+if (!root) throw new Error("The page has no #root element");
+
+void fetchSession()
+  .catch(() => null)
+  .then((session) => {
+    const userName = session ? displayName({ name: session.user.name }) || session.user.email : null;
+    createRoot(root).render(
+      <StrictMode>
+        <ScreenErrorBoundary>
+          <WaiverRequestPage userName={userName} initialKey={prefilledPolicyKey(window.location.search)} />
+        </ScreenErrorBoundary>
+      </StrictMode>,
+    );
+  });
