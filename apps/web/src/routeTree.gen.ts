@@ -23,6 +23,7 @@ import { Route as AuthenticatedRecommendationsIndexRouteImport } from './routes/
 import { Route as AuthenticatedSettingsIndexRouteImport } from './routes/_authenticated/settings/index'
 import { Route as AuthenticatedSettingsNotificationsRouteImport } from './routes/_authenticated/settings/notifications'
 import { Route as AuthenticatedTeamMembersIndexRouteImport } from './routes/_authenticated/team-members/index'
+import { Route as AuthenticatedTwoFactorSetupIndexRouteImport } from './routes/_authenticated/two-factor-setup/index'
 import { Route as ExternalBlockedAccessIndexRouteImport } from './routes/_external/blocked-access/index'
 import { Route as ExternalEmailConfirmedIndexRouteImport } from './routes/_external/email-confirmed/index'
 import { Route as ExternalInviteTokenRouteImport } from './routes/_external/invite/$token'
@@ -115,6 +116,12 @@ const AuthenticatedTeamMembersIndexRoute =
   AuthenticatedTeamMembersIndexRouteImport.update({
     id: '/team-members/',
     path: '/team-members/',
+    getParentRoute: () => AuthenticatedRouteRoute,
+  } as any)
+const AuthenticatedTwoFactorSetupIndexRoute =
+  AuthenticatedTwoFactorSetupIndexRouteImport.update({
+    id: '/two-factor-setup/',
+    path: '/two-factor-setup/',
     getParentRoute: () => AuthenticatedRouteRoute,
   } as any)
 const ExternalBlockedAccessIndexRoute =
@@ -218,6 +225,7 @@ export interface FileRoutesByFullPath {
   '/recommendations/': typeof AuthenticatedRecommendationsIndexRoute
   '/settings/': typeof AuthenticatedSettingsIndexRoute
   '/team-members/': typeof AuthenticatedTeamMembersIndexRoute
+  '/two-factor-setup/': typeof AuthenticatedTwoFactorSetupIndexRoute
   '/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/email-confirmed/': typeof ExternalEmailConfirmedIndexRoute
   '/req/': typeof ExternalReqIndexRoute
@@ -247,6 +255,7 @@ export interface FileRoutesByTo {
   '/recommendations': typeof AuthenticatedRecommendationsIndexRoute
   '/settings': typeof AuthenticatedSettingsIndexRoute
   '/team-members': typeof AuthenticatedTeamMembersIndexRoute
+  '/two-factor-setup': typeof AuthenticatedTwoFactorSetupIndexRoute
   '/blocked-access': typeof ExternalBlockedAccessIndexRoute
   '/email-confirmed': typeof ExternalEmailConfirmedIndexRoute
   '/req': typeof ExternalReqIndexRoute
@@ -279,6 +288,7 @@ export interface FileRoutesById {
   '/_authenticated/recommendations/': typeof AuthenticatedRecommendationsIndexRoute
   '/_authenticated/settings/': typeof AuthenticatedSettingsIndexRoute
   '/_authenticated/team-members/': typeof AuthenticatedTeamMembersIndexRoute
+  '/_authenticated/two-factor-setup/': typeof AuthenticatedTwoFactorSetupIndexRoute
   '/_external/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/_external/email-confirmed/': typeof ExternalEmailConfirmedIndexRoute
   '/_external/req/': typeof ExternalReqIndexRoute
@@ -310,6 +320,7 @@ export interface FileRouteTypes {
     | '/recommendations/'
     | '/settings/'
     | '/team-members/'
+    | '/two-factor-setup/'
     | '/blocked-access/'
     | '/email-confirmed/'
     | '/req/'
@@ -339,6 +350,7 @@ export interface FileRouteTypes {
     | '/recommendations'
     | '/settings'
     | '/team-members'
+    | '/two-factor-setup'
     | '/blocked-access'
     | '/email-confirmed'
     | '/req'
@@ -370,6 +382,7 @@ export interface FileRouteTypes {
     | '/_authenticated/recommendations/'
     | '/_authenticated/settings/'
     | '/_authenticated/team-members/'
+    | '/_authenticated/two-factor-setup/'
     | '/_external/blocked-access/'
     | '/_external/email-confirmed/'
     | '/_external/req/'
@@ -492,6 +505,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedTeamMembersIndexRouteImport
       parentRoute: typeof AuthenticatedRouteRoute
     }
+    '/_authenticated/two-factor-setup/': {
+      id: '/_authenticated/two-factor-setup/'
+      path: '/two-factor-setup'
+      fullPath: '/two-factor-setup/'
+      preLoaderRoute: typeof AuthenticatedTwoFactorSetupIndexRouteImport
+      parentRoute: typeof AuthenticatedRouteRoute
+    }
     '/_external/blocked-access/': {
       id: '/_external/blocked-access/'
       path: '/blocked-access'
@@ -612,6 +632,7 @@ interface AuthenticatedRouteRouteChildren {
   AuthenticatedRecommendationsIndexRoute: typeof AuthenticatedRecommendationsIndexRoute
   AuthenticatedSettingsIndexRoute: typeof AuthenticatedSettingsIndexRoute
   AuthenticatedTeamMembersIndexRoute: typeof AuthenticatedTeamMembersIndexRoute
+  AuthenticatedTwoFactorSetupIndexRoute: typeof AuthenticatedTwoFactorSetupIndexRoute
   AuthenticatedInitiativesInitiativeIdIndexRoute: typeof AuthenticatedInitiativesInitiativeIdIndexRoute
   AuthenticatedPoliciesPolicyIdIndexRoute: typeof AuthenticatedPoliciesPolicyIdIndexRoute
   AuthenticatedPoliciesArchivedIndexRoute: typeof AuthenticatedPoliciesArchivedIndexRoute
@@ -634,6 +655,7 @@ const AuthenticatedRouteRouteChildren: AuthenticatedRouteRouteChildren = {
     AuthenticatedRecommendationsIndexRoute,
   AuthenticatedSettingsIndexRoute: AuthenticatedSettingsIndexRoute,
   AuthenticatedTeamMembersIndexRoute: AuthenticatedTeamMembersIndexRoute,
+  AuthenticatedTwoFactorSetupIndexRoute: AuthenticatedTwoFactorSetupIndexRoute,
   AuthenticatedInitiativesInitiativeIdIndexRoute:
     AuthenticatedInitiativesInitiativeIdIndexRoute,
   AuthenticatedPoliciesPolicyIdIndexRoute:
