@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
 import { adminEmail, adminPassword, baseURL, port } from "./tests/support/admin";
 import { slackApiURL } from "./tests/support/chat";
+import { oidcIssuer } from "./tests/support/identity-provider";
 import { sandboxPort } from "./tests/support/sandbox";
 
 // Workers load this file again; the variable keeps them on the directory the server was given.
@@ -61,6 +62,8 @@ export default defineConfig({
       SANDBOX_ACTIVITY: "false",
       // Slack's Web API as the chat approval test's loopback receiver answers it.
       SLACK_API_URL: slackApiURL,
+      // The single sign-on test's identity provider, on loopback (a private address needs trusting).
+      SSO_TRUSTED_ORIGINS: oidcIssuer,
       // A private build (see the pretest script), so a rebuild of apps/web/dist during a run changes nothing.
       WEB_DIST: new URL(".web-dist", import.meta.url).pathname,
     },

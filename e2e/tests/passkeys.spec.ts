@@ -130,6 +130,10 @@ test("a member adds a passkey, signs in with it, and a deleted or replayed passk
   expect(((await replay.json()) as { code?: string }).code).toBe("CHALLENGE_NOT_FOUND");
 
   await page.goto("/account");
+  // The account's sign-in history names the method.
+  await expect(page.getByRole("table", { name: "Sign-in history" }).getByRole("row").nth(1)).toContainText(
+    "Passkey",
+  );
   await passkeys.getByRole("button", { name: "Delete Phone" }).click();
   const confirm = page.getByRole("alertdialog", { name: "Delete the passkey “Phone”?" });
   await confirm.getByRole("button", { name: "Delete passkey" }).click();

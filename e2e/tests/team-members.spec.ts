@@ -1,5 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { adminEmail, adminStorageState, baseURL } from "./support/admin";
+import { newMember } from "./support/members";
+import { signInWithPassword } from "./support/session";
 
 test.use({ storageState: adminStorageState });
 
@@ -102,4 +104,35 @@ test("a member who may only read sees the lists without the controls that change
   await expect(page.getByLabel("E-mail addresses")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Create API key" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Resend" })).toHaveCount(0);
+});
+
+test("the administrator signs a member out everywhere; the member's next page is the sign-in page", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const password = "Sign-out-everywhere-1";
+  const email = await newMember("signout", password);
+  const memberContext = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const memberPage = await memberContext.newPage();
+  await memberPage.goto("/");
+  await signInWithPassword(memberPage, email, password);
+  await expect(memberPage).toHaveURL(`${baseURL}/dashboard`, { timeout: 30_000 });
+
+  await page.goto("/team-members");
+  await page.getByLabel("Search members").fill(email);
+  const members = page.getByRole("table", { name: "Members" });
+  await expect(members.getByRole("row")).toHaveCount(2);
+  await members.getByRole("button", { name: "Sign Pat signout out everywhere" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Sign Pat signout out everywhere?" });
+  await expect(dialog).toContainText("Every session they have ends now");
+  await dialog.getByRole("button", { name: "Sign out everywhere" }).click();
+  // The invitation's acceptance signed them in too: two sessions end.
+  await expect(page.getByText("Pat signout is signed out everywhere (2 sessions ended).")).toBeVisible();
+
+  // The member's next request finds the session ended.
+  await memberPage.goto("/events");
+  await expect(memberPage).toHaveURL((url) => url.pathname === "/");
+  await expect(memberPage.getByLabel("E-mail")).toBeVisible();
+  await memberContext.close();
 });

@@ -1,6 +1,7 @@
 import { expect as baseExpect, test } from "@playwright/test";
 import { generate } from "otplib";
 import { baseURL } from "./support/admin";
+import { signInWithAuthenticator, startAuthenticatorSetup } from "./support/authenticator";
 import { newMember } from "./support/members";
 import { signInWithPassword } from "./support/session";
 
@@ -20,13 +21,7 @@ test("a member sets up an authenticator app and signs in with its code", async (
   await page.goto("/account");
   const card = page.getByRole("region", { name: "Authenticator app" });
   await expect(card).toContainText("Authenticator app: off");
-  await card.getByLabel("Password").fill(password);
-  await card.getByRole("button", { name: "Set up" }).click();
-  await expect(card.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
-  await expect(card.getByRole("list", { name: "Backup codes" }).getByRole("listitem")).toHaveCount(10);
-  const secret = (await card.getByTestId("authenticator-key").textContent()) ?? "";
-  expect(secret).toMatch(/^[A-Z2-7]+=*$/);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const { secret } = await startAuthenticatorSetup(page, password);
 
   const current = await generate({ secret });
   await card.getByLabel("Code from the app").fill(current === "000000" ? "111111" : "000000");
@@ -37,13 +32,6 @@ test("a member sets up an authenticator app and signs in with its code", async (
   await expect(card.getByRole("status")).toContainText("Authenticator app is on.");
 
   // The next sign-in asks for the app's code after the password.
-  await context.clearCookies();
-  await page.goto("/");
-  await signInWithPassword(page, email, password);
-  const code = page.getByLabel("Authenticator code");
-  await expect(code).toBeVisible();
-  await code.fill(await generate({ secret }));
-  await page.getByRole("button", { name: "Verify" }).click();
-  await expect(page).toHaveURL(`${baseURL}/dashboard`);
+  await signInWithAuthenticator(page, email, password, secret);
   await context.close();
 });

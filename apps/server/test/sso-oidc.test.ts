@@ -1,12 +1,13 @@
-import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { AccountService, SignInMethod } from "@palisade/api/gen/palisade/account/v1/account_pb";
 import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { SsoProtocol, SsoService } from "@palisade/api/gen/palisade/sso/v1/sso_pb";
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { member, user } from "../src/db/schema/auth";
-import { type BrowserAgent, createBrowserAgent } from "./support/browser-agent";
+import { findTenantSettings, saveTenantSettings } from "../src/modules/tenant/tenant-repository";
+import { type BrowserAgent, createBrowserAgent, pageClient } from "./support/browser-agent";
 import { type OidcTestProvider, startOidcTestProvider } from "./support/oidc-test-provider";
 import { engines } from "./support/test-database";
 import {
@@ -61,17 +62,8 @@ describe.each(engines)("single sign-on and generic OpenID Connect against oidc-p
   const newBrowser = () => createBrowserAgent({ [PUBLIC_URL]: server.url });
 
   /** Palisade's RPCs from its own page, with the browser's session cookie. */
-  function tenantsOf(agent: BrowserAgent) {
-    const asPage: Interceptor = (next) => (req) => {
-      req.header.set("cookie", agent.cookieHeader(PUBLIC_URL));
-      req.header.set("origin", PUBLIC_URL);
-      return next(req);
-    };
-    return createClient(
-      TenantService,
-      createConnectTransport({ baseUrl: server.url, httpVersion: "1.1", interceptors: [asPage] }),
-    );
-  }
+  const tenantsOf = (agent: BrowserAgent) => pageClient(agent, PUBLIC_URL, server.url, TenantService);
+  const accountOf = (agent: BrowserAgent) => pageClient(agent, PUBLIC_URL, server.url, AccountService);
 
   /** Signs in at the identity provider's pages and returns the URL it sends the browser back to. */
   async function signInAtProvider(
@@ -179,6 +171,31 @@ describe.each(engines)("single sign-on and generic OpenID Connect against oidc-p
     expect(current.tenant?.id).toBe(tenantId);
     expect(current.role).toBe(Role.EDITOR);
     expect(current.tenants.map((t) => t.id)).toEqual([tenantId]);
+    // The account's sign-in history names the method.
+    const history = await accountOf(agent).listSignInHistory({});
+    expect(history.items[0]).toMatchObject({ method: SignInMethod.SSO_OIDC, success: true, provider: "" });
+  });
+
+  it("Require MFA lets a session of the tenant's own single sign-on in, and stops a password-only one", async () => {
+    const db = server.palisade.database.db;
+    const passwordMember = await server.addMember({ role: "VIEWER", tenantId });
+    await saveTenantSettings(db, tenantId, { ...(await findTenantSettings(db, tenantId)), requireMfa: true });
+    try {
+      const { agent } = await signInWithSso(`alice@${DOMAIN}`);
+      expect((await tenantsOf(agent).getCurrent({})).tenant?.id).toBe(tenantId);
+      const refused = await server
+        .client(TenantService, passwordMember.credentials)
+        .getCurrent({})
+        .catch((e) => ConnectError.from(e));
+      expect(refused).toBeInstanceOf(ConnectError);
+      expect((refused as ConnectError).code).toBe(Code.PermissionDenied);
+      expect((refused as ConnectError).rawMessage).toContain("requires two-factor authentication");
+    } finally {
+      await saveTenantSettings(db, tenantId, {
+        ...(await findTenantSettings(db, tenantId)),
+        requireMfa: false,
+      });
+    }
   });
 
   it("a replayed callback (same state and code) signs nobody in", async () => {
@@ -253,6 +270,12 @@ describe.each(engines)("single sign-on and generic OpenID Connect against oidc-p
     expect(landed.headers.get("location")).toBe("/");
     const session = await agent.request(`${PUBLIC_URL}/api/auth/get-session`);
     expect(((await session.json()) as { user: { email: string } }).user.email).toBe(email);
+    const history = await accountOf(agent).listSignInHistory({});
+    expect(history.items[0]).toMatchObject({
+      method: SignInMethod.SOCIAL,
+      provider: "Corporate ID",
+      success: true,
+    });
     const db = server.palisade.database.db;
     const [account] = await db.select().from(user).where(eq(user.email, email));
     expect(account).toBeDefined();

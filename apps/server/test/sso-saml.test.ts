@@ -1,12 +1,11 @@
-import { createClient, type Interceptor } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
+import { AccountService, SignInMethod } from "@palisade/api/gen/palisade/account/v1/account_pb";
 import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { SsoProtocol, SsoService } from "@palisade/api/gen/palisade/sso/v1/sso_pb";
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "../src/db/schema/auth";
-import { type BrowserAgent, createBrowserAgent } from "./support/browser-agent";
+import { type BrowserAgent, createBrowserAgent, pageClient } from "./support/browser-agent";
 import { type SamlTestIdp, startSamlTestIdp } from "./support/saml-test-idp";
 import { engines } from "./support/test-database";
 import {
@@ -82,17 +81,8 @@ describe.each(engines)("single sign-on by SAML 2.0 against a samlify identity pr
     return { agent, posted };
   }
 
-  function tenantsOf(agent: BrowserAgent) {
-    const asPage: Interceptor = (next) => (req) => {
-      req.header.set("cookie", agent.cookieHeader(PUBLIC_URL));
-      req.header.set("origin", PUBLIC_URL);
-      return next(req);
-    };
-    return createClient(
-      TenantService,
-      createConnectTransport({ baseUrl: server.url, httpVersion: "1.1", interceptors: [asPage] }),
-    );
-  }
+  const tenantsOf = (agent: BrowserAgent) => pageClient(agent, PUBLIC_URL, server.url, TenantService);
+  const accountOf = (agent: BrowserAgent) => pageClient(agent, PUBLIC_URL, server.url, AccountService);
 
   it("a signed response signs a new user in and joins them to the tenant with its default role", async () => {
     const email = `grace@${DOMAIN}`;
@@ -104,6 +94,9 @@ describe.each(engines)("single sign-on by SAML 2.0 against a samlify identity pr
     expect(current.tenant?.id).toBe(tenantId);
     expect(current.role).toBe(Role.MODERATOR);
     expect(current.tenants.map((t) => t.id)).toEqual([tenantId]);
+    // The account's sign-in history names the method.
+    const history = await accountOf(agent).listSignInHistory({});
+    expect(history.items[0]).toMatchObject({ method: SignInMethod.SSO_SAML, success: true });
   });
 
   it("a response signed with another key is refused and creates nobody", async () => {

@@ -23,6 +23,7 @@ import { Route as AuthenticatedRecommendationsIndexRouteImport } from './routes/
 import { Route as AuthenticatedSettingsIndexRouteImport } from './routes/_authenticated/settings/index'
 import { Route as AuthenticatedSettingsNotificationsRouteImport } from './routes/_authenticated/settings/notifications'
 import { Route as AuthenticatedTeamMembersIndexRouteImport } from './routes/_authenticated/team-members/index'
+import { Route as AuthenticatedTwoFactorSetupIndexRouteImport } from './routes/_authenticated/two-factor-setup/index'
 import { Route as ExternalBlockedAccessIndexRouteImport } from './routes/_external/blocked-access/index'
 import { Route as ExternalEmailConfirmedIndexRouteImport } from './routes/_external/email-confirmed/index'
 import { Route as ExternalEnchantedLinkIndexRouteImport } from './routes/_external/enchanted-link/index'
@@ -115,6 +116,12 @@ const AuthenticatedTeamMembersIndexRoute =
   AuthenticatedTeamMembersIndexRouteImport.update({
     id: '/team-members/',
     path: '/team-members/',
+    getParentRoute: () => AuthenticatedRouteRoute,
+  } as any)
+const AuthenticatedTwoFactorSetupIndexRoute =
+  AuthenticatedTwoFactorSetupIndexRouteImport.update({
+    id: '/two-factor-setup/',
+    path: '/two-factor-setup/',
     getParentRoute: () => AuthenticatedRouteRoute,
   } as any)
 const ExternalBlockedAccessIndexRoute =
@@ -219,6 +226,7 @@ export interface FileRoutesByFullPath {
   '/recommendations/': typeof AuthenticatedRecommendationsIndexRoute
   '/settings/': typeof AuthenticatedSettingsIndexRoute
   '/team-members/': typeof AuthenticatedTeamMembersIndexRoute
+  '/two-factor-setup/': typeof AuthenticatedTwoFactorSetupIndexRoute
   '/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/email-confirmed/': typeof ExternalEmailConfirmedIndexRoute
   '/enchanted-link/': typeof ExternalEnchantedLinkIndexRoute
@@ -248,6 +256,7 @@ export interface FileRoutesByTo {
   '/recommendations': typeof AuthenticatedRecommendationsIndexRoute
   '/settings': typeof AuthenticatedSettingsIndexRoute
   '/team-members': typeof AuthenticatedTeamMembersIndexRoute
+  '/two-factor-setup': typeof AuthenticatedTwoFactorSetupIndexRoute
   '/blocked-access': typeof ExternalBlockedAccessIndexRoute
   '/email-confirmed': typeof ExternalEmailConfirmedIndexRoute
   '/enchanted-link': typeof ExternalEnchantedLinkIndexRoute
@@ -280,6 +289,7 @@ export interface FileRoutesById {
   '/_authenticated/recommendations/': typeof AuthenticatedRecommendationsIndexRoute
   '/_authenticated/settings/': typeof AuthenticatedSettingsIndexRoute
   '/_authenticated/team-members/': typeof AuthenticatedTeamMembersIndexRoute
+  '/_authenticated/two-factor-setup/': typeof AuthenticatedTwoFactorSetupIndexRoute
   '/_external/blocked-access/': typeof ExternalBlockedAccessIndexRoute
   '/_external/email-confirmed/': typeof ExternalEmailConfirmedIndexRoute
   '/_external/enchanted-link/': typeof ExternalEnchantedLinkIndexRoute
@@ -311,6 +321,7 @@ export interface FileRouteTypes {
     | '/recommendations/'
     | '/settings/'
     | '/team-members/'
+    | '/two-factor-setup/'
     | '/blocked-access/'
     | '/email-confirmed/'
     | '/enchanted-link/'
@@ -340,6 +351,7 @@ export interface FileRouteTypes {
     | '/recommendations'
     | '/settings'
     | '/team-members'
+    | '/two-factor-setup'
     | '/blocked-access'
     | '/email-confirmed'
     | '/enchanted-link'
@@ -371,6 +383,7 @@ export interface FileRouteTypes {
     | '/_authenticated/recommendations/'
     | '/_authenticated/settings/'
     | '/_authenticated/team-members/'
+    | '/_authenticated/two-factor-setup/'
     | '/_external/blocked-access/'
     | '/_external/email-confirmed/'
     | '/_external/enchanted-link/'
@@ -493,6 +506,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedTeamMembersIndexRouteImport
       parentRoute: typeof AuthenticatedRouteRoute
     }
+    '/_authenticated/two-factor-setup/': {
+      id: '/_authenticated/two-factor-setup/'
+      path: '/two-factor-setup'
+      fullPath: '/two-factor-setup/'
+      preLoaderRoute: typeof AuthenticatedTwoFactorSetupIndexRouteImport
+      parentRoute: typeof AuthenticatedRouteRoute
+    }
     '/_external/blocked-access/': {
       id: '/_external/blocked-access/'
       path: '/blocked-access'
@@ -613,6 +633,7 @@ interface AuthenticatedRouteRouteChildren {
   AuthenticatedRecommendationsIndexRoute: typeof AuthenticatedRecommendationsIndexRoute
   AuthenticatedSettingsIndexRoute: typeof AuthenticatedSettingsIndexRoute
   AuthenticatedTeamMembersIndexRoute: typeof AuthenticatedTeamMembersIndexRoute
+  AuthenticatedTwoFactorSetupIndexRoute: typeof AuthenticatedTwoFactorSetupIndexRoute
   AuthenticatedInitiativesInitiativeIdIndexRoute: typeof AuthenticatedInitiativesInitiativeIdIndexRoute
   AuthenticatedPoliciesPolicyIdIndexRoute: typeof AuthenticatedPoliciesPolicyIdIndexRoute
   AuthenticatedPoliciesArchivedIndexRoute: typeof AuthenticatedPoliciesArchivedIndexRoute
@@ -635,6 +656,7 @@ const AuthenticatedRouteRouteChildren: AuthenticatedRouteRouteChildren = {
     AuthenticatedRecommendationsIndexRoute,
   AuthenticatedSettingsIndexRoute: AuthenticatedSettingsIndexRoute,
   AuthenticatedTeamMembersIndexRoute: AuthenticatedTeamMembersIndexRoute,
+  AuthenticatedTwoFactorSetupIndexRoute: AuthenticatedTwoFactorSetupIndexRoute,
   AuthenticatedInitiativesInitiativeIdIndexRoute:
     AuthenticatedInitiativesInitiativeIdIndexRoute,
   AuthenticatedPoliciesPolicyIdIndexRoute:

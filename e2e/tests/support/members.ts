@@ -1,4 +1,4 @@
-import { expect, request } from "@playwright/test";
+import { type APIRequestContext, expect, request } from "@playwright/test";
 import { baseURL } from "./admin";
 import { invitationPathFor } from "./outbox";
 import { adminApi, callAsAdmin } from "./waiver-bundle";
@@ -9,14 +9,21 @@ const connectHeaders = {
   Origin: baseURL,
 };
 
-/** A member of the Default tenant with a password, made through an invitation as a person would. */
-export async function newMember(what: string, password: string): Promise<string> {
+/**
+ * A member with a password, made through an invitation as a person would: of the Default tenant,
+ * or of the active tenant of `inviter` (an administrator's signed-in request context).
+ */
+export async function newMember(
+  what: string,
+  password: string,
+  inviter?: APIRequestContext,
+): Promise<string> {
   const email = `${what}-${Date.now()}@palisade.test`;
-  const admin = await adminApi();
+  const admin = inviter ?? (await adminApi());
   try {
     await callAsAdmin(admin, "palisade.team.v1.TeamService/InviteMember", { email, role: "ROLE_VIEWER" });
   } finally {
-    await admin.dispose();
+    if (!inviter) await admin.dispose();
   }
   const token = (await invitationPathFor(email)).split("/").pop();
   const anonymous = await request.newContext({ baseURL });

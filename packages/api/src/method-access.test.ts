@@ -155,6 +155,7 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
     RevokeApiKey: ["USERS_WRITE"],
     SetInstanceAdmin: ["USERS_WRITE"],
     ResetMemberMfa: ["USERS_WRITE"],
+    RevokeMemberSessions: ["USERS_WRITE"],
   }),
   ...table("palisade.initiative.v1.InitiativeService", {
     ListInitiatives: ["INITIATIVES_READ"],

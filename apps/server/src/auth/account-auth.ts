@@ -7,6 +7,7 @@ import { passwordResetMail, verifyAddressMail } from "../mail/mail-templates";
 import { createRateLimiter } from "../rpc/rate-limiter";
 import { type PasswordPolicy, passwordProblem } from "./password-policy";
 import { insertSignInEvent } from "./sign-in-history-repository";
+import { recordSignIn, requestOrigin } from "./sign-in-recording";
 import { findUserByEmail, markEmailVerified } from "./user-repository";
 
 /**
@@ -241,17 +242,8 @@ export function accountAfterHook(options: AccountAuthOptions) {
   return createAuthMiddleware(async (ctx) => {
     const method = SIGN_IN_METHODS[ctx.path ?? ""];
     if (!method) return;
-    const headers = ctx.request?.headers ?? ctx.headers;
-    const where = {
-      ipAddress: headers?.get("x-forwarded-for")?.split(",")[0]?.trim() || undefined,
-      userAgent: headers?.get("user-agent") ?? undefined,
-    };
+    if (ctx.context.newSession) return recordSignIn(options, ctx, method);
     try {
-      const newSession = ctx.context.newSession;
-      if (newSession) {
-        await insertSignInEvent(options.db, { userId: newSession.user.id, method, success: true, ...where });
-        return;
-      }
       const returned = ctx.context.returned;
       if (!(returned instanceof APIError)) return;
       const email = bodyOf(ctx).email;
@@ -264,7 +256,7 @@ export function accountAfterHook(options: AccountAuthOptions) {
         method,
         success: false,
         failureReason: reason,
-        ...where,
+        ...requestOrigin(ctx),
       });
     } catch (error) {
       // The history must never stop a sign-in.

@@ -300,7 +300,7 @@ export function createAuth(options: AuthOptions) {
         verifyApiKey: async (key): Promise<VerifiedApiKey> => auth.api.verifyApiKey({ body: { key } }),
       }),
       ...ssoPlugins(options),
-      ...socialPlugins(options.socialSignIn),
+      ...socialPlugins(options),
     ],
   });
   return auth;

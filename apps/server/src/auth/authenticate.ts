@@ -4,12 +4,15 @@ import { listMembershipsOfUserAnyTenant } from "../modules/team/team-repository"
 import type { Caller } from "../rpc/call-context";
 import { ACCESS_TOKEN_PREFIX, findAccessTokenGrant } from "./access-key-exchange";
 import { API_KEY_PREFIX, type Auth } from "./auth";
+import { mfaSetupRequired } from "./require-mfa";
 import { parseRoleName } from "./roles";
 
 export type Authentication =
   | { status: "anonymous" }
   | { status: "invalid"; reason: string }
   | { status: "no_tenant"; userId: string; sessionId: string }
+  /** A member of a tenant that requires MFA who has not met it yet: their account page only. */
+  | { status: "mfa_setup_required"; userId: string; sessionId: string }
   | { status: "ok"; caller: Caller };
 
 /**
@@ -40,6 +43,13 @@ export async function authenticate(
   const role = parseRoleName(membership?.role);
   if (!membership || role === undefined)
     return { status: "no_tenant", userId: session.user.id, sessionId: session.session.id };
+  const setupRequired = await mfaSetupRequired(deps.db, {
+    tenantId: membership.tenantId,
+    sessionId: session.session.id,
+    twoFactorEnabled: Boolean(session.user.twoFactorEnabled),
+  });
+  if (setupRequired)
+    return { status: "mfa_setup_required", userId: session.user.id, sessionId: session.session.id };
   return {
     status: "ok",
     caller: {

@@ -3,7 +3,7 @@ import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { Database } from "../db/database";
 import type { Logger } from "../logger";
-import { insertSignInEvent } from "./sign-in-history-repository";
+import { recordSignIn } from "./sign-in-recording";
 
 /**
  * Passkeys (WebAuthn): a signed-in user registers, names and deletes them on /account, and
@@ -78,25 +78,7 @@ function passkeyRules(options: PasskeyAuthOptions): BetterAuthPlugin {
       after: [
         {
           matcher: (ctx) => ctx.path === "/passkey/verify-authentication",
-          handler: createAuthMiddleware(async (ctx) => {
-            const newSession = ctx.context.newSession;
-            if (!newSession) return;
-            const headers = ctx.request?.headers ?? ctx.headers;
-            try {
-              await insertSignInEvent(options.db, {
-                userId: newSession.user.id,
-                method: "passkey",
-                success: true,
-                ipAddress: headers?.get("x-forwarded-for")?.split(",")[0]?.trim() || undefined,
-                userAgent: headers?.get("user-agent") ?? undefined,
-              });
-            } catch (error) {
-              options.logger.warn(
-                { component: "auth", err: (error as Error).message },
-                "sign-in not recorded",
-              );
-            }
-          }),
+          handler: createAuthMiddleware(async (ctx) => recordSignIn(options, ctx, "passkey")),
         },
       ],
     },

@@ -8,7 +8,7 @@ import type { SendMessagePayload } from "../jobs/send-message-job";
 import type { Logger } from "../logger";
 import { MESSAGE_CHANNELS, type MessageChannel } from "../messaging/message-gateway";
 import { createRateLimiter } from "../rpc/rate-limiter";
-import { insertSignInEvent } from "./sign-in-history-repository";
+import { recordSignIn } from "./sign-in-recording";
 
 /**
  * Phone one-time codes: a signed-in user adds a number on /account by confirming a code sent
@@ -119,23 +119,8 @@ function phoneRules(options: PhoneAuthOptions): BetterAuthPlugin {
         {
           matcher: (ctx) => ctx.path === "/phone-number/verify",
           handler: createAuthMiddleware(async (ctx) => {
-            const newSession = ctx.context.newSession;
-            if (!newSession || (ctx.body as { updatePhoneNumber?: unknown })?.updatePhoneNumber) return;
-            const headers = ctx.request?.headers ?? ctx.headers;
-            try {
-              await insertSignInEvent(options.db, {
-                userId: newSession.user.id,
-                method: "phone-otp",
-                success: true,
-                ipAddress: headers?.get("x-forwarded-for")?.split(",")[0]?.trim() || undefined,
-                userAgent: headers?.get("user-agent") ?? undefined,
-              });
-            } catch (error) {
-              options.logger.warn(
-                { component: "auth", err: (error as Error).message },
-                "sign-in not recorded",
-              );
-            }
+            if ((ctx.body as { updatePhoneNumber?: unknown })?.updatePhoneNumber) return;
+            await recordSignIn(options, ctx, "phone-otp");
           }),
         },
       ],

@@ -42,3 +42,29 @@ export async function deleteAllSessions(db: Database, userId: string): Promise<n
   const deleted = await db.delete(session).where(eq(session.userId, userId)).returning({ id: session.id });
   return deleted.length;
 }
+
+/** Writes how a new session signed in (the history's method, and the provider of SSO or social sign-in). */
+export async function markSessionSignIn(
+  db: Database,
+  sessionId: string,
+  method: string,
+  provider: string | undefined,
+): Promise<void> {
+  await db
+    .update(session)
+    .set({ signInMethod: method, signInProvider: provider ?? null })
+    .where(eq(session.id, sessionId));
+}
+
+/** How a session signed in; both empty for sessions made before this was recorded. */
+export async function findSessionSignIn(
+  db: Database,
+  sessionId: string,
+): Promise<{ method: string | null; provider: string | null } | undefined> {
+  const [row] = await db
+    .select({ method: session.signInMethod, provider: session.signInProvider })
+    .from(session)
+    .where(eq(session.id, sessionId))
+    .limit(1);
+  return row;
+}

@@ -8,6 +8,8 @@ export type SignInEventRow = typeof signInEvent.$inferSelect;
 export interface NewSignInEvent {
   userId: string;
   method: string;
+  /** The single sign-on or social provider, for those methods. */
+  provider?: string;
   success: boolean;
   failureReason?: string;
   ipAddress?: string;
@@ -24,6 +26,7 @@ export async function insertSignInEvent(db: Database, event: NewSignInEvent): Pr
     id: crypto.randomUUID(),
     userId: event.userId,
     method: event.method,
+    provider: event.provider ?? null,
     success: event.success,
     failureReason: event.failureReason ?? null,
     ipAddress: event.ipAddress?.slice(0, MAX_ADDRESS) ?? null,

@@ -1,4 +1,9 @@
+import type { BetterAuthPlugin } from "better-auth";
+import { createAuthMiddleware } from "better-auth/api";
 import { genericOAuth, oneTap } from "better-auth/plugins";
+import type { Database } from "../db/database";
+import type { Logger } from "../logger";
+import { recordSignIn } from "./sign-in-recording";
 
 /**
  * Social sign-in: the providers of the specification, each turned on by its client id and secret
@@ -125,9 +130,60 @@ export function socialProviderOptions(config: SocialSignInConfig) {
   };
 }
 
-/** Generic OpenID Connect and Google One Tap, when configured. */
-export function socialPlugins(config: SocialSignInConfig) {
+/** The provider's name as the sign-in history shows it ("GitHub", or AUTH_OIDC_NAME). */
+function providerName(config: SocialSignInConfig, id: string): string {
+  if (id === GENERIC_OIDC_ID) return config.oidc?.name ?? id;
+  return SOCIAL_PROVIDER_NAMES[id as SocialProvider] ?? id;
+}
+
+/**
+ * Which provider signed a request in: the redirect callback (`/callback/<id>`, the generic
+ * provider's too), One Tap (Google), or an ID token posted to `/sign-in/social`.
+ */
+function socialProviderOf(ctx: { path?: string; params?: unknown; body?: unknown }): string | undefined {
+  const path = ctx.path ?? "";
+  if (path.startsWith("/callback/")) {
+    const id = (ctx.params as { id?: unknown } | undefined)?.id;
+    return typeof id === "string" && id ? id : path.slice("/callback/".length);
+  }
+  if (path === "/one-tap/callback") return "google";
+  if (path === "/sign-in/social") {
+    const provider = (ctx.body as { provider?: unknown } | undefined)?.provider;
+    return typeof provider === "string" ? provider : undefined;
+  }
+  return undefined;
+}
+
+/** Records social sign-ins, with the provider's name, in the sign-in history and on the session. */
+function socialSignInRecording(options: SocialAuthOptions): BetterAuthPlugin {
+  return {
+    id: "palisade-social-sign-in-history",
+    hooks: {
+      after: [
+        {
+          matcher: (ctx) => socialProviderOf(ctx) !== undefined,
+          handler: createAuthMiddleware(async (ctx) => {
+            const provider = socialProviderOf(ctx);
+            if (!provider) return;
+            await recordSignIn(options, ctx, "social", providerName(options.socialSignIn, provider));
+          }),
+        },
+      ],
+    },
+  };
+}
+
+export interface SocialAuthOptions {
+  db: Database;
+  logger: Logger;
+  socialSignIn: SocialSignInConfig;
+}
+
+/** The sign-in history of social sign-in, and generic OpenID Connect and Google One Tap when configured. */
+export function socialPlugins(options: SocialAuthOptions) {
+  const config = options.socialSignIn;
   const plugins = [];
+  plugins.push(socialSignInRecording(options));
   if (config.oidc) {
     plugins.push(
       genericOAuth({

@@ -4,6 +4,7 @@ import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { Database } from "../db/database";
 import type { Logger } from "../logger";
 import { findSsoForDomain, provisionSsoMember } from "../modules/sso/sso-repository";
+import { recordSignIn } from "./sign-in-recording";
 
 /**
  * Single sign-on per tenant (`@better-auth/sso`): OpenID Connect and SAML 2.0 identity
@@ -88,6 +89,42 @@ function ssoRequiredPolicy(options: SsoAuthOptions): BetterAuthPlugin {
   };
 }
 
+/** The callback paths of each protocol: the identity provider's answer signs the person in there. */
+const SSO_CALLBACKS = [
+  { prefix: "/sso/callback", method: "sso-oidc" },
+  { prefix: "/sso/saml2/sp/acs", method: "sso-saml" },
+] as const;
+
+/** The provider a callback path names ("tenant-<id>"), or none for the shared callback. */
+function providerOfPath(path: string, prefix: string, params: unknown): string | undefined {
+  const param = (params as { providerId?: unknown } | undefined)?.providerId;
+  if (typeof param === "string" && param) return param;
+  const rest = path.slice(prefix.length + 1);
+  return rest && !rest.startsWith(":") ? rest : undefined;
+}
+
+/** Records single sign-on sign-ins (OpenID Connect, SAML) in the sign-in history and on the session. */
+function ssoSignInRecording(options: SsoAuthOptions): BetterAuthPlugin {
+  const callbackOf = (path: string | undefined) =>
+    SSO_CALLBACKS.find((c) => path === c.prefix || path?.startsWith(`${c.prefix}/`));
+  return {
+    id: "palisade-sso-sign-in-history",
+    hooks: {
+      after: [
+        {
+          matcher: (ctx) => Boolean(callbackOf(ctx.path)),
+          handler: createAuthMiddleware(async (ctx) => {
+            const callback = callbackOf(ctx.path);
+            if (!callback) return;
+            const provider = providerOfPath(ctx.path ?? "", callback.prefix, ctx.params);
+            await recordSignIn(options, ctx, callback.method, provider);
+          }),
+        },
+      ],
+    },
+  };
+}
+
 export function ssoPlugins(options: SsoAuthOptions) {
   return [
     sso({
@@ -121,5 +158,6 @@ export function ssoPlugins(options: SsoAuthOptions) {
       },
     }),
     ssoRequiredPolicy(options),
+    ssoSignInRecording(options),
   ];
 }

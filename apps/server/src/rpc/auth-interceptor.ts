@@ -3,7 +3,9 @@ import { Permission } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { methodAccess } from "@palisade/api/method-access";
 import type { Authentication } from "../auth/authenticate";
 import type { CredentialFailureLog } from "../auth/credential-failure-log";
+import { MFA_SETUP_REQUIRED_MESSAGE } from "../auth/require-mfa";
 import { callContextKey } from "./call-context";
+import { callError } from "./errors";
 import { crossSiteRefused, requestOriginKey, sessionCookieAuthenticates } from "./origin-check";
 import type { RateLimiter } from "./rate-limiter";
 
@@ -51,14 +53,17 @@ export function createAuthInterceptor(deps: AuthInterceptorDeps): Interceptor {
         const { caller } = authentication;
         const signedInUserId = caller.kind === "user" ? caller.id : undefined;
         req.contextValues.set(callContextKey, { ...context, caller, signedInUserId });
-      } else if (authentication?.status === "no_tenant" && !crossSite) {
+      } else if (
+        (authentication?.status === "no_tenant" || authentication?.status === "mfa_setup_required") &&
+        !crossSite
+      ) {
         req.contextValues.set(callContextKey, { ...context, signedInUserId: authentication.userId });
       }
       return next(req);
     }
 
     const authentication = await deps.authenticate(req.header);
-    if (crossSite && (authentication.status === "ok" || authentication.status === "no_tenant")) {
+    if (crossSite && authentication.status !== "anonymous" && authentication.status !== "invalid") {
       throw crossSiteRefused();
     }
     switch (authentication.status) {
@@ -68,11 +73,14 @@ export function createAuthInterceptor(deps: AuthInterceptorDeps): Interceptor {
         deps.credentialFailures.record(context.ip, authentication.reason);
         throw new ConnectError(authentication.reason, Code.Unauthenticated);
       case "no_tenant":
+      case "mfa_setup_required":
         if (access.account) {
           const { userId, sessionId } = authentication;
           req.contextValues.set(callContextKey, { ...context, account: { userId, sessionId } });
           return next(req);
         }
+        if (authentication.status === "mfa_setup_required")
+          throw callError(Code.PermissionDenied, MFA_SETUP_REQUIRED_MESSAGE, { mfaSetupRequired: true });
         throw new ConnectError(
           "You are not a member of any tenant. Ask an administrator of your organisation to invite you.",
           Code.PermissionDenied,

@@ -19,6 +19,8 @@ export interface ErrorDetails {
   productMessage?: string;
   /** Input fields at fault, so a form shows each problem beside its field. */
   fields?: readonly FieldProblem[];
+  /** The caller's tenant requires MFA that the caller has not set up yet. */
+  mfaSetupRequired?: boolean;
 }
 
 /**
@@ -27,8 +29,14 @@ export interface ErrorDetails {
  * reads that detail with one helper for both of its clients.
  */
 export function callError(code: Code, message: string, details: ErrorDetails = {}): ConnectError {
-  const { product = ProductErrorCode.UNSPECIFIED, productMessage, fields = [] } = details;
-  if (product === ProductErrorCode.UNSPECIFIED && fields.length === 0) return new ConnectError(message, code);
+  const {
+    product = ProductErrorCode.UNSPECIFIED,
+    productMessage,
+    fields = [],
+    mfaSetupRequired = false,
+  } = details;
+  if (product === ProductErrorCode.UNSPECIFIED && fields.length === 0 && !mfaSetupRequired)
+    return new ConnectError(message, code);
   return new ConnectError(message, code, undefined, [
     {
       desc: ErrorDetailSchema,
@@ -36,6 +44,7 @@ export function callError(code: Code, message: string, details: ErrorDetails = {
         code: product,
         message: productMessage ?? message,
         fieldViolations: fields.map((f) => create(FieldViolationSchema, f)),
+        mfaSetupRequired,
       }),
     },
   ]);

@@ -1,3 +1,7 @@
+import type { DescService } from "@bufbuild/protobuf";
+import { type Client, createClient, type Interceptor } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
+
 /**
  * A minimal browser for redirect-based sign-in flows: follows redirects one by one, keeps the
  * cookies of each host (like a browser, not per port) and submits forms. `proxies` maps a public
@@ -86,4 +90,22 @@ export function createBrowserAgent(proxies: Record<string, string> = {}): Browse
     },
   };
   return agent;
+}
+
+/** Palisade's RPCs as its own page at `publicUrl` calls them, with the agent's session cookie. */
+export function pageClient<S extends DescService>(
+  agent: BrowserAgent,
+  publicUrl: string,
+  serverUrl: string,
+  service: S,
+): Client<S> {
+  const asPage: Interceptor = (next) => (req) => {
+    req.header.set("cookie", agent.cookieHeader(publicUrl));
+    req.header.set("origin", publicUrl);
+    return next(req);
+  };
+  return createClient(
+    service,
+    createConnectTransport({ baseUrl: serverUrl, httpVersion: "1.1", interceptors: [asPage] }),
+  );
 }

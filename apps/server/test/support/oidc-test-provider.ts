@@ -13,7 +13,8 @@ export interface OidcTestProvider {
   stop(): Promise<void>;
 }
 
-export async function startOidcTestProvider(): Promise<OidcTestProvider> {
+/** On `port` when given (a server configured with its issuer in advance), else any free port. */
+export async function startOidcTestProvider(port = 0): Promise<OidcTestProvider> {
   const clients = new Map<string, AdapterPayload>();
   const stores = new Map<string, Map<string, AdapterPayload>>();
 
@@ -56,7 +57,7 @@ export async function startOidcTestProvider(): Promise<OidcTestProvider> {
     }
     handler(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
     adapter: MemoryAdapter,

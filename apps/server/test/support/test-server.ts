@@ -30,6 +30,8 @@ export interface TestServer {
     userId: string;
     memberId: string;
     credentials: Credentials;
+    email: string;
+    password: string;
   }>;
   createTenant(name: string): Promise<string>;
   createApiKey(options: { tenantId: string; role: string }): Promise<string>;
@@ -102,7 +104,13 @@ export async function startTestServer(engine: Engine, env: Record<string, string
         .insert(member)
         .values({ id: memberId, organizationId: tenantId, userId: signUp.user.id, role });
       const signIn = await palisade.auth.api.signInEmail({ body: { email: address, password } });
-      return { userId: signUp.user.id, memberId, credentials: { kind: "bearer", token: signIn.token } };
+      return {
+        userId: signUp.user.id,
+        memberId,
+        credentials: { kind: "bearer", token: signIn.token },
+        email: address,
+        password,
+      };
     },
     async createTenant(name) {
       const id = crypto.randomUUID();

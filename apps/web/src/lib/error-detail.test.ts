@@ -26,22 +26,32 @@ const plain = {
     { field: "parameters.port", message: "must be an integer" },
     { field: "scopes[1]", message: "ou-x is not in this tenant." },
   ],
+  mfaSetupRequired: false,
 };
 const bytes = toBinary(ErrorDetailSchema, detail);
 
 describe("decodeErrorDetail", () => {
   it.each([
     ["a full detail", detail, plain],
-    ["an empty detail", create(ErrorDetailSchema), { code: 0, message: "", fieldViolations: [] }],
+    [
+      "an empty detail",
+      create(ErrorDetailSchema),
+      { code: 0, message: "", fieldViolations: [], mfaSetupRequired: false },
+    ],
     [
       "a code above 127",
       create(ErrorDetailSchema, { code: 300 as ProductErrorCode }),
-      { code: 300, message: "", fieldViolations: [] },
+      { code: 300, message: "", fieldViolations: [], mfaSetupRequired: false },
     ],
     [
       "a violation without a field",
       create(ErrorDetailSchema, { fieldViolations: [create(FieldViolationSchema, { message: "x" })] }),
-      { code: 0, message: "", fieldViolations: [{ field: "", message: "x" }] },
+      { code: 0, message: "", fieldViolations: [{ field: "", message: "x" }], mfaSetupRequired: false },
+    ],
+    [
+      "a tenant's MFA requirement",
+      create(ErrorDetailSchema, { message: "Set up MFA", mfaSetupRequired: true }),
+      { code: 0, message: "Set up MFA", fieldViolations: [], mfaSetupRequired: true },
     ],
   ])("reads %s as encoded by the protobuf runtime", (_name, message, expected) => {
     expect(decodeErrorDetail(toBinary(ErrorDetailSchema, message))).toEqual(expected);
@@ -67,6 +77,7 @@ describe("errorDetailOf", () => {
       code: found?.code,
       message: found?.message,
       fieldViolations: found?.fieldViolations.map(({ field, message }) => ({ field, message })),
+      mfaSetupRequired: found?.mfaSetupRequired,
     });
   });
 

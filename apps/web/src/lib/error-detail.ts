@@ -15,6 +15,8 @@ export interface ErrorDetail {
   code: ProductErrorCode;
   message: string;
   fieldViolations: FieldViolation[];
+  /** The caller's tenant requires MFA that the caller has not set up yet. */
+  mfaSetupRequired: boolean;
 }
 
 // Protobuf wire types used by ErrorDetail; the others are only skipped.
@@ -107,7 +109,7 @@ function readFieldViolation(reader: WireReader): FieldViolation {
 
 /** Decodes the binary form of palisade.common.v1.ErrorDetail; undefined when the bytes are malformed. */
 export function decodeErrorDetail(bytes: Uint8Array): ErrorDetail | undefined {
-  const detail: ErrorDetail = { code: 0, message: "", fieldViolations: [] };
+  const detail: ErrorDetail = { code: 0, message: "", fieldViolations: [], mfaSetupRequired: false };
   const reader = new WireReader(bytes);
   try {
     reader.fields((field, wireType) => {
@@ -115,6 +117,7 @@ export function decodeErrorDetail(bytes: Uint8Array): ErrorDetail | undefined {
       else if (field === 2 && wireType === LENGTH_DELIMITED) detail.message = reader.string();
       else if (field === 3 && wireType === LENGTH_DELIMITED)
         detail.fieldViolations.push(readFieldViolation(reader.sub()));
+      else if (field === 4 && wireType === VARINT) detail.mfaSetupRequired = reader.varint() !== 0;
       else return false;
       return true;
     });
@@ -142,6 +145,7 @@ function fromLocalValue(value: unknown): ErrorDetail {
       field: f.field ?? "",
       message: f.message ?? "",
     })),
+    mfaSetupRequired: v.mfaSetupRequired ?? false,
   };
 }
 

@@ -33,6 +33,10 @@ export const session = pgTable(
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
     activeOrganizationId: text("active_organization_id"),
+    // Palisade's own columns: how the session signed in (the sign-in history's method, e.g.
+    // "passkey", "sso-oidc") and through which provider ("tenant-<id>", "github"); Require MFA reads them.
+    signInMethod: text("sign_in_method"),
+    signInProvider: text("sign_in_provider"),
   },
   (t) => [index("session_user_id_idx").on(t.userId)],
 );

@@ -11,8 +11,13 @@ export const signInEvent = pgTable(
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
     occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull().defaultNow(),
-    /** password, email-otp, email-verification, invitation. */
+    /**
+     * password, email-otp, email-verification, magic-link, passkey, phone-otp, authenticator,
+     * backup-code, sso-oidc, sso-saml or social.
+     */
     method: text("method").notNull(),
+    /** The provider of a single sign-on ("tenant-<id>") or social sign-in (its name, e.g. "GitHub"). */
+    provider: text("provider"),
     success: boolean("success").notNull(),
     /** Why a refused sign-in was refused (e.g. INVALID_EMAIL_OR_PASSWORD); empty on success. */
     failureReason: text("failure_reason"),

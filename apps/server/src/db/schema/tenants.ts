@@ -14,5 +14,8 @@ export const tenantSettings = pgTable("tenant_settings", {
   // E-mail domains (lower case, e.g. "example.com") whose people may request waivers on their own:
   // a verified address there joins the tenant as VISITOR when it first requests one.
   waiverRequesterDomains: text("waiver_requester_domains").array().notNull().default([]),
+  // Require MFA: members without an authenticator app sign in, then must set one up (or sign in
+  // with a passkey) before the tenant's methods answer them.
+  requireMfa: boolean("require_mfa").notNull().default(false),
   ...timestamps(),
 });

@@ -29,6 +29,14 @@ const METHODS: Record<string, SignInMethod> = {
   password: SignInMethod.PASSWORD,
   "email-otp": SignInMethod.EMAIL_OTP,
   "email-verification": SignInMethod.EMAIL_VERIFICATION,
+  "magic-link": SignInMethod.MAGIC_LINK,
+  passkey: SignInMethod.PASSKEY,
+  "phone-otp": SignInMethod.PHONE_OTP,
+  authenticator: SignInMethod.AUTHENTICATOR,
+  "backup-code": SignInMethod.BACKUP_CODE,
+  "sso-oidc": SignInMethod.SSO_OIDC,
+  "sso-saml": SignInMethod.SSO_SAML,
+  social: SignInMethod.SOCIAL,
 };
 
 /** Why a sign-in was refused, as the account's owner reads it. */
@@ -49,5 +57,6 @@ export function signInEventMessage(row: SignInEventRow): MessageInitShape<typeof
     failureReason: row.success ? "" : (FAILURE_REASONS[row.failureReason ?? ""] ?? "Refused"),
     ipAddress: row.ipAddress ?? "",
     device: describeDevice(row.userAgent),
+    provider: row.method === "social" ? (row.provider ?? "") : "",
   };
 }

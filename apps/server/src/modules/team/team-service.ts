@@ -14,6 +14,7 @@ import { resendInvitation } from "./rpc/resend-invitation";
 import { resetMemberMfa } from "./rpc/reset-member-mfa";
 import { revokeApiKey } from "./rpc/revoke-api-key";
 import { revokeInvitation } from "./rpc/revoke-invitation";
+import { revokeMemberSessions } from "./rpc/revoke-member-sessions";
 import { sendRequesterCode } from "./rpc/send-requester-code";
 import { setInstanceAdmin } from "./rpc/set-instance-admin";
 import { signInRequester } from "./rpc/sign-in-requester";
@@ -27,6 +28,7 @@ export function createTeamService(options: Omit<TeamServiceDeps, "limits">): Ser
     changeRole: (req, ctx) => changeRole(deps, req, ctx),
     removeMember: (req, ctx) => removeMember(deps, req, ctx),
     resetMemberMfa: (req, ctx) => resetMemberMfa(deps, req, ctx),
+    revokeMemberSessions: (req, ctx) => revokeMemberSessions(deps, req, ctx),
     inviteMember: (req, ctx) => inviteMember(deps, req, ctx),
     listInvitations: (req, ctx) => listInvitations(deps, req, ctx),
     revokeInvitation: (req, ctx) => revokeInvitation(deps, req, ctx),

@@ -21,6 +21,7 @@ export function tenantMessage(row: TenantRow, settings: TenantSettingsRow): Tena
       requireSeparateApprover: settings.requireSeparateApprover,
       eventRetentionDays: settings.eventRetentionDays,
       waiverRequesterDomains: settings.waiverRequesterDomains,
+      requireMfa: settings.requireMfa,
     }),
   });
 }

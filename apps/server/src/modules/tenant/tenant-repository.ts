@@ -1,6 +1,6 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { member, organization } from "../../db/schema/auth";
+import { member, organization, passkey, user } from "../../db/schema/auth";
 import { tenantSettings } from "../../db/schema/tenants";
 
 export type TenantRow = typeof organization.$inferSelect;
@@ -30,6 +30,7 @@ export async function findTenantSettings(db: Database, tenantId: string): Promis
       requireSeparateApprover: true,
       eventRetentionDays: DEFAULT_EVENT_RETENTION_DAYS,
       waiverRequesterDomains: [],
+      requireMfa: false,
       createdAt: new Date(0),
       updatedAt: new Date(0),
     }
@@ -44,13 +45,42 @@ export async function saveTenantSettings(
     "defaultWaiverApprovalMode" | "maxWaiverDurationHours" | "waiverLinkBaseUrl"
   > &
     Partial<
-      Pick<TenantSettingsRow, "requireSeparateApprover" | "eventRetentionDays" | "waiverRequesterDomains">
+      Pick<
+        TenantSettingsRow,
+        "requireSeparateApprover" | "eventRetentionDays" | "waiverRequesterDomains" | "requireMfa"
+      >
     >,
 ): Promise<void> {
   await db
     .insert(tenantSettings)
     .values({ tenantId, ...values })
     .onConflictDoUpdate({ target: tenantSettings.tenantId, set: { ...values, updatedAt: new Date() } });
+}
+
+/** Whether the tenant requires MFA of its members (Require MFA; off when it saved no settings). */
+export async function findRequireMfa(db: Database, tenantId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ requireMfa: tenantSettings.requireMfa })
+    .from(tenantSettings)
+    .where(eq(tenantSettings.tenantId, tenantId))
+    .limit(1);
+  return row?.requireMfa ?? false;
+}
+
+/** Members with neither an authenticator app nor a passkey: Require MFA asks them to set one up. */
+export async function countMembersWithoutMfa(db: Database, tenantId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(member)
+    .innerJoin(user, eq(member.userId, user.id))
+    .where(
+      and(
+        eq(member.organizationId, tenantId),
+        eq(user.twoFactorEnabled, false),
+        sql`not exists (select 1 from ${passkey} where ${passkey.userId} = ${user.id})`,
+      ),
+    );
+  return row?.n ?? 0;
 }
 
 export async function renameTenant(db: Database, tenantId: string, name: string): Promise<void> {

@@ -3,7 +3,7 @@ import type { Tenant } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import type { Database } from "../../db/database";
 import { invalidArgument } from "../../rpc/errors";
 import { tenantMessage } from "./tenant-message";
-import { findTenant, findTenantSettings, type TenantRow } from "./tenant-repository";
+import { countMembersWithoutMfa, findTenant, findTenantSettings, type TenantRow } from "./tenant-repository";
 
 export interface TenantServiceDeps {
   db: Database;
@@ -19,6 +19,13 @@ export async function requireTenant(db: Database, tenantId: string): Promise<Ten
 /** A tenant with its settings, as the settings page and the tenant switcher show it. */
 export async function loadTenantMessage(db: Database, row: TenantRow): Promise<Tenant> {
   return tenantMessage(row, await findTenantSettings(db, row.id));
+}
+
+/** The caller's own tenant for its settings page: with how many members Require MFA would stop. */
+export async function loadOwnTenantMessage(db: Database, row: TenantRow): Promise<Tenant> {
+  const tenant = await loadTenantMessage(db, row);
+  tenant.membersWithoutMfa = await countMembersWithoutMfa(db, row.id);
+  return tenant;
 }
 
 export const MAX_TENANT_NAME = 100;

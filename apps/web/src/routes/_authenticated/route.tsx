@@ -6,6 +6,8 @@ import { authenticatedSearchSchema } from "./-search";
 
 /** The one page of the signed-in area open to someone who cannot see the tenant's pages. */
 const accountPath = "/account";
+/** Where a member of a tenant that requires MFA sets up an authenticator app before anything else. */
+const twoFactorSetupPath = "/two-factor-setup";
 
 export const Route = createFileRoute("/_authenticated")({
   validateSearch: authenticatedSearchSchema,
@@ -27,7 +29,11 @@ export const Route = createFileRoute("/_authenticated")({
       context.auth.invalidate();
       throw redirect({ to: "/", search: { redirect: { path: location.href } } });
     }
-    if (access !== "granted" && location.pathname.replace(/\/$/, "") !== accountPath)
+    const path = location.pathname.replace(/\/$/, "");
+    if (access === "mfa-setup" && path !== accountPath && path !== twoFactorSetupPath)
+      throw redirect({ to: twoFactorSetupPath });
+    if (access === "granted" && path === twoFactorSetupPath) throw redirect({ to: accountPath });
+    if (access !== "granted" && access !== "mfa-setup" && path !== accountPath)
       throw redirect({ to: "/blocked-access" });
     return { access };
   },
@@ -37,7 +43,7 @@ export const Route = createFileRoute("/_authenticated")({
 
 function AuthenticatedRoute() {
   const { access } = Route.useLoaderData();
-  if (access === "no-tenant" || access === "blocked") {
+  if (access === "no-tenant" || access === "blocked" || access === "mfa-setup") {
     return (
       <AccountOnlyLayout reason={access}>
         <Outlet />

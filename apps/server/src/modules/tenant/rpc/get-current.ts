@@ -8,7 +8,7 @@ import {
 import { findUserById } from "../../../auth/user-repository";
 import { requireCaller } from "../../../rpc/call-context";
 import { listUserTenants } from "../tenant-repository";
-import { loadTenantMessage, requireTenant, type TenantServiceDeps } from "../tenants";
+import { loadOwnTenantMessage, loadTenantMessage, requireTenant, type TenantServiceDeps } from "../tenants";
 import { splitName } from "../user-names";
 
 /** Who is signed in, in which tenant, with which role and permissions, and their other tenants. */
@@ -24,7 +24,7 @@ export async function getCurrent(
   const userRow = caller.kind === "user" ? await findUserById(db, caller.id) : undefined;
   const names = splitName(userRow?.name ?? caller.name);
   return {
-    tenant: await loadTenantMessage(db, tenant),
+    tenant: await loadOwnTenantMessage(db, tenant),
     user: create(CurrentUserSchema, {
       id: caller.id,
       email: userRow?.email ?? "",

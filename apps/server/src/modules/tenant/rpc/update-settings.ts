@@ -10,8 +10,8 @@ import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
 import { MAX_REQUESTER_DOMAINS, parseRequesterDomains } from "../requester-domains";
-import { renameTenant, saveTenantSettings } from "../tenant-repository";
-import { loadTenantMessage, readTenantName, requireTenant, type TenantServiceDeps } from "../tenants";
+import { findTenantSettings, renameTenant, saveTenantSettings } from "../tenant-repository";
+import { loadOwnTenantMessage, readTenantName, requireTenant, type TenantServiceDeps } from "../tenants";
 
 /** The message is the sentence a form shows beside the field. */
 function invalid(field: string, message: string): never {
@@ -55,6 +55,7 @@ export async function updateSettings(
   const { db } = deps;
   const caller = requireCaller(ctx);
   const name = req.name === undefined ? undefined : readTenantName(req.name);
+  const before = await findTenantSettings(db, caller.tenantId);
   if (req.settings) {
     checkSettings(req.settings);
     const waiverRequesterDomains = readRequesterDomains(req.settings.waiverRequesterDomains);
@@ -64,6 +65,7 @@ export async function updateSettings(
       defaultWaiverApprovalMode,
       requireSeparateApprover,
       eventRetentionDays,
+      requireMfa,
     } = req.settings;
     // Left out, separation of duties keeps its current value, so older clients cannot turn it off.
     await saveTenantSettings(db, caller.tenantId, {
@@ -73,13 +75,20 @@ export async function updateSettings(
       waiverRequesterDomains,
       ...(requireSeparateApprover === undefined ? {} : { requireSeparateApprover }),
       ...(eventRetentionDays === undefined ? {} : { eventRetentionDays }),
+      ...(requireMfa === undefined ? {} : { requireMfa }),
     });
   }
   if (name !== undefined) await renameTenant(db, caller.tenantId, name);
+  const requireMfaChanged =
+    req.settings?.requireMfa !== undefined && req.settings.requireMfa !== before.requireMfa;
   await auditCall(db, ctx, {
     targetType: "tenant",
     targetId: caller.tenantId,
-    details: { name, settingsChanged: Boolean(req.settings) },
+    details: {
+      name,
+      settingsChanged: Boolean(req.settings),
+      ...(requireMfaChanged ? { requireMfa: req.settings?.requireMfa } : {}),
+    },
   });
-  return { tenant: await loadTenantMessage(db, await requireTenant(db, caller.tenantId)) };
+  return { tenant: await loadOwnTenantMessage(db, await requireTenant(db, caller.tenantId)) };
 }

@@ -25,8 +25,11 @@ interface Enrolment {
   backupCodes: string[];
 }
 
-/** Enrols, confirms and removes an authenticator app (TOTP) as the second factor of the account. */
-export function AuthenticatorCard() {
+/**
+ * Enrols, confirms and removes an authenticator app (TOTP) as the second factor of the account.
+ * `onEnabled` runs once an app is confirmed (the set-up page Require MFA opens then continues).
+ */
+export function AuthenticatorCard({ onEnabled }: { onEnabled?: () => void } = {}) {
   const queryClient = useQueryClient();
   const { data: enabled } = useQuery({
     queryKey: authenticatorStateKey,
@@ -61,6 +64,7 @@ export function AuthenticatorCard() {
               setEnrolment(null);
               setDone(true);
               await refresh();
+              onEnabled?.();
             }}
           />
         ) : enabled ? (

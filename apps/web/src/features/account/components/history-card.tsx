@@ -16,7 +16,21 @@ const METHOD_LABELS: Record<SignInMethod, string> = {
   [SignInMethod.PASSWORD]: "Password",
   [SignInMethod.EMAIL_OTP]: "E-mailed code",
   [SignInMethod.EMAIL_VERIFICATION]: "Address confirmation link",
+  [SignInMethod.MAGIC_LINK]: "E-mailed sign-in link",
+  [SignInMethod.PASSKEY]: "Passkey",
+  [SignInMethod.PHONE_OTP]: "Phone code",
+  [SignInMethod.AUTHENTICATOR]: "Authenticator app",
+  [SignInMethod.BACKUP_CODE]: "Backup code",
+  [SignInMethod.SSO_OIDC]: "Single sign-on (OpenID Connect)",
+  [SignInMethod.SSO_SAML]: "Single sign-on (SAML)",
+  [SignInMethod.SOCIAL]: "Social sign-in",
 };
+
+/** "Password", "Single sign-on (SAML)", or the social provider by name: "GitHub". */
+function methodLabel(event: { method: SignInMethod; provider: string }): string {
+  if (event.method === SignInMethod.SOCIAL && event.provider) return event.provider;
+  return METHOD_LABELS[event.method] ?? METHOD_LABELS[SignInMethod.UNSPECIFIED];
+}
 
 export function HistoryCard() {
   const [page, setPage] = useState(1);
@@ -59,7 +73,7 @@ export function HistoryCard() {
                   <TableCell className="whitespace-nowrap">
                     {event.occurredAt ? formatDateTime(timestampDate(event.occurredAt)) : "—"}
                   </TableCell>
-                  <TableCell className="whitespace-nowrap">{METHOD_LABELS[event.method]}</TableCell>
+                  <TableCell className="whitespace-nowrap">{methodLabel(event)}</TableCell>
                   <TableCell className="whitespace-nowrap">{event.ipAddress || "Unknown"}</TableCell>
                   <TableCell className="whitespace-nowrap">{event.device}</TableCell>
                   <TableCell className="whitespace-nowrap">

@@ -9,6 +9,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { SwitchField } from "@/components/ui/switch-field";
 import { Textarea } from "@/components/ui/textarea";
 import { currentTenantQuery } from "@/lib/current-tenant";
 import { errorText } from "@/lib/error-text";
@@ -172,25 +173,15 @@ function SsoForm({ settings }: { settings: SsoSettings | undefined }) {
           </SelectContent>
         </Select>
       </div>
-      <label className="flex items-start gap-3 text-sm">
-        <input
-          type="checkbox"
-          role="switch"
-          aria-checked={required}
-          className="mt-0.5 size-4 accent-primary"
-          checked={required}
-          onChange={(event) => {
-            setRequired(event.target.checked);
-            setConfirmRequired(false);
-          }}
-        />
-        <span>
-          <span className="font-medium">Require single sign-on</span>
-          <span className="block text-muted-foreground">
-            Password, e-mailed codes and links are refused for addresses at the verified domains.
-          </span>
-        </span>
-      </label>
+      <SwitchField
+        checked={required}
+        onCheckedChange={(checked) => {
+          setRequired(checked);
+          setConfirmRequired(false);
+        }}
+        label="Require single sign-on"
+        description="Password, e-mailed codes and links are refused for addresses at the verified domains."
+      />
       {confirmRequired && (
         <p role="alert" className="text-sm text-amber-700 dark:text-amber-400">
           Everyone at these domains, administrators included, will have to sign in through your identity

@@ -9,6 +9,7 @@ import { Card, CardContent } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { SwitchField } from "@/components/ui/switch-field";
 import { Textarea } from "@/components/ui/textarea";
 import { currentTenantQuery } from "@/lib/current-tenant";
 import { fieldErrorsOf } from "@/lib/error-detail";
@@ -18,6 +19,7 @@ import { useFormDraft } from "@/lib/use-form-draft";
 import { useUpdateTenantSettings } from "../api/settings-queries";
 import { parseDomainList } from "../requester-domains";
 import { parseSettingsDraft, type SettingsValues, settingsDraftKey } from "../settings-draft";
+import { RequireMfaCard } from "./require-mfa-card";
 import { SsoCard } from "./sso-card";
 
 const NAME_MAX = 100;
@@ -73,10 +75,11 @@ export function TenantSettingsPage() {
     <div className="space-y-6">
       <PageHeader
         title="Settings"
-        description="How this tenant handles waivers, and who may ask for one without an invitation."
+        description="How this tenant handles waivers, who may ask for one without an invitation, and how members sign in."
       />
       {/* Keyed by tenant: switching tenants starts the form over with the other tenant's values. */}
       {tenant && <SettingsForm key={tenant.id} tenant={tenant} />}
+      {tenant && <RequireMfaCard key={`mfa-${tenant.id}`} tenant={tenant} />}
       {tenant && <SsoCard key={`sso-${tenant.id}`} />}
     </div>
   );
@@ -196,22 +199,12 @@ function SettingsForm({ tenant }: { tenant: Tenant }) {
                 {error("maxHours")}
               </div>
             </div>
-            <label className="flex items-start gap-3 text-sm">
-              <input
-                type="checkbox"
-                role="switch"
-                aria-checked={values.separateApprover}
-                className="mt-0.5 size-4 accent-primary"
-                checked={values.separateApprover}
-                onChange={(event) => set("separateApprover", event.target.checked)}
-              />
-              <span>
-                <span className="font-medium">Require a separate approver</span>
-                <span className="block text-muted-foreground">
-                  Separation of duties: whoever requested a waiver cannot approve or reject it.
-                </span>
-              </span>
-            </label>
+            <SwitchField
+              checked={values.separateApprover}
+              onCheckedChange={(checked) => set("separateApprover", checked)}
+              label="Require a separate approver"
+              description="Separation of duties: whoever requested a waiver cannot approve or reject it."
+            />
             <div className="space-y-1.5">
               <Label htmlFor={`${id}-domains`}>Waiver requester domains</Label>
               <Textarea

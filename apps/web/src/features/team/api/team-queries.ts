@@ -58,6 +58,11 @@ export function useResetMemberMfa() {
   });
 }
 
+/** Sign out everywhere: the member's sessions end; the list is unchanged until they sign in again. */
+export function useRevokeMemberSessions() {
+  return useMutation(TeamService.method.revokeMemberSessions);
+}
+
 /** Several addresses are invited one call each; the list is read again once, after the last. */
 export function useInviteMember() {
   return useMutation(TeamService.method.inviteMember);

@@ -2,7 +2,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import type { Member } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { useQuery } from "@tanstack/react-query";
-import { SearchIcon, ShieldOffIcon, Trash2Icon } from "lucide-react";
+import { LogOutIcon, SearchIcon, ShieldOffIcon, Trash2Icon } from "lucide-react";
 import { useState } from "react";
 import { PagePagination } from "@/components/page-pagination";
 import { Badge } from "@/components/ui/badge";
@@ -15,7 +15,13 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { formatDateTime } from "@/lib/date-time";
 import { roleLabel } from "@/lib/role-label";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
-import { membersQuery, useChangeRole, useRemoveMember, useResetMemberMfa } from "../api/team-queries";
+import {
+  membersQuery,
+  useChangeRole,
+  useRemoveMember,
+  useResetMemberMfa,
+  useRevokeMemberSessions,
+} from "../api/team-queries";
 import { teamErrorText } from "../team-errors";
 import { ASSIGNABLE_ROLES } from "../team-labels";
 import { ConfirmTeamChange } from "./confirm-dialog";
@@ -79,6 +85,34 @@ function ResetMfaDialog({ member, onClose }: { member: Member | null; onClose: (
   );
 }
 
+function SignOutEverywhereDialog({
+  member,
+  onClose,
+  onDone,
+}: {
+  member: Member | null;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
+  const revoke = useRevokeMemberSessions();
+  const who = member?.name || member?.email;
+  return (
+    <ConfirmTeamChange
+      target={member}
+      title={`Sign ${who} out everywhere?`}
+      description="Every session they have ends now, on every device and in every tenant they belong to, and the devices they trusted for their authenticator app are forgotten. They stay a member and can sign in again at once: change their access too if their account may be in someone else's hands."
+      confirmLabel="Sign out everywhere"
+      pending={revoke.isPending}
+      change={async (member) => {
+        const { revoked } = await revoke.mutateAsync({ memberId: member.id });
+        const sessions = revoked === 1 ? "1 session" : `${revoked} sessions`;
+        onDone(`${member.name || member.email} is signed out everywhere (${sessions} ended).`);
+      }}
+      onClose={onClose}
+    />
+  );
+}
+
 export function MembersSection({ canWrite }: { canWrite: boolean }) {
   const [search, setSearch] = useState("");
   const [page, setPage] = useState(1);
@@ -86,6 +120,8 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
   const { data, isPending, error } = useQuery(membersQuery(page, debounced));
   const [removing, setRemoving] = useState<Member | null>(null);
   const [resettingMfa, setResettingMfa] = useState<Member | null>(null);
+  const [signingOut, setSigningOut] = useState<Member | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [rowError, setRowError] = useState<unknown>(null);
   const position = data?.pagination?.position;
   const totalPages = position?.case === "totalPages" ? position.value : 1;
@@ -114,6 +150,11 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
             }}
           />
         </div>
+        {notice && (
+          <p role="status" className="text-sm">
+            {notice}
+          </p>
+        )}
         {rowError ? (
           <p role="alert" className="text-sm text-destructive">
             {teamErrorText(rowError)}
@@ -182,6 +223,18 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
                       <Button
                         variant="ghost"
                         size="icon"
+                        aria-label={`Sign ${member.name || member.email} out everywhere`}
+                        title="Sign out everywhere"
+                        onClick={() => {
+                          setNotice(null);
+                          setSigningOut(member);
+                        }}
+                      >
+                        <LogOutIcon />
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        size="icon"
                         aria-label={`Remove ${member.name || member.email}`}
                         onClick={() => setRemoving(member)}
                       >
@@ -198,6 +251,7 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
       </CardContent>
       <RemoveMemberDialog member={removing} onClose={() => setRemoving(null)} />
       <ResetMfaDialog member={resettingMfa} onClose={() => setResettingMfa(null)} />
+      <SignOutEverywhereDialog member={signingOut} onClose={() => setSigningOut(null)} onDone={setNotice} />
     </Card>
   );
 }
