@@ -271,7 +271,9 @@ describe.each(engines)("product error codes, end to end, on %s", (engine) => {
     );
     expect(refused.code).toBe(Code.InvalidArgument);
     expect(productCodes(refused)).toEqual([ProductErrorCode.CLOUD_INVALID_SCOPE]);
-    expect(refused.rawMessage).toContain("Choose scopes of one subscription or management group.");
+    expect(refused.rawMessage).toBe(
+      "The scopes are in different subscriptions or management groups, and Azure needs one place above all of them to keep the policy's definition. Choose scopes within one subscription, or the management group that holds them, or create a bundle for each subscription.",
+    );
     expect((await manager().listBundle({ filter: { search: name } })).items).toEqual([]);
   });
 
