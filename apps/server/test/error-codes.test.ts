@@ -16,6 +16,7 @@ import {
   deploymentRows,
   errorOf,
   HTTPS_ONLY_SLUG,
+  limitExemptionsPerScope,
   node,
   reconcileBundle,
   refuseUntilLifted,
@@ -270,7 +271,9 @@ describe.each(engines)("product error codes, end to end, on %s", (engine) => {
     );
     expect(refused.code).toBe(Code.InvalidArgument);
     expect(productCodes(refused)).toEqual([ProductErrorCode.CLOUD_INVALID_SCOPE]);
-    expect(refused.rawMessage).toContain("Choose scopes of one subscription or management group.");
+    expect(refused.rawMessage).toBe(
+      "The scopes are in different subscriptions or management groups, and Azure needs one place above all of them to keep the policy's definition. Choose scopes within one subscription, or the management group that holds them, or create a bundle for each subscription.",
+    );
     expect((await manager().listBundle({ filter: { search: name } })).items).toEqual([]);
   });
 
@@ -336,6 +339,33 @@ describe.each(engines)("product error codes, end to end, on %s", (engine) => {
       expect((await writePlain()).status).toBe(403);
 
       await liftLock();
+      await reconcileBundle(server, bundleId);
+      expect(await readWaiver(guardrail.key, id)).toMatchObject({
+        status: WaiverStatus.ACTIVE,
+        deploymentStatus: WaiverDeploymentStatus.ACTIVE,
+        errorCode: ProductErrorCode.UNSPECIFIED,
+      });
+      expect((await readBundle(bundleId)).errorCodes).toEqual([]);
+      expect((await writePlain()).status).toBe(200);
+      await cancel(id);
+    }, 120_000);
+
+    it("EXEMPTIONS_LIMIT_EXCEEDED: a waiver on a scope that holds as many exemptions as Azure allows is not shown active, and is placed once there is room", async () => {
+      const { subscription, bundleId, writePlain } = guardrail;
+      // Azure allows 1,000 exemptions per scope; the sandbox lowers it so the scope is already full.
+      await limitExemptionsPerScope(sandbox, 0);
+      const { id, failed } = await requestRefusedWaiver(guardrail, {
+        case: "scopeExternalId",
+        value: subscription.externalId,
+      });
+      expect(failed.errorCode).toBe(ProductErrorCode.EXEMPTIONS_LIMIT_EXCEEDED);
+      expect(failed.status).toBe(WaiverStatus.PENDING);
+      const refused = await readBundle(bundleId);
+      expect(refused.status).toBe(DeploymentStatus.DEPLOYED);
+      expect(refused.errorCodes).toEqual([ProductErrorCode.EXEMPTIONS_LIMIT_EXCEEDED]);
+      expect((await writePlain()).status).toBe(403);
+
+      await limitExemptionsPerScope(sandbox, null);
       await reconcileBundle(server, bundleId);
       expect(await readWaiver(guardrail.key, id)).toMatchObject({
         status: WaiverStatus.ACTIVE,

@@ -408,6 +408,34 @@ describe.each(engines)("waivers on %s", (engine) => {
       expect(rows).toHaveLength(50);
     });
 
+    it("refuses a target outside the bundle's scopes with WAIVER_CREATION_FAILED_FORBIDDEN_SCOPE, as a requested waiver does", async () => {
+      const seeded = await seedBundle(server, { scopes: ["111122223333"] });
+      const record = (scope: string) =>
+        manager(as.ADMINISTRATOR as Credentials).createWaiver({
+          key: seeded.key,
+          expiresAt: inHours(1),
+          waiverRequest: {
+            target: { case: "targetScope", value: { externalId: scope } },
+            requester: { name: "Alice", identifier: "alice@example.com", comment: "incident 42" },
+          },
+        });
+      const error = await errorOf(record("444455556666"));
+      expect(error.code).toBe(Code.InvalidArgument);
+      expect(error.findDetails(ErrorDetailSchema).map((d) => d.code)).toEqual([
+        ProductErrorCode.WAIVER_CREATION_FAILED_FORBIDDEN_SCOPE,
+      ]);
+      expect(error.rawMessage).toBe(
+        `Account 444455556666 is not within any scope policy ${seeded.key} is deployed to.`,
+      );
+      expect(await db().select().from(waivers).where(eq(waivers.policyKey, seeded.key))).toEqual([]);
+
+      const { waiver } = await record("111122223333");
+      const stored = await db().select().from(waivers).where(eq(waivers.policyKey, seeded.key));
+      expect(stored.map((w) => [w.id, w.scope, w.status])).toEqual([
+        [waiver?.entity?.id, "111122223333", "ACTIVE"],
+      ]);
+    });
+
     it("queues the expiry sweep for the moment the waiver ends", async () => {
       const seeded = await seedBundle(server);
       const expiresAt = inHours(2);

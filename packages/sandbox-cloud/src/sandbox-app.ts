@@ -3,7 +3,7 @@ import { AwsError, authenticateAws, awsJson, awsJsonError } from "./aws/common";
 import { handleOrganizations } from "./aws/organizations";
 import { handleSts, stsError } from "./aws/sts";
 import { handleArm } from "./azure/arm";
-import { armError } from "./azure/arm-http";
+import { type ArmLimits, AZURE_LIMITS, armError } from "./azure/arm-http";
 import { handleIdentity, verifyToken } from "./azure/token";
 import { loadAliasTable } from "./enforce/azure-aliases";
 import { tryAzure } from "./enforce/azure-try";
@@ -65,6 +65,7 @@ function takeThrottle(throttle: Map<ThrottledService, number>, service: Throttle
 export function createSandboxApp(store: StateStore, info: () => Record<string, unknown>): SandboxApp {
   const throttle = new Map<ThrottledService, number>();
   const refusals: Refusal[] = [];
+  const limits: ArmLimits = { ...AZURE_LIMITS };
 
   const handleAws = (req: SandboxRequest): SandboxResponse => {
     const target = header(req, "x-amz-target") ?? "";
@@ -189,6 +190,28 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
         refusals: refusals.map(({ method, pathContains, left }) => ({ method, pathContains, left })),
       });
     }
+    if (req.path === "/sandbox/control/limits" && req.method === "POST") {
+      // An empty body reads the limits; `null` restores Azure's own.
+      for (const [name, value] of Object.entries(input)) {
+        const limit = name as keyof ArmLimits;
+        if (
+          !(limit in AZURE_LIMITS) ||
+          !(value === null || (Number.isInteger(value) && Number(value) >= 0))
+        ) {
+          return json(400, {
+            error: {
+              code: "InvalidLimit",
+              message: `Limits are ${Object.keys(AZURE_LIMITS).join(", ")}, each a non-negative integer or null for Azure's own.`,
+            },
+          });
+        }
+      }
+      for (const [name, value] of Object.entries(input)) {
+        const limit = name as keyof ArmLimits;
+        limits[limit] = value === null ? AZURE_LIMITS[limit] : Number(value);
+      }
+      return json(200, limits);
+    }
     if (req.path === "/sandbox/control/subscription" && req.method === "POST") {
       // Its id (bare or as the ARM scope /subscriptions/{id}) or its name.
       const named = String(input.subscription ?? "")
@@ -305,7 +328,7 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
       ) {
         return writeResource(req, claims.oid);
       }
-      const out = handleArm({ store, claims, baseUrl }, req);
+      const out = handleArm({ store, claims, baseUrl, limits }, req);
       if (req.method === "PUT" && out.status < 300 && ASSIGNMENT_PATH.test(req.path)) {
         scanAssignment(store, req.path.replace(/\/+$/, ""), await loadAliasTable());
       }

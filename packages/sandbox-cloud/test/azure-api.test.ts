@@ -318,7 +318,10 @@ describe("Azure Policy objects", () => {
     );
     expect(removal.status).toBe(409);
 
-    await h.post("/sandbox/control/subscription", { subscription: `/subscriptions/${sub!.id}`, state: "Enabled" });
+    await h.post("/sandbox/control/subscription", {
+      subscription: `/subscriptions/${sub!.id}`,
+      state: "Enabled",
+    });
     expect((await h.arm("GET", `/subscriptions/${sub!.id}?api-version=2022-12-01`)).body.state).toBe(
       "Enabled",
     );
@@ -332,6 +335,69 @@ describe("Azure Policy objects", () => {
     expect(
       (await h.post("/sandbox/control/subscription", { subscription: sub!.id, state: "Gone" })).status,
     ).toBe(400);
+  });
+  it("refuses a policy exemption over the per-scope limit, as Azure does, with the limit lowered", async () => {
+    const sub = (await subscriptions()).at(-2);
+    const scope = `/subscriptions/${sub!.id}`;
+    const policy = new PolicyClient(h.azureCredential, sub!.id, h.armOptions);
+    const rm = new ResourceManagementClient(h.azureCredential, sub!.id, h.armOptions);
+    const definition = await policy.policyDefinitions.createOrUpdate("pal-limit-def", {
+      mode: "All",
+      policyRule: denyHttpRule,
+      parameters: { effect: { type: "String", defaultValue: "Deny" } },
+    });
+    const assignment = await policy.policyAssignments.create(scope, "pal-limit-assign", {
+      policyDefinitionId: definition.id!,
+    });
+    const exempt = (name: string, at = scope) =>
+      rm.resources.createOrUpdateById(
+        `${at}/providers/Microsoft.Authorization/policyExemptions/${name}`,
+        EXEMPTION_API,
+        {
+          properties: { policyAssignmentId: assignment.id, exemptionCategory: "Waiver" },
+        },
+      );
+
+    expect(await h.post("/sandbox/control/limits", {})).toEqual({
+      status: 200,
+      body: { policyExemptionsPerScope: 1000 },
+    });
+    expect((await h.post("/sandbox/control/limits", { policyExemptionsPerScope: 1 })).body).toEqual({
+      policyExemptionsPerScope: 1,
+    });
+    await exempt("pal-first");
+    const over = await exempt("pal-second").catch(
+      (e: { code?: string; statusCode?: number; message?: string }) => e,
+    );
+    expect(over).toMatchObject({ code: "PolicyExemptionQuotaExceeded", statusCode: 400 });
+    expect((over as Error).message).toContain(
+      `the scope '${scope}' already has the maximum of 1 policy exemptions`,
+    );
+    // Replacing an exemption does not add one; another scope has its own quota.
+    await exempt("pal-first");
+    const [group] = await (async () => {
+      const names: string[] = [];
+      for await (const g of rm.resourceGroups.list()) names.push(g.name!);
+      return names;
+    })();
+    await exempt("pal-in-group", `${scope}/resourceGroups/${group}`);
+
+    expect((await h.post("/sandbox/control/limits", { policyExemptionsPerScope: null })).body).toEqual({
+      policyExemptionsPerScope: 1000,
+    });
+    await exempt("pal-second");
+    expect((await h.post("/sandbox/control/limits", { policyExemptionsPerScope: -1 })).status).toBe(400);
+    expect((await h.post("/sandbox/control/limits", { exemptions: 5 })).status).toBe(400);
+
+    for (const id of [
+      `${scope}/providers/Microsoft.Authorization/policyExemptions/pal-first`,
+      `${scope}/providers/Microsoft.Authorization/policyExemptions/pal-second`,
+      `${scope}/resourceGroups/${group}/providers/Microsoft.Authorization/policyExemptions/pal-in-group`,
+    ]) {
+      await rm.resources.deleteById(id, EXEMPTION_API);
+    }
+    await policy.policyAssignments.delete(scope, "pal-limit-assign");
+    await policy.policyDefinitions.delete("pal-limit-def");
   });
 });
 

@@ -188,6 +188,16 @@ export async function setSubscriptionState(sandbox: SandboxCloud, subscription: 
   if (!response.ok) throw new Error(`subscription: ${response.status} ${await response.text()}`);
 }
 
+/** Lowers the sandbox's limit of policy exemptions per scope (Azure allows 1,000); null restores it. */
+export async function limitExemptionsPerScope(sandbox: SandboxCloud, limit: number | null) {
+  const response = await fetch(`${sandbox.url}/sandbox/control/limits`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ policyExemptionsPerScope: limit }),
+  });
+  if (!response.ok) throw new Error(`limits: ${response.status} ${await response.text()}`);
+}
+
 /** Deletes a resource group of the sandbox's Azure tenant through ARM, as someone would in the portal. */
 export async function deleteResourceGroup(sandbox: SandboxCloud, resourceGroupId: string) {
   const [, , subscriptionId = "", , name = ""] = resourceGroupId.split("/");

@@ -4,10 +4,19 @@ import type { ArmObject } from "../state/model";
 import type { StateStore } from "../state/store";
 import type { TokenClaims } from "./token";
 
+/** Azure service limits the sandbox enforces (lowered through `POST /sandbox/control/limits`). */
+export interface ArmLimits {
+  /** Policy exemptions at one scope; Azure allows 1,000. */
+  policyExemptionsPerScope: number;
+}
+
+export const AZURE_LIMITS: ArmLimits = { policyExemptionsPerScope: 1_000 };
+
 export interface ArmContext {
   store: StateStore;
   claims: TokenClaims;
   baseUrl: string;
+  limits: ArmLimits;
 }
 
 export function armError(

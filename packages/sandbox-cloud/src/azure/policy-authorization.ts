@@ -124,6 +124,17 @@ export function authorization(
   const properties = (input.properties ?? {}) as Record<string, unknown>;
   const validation = validatePolicyObject(ctx, collection, scope, properties);
   if (validation) return validation;
+  if (!existing && collection.key === "policyExemptions") {
+    const limit = ctx.limits.policyExemptionsPerScope;
+    const atScope = list.filter((o) => sameScope(objectScopeOf(o, collection), scope)).length;
+    if (atScope >= limit) {
+      return armError(
+        400,
+        "PolicyExemptionQuotaExceeded",
+        `The policy exemption '${name}' could not be created: the scope '${scope}' already has the maximum of ${limit} policy exemptions. Delete policy exemptions that are no longer needed at this scope and try again.`,
+      );
+    }
+  }
   const object: ArmObject = {
     ...(collection.key === "policyAssignments" && input.location ? { location: input.location } : {}),
     ...(input.identity ? { identity: input.identity } : {}),

@@ -55,7 +55,7 @@ export function compileFailure(error: CompileError): Failure<DeploymentErrorCode
     case "CLOUD_INVALID_SCOPE":
       return {
         code: "CLOUD_INVALID_SCOPE",
-        message: `${error.message}. Choose scopes of one subscription or management group.`,
+        message: `${error.message}. Choose scopes within one subscription, or the management group that holds them, or create a bundle for each subscription.`,
       };
     default:
       return {

@@ -1,5 +1,6 @@
 import { ProductErrorCode } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { DeploymentMode, DeploymentStatus } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
+import { type ProductErrorText, productErrorText } from "@/lib/product-error-text";
 
 type Variant = "secondary" | "warning" | "success" | "destructive";
 
@@ -18,9 +19,14 @@ export const modeLabels: Record<DeploymentMode, string> = {
   [DeploymentMode.ALERT]: "Alert",
 };
 
-/** The product error code as people read it: "DEPLOYMENT_SYNC_FAILED" becomes "Deployment sync failed". */
-export function errorCodeLabel(code: ProductErrorCode): string {
-  const name = ProductErrorCode[code] ?? "UNSPECIFIED";
-  const words = name.toLowerCase().replaceAll("_", " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
+/**
+ * What a stored product error code means to people: its title and what happened and what to do;
+ * a code this client has no text for is shown by its name ("DEPLOYMENT_SYNC_FAILED" as
+ * "Deployment sync failed").
+ */
+export function errorCodeText(code: ProductErrorCode): ProductErrorText {
+  const known = productErrorText(code);
+  if (known) return known;
+  const words = (ProductErrorCode[code] ?? "UNSPECIFIED").toLowerCase().replaceAll("_", " ");
+  return { title: words.charAt(0).toUpperCase() + words.slice(1), message: "" };
 }

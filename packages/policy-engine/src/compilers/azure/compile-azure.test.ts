@@ -116,7 +116,7 @@ describe("compileAzureBundle", () => {
       definition: azureDefinition("allowed-locations"),
       scopes: [{ id: SUB }, { id: OTHER_SUB }],
     });
-    expect(() => compileAzureBundle(input)).toThrow(/azureDefinitionScope/);
+    expect(() => compileAzureBundle(input)).toThrow(/different subscriptions or management groups/);
     const out = compileAzureBundle({ ...input, azureDefinitionScope: MG });
     expect(out.definition.id.startsWith(`${MG}/providers/Microsoft.Authorization/policyDefinitions/`)).toBe(
       true,

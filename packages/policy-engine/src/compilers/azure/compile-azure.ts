@@ -133,7 +133,7 @@ function definitionScope(scopes: string[]): string {
   if (unique.size === 1) return scopes[0]!;
   throw new CompileError(
     "CLOUD_INVALID_SCOPE",
-    "scopes in different subscriptions or management groups need azureDefinitionScope (a management group above all of them)",
+    "The scopes are in different subscriptions or management groups, and Azure needs one place above all of them to keep the policy's definition",
   );
 }
 

@@ -6,9 +6,10 @@ import { invalidField } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
 import { createWaivers, tenantMaxWaiverHours } from "../../waiver/waiver-lifecycle";
 import { waiverMessage } from "../../waiver/waiver-message";
+import { deploymentsFor } from "../../waiver/waiver-request";
+import type { WaiverTarget } from "../../waiver/waiver-rules";
 import { bundleByKey, liveBundle } from "../bundle-lookup";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
-import { findDeploymentsOfBundle } from "../deployment-repository";
 
 /** Records a waiver directly, approved at once (integrations, the security team). */
 export function createWaiver(deps: DeploymentServiceDeps): DeploymentRpc["createWaiver"] {
@@ -32,26 +33,25 @@ export function createWaiver(deps: DeploymentServiceDeps): DeploymentRpc["create
     if ([scope, resource, principalArn].some((value) => value === "")) {
       throw invalidField("waiver_request.target", "name a scope, resource or principal.");
     }
-    const deployments = (await findDeploymentsOfBundle(db, caller.tenantId, bundle.id)).filter(
-      (d) => d.status !== "DELETED" && d.status !== "DELETING",
-    );
-    const deployment =
-      deployments.find(
-        (d) => scope !== undefined && d.scopeExternalId.toLowerCase() === scope.toLowerCase(),
-      ) ?? deployments[0];
-    if (!deployment)
-      throw new ConnectError("The bundle has no live deployment to waive.", Code.FailedPrecondition);
+    const waiverTarget: WaiverTarget | undefined =
+      scope !== undefined
+        ? { kind: "scope", externalId: scope }
+        : resource !== undefined
+          ? { kind: "resource", externalId: resource }
+          : principalArn !== undefined
+            ? { kind: "principal", arn: principalArn }
+            : undefined;
+    // The same check as a requested waiver: the target lies within a scope the bundle is deployed to.
+    const targets = await deploymentsFor(db, bundle, waiverTarget);
     const created = await createWaivers(deps, {
       bundle,
-      rows: [
-        {
-          deploymentId: deployment.id,
-          deploymentScope: deployment.scopeExternalId,
-          scope: scope ?? null,
-          resource: resource ?? null,
-          principalArn: principalArn ?? null,
-        },
-      ],
+      rows: targets.map(({ deployment, target }) => ({
+        deploymentId: deployment.id,
+        deploymentScope: deployment.scopeExternalId,
+        scope: target.kind === "scope" ? target.externalId : null,
+        resource: target.kind === "resource" ? target.externalId : null,
+        principalArn: target.kind === "principal" ? target.arn : null,
+      })),
       createSource:
         request && request.createSource !== WaiverCreateSource.UNSPECIFIED
           ? WaiverCreateSource[request.createSource]

@@ -25,7 +25,8 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { describeError } from "@/lib/error-text";
 import { bundlesQuery, deploymentsQuery, useDeleteBundle, useUpdateBundle } from "../api/policy-queries";
-import { deploymentStatusLabels, errorCodeLabel, modeLabels } from "../bundle-status";
+import { deploymentStatusLabels, modeLabels } from "../bundle-status";
+import { ProductErrors } from "./product-errors";
 
 function Deployments({ bundleId }: { bundleId: string }) {
   const list = useQuery(deploymentsQuery(bundleId));
@@ -55,9 +56,11 @@ function Deployments({ bundleId }: { bundleId: string }) {
               </TableCell>
               <TableCell className="whitespace-normal">
                 <Badge variant={status.variant}>{status.label}</Badge>
-                {deployment.errorCode !== 0 && (
-                  <p className="mt-1 text-xs text-destructive">{errorCodeLabel(deployment.errorCode)}</p>
-                )}
+                <ProductErrors
+                  codes={deployment.errorCode !== 0 ? [deployment.errorCode] : []}
+                  label="Deployment error"
+                  className="mt-1 text-xs"
+                />
               </TableCell>
               <TableCell className="text-right tabular-nums">{preventionsCount}</TableCell>
               <TableCell className="text-right tabular-nums">{driftsCount}</TableCell>
@@ -185,9 +188,7 @@ function BundleCard({
         )}
       </CardHeader>
       <CardContent className="space-y-2">
-        {bundle.errorCodes.length > 0 && (
-          <p className="text-sm text-destructive">{bundle.errorCodes.map(errorCodeLabel).join(", ")}</p>
-        )}
+        <ProductErrors codes={bundle.errorCodes} label="Bundle errors" className="text-sm" />
         {bundle.namespace && <p className="text-xs text-muted-foreground">Namespace {bundle.namespace}</p>}
         <Deployments bundleId={id} />
       </CardContent>
