@@ -216,10 +216,15 @@ export async function pageOf<T extends { sort_value: string; id: string }>(
 
 export async function listEvents(db: Database, tenantId: string, q: EventQuery, page: PageRequest) {
   const sort = sortColumn(page.orderBy, "pe", "pe.occurred_at");
-  const base = [sql`pe.tenant_id = ${tenantId}`, ...filterConditions(q, "pe", sql.raw("pe.is_dismissed"))];
   if (q.resourceName && sort.kind === "time") {
     // Each matching resource's events are walked newest first, at most a page from each, so a page
-    // costs the same however many events the matching resources have.
+    // costs the same however many events the matching resources have. Within a resource, only the
+    // event's own text is checked again.
+    const perResource = [
+      sql`pe.tenant_id = ${tenantId}`,
+      ...filterConditions({ ...q, resourceName: undefined }, "pe", sql.raw("pe.is_dismissed")),
+      sql`${resourceSearchText("pe")} ilike ${containsPattern(q.resourceName)}`,
+    ];
     return pageOf<EventRow>(
       db,
       (conditions, order, limit, offset) => sql`
@@ -232,12 +237,13 @@ export async function listEvents(db: Database, tenantId: string, q: EventQuery, 
         ) pe
         left join bundles b on b.id = pe.bundle_id
         order by ${order} limit ${limit} offset ${offset}`,
-      base,
+      perResource,
       sort,
       sql.raw("pe.id"),
       page,
     );
   }
+  const base = [sql`pe.tenant_id = ${tenantId}`, ...filterConditions(q, "pe", sql.raw("pe.is_dismissed"))];
   return pageOf<EventRow>(
     db,
     (conditions, order, limit, offset) => sql`
