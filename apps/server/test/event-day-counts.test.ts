@@ -64,6 +64,10 @@ const FILTERS: [string, EventQuery][] = [
   ["30 days ending now", { ...everything, start: new Date(NOW - 30 * DAY_MS), end: new Date(NOW) }],
   ["since a midnight", { ...everything, start: new Date(Date.parse("2026-05-20T00:00:00Z")) }],
   ["until a time of day", { ...everything, end: new Date(NOW - 10 * DAY_MS - 5 * HOUR_MS) }],
+  [
+    "from early in a day to late in a day",
+    { ...everything, start: new Date("2026-05-18T03:00:00Z"), end: new Date("2026-05-29T20:00:00Z") },
+  ],
   ["within one day", { ...everything, start: new Date(NOW - 3 * HOUR_MS), end: new Date(NOW) }],
   ["one bundle", { ...everything, policyId: "bundle-1" }],
   ["alerts and dismissed", { ...everything, types: ["ALERT"], includeDismissedType: true }],

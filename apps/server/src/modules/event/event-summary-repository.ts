@@ -74,29 +74,48 @@ function wholeDays(q: EventQuery, bucket?: Bucket): { fromMs?: number; toMs?: nu
   return { fromMs, toMs };
 }
 
-/** The events a filter matches, one row each, with the columns the summaries count by. */
-function eventRows(tenantId: string, q: EventQuery, bucket: Bucket | undefined): SQL {
+/** The events a filter matches, one row each (`n` 1, or -1 to take them off a day's count). */
+function eventRows(tenantId: string, q: EventQuery, bucket: Bucket | undefined, n: 1 | -1 = 1): SQL {
   const start = bucket
     ? sql`date_trunc(${bucket}, pe.occurred_at at time zone 'UTC') at time zone 'UTC'`
     : sql`null::timestamptz`;
   return sql`
-    select pe.type, pe.is_dismissed, pe.archived, pe.bundle_id, ${start} as bucket, 1 as n
+    select pe.type, pe.is_dismissed, pe.archived, pe.bundle_id, ${start} as bucket, ${sql.raw(String(n))} as n
     from policy_events pe where ${eventWhere(tenantId, q)}`;
 }
 
 /**
  * What a filter matches as rows of (type, is_dismissed, archived, bundle_id, bucket, n events):
- * the whole days of its time range from the day counts when they answer the filter, and the
- * events of the partial days at either end (or every matching event) from policy_events.
+ * the whole days of its time range from the day counts when they answer the filter, and each
+ * partial day at either end from policy_events, whichever reads fewer hours: its events inside
+ * the range, or its whole day's count less its events outside the range (for a range ending now,
+ * none). Otherwise every matching event.
  */
 function countedRows(tenantId: string, q: EventQuery, bucket?: Bucket): SQL {
   const range = wholeDays(q, bucket);
   if (!range) return eventRows(tenantId, q, bucket);
-  const { fromMs, toMs } = range;
+  let { fromMs, toMs } = range;
+  const edges: SQL[] = [];
+  if (q.start && fromMs !== undefined && fromMs > q.start.getTime()) {
+    if (fromMs - q.start.getTime() <= DAY_MS / 2)
+      edges.push(eventRows(tenantId, { ...q, end: new Date(fromMs) }, bucket));
+    else {
+      fromMs -= DAY_MS;
+      edges.push(eventRows(tenantId, { ...q, start: new Date(fromMs), end: q.start }, bucket, -1));
+    }
+  }
+  if (q.end && toMs !== undefined && toMs < q.end.getTime()) {
+    if (q.end.getTime() - toMs <= DAY_MS / 2)
+      edges.push(eventRows(tenantId, { ...q, start: new Date(toMs) }, bucket));
+    else {
+      toMs += DAY_MS;
+      edges.push(eventRows(tenantId, { ...q, start: q.end, end: new Date(toMs) }, bucket, -1));
+    }
+  }
   const start = bucket
     ? sql`date_trunc(${bucket}, c.day::timestamp) at time zone 'UTC'`
     : sql`null::timestamptz`;
-  // A count back at zero (events dismissed and restored) is no event: it makes no bucket.
+  // A count back at zero (events dismissed and restored) is no event.
   const days = [
     sql`c.tenant_id = ${tenantId}`,
     sql`c.events <> 0`,
@@ -104,16 +123,10 @@ function countedRows(tenantId: string, q: EventQuery, bucket?: Bucket): SQL {
   ];
   if (fromMs !== undefined) days.push(sql`c.day >= ${dayOf(fromMs)}::date`);
   if (toMs !== undefined) days.push(sql`c.day < ${dayOf(toMs)}::date`);
-  const parts = [
-    sql`
+  const counted = sql`
     select c.type, c.is_dismissed, c.archived, nullif(c.bundle_id, '') as bundle_id, ${start} as bucket, c.events as n
-    from event_day_counts c where ${where(days)}`,
-  ];
-  if (q.start && fromMs !== undefined && fromMs > q.start.getTime())
-    parts.push(eventRows(tenantId, { ...q, end: new Date(fromMs) }, bucket));
-  if (q.end && toMs !== undefined && toMs < q.end.getTime())
-    parts.push(eventRows(tenantId, { ...q, start: new Date(toMs) }, bucket));
-  return sql.join(parts, sql` union all `);
+    from event_day_counts c where ${where(days)}`;
+  return sql.join([counted, ...edges], sql` union all `);
 }
 
 /** Counts by kind: from the day counts when they answer the filter, else from every matching event. */
@@ -141,7 +154,7 @@ export async function mostActive(db: Database, tenantId: string, q: EventQuery, 
       select x.bundle_id, b.name, b.key, b.policy_slug, sum(x.n)::int as count
       from (${countedRows(tenantId, q)}) x join bundles b on b.id = x.bundle_id
       where x.type = ${type}
-      group by x.bundle_id, b.name, b.key, b.policy_slug
+      group by x.bundle_id, b.name, b.key, b.policy_slug having sum(x.n) > 0
       order by count desc, b.name asc limit ${limit}`),
   );
 }
@@ -151,7 +164,8 @@ export async function summarizeBuckets(db: Database, tenantId: string, q: EventQ
     await db.execute(sql`
       select x.bucket, ${countColumns("x", "n")}
       from (${countedRows(tenantId, q, bucket)}) x
-      group by 1 order by 1 asc limit 5000`),
+      -- A bucket whose events all lie outside the range adds up to none.
+      group by 1 having sum(x.n) <> 0 order by 1 asc limit 5000`),
   );
 }
 
