@@ -82,7 +82,7 @@ const cloud = await startSandboxProcess([
   "--audit-records",
   String(Math.max(20_000, ACTIONS + 1_000)),
 ]);
-const { server, admin } = await startSandboxedPalisade({ SANDBOX_URL: cloud.url });
+const { server, admin } = await startSandboxedPalisade("pglite", { SANDBOX_URL: cloud.url });
 try {
   const sandbox = server.palisade.cloud.sandbox;
   if (!sandbox) throw new Error("the sandbox cloud did not start");

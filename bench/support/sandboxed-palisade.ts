@@ -1,4 +1,5 @@
 import type { HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import type { Engine } from "../../apps/server/test/support/test-database";
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -10,12 +11,14 @@ import {
 /**
  * Palisade as the integration tests start it, with the sandbox cloud in-process (activity off so
  * background calls do not disturb the figures), on its embedded database in a fresh folder or on
- * DATABASE_URL when set, and the administrator signed in. `server.stop()` removes what it made.
+ * DATABASE_URL when set (`postgres`: a fresh database on TEST_DATABASE_URL), and the
+ * administrator signed in. `server.stop()` removes what it made.
  */
 export async function startSandboxedPalisade(
+  engine: Engine = "pglite",
   env: Record<string, string> = {},
 ): Promise<{ server: TestServer; admin: Credentials }> {
-  const server = await startTestServer("pglite", {
+  const server = await startTestServer(engine, {
     LOG_LEVEL: "error",
     PALISADE_SANDBOX: "true",
     SANDBOX_ACTIVITY: "false",

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  date,
   index,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -56,6 +58,45 @@ export const policyEvents = pgTable(
     index("policy_events_scope_idx").on(t.tenantId, sql`lower(${t.resourceScope})`),
     // A resource's events newest first: the resource-name search walks it per matching resource.
     index("policy_events_resource_time_idx").on(t.tenantId, t.resourceExternalId, t.occurredAt, t.id),
+  ],
+);
+
+/**
+ * How many events a tenant has per UTC day and per value of each column the summaries filter or
+ * group by that has few values (bundle, policy name, provider, resource type, kind, dismissed,
+ * archived); '' stands for none. The summaries add these up instead of counting every event.
+ * Every statement that inserts, deletes, dismisses or re-types events changes them with it
+ * (event-day-counts.ts), so they always agree with policy_events.
+ */
+export const eventDayCounts = pgTable(
+  "event_day_counts",
+  {
+    tenantId: tenantId(),
+    day: date("day", { mode: "string" }).notNull(),
+    bundleId: text("bundle_id").notNull(),
+    deploymentName: text("deployment_name").notNull(),
+    cloudProvider: text("cloud_provider").notNull(),
+    resourceNativeType: text("resource_native_type").notNull(),
+    type: text("type").notNull(),
+    isDismissed: boolean("is_dismissed").notNull(),
+    archived: boolean("archived").notNull(),
+    events: integer("events").notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: "event_day_counts_pkey",
+      columns: [
+        t.tenantId,
+        t.day,
+        t.bundleId,
+        t.deploymentName,
+        t.cloudProvider,
+        t.resourceNativeType,
+        t.type,
+        t.isDismissed,
+        t.archived,
+      ],
+    }),
   ],
 );
 

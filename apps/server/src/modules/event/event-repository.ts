@@ -2,6 +2,7 @@ import { EventOrderBy } from "@palisade/api/gen/palisade/event/v1/event_service_
 import { and, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import { complianceObservations, policyEvents } from "../../db/schema/events";
+import { updateCountingDays } from "./event-day-counts";
 import type { EventQuery, Keyset } from "./event-query";
 
 /** A `policy_events` row as read with raw SQL (snake_case columns). */
@@ -286,7 +287,11 @@ export async function findEvent(db: Database, tenantId: string, id: string): Pro
 
 export async function setEventDismissed(db: Database, tenantId: string, id: string, dismissed: boolean) {
   await db.execute(
-    sql`update policy_events set is_dismissed = ${dismissed} where tenant_id = ${tenantId} and id = ${id}`,
+    updateCountingDays(
+      sql`update policy_events set is_dismissed = ${dismissed}
+        where tenant_id = ${tenantId} and id = ${id} and is_dismissed <> ${dismissed}`,
+      { is_dismissed: sql`not is_dismissed` },
+    ),
   );
 }
 
@@ -297,17 +302,14 @@ export async function markDriftHistorical(
   deploymentId: string,
   resourceExternalId: string,
 ): Promise<void> {
-  await db
-    .update(policyEvents)
-    .set({ type: "HISTORICAL_DRIFT" })
-    .where(
-      and(
-        eq(policyEvents.tenantId, tenantId),
-        eq(policyEvents.deploymentId, deploymentId),
-        eq(policyEvents.resourceExternalId, resourceExternalId),
-        eq(policyEvents.type, "DRIFT"),
-      ),
-    );
+  await db.execute(
+    updateCountingDays(
+      sql`update policy_events set type = 'HISTORICAL_DRIFT'
+        where tenant_id = ${tenantId} and deployment_id = ${deploymentId}
+          and resource_external_id = ${resourceExternalId} and type = 'DRIFT'`,
+      { type: sql`'DRIFT'` },
+    ),
+  );
 }
 
 /** Preventions and alerts since `since`: the requests that left a non-compliant state behind. */

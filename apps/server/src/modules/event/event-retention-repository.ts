@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
+import { addToDayCounts, DAY_COUNT_COLUMNS, dayCountChanges } from "./event-day-counts";
 import { rowsOf } from "./event-repository";
 
 /** Rows deleted per statement: each statement is short, so it holds its row locks only briefly. */
@@ -16,7 +17,8 @@ async function deleteInBatches(db: Database, statement: () => ReturnType<typeof 
 
 /**
  * Deletes a tenant's events that occurred before `cutoff`, batch by batch (oldest first, along the
- * tenant's time index), then the resource events and identities whose newest event was among them.
+ * tenant's time index) and their day counts with them, then the resource events and identities
+ * whose newest event was among them.
  * A resource event with a newer event keeps pointing at that event, so lists and summaries stay
  * right. Returns how many events were deleted.
  */
@@ -28,9 +30,11 @@ export async function purgeEventsBefore(db: Database, tenantId: string, cutoff: 
       with doomed as (
         select id from policy_events where tenant_id = ${tenantId} and occurred_at < ${before}
         order by occurred_at limit ${PURGE_BATCH})
-      , gone as (delete from policy_events pe using doomed where pe.id = doomed.id returning 1)
+      , gone as (delete from policy_events pe using doomed where pe.id = doomed.id returning ${DAY_COUNT_COLUMNS})
+      , counted as (${addToDayCounts(dayCountChanges("gone", -1))})
       select count(*)::int as n from gone`,
   );
+  await db.execute(sql`delete from event_day_counts where tenant_id = ${tenantId} and events = 0`);
   await deleteInBatches(
     db,
     () => sql`

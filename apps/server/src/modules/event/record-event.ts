@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database";
 import { findDeploymentOfEvent } from "./event-lookup-repository";
-import { insertNewEvents, touchPrincipals, touchResourceEvents } from "./event-write-repository";
+import { insertNewEvents } from "./event-write-repository";
 import type { EventProviderName, NewPolicyEvent } from "./policy-event";
 
 /** Rows per INSERT statement. */
@@ -8,8 +8,8 @@ const BATCH = 5000;
 
 /**
  * Writes events idempotently (a provider event id already stored is skipped) in multi-row
- * batches, then moves each touched resource event and identity to its newest event. Returns how
- * many events were new. Run inside a transaction when the caller advances a cursor after it.
+ * batches, each one statement that also counts the new events in their days and moves each
+ * touched resource event and identity to its newest event. Returns how many events were new. Run inside a transaction when the caller advances a cursor after it.
  */
 export async function writeEvents(db: Database, events: NewPolicyEvent[]): Promise<number> {
   let inserted = 0;
@@ -17,10 +17,7 @@ export async function writeEvents(db: Database, events: NewPolicyEvent[]): Promi
     const chunk = events.slice(start, start + BATCH);
     // Two records of one batch may carry the same provider id; the first one wins.
     const unique = [...new Map(chunk.map((e) => [`${e.tenantId}\u0000${e.providerEventId}`, e])).values()];
-    const rows = await insertNewEvents(db, unique);
-    inserted += rows.length;
-    await touchResourceEvents(db, rows);
-    await touchPrincipals(db, rows);
+    inserted += await insertNewEvents(db, unique);
   }
   return inserted;
 }

@@ -1,6 +1,7 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import { resourceEvents } from "../../db/schema/events";
+import { updateCountingDays } from "./event-day-counts";
 import type { EventQuery } from "./event-query";
 import {
   EVENT_COLUMNS,
@@ -105,10 +106,14 @@ export async function setResourceDismissed(
         returning deployment_id, resource_external_id`),
     );
     if (!re) return;
-    await tx.execute(sql`
-      update policy_events set is_dismissed = ${dismissed}
-      where tenant_id = ${tenantId} and deployment_id = ${re.deployment_id}
-        and resource_external_id = ${re.resource_external_id}`);
+    await tx.execute(
+      updateCountingDays(
+        sql`update policy_events set is_dismissed = ${dismissed}
+          where tenant_id = ${tenantId} and deployment_id = ${re.deployment_id}
+            and resource_external_id = ${re.resource_external_id} and is_dismissed <> ${dismissed}`,
+        { is_dismissed: sql`not is_dismissed` },
+      ),
+    );
   });
 }
 
