@@ -5,7 +5,7 @@ import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connec
 import { DeploymentMode, DeploymentStatus } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { InitiativeService } from "@palisade/api/gen/palisade/initiative/v1/initiative_pb";
 import { RecommendationService } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
-import { inArray, sql } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import { deployments } from "../../apps/server/src/db/schema/deployments";
 import { fillEvents } from "../support/fill-events";
 import { timingSummary } from "../support/percentile";
