@@ -368,7 +368,9 @@ async function postgres() {
     await measure(handle, "PostgreSQL");
   } finally {
     await handle.close();
-    await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`));
+    // BENCH_KEEP_DB=1 leaves the filled database for looking at query plans afterwards.
+    if (!process.env.BENCH_KEEP_DB)
+      await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`));
   }
 }
 
