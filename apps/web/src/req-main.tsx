@@ -1,6 +1,8 @@
+import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { ScreenErrorBoundary } from "@/components/screen-error-boundary";
+import { prefetchPolicyOfKey } from "@/features/waivers/api/waiver-request-queries";
 import { WaiverRequestPage } from "@/features/waivers/components/waiver-request-page";
 import { prefilledPolicyKey } from "@/features/waivers/waiver-request-link";
 import { fetchSession } from "@/lib/auth-context";
@@ -15,6 +17,14 @@ adoptStyleNonce();
 const root = document.getElementById("root");
 if (!root) throw new Error("The page has no #root element");
 
+const initialKey = prefilledPolicyKey(window.location.search);
+if (initialKey.length === POLICY_KEY_LENGTH) {
+  // A key in the address (the deny message's link): its policy and the text block that shows its
+  // message are asked for now, beside the session, not after the first render.
+  void prefetchPolicyOfKey(initialKey).catch(() => {});
+  void import("@/components/text-block");
+}
+
 void fetchSession()
   .catch(() => null)
   .then((session) => {
@@ -22,7 +32,7 @@ void fetchSession()
     createRoot(root).render(
       <StrictMode>
         <ScreenErrorBoundary>
-          <WaiverRequestPage userName={userName} initialKey={prefilledPolicyKey(window.location.search)} />
+          <WaiverRequestPage userName={userName} initialKey={initialKey} />
         </ScreenErrorBoundary>
       </StrictMode>,
     );

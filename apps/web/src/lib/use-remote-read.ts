@@ -40,6 +40,14 @@ function read(key: string, load: () => Promise<unknown>): Promise<unknown> {
 }
 
 /**
+ * Starts the read of `key` before any component asks for it (the page's first lookups, while
+ * React and the session are still loading); a component asking later gets the same answer.
+ */
+export function prefetchRemoteRead<T>(key: string, load: () => Promise<T>): Promise<T> {
+  return read(key, load) as Promise<T>;
+}
+
+/**
  * A server read for the public waiver page, which has no query library on its first load: the
  * answer of `key` is shared by every component that asks for it and kept for the page's life,
  * asked again once older than 30 s. A `null` key asks nothing and stays pending.

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useRemoteRead } from "@/lib/use-remote-read";
+import { prefetchRemoteRead, useRemoteRead } from "@/lib/use-remote-read";
 import { durationSeconds, type WaiverRequestValues } from "../forms/waiver-request-schema";
 import {
   type CreatedWaiverJson,
@@ -19,13 +19,25 @@ export function useWaiverScopes(key: string, search: string) {
   );
 }
 
+const bundleRead = (key: string) => `getBundleByKey ${key.toUpperCase()}`;
+const definitionRead = (slug: string) => `getDefinitionBySlug ${slug}`;
+
 export function useBundleByKey(key: string) {
-  const upper = key.toUpperCase();
-  return useRemoteRead(key === "" ? null : `getBundleByKey ${upper}`, () => getBundleByKey(upper));
+  return useRemoteRead(key === "" ? null : bundleRead(key), () => getBundleByKey(key.toUpperCase()));
 }
 
 export function useDefinitionBySlug(slug: string | undefined) {
-  return useRemoteRead(slug ? `getDefinitionBySlug ${slug}` : null, () => getDefinitionBySlug(slug ?? ""));
+  return useRemoteRead(slug ? definitionRead(slug) : null, () => getDefinitionBySlug(slug ?? ""));
+}
+
+/**
+ * Asks for the policy of a key given in the address, and then for its definition, as soon as the
+ * page starts: the card they fill is what the page shows first.
+ */
+export async function prefetchPolicyOfKey(key: string): Promise<void> {
+  const bundle = await prefetchRemoteRead(bundleRead(key), () => getBundleByKey(key.toUpperCase()));
+  const slug = bundle.policySlug;
+  if (slug) await prefetchRemoteRead(definitionRead(slug), () => getDefinitionBySlug(slug));
 }
 
 /** crypto.randomUUID needs a secure context; a self-hosted server may be reached over plain HTTP. */
