@@ -64,6 +64,8 @@ export default defineConfig({
       SLACK_API_URL: slackApiURL,
       // The single sign-on test's identity provider, on loopback (a private address needs trusting).
       SSO_TRUSTED_ORIGINS: oidcIssuer,
+      // One client address signs in for every test, many times a minute on a fast machine.
+      SIGN_IN_RATE_LIMIT_PER_MINUTE: "120",
       // A private build (see the pretest script), so a rebuild of apps/web/dist during a run changes nothing.
       WEB_DIST: new URL(".web-dist", import.meta.url).pathname,
     },

@@ -71,6 +71,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     enqueueMessage: (payload) => enqueueMessage(jobs, payload),
     allowSignUp: config.allowSignUp,
     passwordPolicy: config.passwordPolicy,
+    signInsPerMinute: config.signInsPerMinute,
     rateLimiter,
     socialSignIn: config.socialSignIn,
   });

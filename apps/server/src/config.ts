@@ -54,6 +54,11 @@ export interface Config {
   allowSignUp: boolean;
   /** PASSWORD_REQUIRED_CLASSES and the fixed lengths. */
   passwordPolicy: PasswordPolicy;
+  /**
+   * Password and e-mailed-code sign-ins a minute from one client address (many people behind one
+   * address, e.g. an office's NAT, may need more).
+   */
+  signInsPerMinute: number;
   /** Retries of deployments while the cloud is unreachable or throttling. */
   cloudRetry: CloudRetry;
   /** Outgoing mail: SMTP, or .eml files in the outbox; failed sends are retried this way. */
@@ -112,6 +117,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     awsPrincipalArn: env.PALISADE_AWS_PRINCIPAL_ARN || undefined,
     invitationTtlHours: positiveNumber(env, "INVITATION_TTL_HOURS", 168),
     allowSignUp: flag(env, "ALLOW_SIGN_UP", false),
+    signInsPerMinute: Math.floor(positiveNumber(env, "SIGN_IN_RATE_LIMIT_PER_MINUTE", 10)),
     passwordPolicy: {
       ...DEFAULT_PASSWORD_POLICY,
       requiredClasses: parseRequiredClasses(env.PASSWORD_REQUIRED_CLASSES),

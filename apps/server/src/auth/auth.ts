@@ -75,6 +75,8 @@ export interface AuthOptions {
   /** The buckets shared by every replica on the database. */
   rateLimiter: RateLimiter;
   passwordPolicy: PasswordPolicy;
+  /** SIGN_IN_RATE_LIMIT_PER_MINUTE: password and e-mailed-code sign-ins a minute per client address. */
+  signInsPerMinute: number;
   /** Social providers and the generic OpenID Connect provider turned on in the environment. */
   socialSignIn: SocialSignInConfig;
 }
@@ -168,13 +170,13 @@ export function createAuth(options: AuthOptions) {
       window: 60,
       max: 120,
       customRules: {
-        "/sign-in/email": { window: 60, max: 10 },
+        "/sign-in/email": { window: 60, max: options.signInsPerMinute },
         "/sign-up/email": { window: 60, max: 5 },
         "/api-key/verify": false,
         // Per client address; the sign-in page also waits 30 s before it offers a new code.
         "/email-otp/send-verification-otp": { window: 60, max: 3 },
         // Five wrong codes end a code anyway; this bounds guessing across codes and addresses.
-        "/sign-in/email-otp": { window: 60, max: 10 },
+        "/sign-in/email-otp": { window: 60, max: options.signInsPerMinute },
         "/sign-in/magic-link": { window: 60, max: 3 },
         // Six-digit codes: a handful of tries a minute per client address.
         "/two-factor/verify-totp": { window: 60, max: 10 },
