@@ -383,6 +383,9 @@ test.describe("submitting", () => {
       return route.fulfill({ json: { waiver: waiver(status), tenantName: "Sandbox Tenant" } });
     });
     await page.goto(`/req?k=${bundle.key}`);
+    // The signed-in page with the key's policy and the places a waiver may apply, as a requester sees it.
+    await expect(page.getByRole("heading", { name: /^Welcome (?!Guest)/ })).toBeVisible();
+    await expect(page.getByRole("option", { name: /payments-prod/ })).toBeAttached();
     await page.getByLabel("Waiver Reason").fill(`${reason} (pending ${Date.now()})`);
     await page.getByRole("button", { name: "Submit" }).click();
 
