@@ -52,6 +52,17 @@ async function scopeChain(db: Database, tenantId: string, target: WaiverTarget):
   return chain.map((s) => s.toLowerCase());
 }
 
+/** The waiver rows for the deployments `deploymentsFor` chose, one per deployment. */
+export function waiverRowsFor(targets: { deployment: DeploymentRow; target: WaiverTarget }[]) {
+  return targets.map(({ deployment, target }) => ({
+    deploymentId: deployment.id,
+    deploymentScope: deployment.scopeExternalId,
+    scope: target.kind === "scope" ? target.externalId : null,
+    resource: target.kind === "resource" ? target.externalId : null,
+    principalArn: target.kind === "principal" ? target.arn : null,
+  }));
+}
+
 /**
  * The deployments a new waiver attaches to: the one whose scope contains the target, or
  * with no target every deployment of the bundle (the waiver covers all its scopes).

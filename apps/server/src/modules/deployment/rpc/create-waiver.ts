@@ -6,7 +6,7 @@ import { invalidField } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
 import { createWaivers, tenantMaxWaiverHours } from "../../waiver/waiver-lifecycle";
 import { waiverMessage } from "../../waiver/waiver-message";
-import { deploymentsFor } from "../../waiver/waiver-request";
+import { deploymentsFor, waiverRowsFor } from "../../waiver/waiver-request";
 import type { WaiverTarget } from "../../waiver/waiver-rules";
 import { bundleByKey, liveBundle } from "../bundle-lookup";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
@@ -45,13 +45,7 @@ export function createWaiver(deps: DeploymentServiceDeps): DeploymentRpc["create
     const targets = await deploymentsFor(db, bundle, waiverTarget);
     const created = await createWaivers(deps, {
       bundle,
-      rows: targets.map(({ deployment, target }) => ({
-        deploymentId: deployment.id,
-        deploymentScope: deployment.scopeExternalId,
-        scope: target.kind === "scope" ? target.externalId : null,
-        resource: target.kind === "resource" ? target.externalId : null,
-        principalArn: target.kind === "principal" ? target.arn : null,
-      })),
+      rows: waiverRowsFor(targets),
       createSource:
         request && request.createSource !== WaiverCreateSource.UNSPECIFIED
           ? WaiverCreateSource[request.createSource]

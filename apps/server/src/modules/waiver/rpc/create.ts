@@ -7,7 +7,7 @@ import { findLiveBundleByKeyAnyTenant } from "../waiver-context-repository";
 import type { WaiverRpc, WaiverServiceDeps } from "../waiver-deps";
 import { createWaivers, tenantMaxWaiverHours } from "../waiver-lifecycle";
 import { waiverMessage } from "../waiver-message";
-import { deploymentsFor, requireRequesterIn } from "../waiver-request";
+import { deploymentsFor, requireRequesterIn, waiverRowsFor } from "../waiver-request";
 import { MAX_IDEMPOTENCY_KEY, parseCreateInput } from "../waiver-rules";
 
 const createSourceNames: Record<WaiverCreateSource, string> = {
@@ -53,13 +53,7 @@ export function create(deps: WaiverServiceDeps): WaiverRpc["create"] {
     const auto = bundle.waiverApprovalMode !== "MANUAL";
     const created = await createWaivers(deps, {
       bundle,
-      rows: targets.map(({ deployment, target }) => ({
-        deploymentId: deployment.id,
-        deploymentScope: deployment.scopeExternalId,
-        scope: target.kind === "scope" ? target.externalId : null,
-        resource: target.kind === "resource" ? target.externalId : null,
-        principalArn: target.kind === "principal" ? target.arn : null,
-      })),
+      rows: waiverRowsFor(targets),
       createSource,
       requester: {
         name: caller.name,
