@@ -36,14 +36,18 @@ export interface JobQueue {
 
 /**
  * Durable jobs in the application's own database (pg-boss): embedded PGlite in the local
- * run, PostgreSQL otherwise. Jobs survive restarts; workers poll twice a second so that
- * user-visible work (a waiver reaching the cloud) starts promptly.
+ * run, PostgreSQL otherwise. Jobs survive restarts. A new job wakes the workers of its queue
+ * at once (the database's LISTEN/NOTIFY, which reaches every replica), so user-visible work (a
+ * waiver reaching the cloud) starts promptly; between jobs the workers look every two seconds
+ * (retries and delayed jobs become due without a notification), not twice a second, which left
+ * an idle server's database answering some sixty polls a second.
  */
 export async function startJobQueue(database: DatabaseHandle, logger: Logger): Promise<JobQueue> {
   const boss = database.pglite
-    ? new PgBoss({ db: fromPglite(database.pglite), backend: "pglite" })
+    ? new PgBoss({ db: fromPglite(database.pglite), backend: "pglite", useListenNotify: true })
     : new PgBoss({
         connectionString: database.connectionString,
+        useListenNotify: true,
         max: 4,
         // Jobs whose worker stopped sending heartbeats (a replica died) are retried within seconds.
         superviseIntervalSeconds: 5,
@@ -72,13 +76,20 @@ export async function startJobQueue(database: DatabaseHandle, logger: Logger): P
         retryBackoff: true,
         expireInSeconds,
         heartbeatSeconds,
+        notify: true,
       };
       await boss.createQueue(name, { ...settings, retryDelayMax: retryDelayMaxSeconds });
       // A queue made by an earlier version takes the current settings.
       await boss.updateQueue(name, settings);
       await boss.work<T>(
         name,
-        { pollingIntervalSeconds: 0.5, localConcurrency: concurrency, batchSize: 1 },
+        {
+          notifyPollingIntervalSeconds: 2,
+          // Without a listener (a pooler in transaction mode drops LISTEN), polling alone.
+          pollingIntervalSeconds: 0.5,
+          localConcurrency: concurrency,
+          batchSize: 1,
+        },
         async (jobs) => {
           for (const job of jobs) {
             try {
