@@ -4,6 +4,7 @@ import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type ProxyOptions } from "vite";
 import { ownEntryPages } from "./src/lib/own-entry-pages";
+import { chunkGroups } from "./vite-chunk-groups";
 import { deliveryPlugin } from "./vite-delivery-plugin";
 
 const htmlOf = (name: string) => fileURLToPath(new URL(`./${name}.html`, import.meta.url));
@@ -49,21 +50,7 @@ export default defineConfig({
         ...ownEntryPages.map((page) => [page.slice(1), htmlOf(page.slice(1))]),
       ]),
       output: {
-        codeSplitting: {
-          groups: [
-            // A few large chunks compress far better than a dozen small ones. What every entry
-            // needs (React, the class-name helpers) is one chunk; the router, the query library and
-            // zod, which only the app loads, are another, so the waiver page does not load them.
-            {
-              name: "react",
-              test: /node_modules[\\/](react|react-dom|scheduler|tailwind-merge|clsx|class-variance-authority)[\\/]/,
-            },
-            {
-              name: "framework",
-              test: /node_modules[\\/](@tanstack[\\/](react-router|router-core|history|store|react-store|query-core|react-query)|zod[\\/]v4[\\/](core|mini))[\\/]/,
-            },
-          ],
-        },
+        codeSplitting: { groups: chunkGroups() },
       },
     },
   },

@@ -14,6 +14,11 @@ const queryClient = createQueryClient();
 const auth = createAuthContext();
 const router = createAppRouter({ queryClient, auth });
 
+// The code of the page at the address loads now, beside the session check, rather than once the
+// signed-in area has let the visitor in.
+const [routesAtAddress] = router.getMatchedRoutes(window.location.pathname);
+for (const route of routesAtAddress) void router.loadRouteChunk(route)?.catch(() => {});
+
 const root = document.getElementById("root");
 if (!root) throw new Error("The page has no #root element");
 

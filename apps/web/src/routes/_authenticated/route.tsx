@@ -12,6 +12,13 @@ const twoFactorSetupPath = "/two-factor-setup";
 export const Route = createFileRoute("/_authenticated")({
   validateSearch: authenticatedSearchSchema,
   beforeLoad: async ({ context, location, search }) => {
+    // The tenant is asked for beside the session rather than after it. Loaded on demand so the
+    // Connect runtime stays out of the public pages' first load.
+    const access = import("@/features/shell/api/load-current-tenant").then(({ loadCurrentTenant }) =>
+      loadCurrentTenant(context.queryClient),
+    );
+    // Read by the loader; a visit without a session is sent away before that.
+    access.catch(() => {});
     const session = await context.auth.getSession();
     if (!session) throw redirect({ to: "/", search: { redirect: { path: location.href } } });
     // A link naming a recommendation opens it, wherever it points (the create form keeps it as
@@ -19,12 +26,10 @@ export const Route = createFileRoute("/_authenticated")({
     const opensRecommendation = /^\/(recommendations|policies\/create)(\/|$)/.test(location.pathname);
     if (search.recommendationId && !opensRecommendation)
       throw redirect({ to: "/recommendations", search: { recommendationId: search.recommendationId } });
-    return { session };
+    return { session, access };
   },
   loader: async ({ context, location }) => {
-    // Loaded on demand so the Connect runtime stays out of the public pages' first load.
-    const { loadCurrentTenant } = await import("@/features/shell/api/load-current-tenant");
-    const access = await loadCurrentTenant(context.queryClient);
+    const access = await context.access;
     if (access === "signed-out") {
       context.auth.invalidate();
       throw redirect({ to: "/", search: { redirect: { path: location.href } } });

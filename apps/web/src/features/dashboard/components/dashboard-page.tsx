@@ -158,15 +158,14 @@ function ComplianceTrend() {
   const trend = useQuery({ ...complianceTrendQuery(bundleId), enabled: bundleId !== "" });
   const points = trendPoints(trend.data?.trend?.points ?? []);
   const figure = trendFigure(points, trend.data?.trend?.overall);
-  const policyName = choices.find((b) => b.entity?.id === bundleId)?.name ?? "the policy";
   return (
     <Card className="min-w-0">
       <CardHeader className="flex flex-col gap-2 sm:flex-row sm:flex-wrap sm:items-end sm:justify-between">
         <div className="min-w-0">
           <CardTitle className="text-base">Compliance trend</CardTitle>
           <CardDescription>
-            Resources governed by {policyName}, compliant and not, per day over the last 30 days (UTC days).
-            Days without an evaluation are left empty.
+            Resources governed by the policy chosen here, compliant and not, per day over the last 30 days
+            (UTC days). Days without an evaluation are left empty.
           </CardDescription>
           {figure.percent !== null && (
             <p className="mt-1 text-sm" data-testid="compliance-figure">

@@ -1,0 +1,73 @@
+import { fileURLToPath } from "node:url";
+import type { ChunkingContext, CodeSplittingGroup } from "rolldown";
+
+const source = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
+/**
+ * A package index that re-exports the whole package (the icon set, the Radix collection). Following
+ * it would count every icon and primitive as imported; the bundler keeps only those used.
+ */
+const reExportsAll =
+  /node_modules[\\/](lucide-react|radix-ui)[\\/]dist[\\/](esm[\\/]lucide-react|index)\.m?js$/;
+
+/** The modules `roots` import, directly or not; not what they load later with `import()`. */
+function staticImportsOf(ctx: ChunkingContext, roots: string[]): Set<string> {
+  const graph = new Set<string>();
+  const pending = [...roots];
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    if (graph.has(id)) continue;
+    graph.add(id);
+    if (!reExportsAll.test(id)) pending.push(...(ctx.getModuleInfo(id)?.importedIds ?? []));
+  }
+  return graph;
+}
+
+/**
+ * How the build groups modules into chunks. On a first visit every file is a request queued on one
+ * of the six connections a browser opens to the server, so what a page needs before it can paint
+ * comes in a few larger files rather than dozens of small ones:
+ * - react: what every page needs (React, the class-name helpers);
+ * - framework: the router, the query library and zod, which only the app loads;
+ * - waiver-page-shared: what the public waiver page shares with the app (form fields, helpers);
+ *   what only that page uses stays in its own entry;
+ * - signed-in-shell: the signed-in area's frame (navigation, user menu, tenant check) and the RPC
+ *   runtime it calls, which every signed-in page loads before its own code.
+ */
+export function chunkGroups(): CodeSplittingGroup[] {
+  // Worked out once per build, when the bundler first asks.
+  let waiverPage: Set<string> | undefined;
+  let signedInShell: Set<string> | undefined;
+  return [
+    {
+      name: "react",
+      test: /node_modules[\\/](react|react-dom|scheduler|tailwind-merge|clsx|class-variance-authority)[\\/]/,
+      priority: 4,
+    },
+    {
+      name: "framework",
+      test: /node_modules[\\/](@tanstack[\\/](react-router|router-core|history|store|react-store|query-core|react-query)|zod[\\/]v4[\\/](core|mini))[\\/]/,
+      priority: 3,
+    },
+    // Only modules something else imports too: what one page alone uses stays with that page.
+    {
+      name: (id, ctx) => {
+        waiverPage ??= staticImportsOf(ctx, [source("req-main.tsx")]);
+        return waiverPage.has(id) ? "waiver-page-shared" : null;
+      },
+      minShareCount: 2,
+      priority: 2,
+    },
+    {
+      name: (id, ctx) => {
+        signedInShell ??= staticImportsOf(ctx, [
+          source("features/shell/components/authenticated-layout.tsx"),
+          source("features/shell/components/account-only-layout.tsx"),
+          source("features/shell/api/load-current-tenant.ts"),
+        ]);
+        return signedInShell.has(id) ? "signed-in-shell" : null;
+      },
+      minShareCount: 2,
+      priority: 1,
+    },
+  ];
+}
