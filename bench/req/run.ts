@@ -224,10 +224,14 @@ async function largestContentfulPaint(browser: Browser, path: string, cookie?: s
   // The page paints its content after its data calls, so the entries are read once the network is idle.
   await page.goto(`${BASE}${path}`, { waitUntil: "networkidle" });
   // Runs in the page; written as source because Node's typings do not know the LCP entry type.
-  const lcp = await page.evaluate<number>(`new Promise((resolve) => {
-    let latest = 0;
+  const { lcp, element } = await page.evaluate<{ lcp: number; element: string }>(`new Promise((resolve) => {
+    let latest = { lcp: 0, element: "" };
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) latest = Math.max(latest, entry.startTime);
+      for (const entry of list.getEntries()) {
+        if (entry.startTime < latest.lcp) continue;
+        const text = (entry.element && entry.element.textContent || "").trim().slice(0, 60);
+        latest = { lcp: entry.startTime, element: (entry.element ? entry.element.tagName.toLowerCase() : "?") + " " + JSON.stringify(text) };
+      }
     }).observe({ type: "largest-contentful-paint", buffered: true });
     setTimeout(() => resolve(latest), 200);
   })`);
@@ -237,7 +241,7 @@ async function largestContentfulPaint(browser: Browser, path: string, cookie?: s
       ...performance.getEntriesByType("navigation").map((e) => "document " + Math.round(e.responseEnd) + " ms, DOMContentLoaded " + Math.round(e.domContentLoadedEventEnd) + " ms, load " + Math.round(e.loadEventEnd) + " ms"),
       ...performance.getEntriesByType("resource").sort((a, b) => a.responseEnd - b.responseEnd).map((e) => Math.round(e.startTime) + "-" + Math.round(e.responseEnd) + " ms " + new URL(e.name).pathname),
     ]`);
-    console.log(`${path} LCP ${lcp.toFixed(0)} ms\n  ${timeline.join("\n  ")}`);
+    console.log(`${path} LCP ${lcp.toFixed(0)} ms (${element})\n  ${timeline.join("\n  ")}`);
   }
   await context.close();
   return lcp;
