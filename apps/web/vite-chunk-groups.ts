@@ -23,51 +23,56 @@ function staticImportsOf(ctx: ChunkingContext, roots: string[]): Set<string> {
 }
 
 /**
+ * One chunk for the modules `roots` import, directly or not, and something else imports too (what
+ * one page alone uses stays with that page). Groups of a higher priority take their modules first.
+ */
+function firstVisitGroup(name: string, roots: string[], priority: number): CodeSplittingGroup {
+  // Worked out once per build, when the bundler first asks.
+  let graph: Set<string> | undefined;
+  return {
+    name: (id, ctx) => {
+      graph ??= staticImportsOf(ctx, roots.map(source));
+      return graph.has(id) ? name : null;
+    },
+    minShareCount: 2,
+    priority,
+  };
+}
+
+/**
  * How the build groups modules into chunks. On a first visit every file is a request queued on one
  * of the six connections a browser opens to the server, so what a page needs before it can paint
  * comes in a few larger files rather than dozens of small ones:
  * - react: what every page needs (React, the class-name helpers);
  * - framework: the router, the query library and zod, which only the app loads;
  * - waiver-page-shared: what the public waiver page shares with the app (form fields, helpers);
- *   what only that page uses stays in its own entry;
+ * - text-block: the Markdown renderer of policy descriptions, which the waiver page loads as soon
+ *   as the address names a key;
  * - signed-in-shell: the signed-in area's frame (navigation, user menu, tenant check) and the RPC
  *   runtime it calls, which every signed-in page loads before its own code.
  */
 export function chunkGroups(): CodeSplittingGroup[] {
-  // Worked out once per build, when the bundler first asks.
-  let waiverPage: Set<string> | undefined;
-  let signedInShell: Set<string> | undefined;
   return [
     {
       name: "react",
       test: /node_modules[\\/](react|react-dom|scheduler|tailwind-merge|clsx|class-variance-authority)[\\/]/,
-      priority: 4,
+      priority: 5,
     },
     {
       name: "framework",
       test: /node_modules[\\/](@tanstack[\\/](react-router|router-core|history|store|react-store|query-core|react-query)|zod[\\/]v4[\\/](core|mini))[\\/]/,
-      priority: 3,
+      priority: 4,
     },
-    // Only modules something else imports too: what one page alone uses stays with that page.
-    {
-      name: (id, ctx) => {
-        waiverPage ??= staticImportsOf(ctx, [source("req-main.tsx")]);
-        return waiverPage.has(id) ? "waiver-page-shared" : null;
-      },
-      minShareCount: 2,
-      priority: 2,
-    },
-    {
-      name: (id, ctx) => {
-        signedInShell ??= staticImportsOf(ctx, [
-          source("features/shell/components/authenticated-layout.tsx"),
-          source("features/shell/components/account-only-layout.tsx"),
-          source("features/shell/api/load-current-tenant.ts"),
-        ]);
-        return signedInShell.has(id) ? "signed-in-shell" : null;
-      },
-      minShareCount: 2,
-      priority: 1,
-    },
+    firstVisitGroup("waiver-page-shared", ["req-main.tsx"], 3),
+    firstVisitGroup("text-block", ["components/text-block.tsx"], 2),
+    firstVisitGroup(
+      "signed-in-shell",
+      [
+        "features/shell/components/authenticated-layout.tsx",
+        "features/shell/components/account-only-layout.tsx",
+        "features/shell/api/load-current-tenant.ts",
+      ],
+      1,
+    ),
   ];
 }
