@@ -58,6 +58,22 @@ interface Running {
   stop(): Promise<void>;
 }
 
+const IDLE_CPU_MS = 10_000;
+
+/** CPU time the process used (user and system), in clock ticks of 1/100 s. */
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  // utime and stime are fields 14 and 15 of the line; 12 and 13 after the command's closing ")".
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** How much of one core the process uses while nobody calls it: its own timers and job polling. */
+async function idleCpuPercent(pid: number): Promise<number> {
+  const before = cpuTicks(pid);
+  await sleep(IDLE_CPU_MS);
+  return ((cpuTicks(pid) - before) / (IDLE_CPU_MS / 1000) / 100) * 100;
+}
+
 /** The server as its own Node process (no npm or tsx wrapper, so the pid is the server's). */
 async function startServer(env: Record<string, string>): Promise<Running> {
   const port = await freePort();
@@ -157,6 +173,11 @@ async function measure(
   let server = await startServer(env);
   await sleep(5_000);
   add("server RSS at idle, empty database", rssMb(server.child.pid ?? 0));
+  add(
+    `server CPU at idle, empty database (share of one core over ${IDLE_CPU_MS / 1000} s)`,
+    await idleCpuPercent(server.child.pid ?? 0),
+    "%",
+  );
   await server.stop();
 
   const handle = await openDb();
