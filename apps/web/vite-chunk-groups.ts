@@ -30,6 +30,7 @@ function firstVisitGroup(name: string, roots: string[], priority: number): CodeS
   // Worked out once per build, when the bundler first asks.
   let graph: Set<string> | undefined;
   return {
+    debugName: name,
     name: (id, ctx) => {
       graph ??= staticImportsOf(ctx, roots.map(source));
       return graph.has(id) ? name : null;
