@@ -71,7 +71,8 @@ function cpuTicks(pid: number): number {
 async function idleCpuPercent(pid: number): Promise<number> {
   const before = cpuTicks(pid);
   await sleep(IDLE_CPU_MS);
-  return ((cpuTicks(pid) - before) / (IDLE_CPU_MS / 1000) / 100) * 100;
+  // 100 ticks a second are one whole core, so ticks a second are its percentage.
+  return (cpuTicks(pid) - before) / (IDLE_CPU_MS / 1000);
 }
 
 /** The server as its own Node process (no npm or tsx wrapper, so the pid is the server's). */

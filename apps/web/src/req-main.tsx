@@ -2,7 +2,7 @@ import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { ScreenErrorBoundary } from "@/components/screen-error-boundary";
-import { prefetchPolicyOfKey } from "@/features/waivers/api/waiver-request-queries";
+import { preloadPolicyCard } from "@/features/waivers/components/policy-info-card";
 import { WaiverRequestPage } from "@/features/waivers/components/waiver-request-page";
 import { prefilledPolicyKey } from "@/features/waivers/waiver-request-link";
 import { fetchSession } from "@/lib/auth-context";
@@ -18,12 +18,7 @@ const root = document.getElementById("root");
 if (!root) throw new Error("The page has no #root element");
 
 const initialKey = prefilledPolicyKey(window.location.search);
-if (initialKey.length === POLICY_KEY_LENGTH) {
-  // A key in the address (the deny message's link): its policy and the text block that shows its
-  // message are asked for now, beside the session, not after the first render.
-  void prefetchPolicyOfKey(initialKey).catch(() => {});
-  void import("@/components/text-block");
-}
+if (initialKey.length === POLICY_KEY_LENGTH) preloadPolicyCard(initialKey);
 
 void fetchSession()
   .catch(() => null)

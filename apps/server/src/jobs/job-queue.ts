@@ -38,9 +38,8 @@ export interface JobQueue {
  * Durable jobs in the application's own database (pg-boss): embedded PGlite in the local
  * run, PostgreSQL otherwise. Jobs survive restarts. A new job wakes the workers of its queue
  * at once (the database's LISTEN/NOTIFY, which reaches every replica), so user-visible work (a
- * waiver reaching the cloud) starts promptly; between jobs the workers look every two seconds
- * (retries and delayed jobs become due without a notification), not twice a second, which left
- * an idle server's database answering some sixty polls a second.
+ * waiver reaching the cloud) starts promptly; between jobs the workers look every two seconds,
+ * for retries and delayed jobs, which become due without a notification.
  */
 export async function startJobQueue(database: DatabaseHandle, logger: Logger): Promise<JobQueue> {
   const boss = database.pglite

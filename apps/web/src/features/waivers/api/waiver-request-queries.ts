@@ -19,15 +19,20 @@ export function useWaiverScopes(key: string, search: string) {
   );
 }
 
-const bundleRead = (key: string) => `getBundleByKey ${key.toUpperCase()}`;
-const definitionRead = (slug: string) => `getDefinitionBySlug ${slug}`;
+/** A read's cache key and how to load it: the hooks and the prefetch below share both. */
+const bundleRead = (key: string) =>
+  [`getBundleByKey ${key.toUpperCase()}`, () => getBundleByKey(key.toUpperCase())] as const;
+const definitionRead = (slug: string) =>
+  [`getDefinitionBySlug ${slug}`, () => getDefinitionBySlug(slug)] as const;
 
 export function useBundleByKey(key: string) {
-  return useRemoteRead(key === "" ? null : bundleRead(key), () => getBundleByKey(key.toUpperCase()));
+  const [readKey, load] = bundleRead(key);
+  return useRemoteRead(key === "" ? null : readKey, load);
 }
 
 export function useDefinitionBySlug(slug: string | undefined) {
-  return useRemoteRead(slug ? definitionRead(slug) : null, () => getDefinitionBySlug(slug ?? ""));
+  const [readKey, load] = definitionRead(slug ?? "");
+  return useRemoteRead(slug ? readKey : null, load);
 }
 
 /**
@@ -35,9 +40,9 @@ export function useDefinitionBySlug(slug: string | undefined) {
  * page starts: the card they fill is what the page shows first.
  */
 export async function prefetchPolicyOfKey(key: string): Promise<void> {
-  const bundle = await prefetchRemoteRead(bundleRead(key), () => getBundleByKey(key.toUpperCase()));
+  const bundle = await prefetchRemoteRead(...bundleRead(key));
   const slug = bundle.policySlug;
-  if (slug) await prefetchRemoteRead(definitionRead(slug), () => getDefinitionBySlug(slug));
+  if (slug) await prefetchRemoteRead(...definitionRead(slug));
 }
 
 /** crypto.randomUUID needs a secure context; a self-hosted server may be reached over plain HTTP. */

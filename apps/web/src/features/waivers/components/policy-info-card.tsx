@@ -5,13 +5,24 @@ import { ParameterValue } from "@/components/parameter-value";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorText } from "@/lib/error-text";
-import { useBundleByKey, useDefinitionBySlug } from "../api/waiver-request-queries";
+import { prefetchPolicyOfKey, useBundleByKey, useDefinitionBySlug } from "../api/waiver-request-queries";
 import type { BundleByKeyJson } from "../api/waiver-rpc";
 import { policyCardState } from "../policy-card-state";
 import { PolicyTitle } from "./policy-title";
 
 // Markdown rendering is the heaviest part of this page and only needed once a key is found.
-const TextBlock = lazy(() => import("@/components/text-block").then((m) => ({ default: m.TextBlock })));
+const loadTextBlock = () => import("@/components/text-block");
+const TextBlock = lazy(() => loadTextBlock().then((m) => ({ default: m.TextBlock })));
+
+/**
+ * Starts what the card shows for a key given in the address (the deny message's link): the key's
+ * policy, its definition and the text block's code, beside the session rather than after the
+ * first render.
+ */
+export function preloadPolicyCard(key: string): void {
+  void prefetchPolicyOfKey(key).catch(() => {});
+  void loadTextBlock();
+}
 
 function Message({ icon, title, hint }: { icon: ReactNode; title: string; hint: string }) {
   return (
