@@ -1,27 +1,30 @@
 import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 import { ExternalLinkIcon, KeyRoundIcon, SearchXIcon, WifiOffIcon } from "lucide-react";
-import { lazy, type ReactNode, Suspense } from "react";
+import { type ReactNode, Suspense, useEffect } from "react";
 import { ParameterValue } from "@/components/parameter-value";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorText } from "@/lib/error-text";
+import { preloadableLazy } from "@/lib/preloadable-lazy";
 import { prefetchPolicyOfKey, useBundleByKey, useDefinitionBySlug } from "../api/waiver-request-queries";
 import type { BundleByKeyJson } from "../api/waiver-rpc";
 import { policyCardState } from "../policy-card-state";
 import { PolicyTitle } from "./policy-title";
 
 // Markdown rendering is the heaviest part of this page and only needed once a key is found.
-const loadTextBlock = () => import("@/components/text-block");
-const TextBlock = lazy(() => loadTextBlock().then((m) => ({ default: m.TextBlock })));
+const TextBlock = preloadableLazy(() => import("@/components/text-block").then((m) => m.TextBlock));
 
 /**
  * Starts what the card shows for a key given in the address (the deny message's link): the key's
  * policy, its definition and the text block's code, beside the session rather than after the
- * first render.
+ * first render. Resolves once the code is here (a failed load too: the card then loads it itself).
  */
-export function preloadPolicyCard(key: string): void {
+export function preloadPolicyCard(key: string): Promise<void> {
   void prefetchPolicyOfKey(key).catch(() => {});
-  void loadTextBlock();
+  return TextBlock.preload().then(
+    () => {},
+    () => {},
+  );
 }
 
 function Message({ icon, title, hint }: { icon: ReactNode; title: string; hint: string }) {
@@ -118,6 +121,10 @@ export function PolicyInfoCard({ typedKey, debouncedKey }: { typedKey: string; d
   const key = debouncedKey.trim();
   const lookupKey = key.length === POLICY_KEY_LENGTH ? key : "";
   const bundle = useBundleByKey(lookupKey);
+  // A typed key: the text block's code arrives while the key is looked up.
+  useEffect(() => {
+    if (lookupKey !== "") void TextBlock.preload().catch(() => {});
+  }, [lookupKey]);
   const state = policyCardState({
     key: typedKey,
     typing: typedKey.trim() !== key,

@@ -1,12 +1,13 @@
 import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 import { LoaderIcon } from "lucide-react";
-import { lazy, Suspense, useCallback, useId, useRef, useState } from "react";
+import { Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Slider } from "@/components/ui/slider";
 import { Textarea } from "@/components/ui/textarea";
+import { preloadableLazy } from "@/lib/preloadable-lazy";
 import { RpcError } from "@/lib/rpc-error";
 import { cn } from "@/lib/utils";
 import { useBundleByKey } from "../api/waiver-request-queries";
@@ -26,9 +27,20 @@ import {
 } from "../forms/waiver-request-schema";
 
 // Shown once the key is found, so it is not part of the page's first load.
-const WaiverScopePicker = lazy(() =>
-  import("./waiver-scope-picker").then((m) => ({ default: m.WaiverScopePicker })),
+const WaiverScopePicker = preloadableLazy(() =>
+  import("./waiver-scope-picker").then((m) => m.WaiverScopePicker),
 );
+
+/**
+ * Starts loading the scope picker, which a found key shows. Resolves once it is here (a failed
+ * load too: the form then loads it itself).
+ */
+export function preloadScopePicker(): Promise<void> {
+  return WaiverScopePicker.preload().then(
+    () => {},
+    () => {},
+  );
+}
 
 type DenyMessageLookup = "idle" | "resolving" | "not-found" | "failed";
 
@@ -110,6 +122,10 @@ export function WaiverRequestForm({
       ? debouncedKey.trim()
       : "";
   const bundle = useBundleByKey(lookupKey);
+  // A typed key: the picker's code arrives while the key is looked up.
+  useEffect(() => {
+    if (lookupKey !== "") void preloadScopePicker();
+  }, [lookupKey]);
   const chooseScope = useCallback(
     (scope: { id: string; label: string }) => {
       setValue("scope", scope.id);
