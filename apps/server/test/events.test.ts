@@ -17,7 +17,7 @@ import {
 import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
 import { compileAzureBundle } from "@palisade/policy-engine/compilers/azure/compile-azure";
 import type { ActiveWaiver } from "@palisade/policy-engine/compilers/compile-input";
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AwsCloudProvider, AzureCloudProvider } from "../src/cloud/cloud-provider";
 import { connectors, hierarchyNodes } from "../src/db/schema/connectors";
@@ -689,5 +689,93 @@ describe.each(engines)("policy events on %s", (engine) => {
     );
     expect((await errorOf(client.triggerFetch({ connectorId: awsConnector.id }))).code).toBe(Code.NotFound);
     expect((await client.listEvents({})).items).toHaveLength(0);
+  });
+
+  it("lists a user's events once whether listed by identifier, name or both, paging without gaps or repeats", async () => {
+    const [deployment] = await db()
+      .select()
+      .from(deployments)
+      .where(eq(deployments.bundleId, ids.awsBundle!));
+    const base = Date.parse("2026-02-10T00:00:00Z");
+    const arn = (name: string) => `arn:aws:iam::123456789012:user/${name}`;
+    // dave (listed by identifier and by name), erin (by name), dave without an identifier, frank
+    // (not listed), interleaved in time; pairs share a timestamp so the id breaks ties.
+    const who = [
+      { userIdentifier: arn("dave"), userName: "dave" },
+      { userIdentifier: arn("erin"), userName: "erin" },
+      { userIdentifier: null, userName: "dave" },
+      { userIdentifier: arn("frank"), userName: "frank" },
+    ];
+    await writeEvents(
+      db(),
+      Array.from({ length: 40 }, (_, i) => ({
+        tenantId,
+        providerEventId: `users-${i}`,
+        type: "PREVENTION" as const,
+        cloudProvider: "AWS" as const,
+        deploymentId: deployment!.id,
+        bundleId: ids.awsBundle,
+        deploymentName: "No leaving the organisation",
+        resourceExternalId: `arn:aws:sqs:eu-west-1:123456789012:queue-${i % 3}`,
+        resourceNativeType: "AWS::SQS::Queue",
+        resourceName: `queue-${i % 3}`,
+        resourceScope: "123456789012",
+        ...who[i % 4],
+        occurredAt: new Date(base + Math.floor(i / 2) * 60_000),
+      })),
+    );
+    const listed = (
+      await db()
+        .select({ id: policyEvents.id, userName: policyEvents.userName, resource: policyEvents.resourceName })
+        .from(policyEvents)
+        .where(and(eq(policyEvents.tenantId, tenantId), like(policyEvents.providerEventId, "users-%")))
+        .orderBy(desc(policyEvents.occurredAt), desc(policyEvents.id))
+    ).filter((e) => e.userName !== "frank");
+    const expected = listed.map((e) => e.id);
+    expect(expected).toHaveLength(30);
+    const client = server.client(PolicyEventStoreService, viewer);
+    const filter = create(EventFilterSchema, {
+      policyId: ids.awsBundle,
+      user: [arn("dave"), "dave", "erin"],
+      timeRange: {
+        start: timestampFromDate(new Date(base)),
+        end: timestampFromDate(new Date(base + 86_400_000)),
+      },
+    });
+    const seen: string[] = [];
+    let end: string | undefined;
+    let start: string | undefined;
+    for (let page = 0; page < 10; page += 1) {
+      const { items, pagination } = await client.listEvents({
+        filter,
+        pagination: { position: { case: "cursor", value: { end } }, limit: 7 },
+      });
+      seen.push(...items.map((e) => e.entity?.id ?? ""));
+      expect(pagination?.totalItems).toBe(30);
+      const cursor = pagination?.position.case === "cursor" ? pagination.position.value : undefined;
+      start = cursor?.start;
+      end = cursor?.end;
+      if (!end) break;
+    }
+    expect(seen).toEqual(expected);
+    // Back from the last page by its start cursor, and by page number, the same events.
+    const { items: previous } = await client.listEvents({
+      filter,
+      pagination: { position: { case: "cursor", value: { start } }, limit: 7 },
+    });
+    expect(previous.map((e) => e.entity?.id)).toEqual(expected.slice(21, 28));
+    const { items: second } = await client.listEvents({
+      filter,
+      pagination: { position: { case: "page", value: 2 }, limit: 7 },
+    });
+    expect(second.map((e) => e.entity?.id)).toEqual(expected.slice(7, 14));
+    // With the resource-name search, the users are checked within each matching resource.
+    const { items: inQueue, pagination } = await client.listEvents({
+      filter: create(EventFilterSchema, { ...filter, resourceName: "queue-1" }),
+      pagination: { position: { case: "cursor", value: {} }, limit: 50 },
+    });
+    const queued = listed.filter((e) => e.resource === "queue-1").map((e) => e.id);
+    expect(inQueue.map((e) => e.entity?.id)).toEqual(queued);
+    expect(pagination?.totalItems).toBe(queued.length);
   });
 });

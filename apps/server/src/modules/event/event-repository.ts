@@ -1,7 +1,7 @@
 import { EventOrderBy } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { and, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { complianceObservations, policyEvents } from "../../db/schema/events";
+import { policyEvents } from "../../db/schema/events";
 import { updateCountingDays } from "./event-day-counts";
 import type { EventQuery, Keyset } from "./event-query";
 
@@ -215,30 +215,90 @@ export async function pageOf<T extends { sort_value: string; id: string }>(
   return { rows: backwards ? items.reverse() : items, hasMore };
 }
 
+/**
+ * A filter's events read a matched value at a time: for each value `values` yields (one column),
+ * the events whose `column` equals it, newest first along the `(tenant_id, column, occurred_at,
+ * id)` index and stopped at a page (or at the count's cap), so that it costs the same however many
+ * events each value has. `conditions` narrow this walk only.
+ */
+interface Walk {
+  column: string;
+  values: SQL;
+  conditions: SQL[];
+}
+
+/**
+ * The walks that read the events of a filter on users or on a resource name, and what is left of
+ * the filter to check within each of them; none for other filters, which a single index serves.
+ * Given both, the resources are walked and the users checked within them: a plain check on the
+ * users is a filter on each event read, while one on the resource name is a subquery that the
+ * planner may run again for every event of a user's walk.
+ */
+function walksOf(q: EventQuery): { walks: Walk[]; rest: EventQuery } | undefined {
+  if (q.resourceName)
+    return {
+      // Within a matching resource, only the event's own text is checked again.
+      walks: [
+        {
+          column: "resource_external_id",
+          values: sql`select distinct resource_external_id from (${resourcesContaining(q.resourceName)}) found`,
+          conditions: [sql`${resourceSearchText("pe")} ilike ${containsPattern(q.resourceName)}`],
+        },
+      ],
+      rest: { ...q, resourceName: undefined },
+    };
+  if (q.users.length > 0) {
+    const users = sql`${sql.param(q.users)}::text[]`;
+    const listed = sql`select distinct value from unnest(${users}) listed (value)`;
+    return {
+      walks: [
+        { column: "user_identifier", values: listed, conditions: [] },
+        // An event whose identifier is listed was read by its identifier already; one without an
+        // identifier was not.
+        {
+          column: "user_name",
+          values: listed,
+          conditions: [sql`(pe.user_identifier is null or pe.user_identifier <> all (${users}))`],
+        },
+      ],
+      rest: { ...q, users: [] },
+    };
+  }
+  return undefined;
+}
+
+/** The events of every walk, at most `perWalk` from each, as `policy_events` rows. */
+const walked = (walks: Walk[], conditions: SQL[], order: SQL, perWalk: number) =>
+  sql.join(
+    walks.map(
+      (walk) => sql`
+        select pe.* from (${walk.values}) matched (value)
+        cross join lateral (
+          select * from policy_events pe
+          where ${sql.raw(`pe.${walk.column}`)} = matched.value and ${where([...conditions, ...walk.conditions])}
+          order by ${order} limit ${perWalk}
+        ) pe`,
+    ),
+    sql` union all `,
+  );
+
 export async function listEvents(db: Database, tenantId: string, q: EventQuery, page: PageRequest) {
   const sort = sortColumn(page.orderBy, "pe", "pe.occurred_at");
-  if (q.resourceName && sort.kind === "time") {
-    // Each matching resource's events are walked newest first, at most a page from each, so a page
-    // costs the same however many events the matching resources have. Within a resource, only the
-    // event's own text is checked again.
-    const perResource = [
+  const walks = sort.kind === "time" ? walksOf(q) : undefined;
+  if (walks) {
+    // A page is among the first limit + offset events of each walk.
+    const base = [
       sql`pe.tenant_id = ${tenantId}`,
-      ...filterConditions({ ...q, resourceName: undefined }, "pe", sql.raw("pe.is_dismissed")),
-      sql`${resourceSearchText("pe")} ilike ${containsPattern(q.resourceName)}`,
+      ...filterConditions(walks.rest, "pe", sql.raw("pe.is_dismissed")),
     ];
     return pageOf<EventRow>(
       db,
       (conditions, order, limit, offset) => sql`
         select ${EVENT_COLUMNS}, (${sort.expr})::text as sort_value
-        from (select distinct resource_external_id from (${resourcesContaining(q.resourceName ?? "")}) found) matched
-        cross join lateral (
-          select * from policy_events pe
-          where pe.resource_external_id = matched.resource_external_id and ${where(conditions)}
-          order by ${order} limit ${limit + offset}
-        ) pe
+        from (${walked(walks.walks, conditions, order, limit + offset)}) pe
         left join bundles b on b.id = pe.bundle_id
         order by ${order} limit ${limit} offset ${offset}`,
-      perResource,
+      base,
       sort,
       sql.raw("pe.id"),
       page,
@@ -264,13 +324,19 @@ export async function countEvents(
   q: EventQuery,
   cap?: number,
 ): Promise<number> {
-  const conditions = where([
+  const walks = cap ? walksOf(q) : undefined;
+  const conditions = [
     sql`pe.tenant_id = ${tenantId}`,
-    ...filterConditions(q, "pe", sql.raw("pe.is_dismissed")),
-  ]);
+    ...filterConditions(walks?.rest ?? q, "pe", sql.raw("pe.is_dismissed")),
+  ];
+  // Capped, each walk stops at the cap too: read in index order, none gathers all its events first.
+  const events =
+    cap && walks
+      ? sql`select 1 from (${walked(walks.walks, conditions, sql`pe.occurred_at desc, pe.id desc`, cap)}) pe`
+      : sql`select 1 from policy_events pe where ${where(conditions)}`;
   const inner = cap
-    ? sql`select count(*)::int as n from (select 1 from policy_events pe where ${conditions} limit ${cap}) capped`
-    : sql`select count(*)::int as n from policy_events pe where ${conditions}`;
+    ? sql`select count(*)::int as n from (${events} limit ${cap}) capped`
+    : sql`select count(*)::int as n from (${events}) counted`;
   const [row] = rowsOf<{ n: number }>(await db.execute(inner));
   return Number(row?.n ?? 0);
 }
@@ -328,44 +394,4 @@ export async function listRequestEventsSince(db: Database, tenantId: string, sin
         gte(policyEvents.occurredAt, since),
       ),
     );
-}
-
-export interface ComplianceObservation {
-  bundleId: string;
-  deploymentId: string;
-  resourceExternalId: string;
-  compliant: boolean;
-  observedAt: Date;
-}
-
-/** Keeps each resource's newest compliance state per deployment and day, for the trend. */
-export async function recordObservations(
-  db: Database,
-  tenantId: string,
-  observations: ComplianceObservation[],
-): Promise<void> {
-  for (let i = 0; i < observations.length; i += 1000) {
-    await db
-      .insert(complianceObservations)
-      .values(
-        observations.slice(i, i + 1000).map((o) => ({
-          tenantId,
-          bundleId: o.bundleId,
-          deploymentId: o.deploymentId,
-          resourceExternalId: o.resourceExternalId,
-          day: o.observedAt.toISOString().slice(0, 10),
-          compliant: o.compliant,
-          observedAt: o.observedAt,
-        })),
-      )
-      .onConflictDoUpdate({
-        target: [
-          complianceObservations.deploymentId,
-          complianceObservations.resourceExternalId,
-          complianceObservations.day,
-        ],
-        set: { compliant: sql`excluded.compliant`, observedAt: sql`excluded.observed_at` },
-        setWhere: sql`${complianceObservations.observedAt} <= excluded.observed_at`,
-      });
-  }
 }
