@@ -54,8 +54,8 @@ export const policyEvents = pgTable(
     index("policy_events_policy_name_idx").on(t.tenantId, t.deploymentName, t.occurredAt, t.id),
     index("policy_events_resource_type_idx").on(t.tenantId, t.resourceNativeType, t.occurredAt, t.id),
     // The user filter walks each listed user's events newest first, by identifier and by name.
-    index("policy_events_user_identifier_idx").on(t.tenantId, t.userIdentifier, t.occurredAt, t.id),
-    index("policy_events_user_name_idx").on(t.tenantId, t.userName, t.occurredAt, t.id),
+    index("policy_events_user_identifier_idx").on(t.tenantId, t.userIdentifier, t.occurredAt),
+    index("policy_events_user_name_idx").on(t.tenantId, t.userName, t.occurredAt),
     index("policy_events_scope_idx").on(t.tenantId, sql`lower(${t.resourceScope})`),
     // A resource's events newest first: the resource-name search walks it per matching resource.
     index("policy_events_resource_time_idx").on(t.tenantId, t.resourceExternalId, t.occurredAt, t.id),
