@@ -21,8 +21,8 @@ import { classification } from "./classification";
 
 /**
  * Event store figures: ingest rate through the pipeline's writer against a plain COPY of the same
- * rows, and the filtered, keyset-paged events list and substring searches on a large table
- * (PostgreSQL and PGlite).
+ * rows (into the empty table, and into the filled one at the end), and the filtered, keyset-paged
+ * events list and substring searches on a large table (PostgreSQL and PGlite).
  *   BENCH_EVENTS or `--events N` (1,000,000 rows in the list table), BENCH_INGEST (100,000 events
  *   written through the writer), BENCH_RUNS (queries per filter), TEST_DATABASE_URL (admin
  *   connection), BENCH_SKIP_PGLITE=1 (PostgreSQL only, e.g. for 10M rows).
@@ -90,12 +90,12 @@ const COPY_COLUMNS = `tenant_id, provider_event_id, type, cloud_provider, deploy
   resource_external_id, resource_native_type, resource_scope, resource_name, user_identifier, user_name, user_type,
   occurred_at, audits`;
 
-/** The same rows as `writeEvents` stores, as CSV for COPY. */
-function csvOf(count: number): string {
+/** The same rows as `writeEvents` stores for `prefix`, as CSV for COPY. */
+function csvOf(count: number, prefix: string): string {
   const field = (v: string) => `"${v.replaceAll('"', '""')}"`;
   const lines: string[] = [];
   for (let i = 0; i < count; i++) {
-    const e = syntheticEvent(i, "ingest");
+    const e = syntheticEvent(i, prefix);
     lines.push(
       [
         e.tenantId,
@@ -122,10 +122,8 @@ function csvOf(count: number): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** Milliseconds of one COPY of the INGEST rows into the (emptied) events table. */
-async function copyBaseline(handle: DatabaseHandle): Promise<number | undefined> {
-  await handle.db.execute(sql`truncate policy_events, resource_events, event_day_counts`);
-  const csv = csvOf(INGEST);
+/** Milliseconds of one COPY of `csv` into the events table as it is. */
+async function copyRows(handle: DatabaseHandle, csv: string): Promise<number | undefined> {
   try {
     if (handle.pglite) {
       const started = performance.now();
@@ -155,28 +153,46 @@ async function copyBaseline(handle: DatabaseHandle): Promise<number | undefined>
   } catch (error) {
     console.error(`COPY baseline not measured: ${(error as Error).message}`);
     return undefined;
+  }
+}
+
+/** Milliseconds of one COPY of the INGEST rows into the (emptied) events table. */
+async function copyBaseline(handle: DatabaseHandle): Promise<number | undefined> {
+  await handle.db.execute(sql`truncate policy_events, resource_events, event_day_counts`);
+  try {
+    return await copyRows(handle, csvOf(INGEST, "ingest"));
   } finally {
     await handle.db.execute(sql`truncate policy_events, resource_events, event_day_counts`);
   }
 }
 
-/** Events/s through `writeEvents`, in calls of 5,000 as one fetch of a busy connector would write. */
-async function ingest(handle: DatabaseHandle, engine: string) {
-  const db = handle.db;
+/** Events/s of INGEST new events (provider ids `prefix-N`) through `writeEvents`, 5,000 per transaction. */
+async function writeRate(db: DatabaseHandle["db"], prefix: string): Promise<number> {
   const batch = 5000;
   const started = performance.now();
   for (let i = 0; i < INGEST; i += batch) {
     const events = Array.from({ length: Math.min(batch, INGEST - i) }, (_, k) =>
-      syntheticEvent(i + k, "ingest"),
+      syntheticEvent(i + k, prefix),
     );
     await db.transaction(async (tx) => {
       await writeEvents(tx, events);
     });
   }
-  const perSecond = INGEST / ((performance.now() - started) / 1000);
+  return INGEST / ((performance.now() - started) / 1000);
+}
+
+const ingestBudget = (engine: string) => ({
+  kind: "min" as const,
+  value: engine === "PostgreSQL" ? 20_000 : 10_000,
+});
+
+/** Events/s through `writeEvents`, in calls of 5,000 as one fetch of a busy connector would write. */
+async function ingest(handle: DatabaseHandle, engine: string) {
+  const db = handle.db;
+  const perSecond = await writeRate(db, "ingest");
   // Writing the same events again is what a repeated fetch does: nothing new is stored.
   const again = performance.now();
-  const repeat = Array.from({ length: batch }, (_, k) => syntheticEvent(k, "ingest"));
+  const repeat = Array.from({ length: 5000 }, (_, k) => syntheticEvent(k, "ingest"));
   const inserted = await writeEvents(db, repeat);
   const repeatMs = performance.now() - again;
   if (inserted !== 0) throw new Error(`a repeated write stored ${inserted} events again`);
@@ -186,7 +202,7 @@ async function ingest(handle: DatabaseHandle, engine: string) {
     figure: `ingest ${INGEST.toLocaleString("en")} events (writeEvents, 5k per transaction)`,
     value: Math.round(perSecond),
     unit: "events/s",
-    budget: { kind: "min", value: engine === "PostgreSQL" ? 20_000 : 10_000 },
+    budget: ingestBudget(engine),
     baseline: copyMs
       ? { label: "COPY of the same rows", value: Math.round(INGEST / (copyMs / 1000)) }
       : undefined,
@@ -197,6 +213,27 @@ async function ingest(handle: DatabaseHandle, engine: string) {
     figure: "re-write of 5k already stored events (0 stored again)",
     value: Math.round(repeatMs),
     unit: "ms",
+  });
+}
+
+/**
+ * Whether the rate holds once the table is large: INGEST more events through the writer into the
+ * filled table, against a COPY of as many other new rows into it right after. Measured last, so
+ * the copied rows (which no day count includes) change no other figure.
+ */
+async function ingestIntoFilled(handle: DatabaseHandle, engine: string) {
+  const perSecond = await writeRate(handle.db, "grown");
+  const copyMs = await copyRows(handle, csvOf(INGEST, "grown-copy"));
+  add({
+    group: `events ${engine}`,
+    figure: `ingest ${INGEST.toLocaleString("en")} events into the table of ${millions} (writeEvents, 5k per transaction)`,
+    value: Math.round(perSecond),
+    unit: "events/s",
+    budget: ingestBudget(engine),
+    baseline: copyMs
+      ? { label: "COPY of as many new rows into it", value: Math.round(INGEST / (copyMs / 1000)) }
+      : undefined,
+    minRatio: 0.5,
   });
 }
 
@@ -354,6 +391,7 @@ async function measure(handle: DatabaseHandle, engine: string) {
   );
   await listLatencies(handle.db, engine);
   await diskSize(handle.db, engine);
+  await ingestIntoFilled(handle, engine);
 }
 
 async function postgres() {
