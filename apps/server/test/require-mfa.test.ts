@@ -79,11 +79,13 @@ describe.each(engines)("Require MFA on %s", (engine) => {
       expect.objectContaining({ requireMfa: true }),
     );
 
+    // Each call starts when it is awaited: started together, one refused while the other was
+    // awaited would be a rejection nobody handles yet.
     for (const call of [
-      server.client(TenantService, asMember).getCurrent({}),
-      server.client(TeamService, asMember).listMembers({}),
+      () => server.client(TenantService, asMember).getCurrent({}),
+      () => server.client(TeamService, asMember).listMembers({}),
     ]) {
-      const refused = await errorOf(call);
+      const refused = await errorOf(call());
       expect(refused.code).toBe(Code.PermissionDenied);
       expect(refused.rawMessage).toBe(
         "This tenant requires two-factor authentication. Set up an authenticator app on your account page (or sign in with a passkey), then try again.",
