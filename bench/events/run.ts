@@ -63,7 +63,11 @@ async function seedTenant(db: DatabaseHandle["db"]) {
   }
 }
 
-function syntheticEvent(i: number, prefix: string): NewPolicyEvent {
+/**
+ * Event `i` of the synthetic data: spread over the 90 days before NOW, or, given `arrivingAfter`,
+ * one every half second after that time, as a live table's new events arrive.
+ */
+function syntheticEvent(i: number, prefix: string, arrivingAfter?: number): NewPolicyEvent {
   const b = i % BUNDLES;
   const resource = i % 50_000;
   return {
@@ -81,7 +85,9 @@ function syntheticEvent(i: number, prefix: string): NewPolicyEvent {
     userIdentifier: `arn:aws:iam::123456789012:user/user-${i % 200}`,
     userName: `user-${i % 200}`,
     userType: "USER",
-    occurredAt: new Date(NOW - (i % (90 * 24 * 60)) * 60_000 - (i % 997)),
+    occurredAt: new Date(
+      arrivingAfter === undefined ? NOW - (i % (90 * 24 * 60)) * 60_000 - (i % 997) : arrivingAfter + i * 500,
+    ),
     audits: [{ id: `${prefix}-${i}`, action: "organizations:LeaveOrganization", eventTime: "", raw: {} }],
   };
 }
@@ -91,11 +97,11 @@ const COPY_COLUMNS = `tenant_id, provider_event_id, type, cloud_provider, deploy
   occurred_at, audits`;
 
 /** The same rows as `writeEvents` stores for `prefix`, as CSV for COPY. */
-function csvOf(count: number, prefix: string): string {
+function csvOf(count: number, prefix: string, arrivingAfter?: number): string {
   const field = (v: string) => `"${v.replaceAll('"', '""')}"`;
   const lines: string[] = [];
   for (let i = 0; i < count; i++) {
-    const e = syntheticEvent(i, prefix);
+    const e = syntheticEvent(i, prefix, arrivingAfter);
     lines.push(
       [
         e.tenantId,
@@ -167,12 +173,12 @@ async function copyBaseline(handle: DatabaseHandle): Promise<number | undefined>
 }
 
 /** Events/s of INGEST new events (provider ids `prefix-N`) through `writeEvents`, 5,000 per transaction. */
-async function writeRate(db: DatabaseHandle["db"], prefix: string): Promise<number> {
+async function writeRate(db: DatabaseHandle["db"], prefix: string, arrivingAfter?: number): Promise<number> {
   const batch = 5000;
   const started = performance.now();
   for (let i = 0; i < INGEST; i += batch) {
     const events = Array.from({ length: Math.min(batch, INGEST - i) }, (_, k) =>
-      syntheticEvent(i + k, prefix),
+      syntheticEvent(i + k, prefix, arrivingAfter),
     );
     await db.transaction(async (tx) => {
       await writeEvents(tx, events);
@@ -218,12 +224,13 @@ async function ingest(handle: DatabaseHandle, engine: string) {
 
 /**
  * Whether the rate holds once the table is large: INGEST more events through the writer into the
- * filled table, against a COPY of as many other new rows into it right after. Measured last, so
- * the copied rows (which no day count includes) change no other figure.
+ * filled table, newer than every stored one as a live table's are, against a COPY of as many
+ * other new rows (the next ones to arrive) into it right after. Measured last, so the copied rows
+ * (which no day count includes) change no other figure.
  */
 async function ingestIntoFilled(handle: DatabaseHandle, engine: string) {
-  const perSecond = await writeRate(handle.db, "grown");
-  const copyMs = await copyRows(handle, csvOf(INGEST, "grown-copy"));
+  const perSecond = await writeRate(handle.db, "grown", NOW);
+  const copyMs = await copyRows(handle, csvOf(INGEST, "grown-copy", NOW + INGEST * 500));
   add({
     group: `events ${engine}`,
     figure: `ingest ${INGEST.toLocaleString("en")} events into the table of ${millions} (writeEvents, 5k per transaction)`,
