@@ -21,10 +21,7 @@ const TextBlock = preloadableLazy(() => import("@/components/text-block").then((
  */
 export function preloadPolicyCard(key: string): Promise<void> {
   void prefetchPolicyOfKey(key).catch(() => {});
-  return TextBlock.preload().then(
-    () => {},
-    () => {},
-  );
+  return TextBlock.preloaded();
 }
 
 function Message({ icon, title, hint }: { icon: ReactNode; title: string; hint: string }) {
@@ -123,7 +120,7 @@ export function PolicyInfoCard({ typedKey, debouncedKey }: { typedKey: string; d
   const bundle = useBundleByKey(lookupKey);
   // A typed key: the text block's code arrives while the key is looked up.
   useEffect(() => {
-    if (lookupKey !== "") void TextBlock.preload().catch(() => {});
+    if (lookupKey !== "") void TextBlock.preloaded();
   }, [lookupKey]);
   const state = policyCardState({
     key: typedKey,

@@ -36,10 +36,7 @@ const WaiverScopePicker = preloadableLazy(() =>
  * load too: the form then loads it itself).
  */
 export function preloadScopePicker(): Promise<void> {
-  return WaiverScopePicker.preload().then(
-    () => {},
-    () => {},
-  );
+  return WaiverScopePicker.preloaded();
 }
 
 type DenyMessageLookup = "idle" | "resolving" | "not-found" | "failed";
