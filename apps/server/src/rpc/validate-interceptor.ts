@@ -9,6 +9,8 @@ import { type FieldProblem, invalidArgument } from "./errors";
 /** Bounds of the free-form JSON fields (google.protobuf.Struct, Value, ListValue) of a request. */
 export const JSON_FIELD_MAX_DEPTH = 10;
 export const JSON_FIELD_MAX_BYTES = 64 * 1024;
+/** Object members and list items of one free-form JSON value, counted at every level. */
+export const JSON_FIELD_MAX_ENTRIES = 2_000;
 /** Bounds of a google.protobuf.FieldMask in a request. */
 export const FIELD_MASK_MAX_PATHS = 64;
 export const FIELD_MASK_MAX_PATH_LENGTH = 128;
@@ -92,7 +94,7 @@ function* boundsOfFreeFormFields(
       const at = field.fieldKind === "list" ? `${fieldPath}[${index}]` : fieldPath;
       const jsonSchema = jsonSchemas.get(target.typeName);
       if (jsonSchema) {
-        const problem = jsonBoundProblem(jsonOf(jsonSchema, value as Message));
+        const problem = jsonBoundProblem(jsonOf(jsonSchema, value));
         if (problem) yield { field: at, message: problem };
       } else if (target.typeName === "google.protobuf.FieldMask") {
         const problem = fieldMaskProblem(value as FieldMask);
@@ -104,8 +106,13 @@ function* boundsOfFreeFormFields(
   }
 }
 
-/** The JSON a Struct, Value or ListValue stands for; a Value without a kind stands for nothing. */
-function jsonOf(schema: DescMessage, value: Message): unknown {
+/**
+ * The JSON a Struct, Value or ListValue field holds. The generated code decodes these fields into
+ * plain JSON (`JsonObject`, `JsonValue`), which is measured as it is; a message of the schema (as a
+ * caller may build one) is turned into its JSON first; a Value without a kind stands for nothing.
+ */
+function jsonOf(schema: DescMessage, value: unknown): unknown {
+  if (!isMessage(value)) return value;
   try {
     return toJson(schema, value);
   } catch {
@@ -113,11 +120,26 @@ function jsonOf(schema: DescMessage, value: Message): unknown {
   }
 }
 
-function jsonDepth(value: unknown): number {
-  if (Array.isArray(value)) return 1 + Math.max(0, ...value.map(jsonDepth));
-  if (value !== null && typeof value === "object")
-    return 1 + Math.max(0, ...Object.values(value).map(jsonDepth));
-  return 0;
+function isMessage(value: unknown): value is Message {
+  return typeof value === "object" && value !== null && "$typeName" in value;
+}
+
+/** The nesting depth and the number of members and items of a JSON value, in one walk. */
+function jsonShape(value: unknown): { depth: number; entries: number } {
+  const children = Array.isArray(value)
+    ? value
+    : value !== null && typeof value === "object"
+      ? Object.values(value)
+      : undefined;
+  if (!children) return { depth: 0, entries: 0 };
+  let depth = 0;
+  let entries = children.length;
+  for (const child of children) {
+    const shape = jsonShape(child);
+    depth = Math.max(depth, shape.depth);
+    entries += shape.entries;
+  }
+  return { depth: depth + 1, entries };
 }
 
 /** Why a free-form JSON value is over its bounds, or undefined when it is within them. */
@@ -126,9 +148,12 @@ export function jsonBoundProblem(value: unknown): string | undefined {
   if (size > JSON_FIELD_MAX_BYTES) {
     return `value must be at most ${JSON_FIELD_MAX_BYTES / 1024} KB of JSON; got ${Math.ceil(size / 1024)} KB [json.max_bytes]`;
   }
-  const depth = jsonDepth(value);
+  const { depth, entries } = jsonShape(value);
   if (depth > JSON_FIELD_MAX_DEPTH) {
     return `value must nest at most ${JSON_FIELD_MAX_DEPTH} levels of objects and lists; got ${depth} [json.max_depth]`;
+  }
+  if (entries > JSON_FIELD_MAX_ENTRIES) {
+    return `value must hold at most ${JSON_FIELD_MAX_ENTRIES} members and items; got ${entries} [json.max_entries]`;
   }
   return undefined;
 }
