@@ -38,7 +38,7 @@ import { createWaiverAnalyticsService } from "./modules/waiver/waiver-analytics-
 import { createWaiverService } from "./modules/waiver/waiver-service";
 import { createAuthInterceptor } from "./rpc/auth-interceptor";
 import { callContextKey } from "./rpc/call-context";
-import { createDatabaseUnavailableInterceptor } from "./rpc/database-unavailable";
+import { createDatabaseUnavailableInterceptor, isDatabaseUnavailable } from "./rpc/database-unavailable";
 import { createOriginCheck, requestOriginKey } from "./rpc/origin-check";
 import type { RateLimiter } from "./rpc/rate-limiter";
 import { type AnyServiceImpl, registerServices } from "./rpc/register-services";
@@ -83,6 +83,9 @@ export interface ServerDeps {
   signIn: { socialSignIn: SocialSignInConfig; ssoTrustedOrigins: string[] };
 }
 
+/** Seconds a client is asked to wait while the database is unreachable (a restart takes a few). */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /** Builds the HTTP server: RPCs, Better Auth, health, and the web app. */
 export async function buildServer(deps: ServerDeps) {
   const { database, auth, catalogue } = deps;
@@ -96,11 +99,11 @@ export async function buildServer(deps: ServerDeps) {
   registerRequestLimits(app, deps.maxRequestBytes);
   const credentialFailures = createCredentialFailureLog(deps.logger);
 
+  // Liveness: the process answers, whether or not the database does (a restart of the database
+  // must not get every replica restarted too); the body says how the database is.
   app.get("/healthz", async (_req, reply) => {
     const ok = await database.ping();
-    return reply
-      .code(ok ? 200 : 503)
-      .send({ status: ok ? "ok" : "unavailable", database: { engine: database.engine, ok } });
+    return reply.send({ status: "ok", database: { engine: database.engine, ok } });
   });
 
   // The password rules, for the forms that set a password; public like the sign-in page.
@@ -136,18 +139,34 @@ export async function buildServer(deps: ServerDeps) {
         }
         // Better Auth rate limits by client address; give it the one Fastify resolved.
         headers.set("x-forwarded-for", request.ip);
-        const response = await auth.handler(
-          new Request(url, {
-            method: request.method,
-            headers,
-            body:
-              request.body === undefined
-                ? undefined
-                : typeof request.body === "string"
-                  ? request.body
-                  : JSON.stringify(request.body),
-          }),
-        );
+        const response = await auth
+          .handler(
+            new Request(url, {
+              method: request.method,
+              headers,
+              body:
+                request.body === undefined
+                  ? undefined
+                  : typeof request.body === "string"
+                    ? request.body
+                    : JSON.stringify(request.body),
+            }),
+          )
+          .catch((error: unknown) => {
+            if (isDatabaseUnavailable(error)) return Response.json({}, { status: 500 });
+            throw error;
+          });
+        // The identity layer answers 500 when its database is down; the client is told to
+        // come back, as the RPCs say `unavailable`.
+        if (response.status >= 500 && !(await database.ping())) {
+          return reply
+            .status(503)
+            .header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS))
+            .send({
+              code: "DATABASE_UNAVAILABLE",
+              message: "The database is unavailable. Try again in a moment.",
+            });
+        }
         reply.status(response.status);
         if (response.status === 401 && url.pathname.includes("/sign-in/")) {
           credentialFailures.record(request.ip, "sign-in refused");

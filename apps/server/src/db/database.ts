@@ -64,8 +64,12 @@ export async function openDatabase(options: {
       // While the database is down, calls fail within seconds instead of queueing forever.
       connectionTimeoutMillis: 5_000,
     });
-    // An idle connection that dies must not crash the process; the pool replaces it.
+    // A connection that dies (a restart, a terminated backend) must not crash the process,
+    // idle or checked out: the pool listens only to idle connections, and a checked-out one that
+    // loses its server between two queries emits "error" with no listener. The work in flight
+    // fails with the lost connection's error and the pool replaces the connection.
     pool.on("error", (error) => options.onConnectionError?.(error));
+    pool.on("connect", (client) => client.on("error", (error) => options.onConnectionError?.(error)));
     const db = drizzlePg(pool) as unknown as Database;
     return {
       db,
@@ -106,25 +110,55 @@ export async function openDatabase(options: {
 
 async function withStartupLock<T>(pool: pg.Pool, work: () => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  let lost: Error | undefined;
+  const onLost = (error: Error) => {
+    lost ??= error;
+  };
+  client.on("error", onLost);
   try {
     await client.query("select pg_advisory_lock($1::bigint)", [STARTUP_LOCK]);
     return await work();
   } finally {
-    await client.query("select pg_advisory_unlock($1::bigint)", [STARTUP_LOCK]).catch(() => {});
-    client.release();
+    await client.query("select pg_advisory_unlock($1::bigint)", [STARTUP_LOCK]).catch(onLost);
+    client.removeListener("error", onLost);
+    client.release(lost);
   }
 }
 
+/**
+ * The work runs while this session holds the key's advisory lock. PostgreSQL releases the lock
+ * when the session ends, so if the lock's connection is lost while the work runs, another
+ * replica may have run the same work meanwhile: the work's result is then refused with
+ * `LockLostError` (a job is retried by the queue; the work under a key is idempotent).
+ */
 async function withKeyLock<T>(pool: pg.Pool, key: string, work: () => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let held = false;
+  let lost: Error | undefined;
+  const onLost = (error: Error) => {
+    lost ??= error;
+  };
+  client.on("error", onLost);
   try {
     await client.query("select pg_advisory_lock(hashtextextended($1, 0))", [key]);
     held = true;
-    return await work();
+    const result = await work();
+    if (lost) throw new LockLostError(key, lost);
+    return result;
   } finally {
-    if (held) await client.query("select pg_advisory_unlock(hashtextextended($1, 0))", [key]).catch(() => {});
-    client.release();
+    if (held && !lost)
+      await client.query("select pg_advisory_unlock(hashtextextended($1, 0))", [key]).catch(onLost);
+    client.removeListener("error", onLost);
+    // A connection that failed is closed rather than handed to the next caller.
+    client.release(lost);
+  }
+}
+
+/** The connection holding a work's advisory lock was lost while the work ran. */
+export class LockLostError extends Error {
+  constructor(key: string, cause: Error) {
+    super(`The database connection holding the lock "${key}" was lost: ${cause.message}`, { cause });
+    this.name = "LockLostError";
   }
 }
 
