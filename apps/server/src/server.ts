@@ -174,6 +174,11 @@ export async function buildServer(deps: ServerDeps) {
         response.headers.forEach((value, name) => {
           if (name !== "set-cookie") reply.header(name, value);
         });
+        // The identity layer says when to come back as X-Retry-After only; HTTP clients read Retry-After.
+        const retryAfter = response.headers.get("x-retry-after");
+        if (response.status === 429 && retryAfter && !response.headers.has("retry-after")) {
+          reply.header("retry-after", retryAfter);
+        }
         const cookies = response.headers.getSetCookie();
         if (cookies.length > 0) reply.header("set-cookie", cookies);
         return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);

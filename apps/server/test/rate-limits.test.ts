@@ -50,5 +50,8 @@ describe("rate limits", () => {
       statuses.push((await server.signIn("nobody@palisade.test", "wrong-password")).status);
     expect(statuses.slice(0, 10)).not.toContain(429);
     expect(statuses.slice(10)).toEqual([429, 429]);
+    const limited = await server.signIn("nobody@palisade.test", "wrong-password");
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 });

@@ -42,6 +42,8 @@ function expectSecurityHeaders(response: Response, referrerPolicy = "strict-orig
   expect(response.headers.get("x-content-type-options")).toBe("nosniff");
   expect(response.headers.get("referrer-policy")).toBe(referrerPolicy);
   expect(response.headers.get("permissions-policy")).toContain("camera=()");
+  // Chromium warns on every page about a feature it does not know.
+  expect(response.headers.get("permissions-policy")).not.toContain("bluetooth");
 }
 
 /** The built page, as served less the per-answer nonce. */
@@ -122,6 +124,10 @@ describe("the web app's delivery and security headers", () => {
     });
     expect(denied.status).toBe(401);
     expectSecurityHeaders(denied);
+    // API answers, successful or not, are never cached.
+    for (const answer of [rpc, denied, await fetch(`${server.url}/api/auth/get-session`)]) {
+      expect(answer.headers.get("cache-control")).toBe("no-store");
+    }
     expectSecurityHeaders(await fetch(`${server.url}/assets/missing-000000.js`));
     expectSecurityHeaders(await fetch(`${server.url}/healthz`));
   });

@@ -1,5 +1,6 @@
 import type { FastifyReply } from "fastify";
 import type { HttpApp } from "./http-app";
+import { isRpcPath } from "./request-limits";
 
 /**
  * Scripts, styles and connections from Palisade's own origin only; nothing may frame it. The
@@ -21,7 +22,8 @@ export function contentSecurityPolicy(nonce?: string): string {
   ].join("; ");
 }
 
-// Passkeys (WebAuthn) stay allowed on the app's own pages; the rest is never used.
+// Passkeys (WebAuthn) stay allowed on the app's own pages; the rest is never used. Only features
+// Chromium knows are listed: an unknown one ("bluetooth") is a console warning on every page.
 const PERMISSIONS_POLICY = [
   "camera=()",
   "microphone=()",
@@ -29,7 +31,6 @@ const PERMISSIONS_POLICY = [
   "payment=()",
   "usb=()",
   "serial=()",
-  "bluetooth=()",
   "display-capture=()",
   "publickey-credentials-get=(self)",
   "publickey-credentials-create=(self)",
@@ -39,6 +40,10 @@ const PERMISSIONS_POLICY = [
 function referrerPolicyFor(url: string): string {
   const path = url.split("?", 1)[0] ?? "";
   return path === "/req" || path.startsWith("/req/") ? "no-referrer" : "strict-origin-when-cross-origin";
+}
+
+function isApiPath(url: string): boolean {
+  return isRpcPath(url) || url.startsWith("/api/");
 }
 
 /**
@@ -60,6 +65,8 @@ export function registerSecurityHeaders(app: HttpApp, options: { publicUrl: stri
     // Browsers ignore HSTS over plain HTTP; sending it only for an https address keeps local
     // and test runs honest about what they are.
     if (https) reply.header("strict-transport-security", "max-age=31536000");
+    // API answers carry a tenant's data or a credential: no cache, shared or private, keeps them.
+    if (isApiPath(url) && !reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
   };
   app.addHook("onRequest", async (request, reply) => apply(request.url, reply));
   // Error handlers may start from fresh headers; set them again on the way out.
