@@ -1,3 +1,5 @@
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -674,6 +676,12 @@ describe.each(engines)("policy events on %s", (engine) => {
       if (status !== 200) await new Promise((r) => setTimeout(r, 50));
     }
     expect(status).toBe(200);
+    // Export files hold a tenant's events: the server's user alone reads them.
+    const folder = join(server.dataDir, "exports");
+    const files = readdirSync(folder);
+    expect(files.length).toBeGreaterThan(0);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    for (const file of files) expect(statSync(join(folder, file)).mode & 0o777).toBe(0o600);
   });
 
   it("answers NotFound for another tenant's events and bundles", async () => {

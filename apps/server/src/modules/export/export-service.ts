@@ -88,7 +88,7 @@ export function createExports(deps: {
   const now = deps.now ?? (() => new Date());
   const signer = createExportLinkSigner(deps.serverKey);
   const producers = new Map<string, ExportProducer>();
-  mkdirSync(deps.dir, { recursive: true });
+  mkdirSync(deps.dir, { recursive: true, mode: 0o700 });
 
   const fileOf = (jobId: string, format: ExportFormatName) => join(deps.dir, `${jobId}.${format}`);
   const linkOf = (jobId: string) =>
@@ -116,7 +116,8 @@ export function createExports(deps: {
       const source = await producer(data.tenantId, data.params);
       const target = fileOf(data.jobId, data.format);
       const partial = `${target}.partial`;
-      const file = await open(partial, "w");
+      // A tenant's data: readable by the server's user only, like the secrets beside it.
+      const file = await open(partial, "w", 0o600);
       let written = 0;
       let lastPercent = 0;
       try {
