@@ -22,6 +22,7 @@ import {
 } from "./account-auth";
 import { authLog } from "./credential-failure-log";
 import { enchantedLinkPlugin } from "./enchanted-link-auth";
+import { membershipDisabledPaths } from "./membership-doors";
 import { passkeyPlugins } from "./passkey-auth";
 import type { PasswordPolicy } from "./password-policy";
 import { phonePlugins } from "./phone-auth";
@@ -119,6 +120,7 @@ export function createAuth(options: AuthOptions) {
       "/email-otp/request-email-change",
       "/email-otp/change-email",
       ...ssoDisabledPaths,
+      ...membershipDisabledPaths,
     ],
     // Social sign-in (social-auth.ts) and single sign-on (sso-auth.ts).
     socialProviders: socialProviderOptions(options.socialSignIn),
