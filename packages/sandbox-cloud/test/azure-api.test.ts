@@ -117,7 +117,9 @@ describe("Azure Policy objects", () => {
     const exact: string[] = [];
     for await (const d of policy.policyDefinitions.list({ filter: "atExactScope()" })) exact.push(d.name!);
     expect(exact).toEqual(["pal-sub-def"]);
-    const allowedLocations = await policy.policyDefinitions.getBuiltIn("e56962a6-4747-49cd-b67b-bf8b01975c4c");
+    const allowedLocations = await policy.policyDefinitions.getBuiltIn(
+      "e56962a6-4747-49cd-b67b-bf8b01975c4c",
+    );
     expect(allowedLocations).toMatchObject({ displayName: "Allowed locations", policyType: "BuiltIn" });
 
     const scope = `/subscriptions/${sub!.id}`;
