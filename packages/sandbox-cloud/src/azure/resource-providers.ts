@@ -2,6 +2,7 @@ import type { AliasTable } from "@palisade/policy-engine/evaluators/azure/alias-
 import type { SandboxRequest, SandboxResponse } from "../http/types";
 import type { AzureState } from "../state/model";
 import { armError, armOk } from "./arm-http";
+import { mgId } from "./scopes";
 
 /** The resource types the sandbox serves itself, beyond those the catalogue's aliases name. */
 const SERVED_TYPES = [
@@ -71,8 +72,7 @@ export function resourceProvider(
         `The management group '${groupName}' could not be found.`,
       );
     }
-    // Registering at a management group answers no body.
-    return { status: 200 };
+    prefix = mgId(group.name);
   }
   const resourceTypes = [
     ...new Set(types.filter((t) => t.toLowerCase().startsWith(`${namespace.toLowerCase()}/`))),
@@ -80,6 +80,7 @@ export function resourceProvider(
   return armOk({
     id: `${prefix}/providers/${namespace}`,
     namespace,
+    // The tenant's view of a provider has no registration state.
     ...(prefix ? { registrationState: "Registered", registrationPolicy: "RegistrationRequired" } : {}),
     resourceTypes,
   });
