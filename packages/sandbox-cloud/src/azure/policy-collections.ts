@@ -50,8 +50,9 @@ const DEFINITION_FILTER = /^\s*(policyType|category)\s+eq\s+'([^']*)'\s*$/i;
  * (https://learn.microsoft.com/en-us/rest/api/policy/policy-definitions/list): without a filter, the
  * definitions at the scope, those of the management groups above it and the built-ins;
  * `atExactScope()` only those at the scope; `policyType eq '{value}'` or `category eq '{value}'`
- * those of that type or category. `scope` is "" for the built-ins' own list. Undefined for a filter
- * the API does not document.
+ * those of that type or category (ARM takes `category eq 'SQL'`, not the `-eq` the page shows:
+ * azure-rest-api-specs #31002). `scope` is "" for the built-ins' own list. Undefined for any other
+ * filter.
  */
 export function listDefinitions(azure: AzureState, scope: string, filter: string | undefined) {
   const chain = scope === "" ? [] : scopeChain(azure, scope);
