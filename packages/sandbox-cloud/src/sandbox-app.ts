@@ -2,8 +2,11 @@ import { handleCloudTrail } from "./aws/cloudtrail";
 import { AwsError, authenticateAws, awsJson, awsJsonError } from "./aws/common";
 import { handleOrganizations } from "./aws/organizations";
 import { handleSts, stsError } from "./aws/sts";
+import { handleAdfs } from "./azure/adfs";
 import { handleArm } from "./azure/arm";
 import { type ArmLimits, AZURE_LIMITS, armError } from "./azure/arm-http";
+import { cloudMetadata } from "./azure/cloud-metadata";
+import { resourceProvider } from "./azure/resource-providers";
 import { handleIdentity, verifyToken } from "./azure/token";
 import { loadAliasTable } from "./enforce/azure-aliases";
 import { tryAzure } from "./enforce/azure-try";
@@ -297,7 +300,10 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
       }
       const host = header(req, "host") ?? "127.0.0.1";
       const baseUrl = `${req.secure ? "https" : "http"}://${host}`;
-      const identity = handleIdentity(store.state.azure, req, baseUrl);
+      const identity =
+        cloudMetadata(req, baseUrl) ??
+        handleAdfs(store.state.azure, req, baseUrl) ??
+        handleIdentity(store.state.azure, req, baseUrl);
       if (identity) return identity;
       if (takeThrottle(throttle, "arm")) {
         const busy = armError(
@@ -328,6 +334,10 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
       ) {
         return writeResource(req, claims.oid);
       }
+      const provider =
+        req.query.get("api-version") &&
+        resourceProvider(store.state.azure, req, req.path.replace(/\/+$/, ""), await loadAliasTable());
+      if (provider) return provider;
       const out = handleArm({ store, claims, baseUrl, limits }, req);
       if (req.method === "PUT" && out.status < 300 && ASSIGNMENT_PATH.test(req.path)) {
         scanAssignment(store, req.path.replace(/\/+$/, ""), await loadAliasTable());

@@ -107,9 +107,20 @@ describe("Azure Policy objects", () => {
       policyRule: denyHttpRule,
       parameters: { effect: { type: "String", defaultValue: "Audit" } },
     });
-    const subDefinitions: string[] = [];
-    for await (const d of policy.policyDefinitions.list()) subDefinitions.push(d.name!);
-    expect(subDefinitions).toEqual(["pal-sub-def"]);
+    // Policy Definitions - List: the subscription's own, its management groups' and the built-ins;
+    // atExactScope() only its own (https://learn.microsoft.com/en-us/rest/api/policy/policy-definitions/list).
+    const subDefinitions = new Map<string, string | undefined>();
+    for await (const d of policy.policyDefinitions.list()) subDefinitions.set(d.name!, d.policyType);
+    expect(subDefinitions.get("pal-sub-def")).toBe("Custom");
+    expect(subDefinitions.get("pal-https")).toBe("Custom");
+    expect(subDefinitions.get("e56962a6-4747-49cd-b67b-bf8b01975c4c")).toBe("BuiltIn");
+    const exact: string[] = [];
+    for await (const d of policy.policyDefinitions.list({ filter: "atExactScope()" })) exact.push(d.name!);
+    expect(exact).toEqual(["pal-sub-def"]);
+    const allowedLocations = await policy.policyDefinitions.getBuiltIn(
+      "e56962a6-4747-49cd-b67b-bf8b01975c4c",
+    );
+    expect(allowedLocations).toMatchObject({ displayName: "Allowed locations", policyType: "BuiltIn" });
 
     const scope = `/subscriptions/${sub!.id}`;
     const assignment = await policy.policyAssignments.create(scope, "pal-https-assign", {

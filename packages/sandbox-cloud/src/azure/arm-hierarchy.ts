@@ -18,7 +18,8 @@ export function readHierarchy(ctx: ArmContext, req: SandboxRequest, path: string
     );
   if (mg) {
     const scope = resolveScope(azure, mgId(mg[1]!));
-    if (!scope) return armError(404, "NotFound", `Management group '${mg[1]}' not found.`);
+    if (!scope)
+      return armError(404, "ManagementGroupNotFound", `The management group '${mg[1]}' could not be found.`);
     const name = scope.slice(MG_PREFIX.length);
     if (mg[2]?.toLowerCase() === "/descendants") return armOk({ value: descendants(azure, name) });
     if (mg[2]) {

@@ -1,7 +1,11 @@
 import type { SandboxRequest, SandboxResponse } from "../http/types";
 import { type ArmContext, armError, armOk } from "./arm-http";
 
-const TIME_FILTER = /eventTimestamp\s+(ge|le|gt|lt)\s+'([^']+)'/gi;
+// The time may be quoted or not, as `az monitor activity-log list` sends it
+// (`eventTimestamp ge 2026-11-27T21:45:11.77`); one without an offset is UTC
+// (https://learn.microsoft.com/en-us/rest/api/monitor/activity-logs/list, `$filter`).
+const TIME_FILTER = /eventTimestamp\s+(ge|le|gt|lt)\s+(?:'([^']+)'|([^\s')]+))/gi;
+const utc = (time: string) => (/T[^Z+-]*$/i.test(time) ? `${time}Z` : time);
 const EQ_FILTER =
   /(resourceGroupName|resourceUri|resourceId|correlationId|resourceProvider|status|caller)\s+eq\s+'([^']*)'/gi;
 
@@ -20,8 +24,9 @@ export function listActivityLog(
   let from: number | undefined;
   let to = Number.POSITIVE_INFINITY;
   for (const m of filter.matchAll(TIME_FILTER)) {
-    const t = Date.parse(m[2]!);
-    if (Number.isNaN(t)) return armError(400, "BadRequest", `The time '${m[2]}' in $filter is not valid.`);
+    const time = m[2] ?? m[3]!;
+    const t = Date.parse(utc(time));
+    if (Number.isNaN(t)) return armError(400, "BadRequest", `The time '${time}' in $filter is not valid.`);
     if (m[1]!.toLowerCase().startsWith("g")) from = t;
     else to = t;
   }

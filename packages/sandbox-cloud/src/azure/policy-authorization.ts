@@ -2,7 +2,8 @@ import type { SandboxRequest, SandboxResponse } from "../http/types";
 import type { ArmObject } from "../state/model";
 import { recordActivity } from "./activity-log";
 import { type ArmContext, armBody, armError, armOk, props } from "./arm-http";
-import { type Collection, normalise, objectScopeOf } from "./policy-collections";
+import { BUILT_IN_DEFINITIONS } from "./built-in-definitions";
+import { type Collection, listDefinitions, normalise, objectScopeOf } from "./policy-collections";
 import { isAtOrBelow, parseScope, resolveScope, sameScope } from "./scopes";
 import { validatePolicyObject } from "./validate-policy-object";
 
@@ -64,11 +65,15 @@ export function authorization(
 
   if (!name) {
     if (req.method !== "GET") return armError(405, "MethodNotAllowed", "Use GET to list.");
-    if (builtInScope) return armOk({ value: [] });
+    if (collection.key === "policyDefinitions") {
+      const definitions = listDefinitions(azure, scope, req.query.get("$filter") ?? undefined);
+      if (!definitions)
+        return armError(400, "InvalidFilter", `The $filter '${req.query.get("$filter")}' is not supported.`);
+      return armOk({ value: definitions });
+    }
     const filter = listFilter(req);
     const value = list.filter((o) => {
       const objectScope = objectScopeOf(o, collection);
-      if (collection.key === "policyDefinitions") return sameScope(objectScope, scope);
       if (filter === "atExactScope") return sameScope(objectScope, scope);
       const above = isAtOrBelow(azure, scope, objectScope);
       return filter === "atScope" ? above : above || isAtOrBelow(azure, objectScope, scope);
@@ -77,6 +82,14 @@ export function authorization(
   }
 
   const id = idFor(name);
+  if (builtInScope) {
+    if (req.method !== "GET")
+      return armError(403, "AuthorizationFailed", "Built-in policy definitions cannot be changed.");
+    const builtIn = BUILT_IN_DEFINITIONS.find((d) => sameScope(d.id, id));
+    return builtIn
+      ? armOk(builtIn)
+      : armError(404, collection.notFound, `The ${collection.label} '${name}' is not found.`);
+  }
   const index = list.findIndex((o) => sameScope(o.id, id));
   const existing = index >= 0 ? list[index] : undefined;
   const notFound = () =>
@@ -111,8 +124,6 @@ export function authorization(
   }
   if (req.method !== "PUT")
     return armError(405, "MethodNotAllowed", `The sandbox does not support ${req.method} here.`);
-  if (builtInScope)
-    return armError(403, "AuthorizationFailed", "Built-in policy definitions cannot be changed.");
 
   const input = armBody(req);
   if (!input)

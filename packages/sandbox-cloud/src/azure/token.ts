@@ -2,7 +2,7 @@ import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { header, json, type SandboxRequest, type SandboxResponse } from "../http/types";
 import type { AzurePrincipal, AzureState } from "../state/model";
 
-const ARM_AUDIENCE = "https://management.azure.com";
+export const ARM_AUDIENCE = "https://management.azure.com";
 const TOKEN_SECONDS = 3600;
 
 export interface TokenClaims {
@@ -63,6 +63,44 @@ function aadError(status: number, error: string, code: number, description: stri
   });
 }
 
+/**
+ * The OAuth 2.0 client-credentials grant for the tenant's service principals with a client secret
+ * (https://learn.microsoft.com/en-us/entra/identity-platform/v2-oauth2-client-creds-grant-flow).
+ */
+export function clientCredentialsGrant(
+  azure: AzureState,
+  form: URLSearchParams,
+  issuer: string,
+): SandboxResponse {
+  if (form.get("grant_type") !== "client_credentials") {
+    return aadError(
+      400,
+      "unsupported_grant_type",
+      70003,
+      "The sandbox supports the client_credentials grant only.",
+    );
+  }
+  const clientId = form.get("client_id") ?? "";
+  const principal = azure.principals.find((p) => p.clientId === clientId);
+  if (!principal) {
+    return aadError(
+      400,
+      "unauthorized_client",
+      700016,
+      `Application with identifier '${clientId}' was not found in the directory.`,
+    );
+  }
+  if (!principal.clientSecret || form.get("client_secret") !== principal.clientSecret) {
+    return aadError(401, "invalid_client", 7000215, "Invalid client secret provided.");
+  }
+  return json(200, {
+    token_type: "Bearer",
+    expires_in: TOKEN_SECONDS,
+    ext_expires_in: TOKEN_SECONDS,
+    access_token: issueToken(azure, principal, issuer),
+  });
+}
+
 /** Azure AD v2 endpoints an MSAL confidential client calls for the client-credentials flow. */
 export function handleIdentity(
   azure: AzureState,
@@ -107,35 +145,7 @@ export function handleIdentity(
   if (req.method === "GET" && rest === "discovery/v2.0/keys") return json(200, { keys: [] });
   if (req.method === "POST" && rest === "oauth2/v2.0/token") {
     if (!known) return aadError(400, "invalid_request", 90002, `Tenant '${tenant}' not found.`);
-    const form = new URLSearchParams(req.body.toString());
-    if (form.get("grant_type") !== "client_credentials") {
-      return aadError(
-        400,
-        "unsupported_grant_type",
-        70003,
-        "The sandbox supports the client_credentials grant only.",
-      );
-    }
-    const clientId = form.get("client_id") ?? "";
-    const principal = azure.principals.find((p) => p.clientId === clientId);
-    if (!principal) {
-      return aadError(
-        400,
-        "unauthorized_client",
-        700016,
-        `Application with identifier '${clientId}' was not found in the directory.`,
-      );
-    }
-    if (!principal.clientSecret || form.get("client_secret") !== principal.clientSecret) {
-      return aadError(401, "invalid_client", 7000215, "Invalid client secret provided.");
-    }
-    const token = issueToken(azure, principal, `${authority}/v2.0`);
-    return json(200, {
-      token_type: "Bearer",
-      expires_in: TOKEN_SECONDS,
-      ext_expires_in: TOKEN_SECONDS,
-      access_token: token,
-    });
+    return clientCredentialsGrant(azure, new URLSearchParams(req.body.toString()), `${authority}/v2.0`);
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 import type { SandboxResponse } from "../http/types";
 import { type ArmContext, armError, props } from "./arm-http";
+import { findDefinition } from "./built-in-definitions";
 import type { Collection } from "./policy-collections";
 import { isAtOrBelow, parseScope, sameScope, scopeChain } from "./scopes";
 
@@ -41,7 +42,7 @@ export function validatePolicyObject(
   }
   if (collection.key === "policyAssignments") {
     const definitionId = String(p.policyDefinitionId ?? "");
-    const definition = azure.policyDefinitions.find((d) => sameScope(d.id, definitionId));
+    const definition = findDefinition(azure, definitionId);
     if (!definition) {
       return armError(
         404,

@@ -4,13 +4,14 @@ import type {
   AzureExemption,
 } from "@palisade/policy-engine/evaluators/azure/evaluate-assignments";
 import { props } from "../azure/arm-http";
-import { parseScope, sameScope, scopeChain } from "../azure/scopes";
+import { findDefinition } from "../azure/built-in-definitions";
+import { parseScope, scopeChain } from "../azure/scopes";
 import type { ArmObject, AzureState, PolicyStateRecord } from "../state/model";
 
 /** An ARM policy assignment as the policy engine's evaluator takes it (definition inlined). */
 export function toAssignment(azure: AzureState, a: ArmObject): AzureAssignment | undefined {
   const p = props(a);
-  const definition = azure.policyDefinitions.find((d) => sameScope(d.id, String(p.policyDefinitionId)));
+  const definition = findDefinition(azure, String(p.policyDefinitionId));
   if (!definition) return undefined;
   const dp = props(definition);
   return {
@@ -43,9 +44,7 @@ export function toExemptions(azure: AzureState): AzureExemption[] {
 /** The policy identifiers ARM puts in `additionalInfo` and Activity Log `policies`. */
 export function policyInfo(azure: AzureState, assignmentId: string, effect: string) {
   const assignment = azure.policyAssignments.find((x) => x.id === assignmentId)!;
-  const definition = azure.policyDefinitions.find((d) =>
-    sameScope(d.id, String(props(assignment).policyDefinitionId)),
-  )!;
+  const definition = findDefinition(azure, String(props(assignment).policyDefinitionId))!;
   return {
     policyDefinitionId: definition.id,
     policyDefinitionName: definition.name,
