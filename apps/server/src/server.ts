@@ -159,13 +159,10 @@ export async function buildServer(deps: ServerDeps) {
         // The identity layer answers 500 when its database is down; the client is told to
         // come back, as the RPCs say `unavailable`.
         if (response.status >= 500 && !(await database.ping())) {
-          return reply
-            .status(503)
-            .header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS))
-            .send({
-              code: "DATABASE_UNAVAILABLE",
-              message: "The database is unavailable. Try again in a moment.",
-            });
+          return reply.status(503).header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS)).send({
+            code: "DATABASE_UNAVAILABLE",
+            message: "The database is unavailable. Try again in a moment.",
+          });
         }
         reply.status(response.status);
         if (response.status === 401 && url.pathname.includes("/sign-in/")) {

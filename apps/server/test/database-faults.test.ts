@@ -3,7 +3,13 @@ import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LockLostError } from "../src/db/database";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, type Credentials, startTestServer, type TestServer } from "./support/test-server";
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  type Credentials,
+  startTestServer,
+  type TestServer,
+} from "./support/test-server";
 
 /**
  * The database goes away while the server works: every backend of the server's database is
@@ -50,7 +56,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("database faults (PostgreSQL)", 
     });
     await expect(outcome).rejects.toBeInstanceOf(LockLostError);
     // The pool replaced the lost connections.
-    await expect(server.palisade.database.lock("database-faults", async () => "again")).resolves.toBe("again");
+    await expect(server.palisade.database.lock("database-faults", async () => "again")).resolves.toBe(
+      "again",
+    );
   });
 
   it("calls while every session is terminated answer unavailable or succeed, never internal", async () => {
