@@ -45,6 +45,8 @@ export interface Config {
     cloudTrailLookupsPerSecond: number;
     /** Records the in-process sandbox keeps in each audit stream. */
     maxAuditRecords: number;
+    /** The most the in-process sandbox's Activity Log events wait before they are listed. */
+    activityLogLagSeconds: number;
   };
   /** The IAM principal this server assumes connector roles as; shown in the AWS trust policy. */
   awsPrincipalArn: string | undefined;
@@ -113,6 +115,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       actionsPerMinute: positiveNumber(env, "SANDBOX_ACTIVITY_RATE", 12),
       cloudTrailLookupsPerSecond: positiveNumber(env, "SANDBOX_CLOUDTRAIL_LOOKUPS_PER_SECOND", 2),
       maxAuditRecords: Math.floor(positiveNumber(env, "SANDBOX_AUDIT_RECORDS", 20_000)),
+      activityLogLagSeconds: positiveNumber(env, "SANDBOX_ACTIVITY_LOG_LAG_SECONDS", 60),
     },
     awsPrincipalArn: env.PALISADE_AWS_PRINCIPAL_ARN || undefined,
     invitationTtlHours: positiveNumber(env, "INVITATION_TTL_HOURS", 168),

@@ -7,6 +7,7 @@ import { readCatalogueFiles } from "@palisade/policy-engine/catalogue/read-catal
 import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
 import { compileAzureBundle } from "@palisade/policy-engine/compilers/azure/compile-azure";
 import type { CompileBundleInput } from "@palisade/policy-engine/compilers/compile-input";
+import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "@palisade/sandbox-cloud/azure/activity-log";
 import { type SandboxCloud, startSandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAwsProvider } from "../src/cloud/aws/aws-provider";
@@ -289,11 +290,22 @@ describe("Azure adapter against the sandbox", () => {
     await azure.removeDefinition(compiled.definition.id);
     await azure.removeDefinition(compiled.definition.id);
 
-    const events = await azure.readAuditEvents(undefined, { since: new Date(Date.now() - 600_000) });
-    const denied = events.records.filter((r) => r.scopeId === subscriptionId && r.errorCode);
-    expect(denied.length).toBeGreaterThanOrEqual(2);
-    const after = await azure.readAuditEvents(events.cursor);
-    expect(after.records.filter((r) => events.records.some((e) => e.id === r.id))).toEqual([]);
+    // Read before the events are submitted, then after: those that arrive late, behind newer ones
+    // already read, are returned by the next read, each once.
+    const early = await azure.readAuditEvents(undefined, { since: new Date(Date.now() - 600_000) });
+    await control("/sandbox/control/clock", { advanceSeconds: DEFAULT_ACTIVITY_LOG_LAG_MS / 1000 });
+    const late = await azure.readAuditEvents(early.cursor);
+    const records = [...early.records, ...late.records];
+    expect(new Set(records.map((r) => r.id)).size).toBe(records.length);
+    const denied = records.filter(
+      (r) => r.scopeId === subscriptionId && r.errorCode === "RequestDisallowedByPolicy",
+    );
+    expect(denied.map((r) => (r.raw as { resourceId: string }).resourceId.split("/").pop()).sort()).toEqual([
+      "stadapter1",
+      "stadapter3",
+    ]);
+    const after = await azure.readAuditEvents(late.cursor);
+    expect(after.records.filter((r) => records.some((e) => e.id === r.id))).toEqual([]);
   });
 
   it("reads the non-compliant state an ALERT assignment records", async () => {

@@ -19,6 +19,7 @@ import {
 import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
 import { compileAzureBundle } from "@palisade/policy-engine/compilers/azure/compile-azure";
 import type { ActiveWaiver } from "@palisade/policy-engine/compilers/compile-input";
+import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "@palisade/sandbox-cloud/azure/activity-log";
 import { and, desc, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AwsCloudProvider, AzureCloudProvider } from "../src/cloud/cloud-provider";
@@ -28,6 +29,7 @@ import { policyEvents } from "../src/db/schema/events";
 import { auditLog, jobs } from "../src/db/schema/operations";
 import { recordMissingDeployment, writeEvents } from "../src/modules/event/record-event";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
+import { advanceSandboxClock } from "./support/deployment-helpers";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
@@ -362,6 +364,8 @@ describe.each(engines)("policy events on %s", (engine) => {
     expect(denied.status).toBe(403);
     expect(JSON.stringify(denied.body)).toContain("AZPRV4C");
 
+    // The Activity Log lists the denial once submitted.
+    await advanceSandboxClock(server.palisade.cloud.sandbox!, DEFAULT_ACTIVITY_LOG_LAG_MS / 1000);
     await fetchEvents(azureConnector.id);
     const preventions = await eventsOf(EventType.PREVENTION, seeded.bundle.id);
     expect(preventions).toHaveLength(1);

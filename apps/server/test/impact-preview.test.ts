@@ -6,9 +6,11 @@ import {
   type ImpactPreview,
   ImpactPreviewStatus,
 } from "@palisade/api/gen/palisade/deployment/v1/impact_preview_pb";
+import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "@palisade/sandbox-cloud/azure/activity-log";
 import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  advanceSandboxClock,
   node,
   tryAction,
   waitFor,
@@ -182,6 +184,8 @@ describe.each(engines)("impact preview on %s", (engine) => {
       });
       expect(done.status).toBe(200);
     }
+    // The Activity Log lists the writes once submitted.
+    await advanceSandboxClock(sandbox, DEFAULT_ACTIVITY_LOG_LAG_MS / 1000);
     const { preview } = await manager().startImpactPreview({
       policySlug: "storage-accounts-https-only",
       scopes: [{ externalId: sub.externalId, connectorId: sub.connectorId, provider: CloudProvider.AZURE }],

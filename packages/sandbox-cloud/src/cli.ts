@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "./azure/activity-log";
 import {
   HelpRequested,
   integerOption,
@@ -33,6 +34,9 @@ Options:
                     (default SANDBOX_CLOUDTRAIL_LOOKUPS_PER_SECOND or 2, as AWS)
   --audit-records N records kept in each audit stream, newest first
                     (default SANDBOX_AUDIT_RECORDS or 20000)
+  --activity-log-lag-seconds N
+                    the most an Activity Log event waits before it is listed
+                    (default SANDBOX_ACTIVITY_LOG_LAG_SECONDS or 60; Azure's lag minutes)
   --tls-name NAME   a host name servers reach it at, for its certificate (repeat;
                     default SANDBOX_TLS_NAMES, comma-separated)
   -h, --help        this help`;
@@ -66,6 +70,7 @@ async function serve(argv: string[]) {
       "no-activity": { type: "boolean" },
       "lookups-per-second": { type: "string" },
       "audit-records": { type: "string" },
+      "activity-log-lag-seconds": { type: "string" },
       rate: { type: "string" },
       "tls-name": { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
@@ -104,6 +109,13 @@ async function serve(argv: string[]) {
     seed,
     activity: { enabled: !values["no-activity"], actionsPerMinute: rate },
     cloudTrailLookupsPerSecond: lookupsPerSecond,
+    activityLogLagMs:
+      positiveOption(
+        "--activity-log-lag-seconds",
+        values["activity-log-lag-seconds"] ?? process.env.SANDBOX_ACTIVITY_LOG_LAG_SECONDS,
+        DEFAULT_ACTIVITY_LOG_LAG_MS / 1000,
+        SERVE_USAGE,
+      ) * 1000,
     maxAuditRecords: integerOption(
       "--audit-records",
       values["audit-records"] ?? process.env.SANDBOX_AUDIT_RECORDS,

@@ -28,6 +28,11 @@ export interface StartSandboxOptions {
   cloudTrailLookupsPerSecond?: number;
   /** Records kept in each audit stream (CloudTrail, Activity Log, compliance states); 20,000 by default. */
   maxAuditRecords?: number;
+  /**
+   * The most an Activity Log event waits between happening and being listed (one minute by
+   * default; Azure's events lag by minutes). Tests advance the sandbox clock past it.
+   */
+  activityLogLagMs?: number;
 }
 
 export interface SandboxCloud {
@@ -64,6 +69,7 @@ export async function startSandboxCloud(options: StartSandboxOptions): Promise<S
   const dataDir = resolve(options.dataDir);
   const store = await openStateStore(dataDir, options.seed ?? DEFAULT_SEED, {
     maxAuditRecords: options.maxAuditRecords,
+    activityLogLagMs: options.activityLogLagMs,
   });
   const tls = await loadOrCreateTls(dataDir, [host, ...(options.tlsNames ?? [])]);
   let cloud: SandboxCloud | undefined;

@@ -5,6 +5,7 @@ import { PolicyClient } from "@azure/arm-policy";
 import { ResourceManagementClient } from "@azure/arm-resources";
 import { ClientSecretCredential } from "@azure/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "../src/azure/activity-log";
 import { type Harness, startHarness } from "./sandbox-harness";
 
 const EXEMPTION_API = "2022-07-01-preview";
@@ -425,11 +426,20 @@ describe("Activity Log", () => {
       baseUri: h.cloud.azure.armEndpoint,
     });
     const from = new Date(Date.now() - 3_600_000).toISOString();
-    const events = [];
-    for await (const e of monitor.activityLogs.list(`eventTimestamp ge '${from}'`)) events.push(e);
-    const write = events.find((e) => e.resourceId?.endsWith("/policyDefinitions/pal-activity"));
+    const list = async (filter: string) => {
+      const events = [];
+      for await (const e of monitor.activityLogs.list(filter)) events.push(e);
+      return events.filter((e) => e.resourceId?.endsWith("/policyDefinitions/pal-activity"));
+    };
+    // Listed only once submitted, up to the lag after it happened.
+    expect(await list(`eventTimestamp ge '${from}'`)).toEqual([]);
+    await h.post("/sandbox/control/clock", { advanceSeconds: DEFAULT_ACTIVITY_LOG_LAG_MS / 1000 });
+    const [write] = await list(`eventTimestamp ge '${from}'`);
     expect(write?.operationName?.value).toBe("Microsoft.Authorization/policyDefinitions/write");
     expect(write?.status?.value).toBe("Succeeded");
+    const lag = write!.submissionTimestamp!.getTime() - write!.eventTimestamp!.getTime();
+    expect(lag).toBeGreaterThan(0);
+    expect(lag).toBeLessThanOrEqual(DEFAULT_ACTIVITY_LOG_LAG_MS);
 
     const later = new Date(Date.now() + 3_600_000).toISOString();
     const none = [];

@@ -13,6 +13,7 @@ import { MonitorClient } from "@azure/arm-monitor";
 import { PolicyClient } from "@azure/arm-policy";
 import { ResourceManagementClient } from "@azure/arm-resources";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "../src/azure/activity-log";
 import { type Harness, startHarness } from "./sandbox-harness";
 
 let h: Harness;
@@ -322,6 +323,8 @@ describe("Azure enforcement", () => {
       context: insecure,
     });
     expect(again.status).toBe(403);
+    // Activity Log events are listed once submitted, up to the sandbox's lag after they happen.
+    await h.post("/sandbox/control/clock", { advanceSeconds: DEFAULT_ACTIVITY_LOG_LAG_MS / 1000 });
 
     const monitor = new MonitorClient(h.azureCredential, corpProd, {
       ...h.armOptions,

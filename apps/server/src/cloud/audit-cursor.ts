@@ -1,11 +1,15 @@
 import type { AuditRecord } from "./cloud-provider";
 
 /**
- * Where a connector's audit stream was read up to: the time of the newest record seen and the ids
- * of the records at exactly that time. Providers filter by time only, inclusively, so the next
- * read starts at that time and drops the ids it already returned.
+ * Where a connector's audit stream is read from next, and the ids of the records already returned
+ * at or after that time. Providers list records by the time the action happened, but a record
+ * becomes listable only once delivered, minutes later and in any order: the next read starts a
+ * re-read window (`overlapMs`) before the newest record seen, and drops the ids already returned.
+ * A record delivered within the window after a newer one is returned once, on the read after it
+ * arrives.
  */
 export interface AuditCursor {
+  /** The start of the next read, inclusive. */
   time: string;
   ids: string[];
 }
@@ -28,31 +32,26 @@ export function decodeCursor(text: string | undefined): AuditCursor | undefined 
   }
 }
 
-/** The records not seen before, oldest first, and the cursor after them. */
+/**
+ * The records of a read from `cursor.time` not returned before, oldest first, and the cursor of
+ * the next read: `overlapMs` before the newest record listed (never earlier than this read's
+ * start), with the ids of every listed record from there on.
+ */
 export function advanceCursor(
   cursor: AuditCursor,
   records: AuditRecord[],
+  overlapMs: number,
 ): { fresh: AuditRecord[]; next: AuditCursor } {
   const from = Date.parse(cursor.time);
   const seen = new Set(cursor.ids);
-  const unique = new Map<string, AuditRecord>();
-  for (const record of records) {
-    const at = record.time.getTime();
-    if (at < from || (at === from && seen.has(record.id))) continue;
-    unique.set(record.id, record);
-  }
-  const fresh = [...unique.values()].sort(
-    (a, b) => a.time.getTime() - b.time.getTime() || a.id.localeCompare(b.id),
-  );
-  const last = fresh.at(-1);
-  if (!last) return { fresh, next: cursor };
-  const newest = last.time.getTime();
-  const atNewest = fresh.filter((r) => r.time.getTime() === newest).map((r) => r.id);
-  return {
-    fresh,
-    next: {
-      time: last.time.toISOString(),
-      ids: newest === from ? [...cursor.ids, ...atNewest] : atNewest,
-    },
-  };
+  const listed = new Map<string, AuditRecord>();
+  for (const record of records) if (record.time.getTime() >= from) listed.set(record.id, record);
+  const byTime = (a: AuditRecord, b: AuditRecord) =>
+    a.time.getTime() - b.time.getTime() || a.id.localeCompare(b.id);
+  const fresh = [...listed.values()].filter((r) => !seen.has(r.id)).sort(byTime);
+  let newest = from;
+  for (const record of listed.values()) newest = Math.max(newest, record.time.getTime());
+  const start = Math.max(from, newest - overlapMs);
+  const ids = [...listed.values()].filter((r) => r.time.getTime() >= start).map((r) => r.id);
+  return { fresh, next: { time: new Date(start).toISOString(), ids } };
 }

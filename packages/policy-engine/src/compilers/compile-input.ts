@@ -22,6 +22,11 @@ export interface ActiveWaiver {
   accountId?: string;
   resource?: string;
   scope?: string;
+  /**
+   * A scope the synced hierarchy places the resource or scope at or below (its deployment's
+   * scope): a subscription's management groups do not show in its id.
+   */
+  withinScope?: string;
 }
 
 export type DeploymentMode = "PREVENT" | "ALERT";

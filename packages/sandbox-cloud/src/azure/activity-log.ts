@@ -3,6 +3,17 @@ import type { ActivityLogEvent } from "../state/model";
 import type { StateStore } from "../state/store";
 import { parseScope } from "./scopes";
 
+/**
+ * Azure lists an Activity Log event by `eventTimestamp` but only once it is submitted:
+ * `submissionTimestamp` is "the timestamp of when the event became available for querying ...
+ * there might be a delay between the occurrence time of the event, and the time that the event is
+ * submitted" (https://learn.microsoft.com/dotnet/api/azure.resourcemanager.monitor.models.eventdatainfo.submissiontimestamp;
+ * the schema's samples lag by 20 s to 4 min, https://learn.microsoft.com/azure/azure-monitor/essentials/activity-log-schema).
+ * Each event is submitted between half this lag and this lag after it happened, so events arrive
+ * out of order as Azure's do.
+ */
+export const DEFAULT_ACTIVITY_LOG_LAG_MS = 60_000;
+
 export interface ActivityInput {
   resourceId: string;
   operationName: string;
@@ -15,6 +26,10 @@ export interface ActivityInput {
   level?: "Informational" | "Warning" | "Error";
   category?: "Administrative" | "Policy";
   method?: string;
+  /** The type the event is about when it is not the resource's (a compliance scan's). */
+  resourceType?: string;
+  /** The RBAC action and scope the event was authorized for. */
+  authorization?: { action: string; scope: string };
 }
 
 const loc = (value: string) => ({ value, localizedValue: value });
@@ -22,10 +37,16 @@ const loc = (value: string) => ({ value, localizedValue: value });
 export function recordActivity(store: StateStore, input: ActivityInput): ActivityLogEvent | undefined {
   const parsed = parseScope(input.resourceId);
   if (!parsed?.subscriptionId) return undefined;
-  const now = store.now().toISOString();
+  const at = store.now();
+  const lag = store.activityLogLagMs ?? DEFAULT_ACTIVITY_LOG_LAG_MS;
+  const submitted = new Date(at.getTime() + Math.ceil(lag * (0.5 + Math.random() / 2)));
   const provider = /\/providers\/([^/]+)\//i.exec(input.resourceId)?.[1] ?? "Microsoft.Resources";
-  const op = input.operationName.split("/");
+  const resourceType =
+    input.resourceType ??
+    /\/providers\/([^/]+\/[^/]+)\/[^/]+$/i.exec(input.resourceId)?.[1] ??
+    input.operationName.split("/").slice(0, -1).join("/");
   const event: ActivityLogEvent = {
+    ...(input.authorization ? { authorization: input.authorization } : {}),
     eventDataId: randomUUID(),
     correlationId: input.correlationId ?? randomUUID(),
     operationId: randomUUID(),
@@ -35,7 +56,7 @@ export function recordActivity(store: StateStore, input: ActivityInput): Activit
     resourceId: input.resourceId,
     ...(parsed.resourceGroup ? { resourceGroupName: parsed.resourceGroup } : {}),
     resourceProviderName: loc(provider),
-    resourceType: loc(op.slice(0, -1).join("/")),
+    resourceType: loc(resourceType),
     status: loc(input.status),
     subStatus: loc(input.subStatus ?? ""),
     caller: input.caller,
@@ -43,8 +64,8 @@ export function recordActivity(store: StateStore, input: ActivityInput): Activit
       "http://schemas.microsoft.com/identity/claims/objectidentifier": input.callerObjectId,
       name: input.caller,
     },
-    eventTimestamp: now,
-    submissionTimestamp: now,
+    eventTimestamp: at.toISOString(),
+    submissionTimestamp: submitted.toISOString(),
     subscriptionId: parsed.subscriptionId,
     tenantId: store.state.azure.tenantId,
     properties: input.properties ?? {},
@@ -57,4 +78,9 @@ export function recordActivity(store: StateStore, input: ActivityInput): Activit
   store.state.azure.activityLog.push(event);
   store.changed();
   return event;
+}
+
+/** Whether the event has been submitted, and so is listed, at `now`. */
+export function isSubmitted(event: ActivityLogEvent, now: Date): boolean {
+  return Date.parse(event.submissionTimestamp) <= now.getTime();
 }

@@ -1,4 +1,5 @@
 import type { SandboxRequest, SandboxResponse } from "../http/types";
+import { isSubmitted } from "./activity-log";
 import { type ArmContext, armError, armOk } from "./arm-http";
 
 // The time may be quoted or not, as `az monitor activity-log list` sends it
@@ -34,9 +35,10 @@ export function listActivityLog(
     return armError(400, "BadRequest", "The $filter must contain eventTimestamp ge '<start time>'.");
   }
   const eq = [...filter.matchAll(EQ_FILTER)].map((m) => [m[1]!.toLowerCase(), m[2]!.toLowerCase()] as const);
+  const now = ctx.store.now();
   const matching = azure.activityLog
     .filter((e) => {
-      if (e.subscriptionId !== sub.subscriptionId) return false;
+      if (e.subscriptionId !== sub.subscriptionId || !isSubmitted(e, now)) return false;
       const t = Date.parse(e.eventTimestamp);
       if (t < from || t > to) return false;
       return eq.every(([k, v]) => {

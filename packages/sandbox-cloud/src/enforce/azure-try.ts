@@ -164,27 +164,36 @@ export function tryAzure(store: StateStore, input: AzureTryInput, aliases: Alias
 
   const correlationId = randomUUID();
   const caller = principal.upn ?? principal.clientId ?? principal.objectId;
+  const authorization = { action: op, scope: rid };
   const recordStates = (list: AzureAssignment[], effect: string) => {
-    for (const a of list) {
-      const info = policyInfo(azure, a.id, effect);
-      azure.policyStates.push(policyState(azure, proposed, info, "NonCompliant", now));
+    for (const a of list)
+      azure.policyStates.push(
+        policyState(azure, proposed, policyInfo(azure, a.id, effect), "NonCompliant", now),
+      );
+  };
+  // Policy category records of an enforced effect, as the Activity Log schema describes them:
+  // "Audit uses Warning and Deny uses Error", "a Deny effect returns Failed", `isComplianceCheck`
+  // "False" for a request (https://learn.microsoft.com/azure/azure-monitor/essentials/activity-log-schema#policy-category).
+  const recordPolicyActivity = (list: AzureAssignment[], effect: "audit" | "deny") => {
+    for (const a of list)
       recordActivity(store, {
         resourceId: rid,
         operationName: `Microsoft.Authorization/policies/${effect}/action`,
         caller,
         callerObjectId: principal.objectId,
-        status: "Succeeded",
+        status: effect === "deny" ? "Failed" : "Succeeded",
         category: "Policy",
-        level: "Warning",
+        level: effect === "deny" ? "Error" : "Warning",
         correlationId,
+        resourceType: type,
+        authorization,
         properties: {
           isComplianceCheck: "False",
           resourceLocation: proposed.location ?? "",
           ancestors: managementGroupNames(azure, rid),
-          policies: JSON.stringify([info]),
+          policies: JSON.stringify([policyInfo(azure, a.id, effect)]),
         },
       });
-    }
   };
 
   if (decision.decision === "deny" && decision.denyingAssignment) {
@@ -208,11 +217,13 @@ export function tryAzure(store: StateStore, input: AzureTryInput, aliases: Alias
       ],
     };
     recordStates([decision.denyingAssignment], "deny");
+    recordPolicyActivity([decision.denyingAssignment], "deny");
     const event = recordActivity(store, {
       resourceId: rid,
       operationName: op,
       caller,
       callerObjectId: principal.objectId,
+      authorization,
       status: "Failed",
       subStatus: "Forbidden",
       correlationId,
@@ -231,6 +242,10 @@ export function tryAzure(store: StateStore, input: AzureTryInput, aliases: Alias
   }
 
   recordStates([...decision.audits, ...reportOnly], "audit");
+  // A DoNotEnforce assignment evaluates but logs nothing: "When enforcementMode is disabled,
+  // resources are still evaluated. Logging, such as Activity logs, and the policy effect don't
+  // occur" (https://learn.microsoft.com/azure/governance/policy/concepts/effect-disabled).
+  recordPolicyActivity(decision.audits, "audit");
   if (verb === "delete") azure.resources = azure.resources.filter((r) => !sameScope(r.id, rid));
   else if (verb === "write") {
     if (existing) Object.assign(existing, proposed);
@@ -243,6 +258,7 @@ export function tryAzure(store: StateStore, input: AzureTryInput, aliases: Alias
     callerObjectId: principal.objectId,
     status: "Succeeded",
     correlationId,
+    authorization,
     method: verb === "delete" ? "DELETE" : verb === "write" ? "PUT" : "POST",
     properties: { statusCode: verb === "write" ? (existing ? "OK" : "Created") : "OK" },
   });

@@ -132,6 +132,7 @@ export interface AzurePrincipal {
 export type ArmObject = Record<string, unknown> & { id: string; name: string; type: string };
 
 export interface ActivityLogEvent {
+  authorization?: { action: string; scope: string };
   eventDataId: string;
   correlationId: string;
   operationId: string;

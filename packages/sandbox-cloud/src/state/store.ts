@@ -15,6 +15,8 @@ export interface StateStore {
   state: SandboxState;
   /** Simulated time: host time plus the offset tests and demos move forward. */
   now(): Date;
+  /** The most an Activity Log event waits after it happens before it is listed. */
+  activityLogLagMs?: number;
   changed(): void;
   flush(): Promise<void>;
 }
@@ -22,7 +24,7 @@ export interface StateStore {
 export async function openStateStore(
   dataDir: string,
   seed: number,
-  options: { debounceMs?: number; maxAuditRecords?: number } = {},
+  options: { debounceMs?: number; maxAuditRecords?: number; activityLogLagMs?: number } = {},
 ): Promise<StateStore> {
   const debounceMs = options.debounceMs ?? 1000;
   const maxAuditRecords = options.maxAuditRecords ?? MAX_AUDIT_RECORDS;
@@ -50,6 +52,7 @@ export async function openStateStore(
   const store: StateStore = {
     state,
     now: () => new Date(Date.now() + state.clockOffsetMs),
+    activityLogLagMs: options.activityLogLagMs,
     changed() {
       dirty = true;
       if (timer) return;

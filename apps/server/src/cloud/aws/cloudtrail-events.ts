@@ -3,6 +3,13 @@ import { type AuditCursor, advanceCursor, decodeCursor, encodeCursor } from "../
 import type { AuditPage, AuditRecord } from "../cloud-provider";
 import type { AwsClients } from "./aws-clients";
 
+/**
+ * CloudTrail delivers an event "within an average of about 5 minutes of an API call. This time is
+ * not guaranteed" (https://docs.aws.amazon.com/awscloudtrail/latest/userguide/how-cloudtrail-works.html):
+ * each read lists again the quarter hour before the newest event seen.
+ */
+export const CLOUDTRAIL_REREAD_MS = 15 * 60_000;
+
 /** CloudTrail's management events after the cursor (the last 90 days on a first read). */
 export async function readCloudTrailEvents(
   { cloudtrail, allPages }: AwsClients,
@@ -20,7 +27,7 @@ export async function readCloudTrailEvents(
     return { items: out.Events ?? [], next: out.NextToken };
   });
   const records = events.map(auditRecord);
-  const { fresh, next } = advanceCursor(cursor, records);
+  const { fresh, next } = advanceCursor(cursor, records, CLOUDTRAIL_REREAD_MS);
   return { records: fresh, cursor: encodeCursor(next) };
 }
 

@@ -6,7 +6,21 @@ import { subscriptionIds } from "./azure-hierarchy";
 
 const ACTIVITY_LOG_DAYS = 89;
 
-/** The Activity Log of every subscription after the cursor (as far back as Azure keeps it on a first read). */
+/**
+ * The Activity Log lists an event by `eventTimestamp`, but only from its `submissionTimestamp`,
+ * "the timestamp of when the event became available for querying via this API ... there might be
+ * a delay between the occurrence time of the event, and the time that the event is submitted"
+ * (https://learn.microsoft.com/dotnet/api/azure.resourcemanager.monitor.models.eventdatainfo.submissiontimestamp);
+ * Azure Monitor names 10 to 15 minutes for Activity Log data on its legacy path
+ * (https://learn.microsoft.com/azure/azure-monitor/logs/data-ingestion-time). Each read lists
+ * again the half hour before the newest event seen.
+ */
+export const ACTIVITY_LOG_REREAD_MS = 30 * 60_000;
+
+/**
+ * The Activity Log of every subscription below the root group from the cursor (as far back as Azure
+ * keeps it on a first read), each event once: `AuditRecord.id` is its `eventDataId`.
+ */
 export async function readActivityLog(
   clients: AzureClients,
   rootGroup: string,
@@ -25,7 +39,7 @@ export async function readActivityLog(
       collect(() => clientsFor(id).monitor.activityLogs.list(filter).byPage()),
     ),
   );
-  const { fresh, next } = advanceCursor(cursor, perSub.flat().map(activityRecord));
+  const { fresh, next } = advanceCursor(cursor, perSub.flat().map(activityRecord), ACTIVITY_LOG_REREAD_MS);
   return { records: fresh, cursor: encodeCursor(next) };
 }
 
@@ -52,7 +66,7 @@ export async function readComplianceStates(
   }));
 }
 
-function activityRecord(event: EventData): AuditRecord {
+export function activityRecord(event: EventData): AuditRecord {
   const failed = event.status?.value === "Failed";
   const statusMessage = event.properties?.statusMessage;
   let message: string | undefined;

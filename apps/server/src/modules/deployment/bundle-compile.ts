@@ -33,6 +33,8 @@ export function toActiveWaiver(waiver: WaiverRow, deployment: DeploymentRow | un
     resource: waiver.resource ?? undefined,
     // A waiver naming nothing exempts its deployment's whole scope.
     scope: waiver.scope ?? (named ? undefined : deployment?.scopeExternalId),
+    // A waiver is accepted only below its deployment's scope in the synced hierarchy.
+    withinScope: deployment?.scopeExternalId,
   };
 }
 

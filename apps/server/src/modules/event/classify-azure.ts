@@ -58,12 +58,42 @@ function azureUserFields(detail: ActivityDetail, record: AuditRecord) {
   };
 }
 
+/**
+ * The assignment ids a record names: `policyAssignmentId` in `policies` and in a denial's
+ * `additionalInfo`, and `policyAssignment.id` among the policy identifiers of a denial's message,
+ * where the quotes are escaped once more.
+ */
 function assignmentIdsIn(text: string): string[] {
-  return [...text.matchAll(/"policyAssignmentId"\s*:\s*"([^"]+)"/g)].map((m) => m[1] as string);
+  const patterns = [
+    /\\?"policyAssignmentId\\?"\s*:\s*\\?"([^"\\]+)/g,
+    /\\?"policyAssignment\\?"\s*:\s*\{[^}]*?\\?"id\\?"\s*:\s*\\?"([^"\\]+)/g,
+  ];
+  return patterns.flatMap((p) => [...text.matchAll(p)].map((m) => m[1] as string));
 }
 
-export function findByAssignment(ctx: ClassifyContext, assignmentId: string): DeploymentInfo | undefined {
-  const id = lower(assignmentId);
+/**
+ * Whether the resource is at or below the scope. Inside a subscription an ARM id contains its
+ * resource group's and subscription's; above it, a subscription's management groups are known
+ * only from the synced hierarchy (`/subscriptions/…` never starts with a management group's id).
+ */
+export function isUnderScope(ctx: ClassifyContext, resourceId: string, scope: string): boolean {
+  if (isAtOrBelowArm(resourceId, scope)) return true;
+  const subscription = /^\/subscriptions\/[^/]+/i.exec(resourceId)?.[0];
+  return subscription !== undefined && ctx.ancestorsOf(subscription).some((a) => lower(a) === lower(scope));
+}
+
+/**
+ * The deployment an assignment id names: the one with that id, else (an assignment replaced since)
+ * the one of the key in the name at that scope, else the key's deployment whose scope holds the
+ * resource.
+ */
+export function findByAssignment(
+  ctx: ClassifyContext,
+  assignmentId: string,
+  resourceId?: string,
+): DeploymentInfo | undefined {
+  // Policy records may end the id with "/" (Microsoft's Activity Log schema sample does).
+  const id = lower(assignmentId).replace(/\/+$/, "");
   const exact = ctx.deployments.find((d) => d.nativeId && lower(d.nativeId) === id);
   if (exact) return exact;
   // Assignments are named palisade-<KEY>-<scope hash>.
@@ -71,8 +101,21 @@ export function findByAssignment(ctx: ClassifyContext, assignmentId: string): De
   const scope = assignmentId.replace(/\/providers\/Microsoft\.Authorization\/policyAssignments\/.*$/i, "");
   return key
     ? (ctx.deployments.find((d) => d.key === key && lower(d.scopeExternalId) === lower(scope)) ??
-        ctx.deployments.find((d) => d.key === key))
+        byKeyHolding(ctx, key, resourceId))
     : undefined;
+}
+
+/** The key's deployment whose scope holds the resource, else its first. */
+function byKeyHolding(ctx: ClassifyContext, key: string, resourceId: string | undefined) {
+  const ofKey = ctx.deployments.filter((d) => d.key === key);
+  return (
+    (resourceId ? ofKey.find((d) => isUnderScope(ctx, resourceId, d.scopeExternalId)) : undefined) ?? ofKey[0]
+  );
+}
+
+/** Records Azure Policy writes when a compliance scan evaluates existing resources, not a request. */
+function isComplianceScan(detail: ActivityDetail): boolean {
+  return lower(detail.properties?.isComplianceCheck ?? "") === "true";
 }
 
 export function classifyActivity(record: AuditRecord, ctx: ClassifyContext): NewPolicyEvent[] {
@@ -85,18 +128,20 @@ export function classifyActivity(record: AuditRecord, ctx: ClassifyContext): New
   if (record.errorCode === "RequestDisallowedByPolicy") {
     const status = detail.properties?.statusMessage ?? record.errorMessage ?? "";
     let deployment: DeploymentInfo | undefined;
-    for (const id of assignmentIdsIn(status)) deployment ??= findByAssignment(ctx, id);
+    for (const id of assignmentIdsIn(status)) deployment ??= findByAssignment(ctx, id, resourceId);
     // The non-compliance message carries the policy key.
-    deployment ??= ctx.deployments.find(
+    const key = ctx.deployments.find(
       (d) => status.includes(d.key) || (record.errorMessage ?? "").includes(d.key),
-    );
+    )?.key;
+    if (key) deployment ??= byKeyHolding(ctx, key, resourceId);
     return deployment ? [{ ...baseEvent(ctx, record, deployment, "PREVENTION"), ...fields }] : [];
   }
 
   if (/^Microsoft\.Authorization\/policies\/audit\/action$/i.test(operation)) {
+    if (isComplianceScan(detail)) return [];
     const events: NewPolicyEvent[] = [];
     for (const id of assignmentIdsIn(detail.properties?.policies ?? "")) {
-      const deployment = findByAssignment(ctx, id);
+      const deployment = findByAssignment(ctx, id, resourceId);
       if (deployment?.mode === "ALERT")
         events.push({ ...baseEvent(ctx, record, deployment, "ALERT"), ...fields });
     }
@@ -105,15 +150,21 @@ export function classifyActivity(record: AuditRecord, ctx: ClassifyContext): New
 
   // A write that went through where a PREVENT assignment applies: the Activity Log does not say
   // why, so it counts as waived when a waiver covering the resource was in force at that time.
-  if (record.errorCode || !/\/write$/i.test(operation) || /^Microsoft\.Authorization\//i.test(operation))
+  // ARM logs a write's start and its outcome as separate events; the one that succeeded counts.
+  if (
+    record.errorCode ||
+    !/\/write$/i.test(operation) ||
+    /^Microsoft\.Authorization\//i.test(operation) ||
+    lower(detail.status?.value ?? "") !== "succeeded"
+  )
     return [];
   const nativeType = fields.resourceNativeType ?? "";
+  const under = (scope: string) => isUnderScope(ctx, resourceId, scope);
   const events: NewPolicyEvent[] = [];
   const seenBundles = new Set<string>();
   for (const deployment of ctx.deployments) {
     if (deployment.mode !== "PREVENT" || seenBundles.has(deployment.bundleId)) continue;
-    if (!isAtOrBelowArm(resourceId, deployment.scopeExternalId)) continue;
-    if (deployment.excludedScopes.some((s) => isAtOrBelowArm(resourceId, s))) continue;
+    if (!under(deployment.scopeExternalId) || deployment.excludedScopes.some(under)) continue;
     if (
       deployment.affectedResourceTypes.length > 0 &&
       !deployment.affectedResourceTypes.some((t) => lower(t) === lower(nativeType))
@@ -124,9 +175,7 @@ export function classifyActivity(record: AuditRecord, ctx: ClassifyContext): New
         w.deploymentId === deployment.id &&
         w.from.getTime() <= record.time.getTime() &&
         w.until.getTime() > record.time.getTime() &&
-        ((w.resource && isAtOrBelowArm(resourceId, w.resource)) ||
-          (w.scope && isAtOrBelowArm(resourceId, w.scope)) ||
-          (!w.resource && !w.scope)),
+        ((w.resource && under(w.resource)) || (w.scope && under(w.scope)) || (!w.resource && !w.scope)),
     );
     if (!waived) continue;
     seenBundles.add(deployment.bundleId);

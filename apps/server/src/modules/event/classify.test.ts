@@ -230,6 +230,7 @@ describe("classifyAudit on the Activity Log", () => {
   });
   const written = activity({
     operationName: { value: "Microsoft.Storage/storageAccounts/write" },
+    status: { value: "Succeeded" },
     caller: "bob@contoso.example",
   });
   const waiver = {

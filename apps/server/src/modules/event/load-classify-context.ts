@@ -100,13 +100,16 @@ export async function loadClassifyContext(
       };
     });
   const nodes = await listConnectorHierarchy(db, tenantId, connector.id);
-  const parentOf = new Map(nodes.map((n) => [n.externalId, n.parent]));
+  // Keyed without case: Azure's APIs spell the same id in different cases.
+  const parentOf = new Map(nodes.map((n) => [n.externalId.toLowerCase(), n.parent]));
   const ancestorsOf = (scopeId: string) => {
     const chain: string[] = [];
+    const visited = new Set<string>();
     let current: string | null | undefined = scopeId;
-    while (current && chain.length < 32 && !chain.includes(current)) {
+    while (current && chain.length < 32 && !visited.has(current.toLowerCase())) {
       chain.push(current);
-      current = parentOf.get(current);
+      visited.add(current.toLowerCase());
+      current = parentOf.get(current.toLowerCase());
     }
     return chain;
   };

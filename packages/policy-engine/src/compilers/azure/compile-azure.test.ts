@@ -206,6 +206,23 @@ describe("exemptions for waivers", () => {
     ).toBe("deny");
   });
 
+  it("exempts a subscription the hierarchy places below a management-group assignment", () => {
+    const onGroup = (what: Partial<ActiveWaiver>) =>
+      compileAzureBundle(
+        bundle({
+          definition: azureDefinition("allowed-locations"),
+          scopes: [{ id: MG }],
+          waivers: [waiver("w-sub", 5, what)],
+        }),
+      );
+    const [exemption, ...others] = onGroup({ scope: SUB, withinScope: MG }).exemptions;
+    expect(others).toEqual([]);
+    expect(exemption?.id.startsWith(`${SUB}/providers/Microsoft.Authorization/policyExemptions/`)).toBe(true);
+    expect(exemption?.properties.policyAssignmentId.startsWith(`${MG}/providers/`)).toBe(true);
+    // Without the hierarchy, a subscription id never shows the management group above it.
+    expect(() => onGroup({ scope: SUB })).toThrow(CompileError);
+  });
+
   it.each<[string, Partial<ActiveWaiver>, string]>([
     [
       "outside every scope",

@@ -286,9 +286,11 @@ export function compileAzureBundle(input: CompileBundleInput): CompiledAzureBund
     }
     // An exemption must sit at or below its assignment; a waiver above the assignment exempts the
     // whole assignment scope.
+    const within = waiver.withinScope;
     const covered = assignments.flatMap((assignment) => {
       const scope = assignment.properties.scope;
-      if (isAtOrBelow(target, scope)) return [{ assignment, at: target }];
+      if (isAtOrBelow(target, scope) || (within && isAtOrBelow(within, scope)))
+        return [{ assignment, at: target }];
       if (isAtOrBelow(scope, target)) return [{ assignment, at: scope }];
       return [];
     });
