@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "../src/azure/activity-log";
 import { type Harness, startHarness } from "./sandbox-harness";
 
 /**
@@ -308,6 +309,8 @@ describe.skipIf(!installed)(
     });
 
     it("reads the deny and the writes from the Activity Log with the filter az sends (https://learn.microsoft.com/en-us/azure/azure-monitor/essentials/activity-log-schema#policy-category)", async () => {
+      // Events are listed once submitted, up to the submission lag after they happened.
+      await h.post("/sandbox/control/clock", { advanceSeconds: DEFAULT_ACTIVITY_LOG_LAG_MS / 1000 });
       const hour = 3_600_000;
       // The window covers the sandbox clock, advanced above; az sends both times unquoted.
       const iso = (t: number) => new Date(t).toISOString().replace("Z", "");

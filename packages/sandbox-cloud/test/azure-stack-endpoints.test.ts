@@ -1,6 +1,8 @@
 // biome-ignore-all lint/suspicious/noThenProperty: Azure policy rules are { if, then } objects.
+
 import { request } from "node:https";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "../src/azure/activity-log";
 import { type Harness, startHarness } from "./sandbox-harness";
 
 let h: Harness;
@@ -174,6 +176,8 @@ describe("Activity Log filter (https://learn.microsoft.com/en-us/rest/api/monito
       { properties: { policyRule: { if: { field: "type", equals: "x" }, then: { effect: "audit" } } } },
     );
     expect(definition.status).toBe(201);
+    // Listed once submitted, up to the submission lag after it happened, as in Azure.
+    await h.post("/sandbox/control/clock", { advanceSeconds: DEFAULT_ACTIVITY_LOG_LAG_MS / 1000 });
     const naive = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString().replace("Z", "");
     const list = (filter: string) =>
       h.arm(
