@@ -51,7 +51,6 @@ export async function createPalisade(config: Config, logger: Logger) {
     db: database.db,
     jobs,
     serverKey: loadSecretKey(config.dataDir),
-    dir: join(config.dataDir, "exports"),
     publicUrl: config.publicUrl,
     logger,
   });

@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
@@ -28,6 +28,7 @@ import { bundles, deployments, waivers } from "../src/db/schema/deployments";
 import { policyEvents } from "../src/db/schema/events";
 import { auditLog, jobs } from "../src/db/schema/operations";
 import { recordMissingDeployment, writeEvents } from "../src/modules/event/record-event";
+import { deleteExportFilesBeforeAnyTenant } from "../src/modules/export/export-file-repository";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
 import { advanceSandboxClock } from "./support/deployment-helpers";
 import { engines } from "./support/test-database";
@@ -680,12 +681,12 @@ describe.each(engines)("policy events on %s", (engine) => {
       if (status !== 200) await new Promise((r) => setTimeout(r, 50));
     }
     expect(status).toBe(200);
-    // Export files hold a tenant's events: the server's user alone reads them.
-    const folder = join(server.dataDir, "exports");
-    const files = readdirSync(folder);
-    expect(files.length).toBeGreaterThan(0);
-    expect(statSync(folder).mode & 0o777).toBe(0o700);
-    for (const file of files) expect(statSync(join(folder, file)).mode & 0o777).toBe(0o600);
+    // The file is kept in the database, where every replica reads it, not on this one's disk.
+    expect(existsSync(join(server.dataDir, "exports"))).toBe(false);
+    // A day later the files are cleaned up and their links say so.
+    expect(await deleteExportFilesBeforeAnyTenant(db(), new Date(Date.now() + 1_000))).toBe(2);
+    const cleaned = await fetch(`${server.url}${asyncLink.pathname}${asyncLink.search}`);
+    expect(cleaned.status).toBe(410);
   });
 
   it("answers NotFound for another tenant's events and bundles", async () => {

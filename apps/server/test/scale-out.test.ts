@@ -7,8 +7,10 @@ import { ListTargetsForPolicyCommand, OrganizationsClient } from "@aws-sdk/clien
 import type { DescService } from "@bufbuild/protobuf";
 import { type Client, Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
+import { ExportFormat } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
+import { PolicyEventStoreService } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { PolicyService } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
@@ -307,6 +309,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       });
       expect(jobs).toEqual([{ state: "completed", retry_count: 0 }]);
       figures.push(`bundle created through A: ${jobs.length} sync job, ${scps.length} SCP, 1 attachment`);
+    });
+
+    it("downloads through replica B an export made through replica A", async () => {
+      const [a, b] = replicas as [(typeof replicas)[number], (typeof replicas)[number]];
+      const { presignedUrl } = await client(PolicyEventStoreService, a).export({ format: ExportFormat.CSV });
+      const link = new URL(presignedUrl);
+      const download = await fetch(`${b.url}${link.pathname}${link.search}`);
+      expect(download.status).toBe(200);
+      expect((await download.text()).split("\r\n")[0]).toContain("occurred_at,type");
+      figures.push("export made through A, downloaded through B: 200");
     });
 
     it("expires a waiver created through replica B exactly once while both sweep", async () => {

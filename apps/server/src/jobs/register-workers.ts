@@ -28,7 +28,7 @@ import { bundleSyncWorker, type CloudRetry } from "./bundle-sync-job";
 import { eventFetchAllWorker, scheduleEventFetchAll } from "./event-fetch-all-job";
 import { eventFetchWorker } from "./event-fetch-job";
 import { EVENT_RETENTION_CRON, EVENT_RETENTION_JOB, eventRetentionWorker } from "./event-retention-job";
-import { exportWorker } from "./export-job";
+import { EXPORT_CLEANUP_CRON, EXPORT_CLEANUP_JOB, exportCleanupWorker, exportWorker } from "./export-job";
 import { impactPreviewWorker } from "./impact-preview-job";
 import type { JobQueue } from "./job-queue";
 import {
@@ -128,6 +128,8 @@ export async function registerWorkers(jobs: JobQueue, deps: WorkerDeps): Promise
   await jobs.schedule(EVENT_RETENTION_JOB, EVENT_RETENTION_CRON);
 
   await jobs.register(exportWorker({ exports: deps.exports }));
+  await jobs.register(exportCleanupWorker({ exports: deps.exports }));
+  await jobs.schedule(EXPORT_CLEANUP_JOB, EXPORT_CLEANUP_CRON);
   await jobs.register(
     impactPreviewWorker({
       run: (payload) =>

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { id, tenantId, timestamps } from "./columns";
 
 /** Who did what: written by every mutating RPC. */
@@ -43,4 +43,27 @@ export const jobs = pgTable(
     ...timestamps(),
   },
   (t) => [index("jobs_tenant_idx").on(t.tenantId, t.createdAt)],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * The file of an export, in pieces of about a megabyte, in the database every replica shares: a
+ * link signed by one replica downloads through any other. Written by the export module only.
+ */
+export const exportChunks = pgTable(
+  "export_chunks",
+  {
+    tenantId: tenantId(),
+    jobId: text("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    data: bytea("data").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.seq] }), index("export_chunks_created_idx").on(t.createdAt)],
 );

@@ -1,7 +1,5 @@
-import { createReadStream, existsSync, mkdirSync, renameSync, statSync } from "node:fs";
-import { open } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { join } from "node:path";
+import { Readable } from "node:stream";
 import type { FastifyInstance, RawServerDefault } from "fastify";
 import type { Database } from "../../db/database";
 import { type ExportPayload, enqueueExport } from "../../jobs/export-job";
@@ -14,6 +12,13 @@ import {
 } from "../../jobs/job-record-repository";
 import type { Logger } from "../../logger";
 import { csvLine } from "./csv";
+import {
+  appendExportChunk,
+  deleteExportFile,
+  deleteExportFilesBeforeAnyTenant,
+  exportFileSize,
+  readExportFile,
+} from "./export-file-repository";
 import { createExportLinkSigner, LINK_TTL_MS } from "./signed-link";
 
 /** Rows of the `jobs` table that track exports are of kind `export:<kind>`. */
@@ -67,19 +72,46 @@ export interface ExportService {
   status(tenantId: string, kind: string, jobId: string): Promise<ExportProgress | undefined>;
   /** Writes the file of a queued export (the export job's work); a finished one is left alone. */
   run(payload: ExportPayload): Promise<void>;
+  /** Deletes the files of exports written before `before`; answers how many. */
+  deleteFilesBefore(before: Date): Promise<number>;
   /** Serves `GET /exports/<id>?expires=…&signature=…`. */
   route(app: FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, Logger>): void;
 }
 
+/** Pieces of an export's file are written to the database at about this size. */
+const CHUNK_BYTES = 1024 * 1024;
+
+/** Collects an export's text and stores it in pieces of about CHUNK_BYTES. */
+function exportFileWriter(db: Database, tenantId: string, jobId: string) {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let seq = 0;
+  const flush = async () => {
+    if (pendingBytes === 0) return;
+    const data = Buffer.concat(pending, pendingBytes);
+    pending = [];
+    pendingBytes = 0;
+    await appendExportChunk(db, tenantId, jobId, seq++, data);
+  };
+  return {
+    async write(text: string) {
+      const bytes = Buffer.from(text, "utf8");
+      pending.push(bytes);
+      pendingBytes += bytes.length;
+      if (pendingBytes >= CHUNK_BYTES) await flush();
+    },
+    close: flush,
+  };
+}
+
 /**
- * CSV/JSON exports written by a job into `<dir>/<job id>.<ext>`, with progress in the `jobs`
- * table, downloaded through signed, expiring links served by Palisade itself.
+ * CSV/JSON exports written by a job into the database (`export_chunks`), with progress in the
+ * `jobs` table, downloaded through signed, expiring links that any replica serves.
  */
 export function createExports(deps: {
   db: Database;
   jobs: JobQueue;
   serverKey: string;
-  dir: string;
   publicUrl: string;
   logger: Logger;
   now?: () => Date;
@@ -88,9 +120,7 @@ export function createExports(deps: {
   const now = deps.now ?? (() => new Date());
   const signer = createExportLinkSigner(deps.serverKey);
   const producers = new Map<string, ExportProducer>();
-  mkdirSync(deps.dir, { recursive: true, mode: 0o700 });
 
-  const fileOf = (jobId: string, format: ExportFormatName) => join(deps.dir, `${jobId}.${format}`);
   const linkOf = (jobId: string) =>
     `${deps.publicUrl}${signer.sign(jobId, new Date(now().getTime() + LINK_TTL_MS))}`;
 
@@ -114,41 +144,36 @@ export function createExports(deps: {
     await updateJobRecord(db, data.tenantId, data.jobId, { status: "RUNNING", progress: 0 });
     try {
       const source = await producer(data.tenantId, data.params);
-      const target = fileOf(data.jobId, data.format);
-      const partial = `${target}.partial`;
-      // A tenant's data: readable by the server's user only, like the secrets beside it.
-      const file = await open(partial, "w", 0o600);
+      // A retried attempt starts the file again.
+      await deleteExportFile(db, data.tenantId, data.jobId);
+      const file = exportFileWriter(db, data.tenantId, data.jobId);
       let written = 0;
       let lastPercent = 0;
-      try {
-        if (data.format === "csv") await file.write(csvLine(source.header));
-        else await file.write("[");
-        for await (const page of source.pages) {
-          let chunk = "";
-          for (const values of page) {
-            if (data.format === "csv") chunk += csvLine(values);
-            else {
-              const record = Object.fromEntries(source.header.map((name, i) => [name, values[i] ?? null]));
-              chunk += `${written > 0 || chunk ? "," : ""}\n${JSON.stringify(record)}`;
-            }
-          }
-          await file.write(chunk);
-          written += page.length;
-          const percent = source.total ? Math.min(99, Math.floor((written / source.total) * 100)) : 0;
-          if (percent >= lastPercent + 10) {
-            lastPercent = percent;
-            await updateJobRecord(db, data.tenantId, data.jobId, {
-              progress: percent,
-              total: source.total ?? null,
-            });
+      if (data.format === "csv") await file.write(csvLine(source.header));
+      else await file.write("[");
+      for await (const page of source.pages) {
+        let chunk = "";
+        for (const values of page) {
+          if (data.format === "csv") chunk += csvLine(values);
+          else {
+            const record = Object.fromEntries(source.header.map((name, i) => [name, values[i] ?? null]));
+            chunk += `${written > 0 || chunk ? "," : ""}\n${JSON.stringify(record)}`;
           }
         }
-        if (data.format === "json") await file.write("\n]\n");
-      } finally {
-        await file.close();
+        await file.write(chunk);
+        written += page.length;
+        const percent = source.total ? Math.min(99, Math.floor((written / source.total) * 100)) : 0;
+        if (percent >= lastPercent + 10) {
+          lastPercent = percent;
+          await updateJobRecord(db, data.tenantId, data.jobId, {
+            progress: percent,
+            total: source.total ?? null,
+          });
+        }
       }
+      if (data.format === "json") await file.write("\n]\n");
+      await file.close();
       // The link starts answering only once the whole file is there.
-      renameSync(partial, target);
       await updateJobRecord(db, data.tenantId, data.jobId, {
         status: "SUCCEEDED",
         progress: 100,
@@ -193,6 +218,8 @@ export function createExports(deps: {
 
     run,
 
+    deleteFilesBefore: (before) => deleteExportFilesBeforeAnyTenant(db, before),
+
     async status(tenantId, kind, jobId) {
       const row = await findJobRecord(db, tenantId, jobId);
       if (!row || row.kind !== `${EXPORT_KIND_PREFIX}${kind}`) return undefined;
@@ -222,21 +249,27 @@ export function createExports(deps: {
           const row = await findJobRecordAnyTenant(db, id);
           const format = ((row?.result as { format?: ExportFormatName } | null)?.format ??
             "csv") as ExportFormatName;
-          const file = fileOf(id, format);
           if (row?.status === "FAILED") {
             return reply.code(410).send({ error: `The export failed: ${row.error ?? "unknown error"}` });
           }
-          if (row?.status !== "SUCCEEDED" || !existsSync(file)) {
+          if (row?.status !== "SUCCEEDED") {
             return reply.code(404).send({ error: "The export is not ready yet; try again in a moment." });
+          }
+          const size = await exportFileSize(db, row.tenantId, id);
+          // Every export writes at least its header: nothing left means the file was cleaned up.
+          if (size === 0) {
+            return reply
+              .code(410)
+              .send({ error: "This export's file was deleted after a day; export again." });
           }
           const name = `${row.kind.replace(EXPORT_KIND_PREFIX, "")}-${id.slice(0, 8)}.${format}`;
           logger.debug({ exportId: id }, "export downloaded");
           return reply
             .header("content-type", format === "csv" ? "text/csv; charset=utf-8" : "application/json")
             .header("content-disposition", `attachment; filename="${name}"`)
-            .header("content-length", statSync(file).size)
+            .header("content-length", size)
             .header("cache-control", "private, no-store")
-            .send(createReadStream(file));
+            .send(Readable.from(readExportFile(db, row.tenantId, id)));
         },
       );
     },
