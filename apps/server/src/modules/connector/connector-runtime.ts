@@ -9,10 +9,12 @@ import { finishJobRecord, insertJobRecord } from "../../jobs/job-record-reposito
 import type { Logger } from "../../logger";
 import {
   type ConnectorRow,
+  listHierarchyNodes,
   replaceHierarchy,
   type StoredConfig,
   updateConnector,
 } from "./connector-repository";
+import { HierarchyRefusedError, refuseMassRemoval } from "./hierarchy-guard";
 import type { SecretBox } from "./secret-box";
 
 /** What is encrypted in `connectors.secret_ciphertext`. */
@@ -57,7 +59,7 @@ export interface ConnectorRuntime {
 
 /** A sentence saying what went wrong in the cloud and what to do about it. */
 export function describeCloudFailure(error: unknown): string {
-  if (error instanceof SandboxNotRunningError) return error.message;
+  if (error instanceof SandboxNotRunningError || error instanceof HierarchyRefusedError) return error.message;
   if (isUnreachable(error)) return `The cloud endpoint could not be reached: ${errorMessage(error)}.`;
   const code = errorCode(error);
   if (/AccessDenied|AuthorizationFailed/.test(code) || errorStatus(error) === 403)
@@ -144,6 +146,12 @@ export function createConnectorRuntime(deps: {
     try {
       const provider = providerFor(row);
       const entries = await provider.listHierarchy();
+      const stored = await listHierarchyNodes(db, row.tenantId, { connectorIds: [row.id] });
+      const refusal = refuseMassRemoval(
+        stored.map((n) => n.externalId),
+        entries.map((e) => e.externalId),
+      );
+      if (refusal) throw new HierarchyRefusedError(refusal);
       await replaceHierarchy(db, row.tenantId, row.id, provider.provider, entries);
       const durationMs = Math.round(performance.now() - started);
       await updateConnector(db, row.tenantId, row.id, {
