@@ -2,6 +2,7 @@ import type { SandboxRequest, SandboxResponse } from "../http/types";
 import type { ArmObject } from "../state/model";
 import { recordActivity } from "./activity-log";
 import { type ArmContext, armBody, armError, armOk, props } from "./arm-http";
+import { armPage } from "./paging";
 import { type Collection, normalise, objectScopeOf } from "./policy-collections";
 import { isAtOrBelow, parseScope, resolveScope, sameScope } from "./scopes";
 import { validatePolicyObject } from "./validate-policy-object";
@@ -73,7 +74,7 @@ export function authorization(
       const above = isAtOrBelow(azure, scope, objectScope);
       return filter === "atScope" ? above : above || isAtOrBelow(azure, objectScope, scope);
     });
-    return armOk({ value });
+    return armPage(ctx, req, value);
   }
 
   const id = idFor(name);

@@ -2,8 +2,6 @@ import type { ComplianceRecord } from "../cloud-provider";
 import type { AzureClients } from "./azure-clients";
 
 const POLICY_INSIGHTS_API_VERSION = "2019-10-01";
-/** The most a page of policy states holds. */
-const PAGE_SIZE = 1000;
 
 interface PolicyStateJson {
   resourceId?: string;
@@ -36,10 +34,8 @@ export async function readComplianceStates(
     : [undefined];
   const perAssignment = await Promise.all(
     assignments.map((assignmentId) => {
-      const query = new URLSearchParams({
-        "api-version": POLICY_INSIGHTS_API_VERSION,
-        $top: String(PAGE_SIZE),
-      });
+      // No `$top`: it bounds the whole query, not a page; the service pages at 1,000 states.
+      const query = new URLSearchParams({ "api-version": POLICY_INSIGHTS_API_VERSION });
       if (options?.since) query.set("$from", options.since.toISOString());
       if (assignmentId) query.set("$filter", `policyAssignmentId eq '${assignmentId.replaceAll("'", "''")}'`);
       const url = `${clients.armEndpoint}/providers/Microsoft.Management/managementGroups/${encodeURIComponent(rootGroup)}/providers/Microsoft.PolicyInsights/policyStates/latest/queryResults?${query}`;
