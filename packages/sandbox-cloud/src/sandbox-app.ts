@@ -163,7 +163,11 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
           firstAttemptOnly: input.firstAttemptOnly === true,
         });
       } else throttle.set(service, count);
-      return json(200, { ...Object.fromEntries(throttle), arm: armThrottle.left });
+      return json(200, {
+        ...Object.fromEntries(throttle),
+        arm: armThrottle.left,
+        armThrottledSoFar: armThrottle.answered,
+      });
     }
     if (req.path === "/sandbox/control/refuse" && req.method === "POST") {
       const method = String(input.method ?? "").toUpperCase();

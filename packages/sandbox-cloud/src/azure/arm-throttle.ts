@@ -22,14 +22,20 @@ export interface ArmThrottle {
   take(req: SandboxRequest): SandboxResponse | undefined;
   /** Refusals left. */
   readonly left: number;
+  /** 429s answered since the sandbox started. */
+  readonly answered: number;
 }
 
 export function createArmThrottle(): ArmThrottle {
   let settings: ArmThrottleSettings = { count: 0, retryAfterSeconds: 1, firstAttemptOnly: false };
   const seen = new Set<string>();
+  let answered = 0;
   return {
     get left() {
       return settings.count;
+    },
+    get answered() {
+      return answered;
     },
     set(next) {
       settings = { ...next, pathContains: next.pathContains?.toLowerCase() };
@@ -44,6 +50,7 @@ export function createArmThrottle(): ArmThrottle {
         seen.add(key);
       }
       settings.count -= 1;
+      answered += 1;
       const busy = armError(
         429,
         "TooManyRequests",
