@@ -49,6 +49,26 @@ describe("event fetch worker", () => {
     expect(finished).toEqual([{ tenantId: "t1", jobId: "j1", outcome: { ok: false, error: "throttled" } }]);
   });
 
+  it("fails the user's job with the reasons of the reads that failed, without retrying what was stored", async () => {
+    const outcome = {
+      records: 4,
+      events: 1,
+      states: 0,
+      failures: ["Policy states: Permission denied (403)."],
+    };
+    const { pipeline, calls, finished } = fakePipeline(async () => outcome);
+    const data = { connectorId: "c1", tenantId: "t1", jobId: "j1" };
+    await eventFetchWorker({ pipeline }).handler({ id: "q1", retryCount: 0, data });
+    expect(calls).toEqual(["fetch c1"]);
+    expect(finished).toEqual([
+      {
+        tenantId: "t1",
+        jobId: "j1",
+        outcome: { ok: false, error: "Policy states: Permission denied (403)." },
+      },
+    ]);
+  });
+
   it("fetches without a job row when the schedule asked", async () => {
     const { pipeline, calls, finished } = fakePipeline(async () => ({
       records: 0,

@@ -61,7 +61,7 @@ function pagedList(pageCount: number, fail: (page: number) => unknown, withToken
 }
 
 describe("collect", () => {
-  it("asks a throttled page again from the last page's token, after its Retry-After, and loses no row", async () => {
+  it("asks a throttled, failed or dropped page again from the last page's token, after its Retry-After, and loses no row", async () => {
     const waits: number[] = [];
     const { list, asked } = pagedList(
       4,
@@ -69,13 +69,15 @@ describe("collect", () => {
         [0, armError(429, "2")],
         [2, armError(429, "5")],
         [3, armError(503)],
+        [1, Object.assign(new Error("read ECONNRESET"), { name: "RestError", code: "ECONNRESET" })],
       ]),
     );
     const rows = await clients(waits).collect(list);
     expect(rows).toEqual(Array.from({ length: 12 }, (_, i) => `row ${i}`));
-    expect(asked).toEqual(["page 0", "page 0", "page 1", "page 2", "page 2", "page 3", "page 3"]);
-    expect(waits.slice(0, 2)).toEqual([2000, 5000]);
-    expect(waits).toHaveLength(3);
+    expect(asked).toEqual(["page 0", "page 0", "page 1", "page 1", "page 2", "page 2", "page 3", "page 3"]);
+    expect(waits[0]).toBe(2000);
+    expect(waits[2]).toBe(5000);
+    expect(waits).toHaveLength(4);
   });
 
   it("fails, rather than answering the pages read, when a later page cannot be resumed", async () => {

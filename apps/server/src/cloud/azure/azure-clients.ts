@@ -9,7 +9,7 @@ import { PolicyInsightsClient } from "@azure/arm-policyinsights";
 import { ResourceManagementClient } from "@azure/arm-resources";
 import { createDefaultHttpClient, createPipelineRequest, RestError } from "@azure/core-rest-pipeline";
 import { ClientCertificateCredential, ClientSecretCredential, type TokenCredential } from "@azure/identity";
-import { errorMessage, errorStatus } from "../errors";
+import { errorCode, errorMessage, errorStatus } from "../errors";
 import {
   backoffDelay,
   createLimiter,
@@ -220,12 +220,17 @@ export function createAzureClients(connection: AzureSessionOptions): AzureClient
   };
 }
 
-/** Throttling (with its `Retry-After`) and server errors are worth asking again; nothing else is. */
+/** A connection dropped under a request, as a reused keep-alive socket the server closed is. */
+const DROPPED = new Set(["ECONNRESET", "EPIPE"]);
+
+/**
+ * Throttling (with its `Retry-After`), server errors and a dropped connection are worth asking a
+ * page again; nothing else is.
+ */
 function retryDelay(error: unknown): { retryAfterMs: number | undefined } | undefined {
   const status = errorStatus(error);
-  return (
-    throttleDelay(error) ?? (status !== undefined && status >= 500 ? { retryAfterMs: undefined } : undefined)
-  );
+  const transient = (status !== undefined && status >= 500) || DROPPED.has(errorCode(error));
+  return throttleDelay(error) ?? (transient ? { retryAfterMs: undefined } : undefined);
 }
 
 /**
