@@ -5,7 +5,6 @@ import {
 } from "@azure/arm-managementgroups";
 import { MonitorClient } from "@azure/arm-monitor";
 import { PolicyClient } from "@azure/arm-policy";
-import { PolicyInsightsClient } from "@azure/arm-policyinsights";
 import { ResourceManagementClient } from "@azure/arm-resources";
 import { createDefaultHttpClient, createPipelineRequest, RestError } from "@azure/core-rest-pipeline";
 import { ClientCertificateCredential, ClientSecretCredential, type TokenCredential } from "@azure/identity";
@@ -52,7 +51,6 @@ export interface AzureClients {
   credential: TokenCredential;
   managementGroups: ManagementGroupsAPI;
   resources: ResourceManagementClient;
-  insights: PolicyInsightsClient;
   /** Management group operations take no subscription; any id builds the client. */
   tenantPolicy: PolicyClient;
   clientsFor(subscriptionId: string): {
@@ -107,7 +105,6 @@ export function createAzureClients(connection: AzureSessionOptions): AzureClient
   };
   const managementGroups = new ManagementGroupsAPI(credential, clientOptions);
   const resources = new ResourceManagementClient(credential, clientOptions);
-  const insights = new PolicyInsightsClient(credential, clientOptions);
   const perSubscription = new Map<
     string,
     { policy: PolicyClient; monitor: MonitorClient; rm: ResourceManagementClient }
@@ -208,7 +205,6 @@ export function createAzureClients(connection: AzureSessionOptions): AzureClient
     armEndpoint: (connection.armEndpoint ?? "https://management.azure.com").replace(/\/+$/, ""),
     managementGroups,
     resources,
-    insights,
     tenantPolicy,
     clientsFor,
     call,
