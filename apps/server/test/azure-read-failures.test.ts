@@ -206,17 +206,18 @@ describe.each(engines)("Azure read failures on %s", (engine) => {
     expect((await fetchEvents()).status).toBe("SUCCEEDED");
   });
 
-  it("refuses a hierarchy sync that would remove most scopes, keeps the stored ones and says so", async () => {
+  it("refuses a hierarchy sync that would remove most scopes, keeps the stored ones and says so; a second identical read applies it", async () => {
     const before = await nodeCount();
     expect(before).toBe(9 + 7 + 14);
     const provider = server.palisade.cloud.service.runtime.providerFor(connector) as AzureCloudProvider;
     const listHierarchy = provider.listHierarchy;
     const full = await listHierarchy();
-    // A read that came back short, as one missing a role on most of the tenant would.
-    provider.listHierarchy = async () => full.slice(0, 8);
     const client = server.client(ConnectorService, admin);
+    const sync = async () => job((await client.syncHierarchy({ id: connector.id })).jobId);
     try {
-      const refused = await job((await client.syncHierarchy({ id: connector.id })).jobId);
+      // A read that came back short, as one missing a role on most of the tenant would.
+      provider.listHierarchy = async () => full.slice(0, 8);
+      const refused = await sync();
       expect(refused.status).toBe("FAILED");
       expect(refused.error).toMatch(
         /hierarchy sync was refused: the cloud listed 8 scope\(s\) and 22 of the 30 known/,
@@ -225,11 +226,19 @@ describe.each(engines)("Azure read failures on %s", (engine) => {
       const seen = await shown();
       expect(seen.status).toBe(ConnectorStatus.ERROR);
       expect(seen.lastError).toMatch(/The hierarchy sync was refused/);
+
+      // A different short read is refused again.
+      provider.listHierarchy = async () => full.slice(0, 9);
+      expect((await sync()).status).toBe("FAILED");
+      expect(await nodeCount()).toBe(before);
+
+      // The same read twice in a row confirms the removal.
+      expect((await sync()).status).toBe("SUCCEEDED");
+      expect(await nodeCount()).toBe(9);
     } finally {
       provider.listHierarchy = listHierarchy;
     }
-    const applied = await job((await client.syncHierarchy({ id: connector.id })).jobId);
-    expect(applied.status).toBe("SUCCEEDED");
+    expect((await sync()).status).toBe("SUCCEEDED");
     expect((await shown()).status).toBe(ConnectorStatus.CONNECTED);
     expect(await nodeCount()).toBe(before);
   });

@@ -79,6 +79,8 @@ export function createConnectorRuntime(deps: {
   const providers = new Map<string, { version: string; provider: CloudProvider }>();
   const running = new Map<string, string>();
   const tasks = new Set<Promise<void>>();
+  /** The scopes of each connector's last refused hierarchy read. */
+  const refusedReads = new Map<string, string>();
 
   function settingsOf(row: ConnectorRow): ConnectorSettings {
     const secret = row.secretCiphertext
@@ -151,7 +153,16 @@ export function createConnectorRuntime(deps: {
         stored.map((n) => n.externalId),
         entries.map((e) => e.externalId),
       );
-      if (refusal) throw new HierarchyRefusedError(refusal);
+      // A second read that finds the same scopes confirms the removal; anything else is refused.
+      const read = entries
+        .map((e) => e.externalId.toLowerCase())
+        .sort()
+        .join("\n");
+      if (refusal && refusedReads.get(row.id) !== read) {
+        refusedReads.set(row.id, read);
+        throw new HierarchyRefusedError(refusal);
+      }
+      refusedReads.delete(row.id);
       await replaceHierarchy(db, row.tenantId, row.id, provider.provider, entries);
       const durationMs = Math.round(performance.now() - started);
       await updateConnector(db, row.tenantId, row.id, {
@@ -200,6 +211,7 @@ export function createConnectorRuntime(deps: {
     forget(connectorId) {
       providers.get(connectorId)?.provider.close();
       providers.delete(connectorId);
+      refusedReads.delete(connectorId);
     },
     async close() {
       await Promise.allSettled([...tasks]);
