@@ -2,18 +2,23 @@
 import { ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { PolicyEventStoreService } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
+import { compileAzureBundle } from "@palisade/policy-engine/compilers/azure/compile-azure";
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AzureCloudProvider } from "../src/cloud/cloud-provider";
 import { connectors, hierarchyNodes } from "../src/db/schema/connectors";
 import { bundles, deployments } from "../src/db/schema/deployments";
+import { policyEvents } from "../src/db/schema/events";
 import { jobs } from "../src/db/schema/operations";
+import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
 // The reads of an Azure connector are independent: a failing policy-state read leaves the
 // Activity Log read (and the other way round), each failure is named on the connector, and a
 // hierarchy read that comes back missing most scopes is refused instead of applied.
+
+const { catalogue } = loadCatalogue();
 
 describe.each(engines)("Azure read failures on %s", (engine) => {
   let server: TestServer;
@@ -22,6 +27,7 @@ describe.each(engines)("Azure read failures on %s", (engine) => {
   let connector: typeof connectors.$inferSelect;
   let sandboxUrl: string;
   let subscription: string;
+  let bundleId: string;
 
   const db = () => server.palisade.database.db;
 
@@ -104,7 +110,8 @@ describe.each(engines)("Azure read failures on %s", (engine) => {
         createdBy: "test",
       })
       .returning();
-    await db()
+    bundleId = bundle!.id;
+    const [deployment] = await db()
       .insert(deployments)
       .values({
         tenantId,
@@ -117,34 +124,46 @@ describe.each(engines)("Azure read failures on %s", (engine) => {
         status: "DEPLOYED",
         policySlug: "storage-accounts-https-only",
         name: "HTTPS-only storage",
-        nativeId: `${subscription}/providers/Microsoft.Authorization/policyAssignments/pal-azread1`,
         createdBy: "test",
-      });
+      })
+      .returning();
+    // Deployed as the bundle engine would: its assignment denies plain-HTTP storage accounts.
+    const provider = server.palisade.cloud.service.runtime.providerFor(connector) as AzureCloudProvider;
+    const compiled = compileAzureBundle({
+      definition: catalogue.bySlug.get("storage-accounts-https-only")!,
+      definitions: catalogue.bySlug,
+      parameters: {},
+      mode: "PREVENT",
+      key: "AZREAD1",
+      name: "HTTPS-only storage",
+      scopes: [{ id: subscription }],
+      excludedScopes: [],
+      waivers: [],
+      waiverLinkBaseUrl: server.url,
+      now: new Date(),
+    });
+    await provider.putDefinition(compiled.definition);
+    const assignment = await provider.putAssignment(compiled.assignments[0]!);
+    await db().update(deployments).set({ nativeId: assignment }).where(eq(deployments.id, deployment!.id));
   });
   afterAll(async () => {
     await server?.stop();
   });
 
   it("reads the Activity Log while policy states are refused, and names the failure on the connector", async () => {
-    // An ARM write the Activity Log records.
-    const provider = server.palisade.cloud.service.runtime.providerFor(connector) as AzureCloudProvider;
-    await provider.putDefinition({
-      id: `${subscription}/providers/Microsoft.Authorization/policyDefinitions/pal-read-failures`,
-      name: "pal-read-failures",
-      type: "Microsoft.Authorization/policyDefinitions",
-      properties: {
-        displayName: "Audit storage",
-        policyType: "Custom",
-        mode: "All",
-        description: "",
-        metadata: { category: "Storage", palisade: { key: "AZREAD1", slug: "storage-accounts-https-only" } },
-        parameters: {},
-        policyRule: {
-          if: { field: "type", equals: "Microsoft.Storage/storageAccounts" },
-          then: { effect: "audit" },
-        },
-      },
+    // A request the guardrail denies: the Activity Log records it.
+    const denied = await fetch(`${sandboxUrl}/sandbox/try`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        provider: "azure",
+        principal: "bob",
+        action: "write",
+        resource: `${subscription}/resourceGroups/rg-corp-dev-data/providers/Microsoft.Storage/storageAccounts/stazread`,
+        context: { location: "westeurope", "properties.supportsHttpsTrafficOnly": "false" },
+      }),
     });
+    expect(denied.status).toBe(403);
     const cursorBefore = (await stored()).eventCursor;
     await control("/sandbox/control/refuse", {
       method: "POST",
@@ -161,7 +180,13 @@ describe.each(engines)("Azure read failures on %s", (engine) => {
     const afterRefusal = await stored();
     // The Activity Log was read and its position stored all the same.
     expect(afterRefusal.eventCursor).not.toBe(cursorBefore);
-    expect(afterRefusal.eventCursor).toContain("T");
+    const prevented = await db()
+      .select()
+      .from(policyEvents)
+      .where(and(eq(policyEvents.tenantId, tenantId), eq(policyEvents.bundleId, bundleId)));
+    expect(prevented.map((e) => [e.type, e.resourceExternalId?.split("/").at(-1)])).toEqual([
+      ["PREVENTION", "stazread"],
+    ]);
     expect(afterRefusal.readFailures).toEqual({ compliance: expect.stringContaining("AuthorizationFailed") });
     const seen = await shown();
     expect(seen.status).toBe(ConnectorStatus.CONNECTED);
