@@ -5,6 +5,7 @@ import { handleSts, stsError } from "./aws/sts";
 import { handleAdfs } from "./azure/adfs";
 import { handleArm } from "./azure/arm";
 import { type ArmLimits, AZURE_LIMITS, armError } from "./azure/arm-http";
+import { createArmThrottle } from "./azure/arm-throttle";
 import { cloudMetadata } from "./azure/cloud-metadata";
 import { resourceProvider } from "./azure/resource-providers";
 import { handleIdentity, verifyToken } from "./azure/token";
@@ -67,6 +68,7 @@ function takeThrottle(throttle: Map<ThrottledService, number>, service: Throttle
 
 export function createSandboxApp(store: StateStore, info: () => Record<string, unknown>): SandboxApp {
   const throttle = new Map<ThrottledService, number>();
+  const armThrottle = createArmThrottle();
   const refusals: Refusal[] = [];
   const limits: ArmLimits = { ...AZURE_LIMITS };
 
@@ -140,16 +142,35 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
     if (req.path === "/sandbox/control/throttle" && req.method === "POST") {
       const service = input.service as ThrottledService;
       const count = Number(input.count ?? 1);
-      if (!SERVICES.includes(service) || !Number.isInteger(count) || count < 0) {
+      const retryAfterSeconds = Number(input.retryAfterSeconds ?? 1);
+      if (
+        !SERVICES.includes(service) ||
+        !Number.isInteger(count) ||
+        count < 0 ||
+        !Number.isInteger(retryAfterSeconds) ||
+        retryAfterSeconds < 0 ||
+        (input.pathContains !== undefined && typeof input.pathContains !== "string")
+      ) {
         return json(400, {
           error: {
             code: "InvalidThrottle",
-            message: `service must be one of ${SERVICES.join(", ")} and count a non-negative integer.`,
+            message: `service must be one of ${SERVICES.join(", ")}, count and retryAfterSeconds non-negative integers, pathContains a text.`,
           },
         });
       }
-      throttle.set(service, count);
-      return json(200, Object.fromEntries(throttle));
+      if (service === "arm") {
+        armThrottle.set({
+          count,
+          retryAfterSeconds,
+          pathContains: input.pathContains as string | undefined,
+          firstAttemptOnly: input.firstAttemptOnly === true,
+        });
+      } else throttle.set(service, count);
+      return json(200, {
+        ...Object.fromEntries(throttle),
+        arm: armThrottle.left,
+        armThrottledSoFar: armThrottle.answered,
+      });
     }
     if (req.path === "/sandbox/control/refuse" && req.method === "POST") {
       const method = String(input.method ?? "").toUpperCase();
@@ -305,14 +326,8 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
         handleAdfs(store.state.azure, req, baseUrl) ??
         handleIdentity(store.state.azure, req, baseUrl);
       if (identity) return identity;
-      if (takeThrottle(throttle, "arm")) {
-        const busy = armError(
-          429,
-          "TooManyRequests",
-          "The request is being throttled as the limit has been reached for operation type. Please retry after 1 second.",
-        );
-        return { ...busy, headers: { ...busy.headers, "retry-after": "1" } };
-      }
+      const throttled = armThrottle.take(req);
+      if (throttled) return throttled;
       const claims = verifyToken(store.state.azure, req);
       if (!claims) {
         return armError(401, "InvalidAuthenticationToken", "The access token is invalid or has expired.");

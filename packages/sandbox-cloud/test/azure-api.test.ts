@@ -372,10 +372,11 @@ describe("Azure Policy objects", () => {
 
     expect(await h.post("/sandbox/control/limits", {})).toEqual({
       status: 200,
-      body: { policyExemptionsPerScope: 1000 },
+      body: { policyExemptionsPerScope: 1000, listPageSize: 100 },
     });
     expect((await h.post("/sandbox/control/limits", { policyExemptionsPerScope: 1 })).body).toEqual({
       policyExemptionsPerScope: 1,
+      listPageSize: 100,
     });
     await exempt("pal-first");
     const over = await exempt("pal-second").catch(
@@ -396,6 +397,7 @@ describe("Azure Policy objects", () => {
 
     expect((await h.post("/sandbox/control/limits", { policyExemptionsPerScope: null })).body).toEqual({
       policyExemptionsPerScope: 1000,
+      listPageSize: 100,
     });
     await exempt("pal-second");
     expect((await h.post("/sandbox/control/limits", { policyExemptionsPerScope: -1 })).status).toBe(400);

@@ -75,7 +75,8 @@ interface CloudProviderBase {
   listHierarchy(): Promise<HierarchyEntry[]>;
   /** Audit records after `cursor` (from the start of the provider's retention when absent). */
   readAuditEvents(cursor: string | undefined, options?: { since?: Date }): Promise<AuditPage>;
-  readCompliance(options?: { since?: Date }): Promise<ComplianceRecord[]>;
+  /** Policy states of these assignments (of every assignment when absent); empty for AWS. */
+  readCompliance(options?: { since?: Date; assignmentIds?: string[] }): Promise<ComplianceRecord[]>;
   close(): void;
 }
 

@@ -15,6 +15,8 @@ export interface EventFetchOutcome {
   records: number;
   events: number;
   states: number;
+  /** Reads that failed (the others' records are stored), each with its reason. */
+  failures: string[];
 }
 
 /** What the worker needs from the event pipeline. */
@@ -59,8 +61,13 @@ export function eventFetchWorker(deps: {
         if (data.resync && data.tenantId) await pipeline.rebuildResourceEvents(data.tenantId);
         const outcome = data.connectorId
           ? await pipeline.fetchConnector(data.connectorId)
-          : { records: 0, events: 0, states: 0 };
-        await finish({ ok: true, result: outcome });
+          : { records: 0, events: 0, states: 0, failures: [] };
+        // A failed read is on the connector and is tried again by the next scheduled fetch.
+        await finish(
+          outcome.failures.length > 0
+            ? { ok: false, error: outcome.failures.join(" ") }
+            : { ok: true, result: outcome },
+        );
         if (data.connectorId && deps.afterFetch) await deps.afterFetch(data.connectorId);
       } catch (error) {
         // The user's job row fails only once the last attempt has.

@@ -1,6 +1,7 @@
 import type { SandboxRequest, SandboxResponse } from "../http/types";
 import type { AzureState } from "../state/model";
 import { type ArmContext, armError, armOk } from "./arm-http";
+import { armPage } from "./paging";
 import { MG_PREFIX, mgId, parseScope, resolveScope, sameScope } from "./scopes";
 
 /** GET of the hierarchy: management groups, subscriptions, resource groups and resources. */
@@ -21,10 +22,12 @@ export function readHierarchy(ctx: ArmContext, req: SandboxRequest, path: string
     if (!scope)
       return armError(404, "ManagementGroupNotFound", `The management group '${mg[1]}' could not be found.`);
     const name = scope.slice(MG_PREFIX.length);
-    if (mg[2]?.toLowerCase() === "/descendants") return armOk({ value: descendants(azure, name) });
+    if (mg[2]?.toLowerCase() === "/descendants") return armPage(ctx, req, descendants(azure, name));
     if (mg[2]) {
-      return armOk({
-        value: azure.subscriptions
+      return armPage(
+        ctx,
+        req,
+        azure.subscriptions
           .filter((s) => s.managementGroupName === name)
           .map((s) => ({
             id: `${mgId(name)}/subscriptions/${s.subscriptionId}`,
@@ -37,14 +40,18 @@ export function readHierarchy(ctx: ArmContext, req: SandboxRequest, path: string
               state: "Active",
             },
           })),
-      });
+      );
     }
     const expand = req.query.get("$expand")?.toLowerCase() === "children";
     const recurse = req.query.get("$recurse") === "true";
     return armOk(managementGroupDetail(azure, name, expand, recurse));
   }
   if (/^\/subscriptions$/i.test(path))
-    return armOk({ value: azure.subscriptions.map((s) => subscription(azure, s)) });
+    return armPage(
+      ctx,
+      req,
+      azure.subscriptions.map((s) => subscription(azure, s)),
+    );
   const sub = /^\/subscriptions\/([^/]+)(?:\/(resourcegroups|resources)(?:\/([^/]+))?)?$/i.exec(path);
   if (sub) {
     const s = azure.subscriptions.find((x) => x.subscriptionId.toLowerCase() === sub[1]!.toLowerCase());
@@ -67,7 +74,7 @@ export function readHierarchy(ctx: ArmContext, req: SandboxRequest, path: string
         location: g.location,
         properties: { provisioningState: "Succeeded" },
       });
-      if (!sub[3]) return armOk({ value: groups.map(rgJson) });
+      if (!sub[3]) return armPage(ctx, req, groups.map(rgJson));
       const g = groups.find((x) => x.name.toLowerCase() === sub[3]!.toLowerCase());
       return g
         ? armOk(rgJson(g))

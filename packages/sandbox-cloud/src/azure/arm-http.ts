@@ -8,9 +8,14 @@ import type { TokenClaims } from "./token";
 export interface ArmLimits {
   /** Policy exemptions at one scope; Azure allows 1,000. */
   policyExemptionsPerScope: number;
+  /**
+   * Items per page of every list (see `paging.ts`). Azure's sizes vary by list; 100 keeps a
+   * tenant of a few hundred objects on several pages.
+   */
+  listPageSize: number;
 }
 
-export const AZURE_LIMITS: ArmLimits = { policyExemptionsPerScope: 1_000 };
+export const AZURE_LIMITS: ArmLimits = { policyExemptionsPerScope: 1_000, listPageSize: 100 };
 
 export interface ArmContext {
   store: StateStore;

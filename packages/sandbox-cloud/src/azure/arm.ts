@@ -34,6 +34,15 @@ export function handleArm(ctx: ArmContext, req: SandboxRequest): SandboxResponse
   const states =
     /^(.*)\/providers\/Microsoft\.PolicyInsights\/policyStates\/(latest|default)\/queryResults$/i.exec(path);
   if (states && req.method === "POST") return queryPolicyStates(ctx, req, states[1]!);
+  // A query, its next links included, is a POST; Azure refuses the GET some SDKs send for the next
+  // page (https://github.com/Azure/azure-sdk-for-python/issues/17280).
+  if (states) {
+    return armError(
+      405,
+      "HttpMethodNotSupported",
+      `The http method '${req.method}' is not supported for 'queryResults'.`,
+    );
+  }
   const activity =
     /^\/subscriptions\/([^/]+)\/providers\/Microsoft\.Insights\/eventtypes\/management\/values$/i.exec(path);
   if (activity && req.method === "GET") return listActivityLog(ctx, req, activity[1]!);

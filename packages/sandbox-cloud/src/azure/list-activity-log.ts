@@ -1,6 +1,7 @@
 import type { SandboxRequest, SandboxResponse } from "../http/types";
 import { isSubmitted } from "./activity-log";
-import { type ArmContext, armError, armOk } from "./arm-http";
+import { type ArmContext, armError } from "./arm-http";
+import { armPage } from "./paging";
 
 // The time may be quoted or not, as `az monitor activity-log list` sends it
 // (`eventTimestamp ge 2026-11-27T21:45:11.77`); one without an offset is UTC
@@ -51,16 +52,5 @@ export function listActivityLog(
       });
     })
     .reverse();
-  const size = 200;
-  const skip = req.query.get("$skipToken");
-  const start = skip ? matching.findIndex((e) => e.eventDataId === skip) + 1 : 0;
-  if (skip && start === 0) return armError(400, "InvalidSkipToken", "The skip token is not valid.");
-  const value = matching.slice(start, start + size);
-  const last = value[value.length - 1];
-  if (start + size < matching.length && last) {
-    const next = new URLSearchParams(req.query);
-    next.set("$skipToken", last.eventDataId);
-    return armOk({ value, nextLink: `${ctx.baseUrl}${req.path}?${next}` });
-  }
-  return armOk({ value });
+  return armPage(ctx, req, matching);
 }

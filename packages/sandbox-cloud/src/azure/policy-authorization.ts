@@ -3,6 +3,7 @@ import type { ArmObject } from "../state/model";
 import { recordActivity } from "./activity-log";
 import { type ArmContext, armBody, armError, armOk, props } from "./arm-http";
 import { BUILT_IN_DEFINITIONS } from "./built-in-definitions";
+import { armPage } from "./paging";
 import { type Collection, listDefinitions, normalise, objectScopeOf } from "./policy-collections";
 import { isAtOrBelow, parseScope, resolveScope, sameScope } from "./scopes";
 import { validatePolicyObject } from "./validate-policy-object";
@@ -69,7 +70,7 @@ export function authorization(
       const definitions = listDefinitions(azure, scope, req.query.get("$filter") ?? undefined);
       if (!definitions)
         return armError(400, "InvalidFilter", `The $filter '${req.query.get("$filter")}' is not supported.`);
-      return armOk({ value: definitions });
+      return armPage(ctx, req, definitions);
     }
     const filter = listFilter(req);
     const value = list.filter((o) => {
@@ -78,7 +79,7 @@ export function authorization(
       const above = isAtOrBelow(azure, scope, objectScope);
       return filter === "atScope" ? above : above || isAtOrBelow(azure, objectScope, scope);
     });
-    return armOk({ value });
+    return armPage(ctx, req, value);
   }
 
   const id = idFor(name);

@@ -1,6 +1,7 @@
 import type { EventData } from "@azure/arm-monitor";
 import { type AuditCursor, advanceCursor, decodeCursor, encodeCursor } from "../audit-cursor";
-import type { AuditPage, AuditRecord, ComplianceRecord } from "../cloud-provider";
+import type { AuditPage, AuditRecord } from "../cloud-provider";
+import { activityLogPages } from "./azure-activity-log-pages";
 import type { AzureClients } from "./azure-clients";
 import { subscriptionIds } from "./azure-hierarchy";
 
@@ -27,7 +28,7 @@ export async function readActivityLog(
   cursorText: string | undefined,
   options?: { since?: Date },
 ): Promise<AuditPage> {
-  const { clientsFor, collect } = clients;
+  const { collect } = clients;
   const oldest = new Date(Date.now() - ACTIVITY_LOG_DAYS * 86_400_000);
   const cursor: AuditCursor = decodeCursor(cursorText) ?? {
     time: (options?.since ?? oldest).toISOString(),
@@ -36,34 +37,11 @@ export async function readActivityLog(
   const filter = `eventTimestamp ge '${cursor.time}'`;
   const perSub = await Promise.all(
     (await subscriptionIds(clients, rootGroup)).map((id) =>
-      collect(() => clientsFor(id).monitor.activityLogs.list(filter).byPage()),
+      collect((settings) => activityLogPages(clients, id, filter, settings)),
     ),
   );
   const { fresh, next } = advanceCursor(cursor, perSub.flat().map(activityRecord), ACTIVITY_LOG_REREAD_MS);
   return { records: fresh, cursor: encodeCursor(next) };
-}
-
-/** The latest compliance state of each resource and assignment below the root group. */
-export async function readComplianceStates(
-  { insights, collect }: AzureClients,
-  rootGroup: string,
-  options?: { since?: Date },
-): Promise<ComplianceRecord[]> {
-  const states = await collect(() =>
-    insights.policyStates
-      .listQueryResultsForManagementGroup("latest", rootGroup, {
-        queryOptions: options?.since ? { from: options.since } : {},
-      })
-      .byPage(),
-  );
-  return states.map((s) => ({
-    resourceId: s.resourceId ?? "",
-    policyAssignmentId: s.policyAssignmentId ?? "",
-    policyDefinitionId: s.policyDefinitionId ?? "",
-    compliant: s.isCompliant ?? s.complianceState?.toLowerCase() === "compliant",
-    time: s.timestamp ?? new Date(0),
-    subscriptionId: s.subscriptionId,
-  }));
 }
 
 export function activityRecord(event: EventData): AuditRecord {

@@ -1,11 +1,22 @@
 import { Agent } from "node:https";
-import { ManagementGroupsAPI } from "@azure/arm-managementgroups";
+import {
+  ManagementGroupsAPI,
+  getContinuationToken as managementGroupsToken,
+} from "@azure/arm-managementgroups";
 import { MonitorClient } from "@azure/arm-monitor";
 import { PolicyClient } from "@azure/arm-policy";
-import { PolicyInsightsClient } from "@azure/arm-policyinsights";
 import { ResourceManagementClient } from "@azure/arm-resources";
+import { createDefaultHttpClient, createPipelineRequest, RestError } from "@azure/core-rest-pipeline";
 import { ClientCertificateCredential, ClientSecretCredential, type TokenCredential } from "@azure/identity";
-import { createLimiter, DEFAULT_RETRY, type RetryOptions, withRetry } from "../retry";
+import { errorCode, errorMessage, errorStatus } from "../errors";
+import {
+  backoffDelay,
+  createLimiter,
+  DEFAULT_RETRY,
+  type RetryOptions,
+  throttleDelay,
+  withRetry,
+} from "../retry";
 
 /** How to sign in to one Azure (Entra ID) tenant and where to call. */
 export interface AzureSessionOptions {
@@ -22,12 +33,24 @@ export interface AzureSessionOptions {
   retry?: RetryOptions;
 }
 
+/** Where a paged read resumes: the Azure SDKs' `byPage({ continuationToken })`. */
+export interface PageSettings {
+  continuationToken?: string;
+}
+
+/** A list ARM answers as `{ value, nextLink }` pages (policy insights: `@odata.nextLink`). */
+export interface NextLinkList {
+  url: string;
+  /** How the first page and every next link are requested; policy insights queries are POSTs. */
+  method: "GET" | "POST";
+  nextLinkName: "nextLink" | "@odata.nextLink";
+}
+
 /** The ARM clients of one tenant, signed in as the app registration, and the way to call them. */
 export interface AzureClients {
   credential: TokenCredential;
   managementGroups: ManagementGroupsAPI;
   resources: ResourceManagementClient;
-  insights: PolicyInsightsClient;
   /** Management group operations take no subscription; any id builds the client. */
   tenantPolicy: PolicyClient;
   clientsFor(subscriptionId: string): {
@@ -39,8 +62,14 @@ export interface AzureClients {
   armEndpoint: string;
   /** One call through the concurrency limiter, retried when throttled. */
   call<T>(send: () => Promise<T>): Promise<T>;
-  /** Reads a paged list, each page through the limiter and retry. */
-  collect<T>(list: () => AsyncIterable<T[]>): Promise<T[]>;
+  /**
+   * Reads a paged list in full, each page through the limiter. A page refused by throttling or a
+   * server error is asked again from the continuation token of the last page read; a read that
+   * cannot resume fails.
+   */
+  collect<T>(list: (settings: PageSettings) => AsyncIterable<T[]>): Promise<T[]>;
+  /** The pages of a list no SDK operation pages correctly, requested as the service documents. */
+  nextLinkPages<T>(list: NextLinkList, settings: PageSettings): AsyncIterable<T[]>;
   close(): void;
 }
 
@@ -76,7 +105,6 @@ export function createAzureClients(connection: AzureSessionOptions): AzureClient
   };
   const managementGroups = new ManagementGroupsAPI(credential, clientOptions);
   const resources = new ResourceManagementClient(credential, clientOptions);
-  const insights = new PolicyInsightsClient(credential, clientOptions);
   const perSubscription = new Map<
     string,
     { policy: PolicyClient; monitor: MonitorClient; rm: ResourceManagementClient }
@@ -97,14 +125,78 @@ export function createAzureClients(connection: AzureSessionOptions): AzureClient
 
   const call = <T>(send: () => Promise<T>) => limiter.run(() => withRetry(send, retry));
 
-  /** Reads a paged list, each page through the limiter and retry. */
-  async function collect<T>(list: () => AsyncIterable<T[]>): Promise<T[]> {
+  const sleep = retry.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+
+  async function collect<T>(list: (settings: PageSettings) => AsyncIterable<T[]>): Promise<T[]> {
     const out: T[] = [];
-    const pages = list()[Symbol.asyncIterator]();
+    let token: string | undefined;
+    let pagesRead = 0;
+    let attempt = 1;
+    let pages = list({})[Symbol.asyncIterator]();
     for (;;) {
-      const next = await call(() => pages.next());
+      let next: IteratorResult<T[]>;
+      try {
+        next = await limiter.run(() => pages.next());
+      } catch (error) {
+        const retryable = retryDelay(error);
+        if (!retryable || attempt >= retry.maxAttempts) throw error;
+        if (pagesRead > 0 && !token) {
+          throw new Error(
+            `The list could not be read past page ${pagesRead}: ${errorMessage(error)} (no continuation token to resume from).`,
+            { cause: error },
+          );
+        }
+        await sleep(backoffDelay(attempt, retryable.retryAfterMs, retry));
+        attempt += 1;
+        // An async generator that has thrown is finished: the read goes on in a new one that
+        // starts at the last page read.
+        pages = list(token ? { continuationToken: token } : {})[Symbol.asyncIterator]();
+        continue;
+      }
       if (next.done) return out;
+      attempt = 1;
+      pagesRead += 1;
       out.push(...next.value);
+      token = continuationTokenOf(next.value);
+    }
+  }
+
+  const httpClient = createDefaultHttpClient();
+  async function* nextLinkPages<T>(list: NextLinkList, settings: PageSettings): AsyncIterable<T[]> {
+    let url: string | undefined = settings.continuationToken ?? list.url;
+    while (url) {
+      const response = await resources.pipeline.sendRequest(
+        httpClient,
+        createPipelineRequest({ url, method: list.method }),
+      );
+      let body: { value?: T[]; error?: { code?: string; message?: string } } & Record<string, unknown>;
+      try {
+        body = JSON.parse(response.bodyAsText || "{}");
+      } catch {
+        throw new RestError(`ARM answered ${url} with a body that is not JSON`, {
+          statusCode: response.status,
+          response,
+        });
+      }
+      if (response.status >= 400) {
+        throw new RestError(body.error?.message ?? `ARM answered ${response.status} for ${url}`, {
+          statusCode: response.status,
+          code: body.error?.code,
+          response,
+        });
+      }
+      if (!Array.isArray(body.value)) {
+        throw new RestError(`ARM answered ${url} without a value list`, { statusCode: response.status });
+      }
+      const next = body[list.nextLinkName];
+      url = typeof next === "string" && next ? next : undefined;
+      // The bearer token goes only where the list began.
+      if (url && new URL(url).origin !== new URL(list.url).origin) {
+        throw new RestError(`ARM's next link ${url} leaves ${new URL(list.url).origin}`, {
+          statusCode: response.status,
+        });
+      }
+      yield Object.assign(body.value, { continuationToken: url });
     }
   }
 
@@ -113,13 +205,35 @@ export function createAzureClients(connection: AzureSessionOptions): AzureClient
     armEndpoint: (connection.armEndpoint ?? "https://management.azure.com").replace(/\/+$/, ""),
     managementGroups,
     resources,
-    insights,
     tenantPolicy,
     clientsFor,
     call,
     collect,
+    nextLinkPages,
     close() {
       agent?.destroy();
     },
   };
+}
+
+/** A connection dropped under a request, as a reused keep-alive socket the server closed is. */
+const DROPPED = new Set(["ECONNRESET", "EPIPE"]);
+
+/**
+ * Throttling (with its `Retry-After`), server errors and a dropped connection are worth asking a
+ * page again; nothing else is.
+ */
+function retryDelay(error: unknown): { retryAfterMs: number | undefined } | undefined {
+  const status = errorStatus(error);
+  const transient = (status !== undefined && status >= 500) || DROPPED.has(errorCode(error));
+  return throttleDelay(error) ?? (transient ? { retryAfterMs: undefined } : undefined);
+}
+
+/**
+ * The token a page carries: newer SDKs set it on the page, older ones (management groups) keep it
+ * in their own paging helper.
+ */
+function continuationTokenOf(page: unknown): string | undefined {
+  const own = (page as { continuationToken?: unknown }).continuationToken;
+  return typeof own === "string" && own ? own : managementGroupsToken(page);
 }

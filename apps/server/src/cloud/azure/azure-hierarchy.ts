@@ -12,8 +12,8 @@ export async function listAzureHierarchy(
 ): Promise<HierarchyEntry[]> {
   const portal = (path: string) => (connection.consoleLinks ? `${PORTAL}/${path}` : "");
   const root = await call(() => managementGroups.managementGroups.get(rootGroup));
-  const descendants = await collect(() =>
-    managementGroups.managementGroups.listDescendants(rootGroup).byPage(),
+  const descendants = await collect((settings) =>
+    managementGroups.managementGroups.listDescendants(rootGroup).byPage(settings),
   );
   const entries: HierarchyEntry[] = [
     {
@@ -45,7 +45,7 @@ export async function listAzureHierarchy(
   }
   const groups = await Promise.all(
     subscriptions.map(async (subscriptionId) =>
-      (await collect(() => clientsFor(subscriptionId).rm.resourceGroups.list().byPage())).map(
+      (await collect((settings) => clientsFor(subscriptionId).rm.resourceGroups.list().byPage(settings))).map(
         (rg): HierarchyEntry => {
           const externalId = `/subscriptions/${subscriptionId}/resourceGroups/${rg.name}`;
           return {
@@ -68,8 +68,8 @@ export async function subscriptionIds(
   { managementGroups, collect }: AzureClients,
   rootGroup: string,
 ): Promise<string[]> {
-  const descendants = await collect(() =>
-    managementGroups.managementGroups.listDescendants(rootGroup).byPage(),
+  const descendants = await collect((settings) =>
+    managementGroups.managementGroups.listDescendants(rootGroup).byPage(settings),
   );
   return descendants
     .filter((d) => (d.type ?? "").toLowerCase().endsWith("/subscriptions") && d.name)

@@ -1,4 +1,3 @@
-import { createDefaultHttpClient, createPipelineRequest, RestError } from "@azure/core-rest-pipeline";
 import type { AzurePolicyExemptionResource } from "@palisade/policy-engine/compilers/azure/compile-azure";
 import type { AzureCloudProvider } from "../cloud-provider";
 import { isNotFound } from "../errors";
@@ -26,9 +25,10 @@ export function createPolicyObjectOperations({
   tenantPolicy,
   clientsFor,
   call,
+  collect,
+  nextLinkPages,
   armEndpoint,
 }: AzureClients): PolicyObjectOperations {
-  const httpClient = createDefaultHttpClient();
   async function ignoreMissing(run: () => Promise<unknown>, codes: string[]): Promise<void> {
     try {
       await run();
@@ -97,31 +97,19 @@ export function createPolicyObjectOperations({
     },
     async listExemptions(scope) {
       // arm-policy has no exemption operations: the list is read as ARM answers it, page by page.
-      const found: { id: string; policyAssignmentId: string }[] = [];
-      let url: string | undefined =
-        `${armEndpoint}${scope}/providers/Microsoft.Authorization/policyExemptions?api-version=${EXEMPTION_API_VERSION}`;
-      for (let pages = 0; url && pages < 100; pages++) {
-        const request = createPipelineRequest({ url, method: "GET" });
-        const response = await call(() => resources.pipeline.sendRequest(httpClient, request));
-        const body = JSON.parse(response.bodyAsText || "{}") as {
-          value?: { id?: string; properties?: { policyAssignmentId?: string } }[];
-          nextLink?: string;
-          error?: { code?: string; message?: string };
-        };
-        if (response.status >= 400) {
-          throw new RestError(body.error?.message ?? `listing exemptions at ${scope} failed`, {
-            statusCode: response.status,
-            code: body.error?.code,
-          });
-        }
-        for (const item of body.value ?? []) {
-          if (item.id) {
-            found.push({ id: item.id, policyAssignmentId: item.properties?.policyAssignmentId ?? "" });
-          }
-        }
-        url = body.nextLink;
-      }
-      return found;
+      const items = await collect((settings) =>
+        nextLinkPages<{ id?: string; properties?: { policyAssignmentId?: string } }>(
+          {
+            url: `${armEndpoint}${scope}/providers/Microsoft.Authorization/policyExemptions?api-version=${EXEMPTION_API_VERSION}`,
+            method: "GET",
+            nextLinkName: "nextLink",
+          },
+          settings,
+        ),
+      );
+      return items.flatMap((item) =>
+        item.id ? [{ id: item.id, policyAssignmentId: item.properties?.policyAssignmentId ?? "" }] : [],
+      );
     },
     async removeExemption(exemptionId) {
       await ignoreMissing(

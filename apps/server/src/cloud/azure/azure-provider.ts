@@ -1,6 +1,7 @@
 import type { AzureCloudProvider } from "../cloud-provider";
-import { readActivityLog, readComplianceStates } from "./azure-audit";
+import { readActivityLog } from "./azure-audit";
 import { type AzureSessionOptions, createAzureClients } from "./azure-clients";
+import { readComplianceStates } from "./azure-compliance";
 import { listAzureHierarchy } from "./azure-hierarchy";
 import { createPolicyObjectOperations } from "./azure-policy-objects";
 import { verifyAzureConnection } from "./azure-verify";

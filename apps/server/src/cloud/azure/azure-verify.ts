@@ -65,8 +65,8 @@ export async function verifyAzureConnection(
     await runCheck(
       "Read policy assignments",
       async () => {
-        const items = await collect(() =>
-          tenantPolicy.policyAssignments.listForManagementGroup(rootGroup).byPage(),
+        const items = await collect((settings) =>
+          tenantPolicy.policyAssignments.listForManagementGroup(rootGroup).byPage(settings),
         );
         return `${items.length} assignment(s) at the tenant root group readable.`;
       },

@@ -20,6 +20,11 @@ export const connectors = pgTable(
     /** Position in the provider's audit stream up to which events were fetched. */
     eventCursor: text("event_cursor"),
     eventsFetchedAt: timestamp("events_fetched_at", { withTimezone: true }),
+    /** Reads of the last event fetch that failed, each with its reason; a read that succeeds is removed. */
+    readFailures: jsonb("read_failures")
+      .$type<{ activityLog?: string; compliance?: string }>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     createdBy: text("created_by"),
     ...timestamps(),
   },

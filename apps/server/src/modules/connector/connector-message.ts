@@ -13,7 +13,13 @@ import {
   SandboxConnectorConfigSchema,
 } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { cloudProviderOf, scopeTypeOf } from "../../rpc/common-message";
-import type { ConnectorRow, HierarchyNodeRow, StoredConfig } from "./connector-repository";
+import {
+  type ConnectorRow,
+  type HierarchyNodeRow,
+  READ_NAMES,
+  type ReadFailures,
+  type StoredConfig,
+} from "./connector-repository";
 
 const STATUS: Record<string, ConnectorStatus> = {
   NEVER_SYNCED: ConnectorStatus.NEVER_SYNCED,
@@ -71,7 +77,14 @@ export function connectorMessage(row: ConnectorRow): Connector {
     provider: cloudProviderOf(config.provider),
     status: STATUS[row.status] ?? ConnectorStatus.UNSPECIFIED,
     lastSyncAt: row.lastSyncAt ? timestampFromDate(row.lastSyncAt) : undefined,
-    lastError: row.status === "ERROR" ? (row.lastError ?? "") : "",
+    lastError: [
+      row.status === "ERROR" ? (row.lastError ?? "") : "",
+      ...Object.entries(row.readFailures).map(
+        ([read, reason]) => `${READ_NAMES[read as keyof ReadFailures]} not read: ${reason}`,
+      ),
+    ]
+      .filter(Boolean)
+      .join(" "),
     config: { kind: configMessage(row) },
   });
 }

@@ -199,6 +199,23 @@ export async function saveEventCursor(
     .where(and(eq(connectors.tenantId, tenantId), eq(connectors.id, connectorId)));
 }
 
+/** The reads of an event fetch, by the name a user knows them by. */
+export const READ_NAMES = { activityLog: "Activity Log", compliance: "Policy states" } as const;
+export type ReadFailures = ConnectorRow["readFailures"];
+
+/** The reads of the last event fetch that failed, with their reasons (none clears them). */
+export async function saveReadFailures(
+  db: Database,
+  tenantId: string,
+  connectorId: string,
+  failures: ReadFailures,
+): Promise<void> {
+  await db
+    .update(connectors)
+    .set({ readFailures: failures })
+    .where(and(eq(connectors.tenantId, tenantId), eq(connectors.id, connectorId)));
+}
+
 /** The tenant's hierarchy nodes with these external ids (scopes chosen for a bundle, a filter). */
 export async function findHierarchyNodes(
   db: Database,

@@ -9,10 +9,12 @@ import { finishJobRecord, insertJobRecord } from "../../jobs/job-record-reposito
 import type { Logger } from "../../logger";
 import {
   type ConnectorRow,
+  listHierarchyNodes,
   replaceHierarchy,
   type StoredConfig,
   updateConnector,
 } from "./connector-repository";
+import { HierarchyRefusedError, refuseMassRemoval } from "./hierarchy-guard";
 import type { SecretBox } from "./secret-box";
 
 /** What is encrypted in `connectors.secret_ciphertext`. */
@@ -57,7 +59,7 @@ export interface ConnectorRuntime {
 
 /** A sentence saying what went wrong in the cloud and what to do about it. */
 export function describeCloudFailure(error: unknown): string {
-  if (error instanceof SandboxNotRunningError) return error.message;
+  if (error instanceof SandboxNotRunningError || error instanceof HierarchyRefusedError) return error.message;
   if (isUnreachable(error)) return `The cloud endpoint could not be reached: ${errorMessage(error)}.`;
   const code = errorCode(error);
   if (/AccessDenied|AuthorizationFailed/.test(code) || errorStatus(error) === 403)
@@ -77,6 +79,8 @@ export function createConnectorRuntime(deps: {
   const providers = new Map<string, { version: string; provider: CloudProvider }>();
   const running = new Map<string, string>();
   const tasks = new Set<Promise<void>>();
+  /** The scopes of each connector's last refused hierarchy read. */
+  const refusedReads = new Map<string, string>();
 
   function settingsOf(row: ConnectorRow): ConnectorSettings {
     const secret = row.secretCiphertext
@@ -144,6 +148,21 @@ export function createConnectorRuntime(deps: {
     try {
       const provider = providerFor(row);
       const entries = await provider.listHierarchy();
+      const stored = await listHierarchyNodes(db, row.tenantId, { connectorIds: [row.id] });
+      const refusal = refuseMassRemoval(
+        stored.map((n) => n.externalId),
+        entries.map((e) => e.externalId),
+      );
+      // A second read that finds the same scopes confirms the removal; anything else is refused.
+      const read = entries
+        .map((e) => e.externalId.toLowerCase())
+        .sort()
+        .join("\n");
+      if (refusal && refusedReads.get(row.id) !== read) {
+        refusedReads.set(row.id, read);
+        throw new HierarchyRefusedError(refusal);
+      }
+      refusedReads.delete(row.id);
       await replaceHierarchy(db, row.tenantId, row.id, provider.provider, entries);
       const durationMs = Math.round(performance.now() - started);
       await updateConnector(db, row.tenantId, row.id, {
@@ -192,6 +211,7 @@ export function createConnectorRuntime(deps: {
     forget(connectorId) {
       providers.get(connectorId)?.provider.close();
       providers.delete(connectorId);
+      refusedReads.delete(connectorId);
     },
     async close() {
       await Promise.allSettled([...tasks]);

@@ -4,8 +4,13 @@ import type { EventFetchOutcome, EventFetchRunner } from "../../jobs/event-fetch
 import { finishJobRecord } from "../../jobs/job-record-repository";
 import { createKeyedLock } from "../../lib/keyed-lock";
 import type { Logger } from "../../logger";
-import { saveEventCursor } from "../connector/connector-repository";
-import type { ConnectorRuntime } from "../connector/connector-runtime";
+import {
+  READ_NAMES,
+  type ReadFailures,
+  saveEventCursor,
+  saveReadFailures,
+} from "../connector/connector-repository";
+import { type ConnectorRuntime, describeCloudFailure } from "../connector/connector-runtime";
 import { classifyAudit } from "./classify";
 import { type ComplianceFinding, complianceEvent, latestCompliance } from "./classify-compliance";
 import type { ClassifyContext } from "./classify-context";
@@ -52,6 +57,8 @@ export function createEventPipeline(deps: {
     ctx: ClassifyContext,
     findings: ComplianceFinding[],
     fresh: NewPolicyEvent[],
+    /** Without the Activity Log, a request near a new non-compliance is unknown: drift waits. */
+    auditRead: boolean,
   ) {
     if (findings.length === 0) return { events: [] as NewPolicyEvent[], resolved: [] as ComplianceFinding[] };
     const open = await listResourceEventStates(db, ctx.tenantId, [
@@ -95,29 +102,44 @@ export function createEventPipeline(deps: {
       const near = (requestTimes.get(key) ?? []).some(
         (t) => Math.abs(t - finding.time.getTime()) <= DRIFT_NEAR_REQUEST_MS,
       );
-      if (!near) events.push(complianceEvent(finding, ctx, "DRIFT"));
+      if (!near && auditRead) events.push(complianceEvent(finding, ctx, "DRIFT"));
     }
     return { events, resolved };
   }
 
   async function fetchOnce(connectorId: string): Promise<FetchOutcome> {
     const connector = await findConnectorAnyTenant(db, connectorId);
-    if (!connector) return { records: 0, events: 0, states: 0 };
+    if (!connector) return { records: 0, events: 0, states: 0, failures: [] };
     const provider = runtime.providerFor(connector);
-    const page = await provider.readAuditEvents(connector.eventCursor ?? undefined, {
-      // A new connector starts from the day before it was added, not the provider's whole retention.
-      since: new Date(connector.createdAt.getTime() - DAY_MS),
-    });
-    const states = await provider.readCompliance();
     const ctx = await loadClassifyContext(deps, connector, provider.provider);
+    // The two reads are independent: one failing leaves the other's records to be stored.
+    const [audit, compliance] = await Promise.allSettled([
+      provider.readAuditEvents(connector.eventCursor ?? undefined, {
+        // A new connector starts from the day before it was added, not the provider's whole retention.
+        since: new Date(connector.createdAt.getTime() - DAY_MS),
+      }),
+      provider.readCompliance({
+        assignmentIds: ctx.deployments.flatMap((d) => (d.nativeId ? [d.nativeId] : [])),
+      }),
+    ]);
+    const page = audit.status === "fulfilled" ? audit.value : undefined;
+    const states = compliance.status === "fulfilled" ? compliance.value : [];
+    const failures: ReadFailures = {};
+    if (audit.status === "rejected") failures.activityLog = describeCloudFailure(audit.reason);
+    if (compliance.status === "rejected") failures.compliance = describeCloudFailure(compliance.reason);
+    for (const [read, reason] of Object.entries(failures)) {
+      deps.logger.warn({ connectorId, read, err: reason }, "event fetch read failed");
+    }
     const fresh =
-      ctx.deployments.length === 0 ? [] : page.records.flatMap((record) => classifyAudit(record, ctx));
+      !page || ctx.deployments.length === 0
+        ? []
+        : page.records.flatMap((record) => classifyAudit(record, ctx));
     const findings = latestCompliance(states, ctx);
-    const compliance = await complianceEvents(ctx, findings, fresh);
+    const complianceOut = await complianceEvents(ctx, findings, fresh, page !== undefined);
     const now = new Date();
     const written = await db.transaction(async (tx) => {
-      const count = await writeEvents(tx, [...fresh, ...compliance.events]);
-      for (const finding of compliance.resolved) {
+      const count = await writeEvents(tx, [...fresh, ...complianceOut.events]);
+      for (const finding of complianceOut.resolved) {
         await markDriftHistorical(tx, ctx.tenantId, finding.deployment.id, finding.resourceId);
       }
       await recordObservations(
@@ -132,11 +154,19 @@ export function createEventPipeline(deps: {
         })),
       );
       // The cursor moves in the same transaction as the writes: a crash repeats the batch, and
-      // the provider ids make the repeat a no-op.
-      await saveEventCursor(tx, connector.tenantId, connector.id, page.cursor, now);
+      // the provider ids make the repeat a no-op. An Activity Log that was not read keeps it.
+      if (page) await saveEventCursor(tx, connector.tenantId, connector.id, page.cursor, now);
+      await saveReadFailures(tx, connector.tenantId, connector.id, failures);
       return count;
     });
-    return { records: page.records.length, events: written, states: states.length };
+    return {
+      records: page?.records.length ?? 0,
+      events: written,
+      states: states.length,
+      failures: Object.entries(failures).map(
+        ([read, reason]) => `${READ_NAMES[read as keyof ReadFailures]}: ${reason}`,
+      ),
+    };
   }
 
   return {

@@ -197,7 +197,8 @@ export type Connector = Message<"palisade.connector.v1.Connector"> & {
   lastSyncAt?: Timestamp | undefined;
 
   /**
-   * Empty unless status is ERROR.
+   * Why the last sync failed (status ERROR) and which reads of the last event fetch failed, with
+   * their reasons; empty when nothing failed.
    *
    * @generated from field: string last_error = 6;
    */

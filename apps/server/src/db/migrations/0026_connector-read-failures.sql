@@ -1,0 +1,1 @@
+ALTER TABLE "connectors" ADD COLUMN "read_failures" jsonb DEFAULT '{}'::jsonb NOT NULL;

@@ -1,0 +1,270 @@
+// biome-ignore-all lint/suspicious/noThenProperty: Azure policy rules are { if, then } objects.
+import { ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
+import { PolicyEventStoreService } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
+import { compileAzureBundle } from "@palisade/policy-engine/compilers/azure/compile-azure";
+import { and, count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AzureCloudProvider } from "../src/cloud/cloud-provider";
+import { connectors, hierarchyNodes } from "../src/db/schema/connectors";
+import { bundles, deployments } from "../src/db/schema/deployments";
+import { policyEvents } from "../src/db/schema/events";
+import { jobs } from "../src/db/schema/operations";
+import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
+import { engines } from "./support/test-database";
+import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
+
+// The reads of an Azure connector are independent: a failing policy-state read leaves the
+// Activity Log read (and the other way round), each failure is named on the connector, and a
+// hierarchy read that comes back missing most scopes is refused instead of applied.
+
+const { catalogue } = loadCatalogue();
+
+describe.each(engines)("Azure read failures on %s", (engine) => {
+  let server: TestServer;
+  let admin: Credentials;
+  let tenantId: string;
+  let connector: typeof connectors.$inferSelect;
+  let sandboxUrl: string;
+  let subscription: string;
+  let bundleId: string;
+
+  const db = () => server.palisade.database.db;
+
+  async function control(path: string, body: unknown) {
+    const res = await fetch(`${sandboxUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+  }
+
+  async function job(jobId: string) {
+    for (let i = 0; i < 400; i += 1) {
+      const [row] = await db().select().from(jobs).where(eq(jobs.id, jobId));
+      if (row && row.status !== "RUNNING" && row.status !== "QUEUED") return row;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error("the job did not finish");
+  }
+
+  async function fetchEvents() {
+    const { jobId } = await server
+      .client(PolicyEventStoreService, admin)
+      .triggerFetch({ connectorId: connector.id });
+    return job(jobId);
+  }
+
+  async function shown() {
+    const { connector: shown } = await server
+      .client(ConnectorService, admin)
+      .getConnector({ id: connector.id });
+    return shown!;
+  }
+
+  const stored = async () =>
+    (await db().select().from(connectors).where(eq(connectors.id, connector.id)))[0]!;
+
+  const nodeCount = async () =>
+    (
+      await db()
+        .select({ n: count() })
+        .from(hierarchyNodes)
+        .where(and(eq(hierarchyNodes.tenantId, tenantId), eq(hierarchyNodes.connectorId, connector.id)))
+    )[0]!.n;
+
+  beforeAll(async () => {
+    server = await startTestServer(engine, { PALISADE_SANDBOX: "true", SANDBOX_ACTIVITY: "false" });
+    tenantId = server.defaultTenantId;
+    admin = (await server.addMember({ role: "ADMINISTRATOR" })).credentials;
+    sandboxUrl = server.palisade.cloud.sandbox?.url ?? "";
+    for (let i = 0; i < 400; i += 1) {
+      const rows = await db().select().from(connectors).where(eq(connectors.tenantId, tenantId));
+      const azure = rows.find((r) => (r.config as { provider: string }).provider === "azure");
+      if (azure?.status === "CONNECTED") {
+        connector = azure;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(connector).toBeDefined();
+    const [node] = await db()
+      .select()
+      .from(hierarchyNodes)
+      .where(and(eq(hierarchyNodes.connectorId, connector.id), eq(hierarchyNodes.name, "corp-dev")));
+    subscription = node!.externalId;
+    // A guardrail deployed through the connector: its assignment's policy states are read.
+    const [bundle] = await db()
+      .insert(bundles)
+      .values({
+        tenantId,
+        key: "AZREAD1",
+        name: "HTTPS-only storage",
+        policySlug: "storage-accounts-https-only",
+        provider: "azure",
+        mode: "PREVENT",
+        status: "DEPLOYED",
+        scopes: [{ externalId: subscription, name: "corp-dev" }],
+        affectedResourceTypes: ["Microsoft.Storage/storageAccounts"],
+        createdBy: "test",
+      })
+      .returning();
+    bundleId = bundle!.id;
+    const [deployment] = await db()
+      .insert(deployments)
+      .values({
+        tenantId,
+        bundleId: bundle!.id,
+        key: "AZREAD1",
+        connectorId: connector.id,
+        scope: { externalId: subscription, name: "corp-dev" },
+        scopeExternalId: subscription,
+        mode: "PREVENT",
+        status: "DEPLOYED",
+        policySlug: "storage-accounts-https-only",
+        name: "HTTPS-only storage",
+        createdBy: "test",
+      })
+      .returning();
+    // Deployed as the bundle engine would: its assignment denies plain-HTTP storage accounts.
+    const provider = server.palisade.cloud.service.runtime.providerFor(connector) as AzureCloudProvider;
+    const compiled = compileAzureBundle({
+      definition: catalogue.bySlug.get("storage-accounts-https-only")!,
+      definitions: catalogue.bySlug,
+      parameters: {},
+      mode: "PREVENT",
+      key: "AZREAD1",
+      name: "HTTPS-only storage",
+      scopes: [{ id: subscription }],
+      excludedScopes: [],
+      waivers: [],
+      waiverLinkBaseUrl: server.url,
+      now: new Date(),
+    });
+    await provider.putDefinition(compiled.definition);
+    const assignment = await provider.putAssignment(compiled.assignments[0]!);
+    await db().update(deployments).set({ nativeId: assignment }).where(eq(deployments.id, deployment!.id));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("reads the Activity Log while policy states are refused, and names the failure on the connector", async () => {
+    // A request the guardrail denies: the Activity Log records it.
+    const denied = await fetch(`${sandboxUrl}/sandbox/try`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        provider: "azure",
+        principal: "bob",
+        action: "write",
+        resource: `${subscription}/resourceGroups/rg-corp-dev-data/providers/Microsoft.Storage/storageAccounts/stazread`,
+        context: { location: "westeurope", "properties.supportsHttpsTrafficOnly": "false" },
+      }),
+    });
+    expect(denied.status).toBe(403);
+    const cursorBefore = (await stored()).eventCursor;
+    await control("/sandbox/control/refuse", {
+      method: "POST",
+      pathContains: "/providers/microsoft.policyinsights/policystates/",
+      count: 100,
+      status: 403,
+      code: "AuthorizationFailed",
+      message:
+        "The client does not have authorization to perform action 'Microsoft.PolicyInsights/policyStates/queryResults/read'.",
+    });
+    const failed = await fetchEvents();
+    expect(failed.status).toBe("FAILED");
+    expect(failed.error).toMatch(/^Policy states: Permission denied \(AuthorizationFailed\)/);
+    const afterRefusal = await stored();
+    // The Activity Log was read and its position stored all the same.
+    expect(afterRefusal.eventCursor).not.toBe(cursorBefore);
+    const prevented = await db()
+      .select()
+      .from(policyEvents)
+      .where(and(eq(policyEvents.tenantId, tenantId), eq(policyEvents.bundleId, bundleId)));
+    expect(prevented.map((e) => [e.type, e.resourceExternalId?.split("/").at(-1)])).toEqual([
+      ["PREVENTION", "stazread"],
+    ]);
+    expect(afterRefusal.readFailures).toEqual({ compliance: expect.stringContaining("AuthorizationFailed") });
+    const seen = await shown();
+    expect(seen.status).toBe(ConnectorStatus.CONNECTED);
+    expect(seen.lastError).toMatch(/^Policy states not read: Permission denied \(AuthorizationFailed\)/);
+
+    // Allowed again: the next fetch clears it.
+    await control("/sandbox/control/refuse", {
+      method: "POST",
+      pathContains: "/providers/microsoft.policyinsights/policystates/",
+      count: 0,
+    });
+    expect((await fetchEvents()).status).toBe("SUCCEEDED");
+    expect((await stored()).readFailures).toEqual({});
+    expect((await shown()).lastError).toBe("");
+  });
+
+  it("reads policy states while the Activity Log is refused, and keeps the Activity Log's position", async () => {
+    const cursor = (await stored()).eventCursor;
+    await control("/sandbox/control/refuse", {
+      method: "GET",
+      pathContains: "/providers/microsoft.insights/eventtypes/management/values",
+      count: 100,
+      status: 403,
+      code: "AuthorizationFailed",
+      message:
+        "The client does not have authorization to perform action 'Microsoft.Insights/eventtypes/values/read'.",
+    });
+    try {
+      const failed = await fetchEvents();
+      expect(failed.error).toMatch(/^Activity Log: Permission denied \(AuthorizationFailed\)/);
+      const row = await stored();
+      expect(Object.keys(row.readFailures)).toEqual(["activityLog"]);
+      expect(row.eventCursor).toBe(cursor);
+      expect((await shown()).lastError).toMatch(/^Activity Log not read: /);
+    } finally {
+      await control("/sandbox/control/refuse", {
+        method: "GET",
+        pathContains: "/providers/microsoft.insights/eventtypes/management/values",
+        count: 0,
+      });
+    }
+    expect((await fetchEvents()).status).toBe("SUCCEEDED");
+  });
+
+  it("refuses a hierarchy sync that would remove most scopes, keeps the stored ones and says so; a second identical read applies it", async () => {
+    const before = await nodeCount();
+    expect(before).toBe(9 + 7 + 14);
+    const provider = server.palisade.cloud.service.runtime.providerFor(connector) as AzureCloudProvider;
+    const listHierarchy = provider.listHierarchy;
+    const full = await listHierarchy();
+    const client = server.client(ConnectorService, admin);
+    const sync = async () => job((await client.syncHierarchy({ id: connector.id })).jobId);
+    try {
+      // A read that came back short, as one missing a role on most of the tenant would.
+      provider.listHierarchy = async () => full.slice(0, 8);
+      const refused = await sync();
+      expect(refused.status).toBe("FAILED");
+      expect(refused.error).toMatch(
+        /hierarchy sync was refused: the cloud listed 8 scope\(s\) and 22 of the 30 known/,
+      );
+      expect(await nodeCount()).toBe(before);
+      const seen = await shown();
+      expect(seen.status).toBe(ConnectorStatus.ERROR);
+      expect(seen.lastError).toMatch(/The hierarchy sync was refused/);
+
+      // A different short read is refused again.
+      provider.listHierarchy = async () => full.slice(0, 9);
+      expect((await sync()).status).toBe("FAILED");
+      expect(await nodeCount()).toBe(before);
+
+      // The same read twice in a row confirms the removal.
+      expect((await sync()).status).toBe("SUCCEEDED");
+      expect(await nodeCount()).toBe(9);
+    } finally {
+      provider.listHierarchy = listHierarchy;
+    }
+    expect((await sync()).status).toBe("SUCCEEDED");
+    expect((await shown()).status).toBe(ConnectorStatus.CONNECTED);
+    expect(await nodeCount()).toBe(before);
+  });
+});
