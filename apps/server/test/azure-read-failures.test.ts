@@ -3,6 +3,7 @@ import { ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connect
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { PolicyEventStoreService } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { compileAzureBundle } from "@palisade/policy-engine/compilers/azure/compile-azure";
+import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "@palisade/sandbox-cloud/azure/activity-log";
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AzureCloudProvider } from "../src/cloud/cloud-provider";
@@ -164,6 +165,8 @@ describe.each(engines)("Azure read failures on %s", (engine) => {
       }),
     });
     expect(denied.status).toBe(403);
+    // Listed by the Activity Log once submitted, as Azure lists events.
+    await control("/sandbox/control/clock", { advanceSeconds: DEFAULT_ACTIVITY_LOG_LAG_MS / 1000 });
     const cursorBefore = (await stored()).eventCursor;
     await control("/sandbox/control/refuse", {
       method: "POST",
