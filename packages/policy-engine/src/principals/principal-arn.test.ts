@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   describeWaiverPrincipal,
+  evaluatedPrincipalArn,
   principalArnOfIdentity,
   waiverCoversPrincipal,
-  waiverPrincipalArn,
   waiverPrincipalPattern,
 } from "./principal-arn";
 
@@ -13,17 +13,17 @@ const SSO_ROLE = `arn:aws:iam::${ACCOUNT}:role/aws-reserved/sso.amazonaws.com/eu
 
 // https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-principalarn:
 // a role session's aws:PrincipalArn is its role's ARN, not the session ARN.
-describe("waiverPrincipalArn", () => {
+describe("evaluatedPrincipalArn", () => {
   it("names the role of a role session", () => {
-    expect(waiverPrincipalArn(SESSION)).toBe(`arn:aws:iam::${ACCOUNT}:role/Developer`);
-    expect(waiverPrincipalArn(` arn:aws-us-gov:sts::${ACCOUNT}:assumed-role/Ops/bob@example.com `)).toBe(
+    expect(evaluatedPrincipalArn(SESSION)).toBe(`arn:aws:iam::${ACCOUNT}:role/Developer`);
+    expect(evaluatedPrincipalArn(` arn:aws-us-gov:sts::${ACCOUNT}:assumed-role/Ops/bob@example.com `)).toBe(
       `arn:aws-us-gov:iam::${ACCOUNT}:role/Ops`,
     );
   });
 
   it("keeps users, roles and patterns as given", () => {
     for (const arn of [`arn:aws:iam::${ACCOUNT}:user/carol`, SSO_ROLE, "arn:aws:iam::*:role/Admin*"])
-      expect(waiverPrincipalArn(arn)).toBe(arn);
+      expect(evaluatedPrincipalArn(arn)).toBe(arn);
   });
 });
 

@@ -34,8 +34,8 @@ function roleOfSession(session: RoleSession): string {
   return `arn:${session.partition}:iam::${session.accountId}:role/${session.roleName}`;
 }
 
-/** The principal a waiver target names, as AWS evaluates it: a role session becomes its role. */
-export function waiverPrincipalArn(arn: string): string {
+/** The `aws:PrincipalArn` AWS evaluates for a caller's ARN: a role session is evaluated as its role. */
+export function evaluatedPrincipalArn(arn: string): string {
   const session = parseRoleSession(arn.trim());
   return session ? roleOfSession(session) : arn.trim();
 }
@@ -51,7 +51,7 @@ export interface CloudTrailIdentity {
 export function principalArnOfIdentity(identity: CloudTrailIdentity, fallback = ""): string {
   const issuer = identity.sessionContext?.sessionIssuer;
   if (identity.type === "AssumedRole" && issuer?.arn) return issuer.arn;
-  return waiverPrincipalArn(identity.arn ?? fallback);
+  return evaluatedPrincipalArn(identity.arn ?? fallback);
 }
 
 // The ArnLike pattern a waiver for `arn` writes on `aws:PrincipalArn`. A role is matched by its
@@ -59,7 +59,7 @@ export function principalArnOfIdentity(identity: CloudTrailIdentity, fallback = 
 // other role, because a role named from one of its sessions has no known path (IAM Identity
 // Center's roles live under aws-reserved/sso.amazonaws.com/). Other ARNs are used as given.
 export function waiverPrincipalPattern(arn: string): string {
-  const principal = waiverPrincipalArn(arn);
+  const principal = evaluatedPrincipalArn(arn);
   const role = ROLE.exec(principal);
   if (!role) return principal;
   const [, partition, accountId, roleName] = role as unknown as string[];
@@ -73,12 +73,12 @@ export function waiverCoversPrincipal(waiverArn: string, principalArn: string): 
     arnComponents: true,
     variables: false,
   });
-  return pattern.matches(waiverPrincipalArn(principalArn), () => undefined) === true;
+  return pattern.matches(evaluatedPrincipalArn(principalArn), () => undefined) === true;
 }
 
 /** What a principal waiver covers, in words for the requester. */
 export function describeWaiverPrincipal(arn: string): string {
-  const principal = waiverPrincipalArn(arn);
+  const principal = evaluatedPrincipalArn(arn);
   const role = ROLE.exec(principal);
   if (role) return `every session of the IAM role ${role[3]} in account ${role[2]}, whatever its path`;
   const user = USER.exec(principal);

@@ -4,7 +4,7 @@ import { WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 import {
   describeWaiverPrincipal,
-  waiverPrincipalArn,
+  evaluatedPrincipalArn,
 } from "@palisade/policy-engine/principals/principal-arn";
 import { callError, invalidArgument } from "../../rpc/errors";
 
@@ -148,7 +148,7 @@ function parseTarget(
         );
       }
       // A waiver names the principal as AWS evaluates it: a role session is its role.
-      return { kind: "principal", arn: waiverPrincipalArn(value) };
+      return { kind: "principal", arn: evaluatedPrincipalArn(value) };
   }
 }
 
