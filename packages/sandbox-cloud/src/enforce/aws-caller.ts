@@ -73,6 +73,13 @@ export function uniqueIdOf(principal: AwsPrincipal): string {
   return prefix + Array.from(digest.subarray(0, 17), (byte) => alphabet[byte % 32]).join("");
 }
 
+/** `aws:userid` of a caller: a user's unique id, or "ROLEID:SESSION" for a role session. */
+export function userIdOf(caller: AwsCaller): string | undefined {
+  if (caller.kind === "user") return uniqueIdOf(caller.user!);
+  if (caller.kind === "role-session") return `${uniqueIdOf(caller.role!)}:${caller.sessionName}`;
+  return undefined;
+}
+
 /**
  * The principal's global condition keys, as AWS sets them
  * (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-principal-properties):
@@ -85,15 +92,8 @@ export function principalContext(aws: AwsState, caller: AwsCaller): Record<strin
     return { "aws:PrincipalIsAWSService": "true", "aws:PrincipalServiceName": caller.serviceName! };
   const identity: Record<string, string> =
     caller.kind === "user"
-      ? {
-          "aws:PrincipalType": "User",
-          "aws:userid": uniqueIdOf(caller.user!),
-          "aws:username": caller.user!.name,
-        }
-      : {
-          "aws:PrincipalType": "AssumedRole",
-          "aws:userid": `${uniqueIdOf(caller.role!)}:${caller.sessionName}`,
-        };
+      ? { "aws:PrincipalType": "User", "aws:userid": userIdOf(caller)!, "aws:username": caller.user!.name }
+      : { "aws:PrincipalType": "AssumedRole", "aws:userid": userIdOf(caller)! };
   return {
     "aws:PrincipalArn": caller.principalArn,
     "aws:PrincipalAccount": caller.accountId,
