@@ -1,3 +1,4 @@
+import { Code, ConnectError } from "@connectrpc/connect";
 import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { ConnectorStatus, type HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
@@ -27,7 +28,7 @@ function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
 
 // For a role session, aws:PrincipalArn is the role's ARN, not the session's
 // (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-principalarn).
-describe.each(engines)("a waiver requested for a role session, with the sandbox cloud on %s", (engine) => {
+describe.each(engines)("AWS principals and scopes, with the sandbox cloud on %s", (engine) => {
   let server: TestServer;
   let admin: Credentials;
   let requester: Credentials;
@@ -57,7 +58,7 @@ describe.each(engines)("a waiver requested for a role session, with the sandbox 
     return response.status;
   }
 
-  it("is stored and enforced as the role, and lets that role's sessions through and no one else", async () => {
+  it("stores and enforces a waiver requested for a role session as the role, for that role's sessions only", async () => {
     const connectors = server.client(ConnectorService, admin);
     const aws = await until(
       async () => (await connectors.listConnectors({})).items.find((c) => c.provider === CloudProvider.AWS),
@@ -117,5 +118,56 @@ describe.each(engines)("a waiver requested for a role session, with the sandbox 
     expect(
       await tryAs(`arn:aws:sts::${sibling.externalId}:assumed-role/Developer/alice`, sibling.externalId),
     ).toBe(403);
+  }, 120_000);
+  // SCPs never restrict the management account
+  // (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_scps.html).
+  it("refuses a guardrail on the management account at create and update, with the reason", async () => {
+    const connectors = server.client(ConnectorService, admin);
+    const aws = await until(
+      async () => (await connectors.listConnectors({})).items.find((c) => c.provider === CloudProvider.AWS),
+      (c) => c?.status === ConnectorStatus.CONNECTED,
+      60_000,
+    );
+    const management = server.palisade.cloud.sandbox?.aws.managementAccountId ?? "";
+    const { roots } = await connectors.listHierarchy({ provider: CloudProvider.AWS });
+    const nodes = flatten(roots);
+    expect(nodes.map((n) => n.externalId)).toContain(management);
+    const member = nodes.find((n) => n.type === ScopeType.AWS_ACCOUNT && n.externalId !== management)!;
+    const scope = (externalId: string) => ({
+      provider: CloudProvider.AWS,
+      externalId,
+      connectorId: aws?.entity?.id ?? "",
+    });
+    const deployments = server.client(DeploymentManagerService, admin);
+    const refused = await deployments
+      .createBundle({
+        name: "Leave protection",
+        policySlug: "deny-leave-organization",
+        scopes: [scope(management)],
+        mode: DeploymentMode.PREVENT,
+        isVisible: true,
+      })
+      .then(
+        () => undefined,
+        (error) => ConnectError.from(error),
+      );
+    expect(refused?.code).toBe(Code.InvalidArgument);
+    expect(refused?.rawMessage).toContain(`${management} is the organisation's management account`);
+
+    const { bundle } = await deployments.createBundle({
+      name: "Leave protection",
+      policySlug: "deny-leave-organization",
+      scopes: [scope(member.externalId)],
+      mode: DeploymentMode.PREVENT,
+      isVisible: true,
+    });
+    const update = await deployments
+      .updateBundle({ id: bundle?.entity?.id ?? "", scopes: [scope(member.externalId), scope(management)] })
+      .then(
+        () => undefined,
+        (error) => ConnectError.from(error),
+      );
+    expect(update?.code).toBe(Code.InvalidArgument);
+    expect(update?.rawMessage).toContain("service control policies never restrict");
   }, 120_000);
 });
