@@ -3,6 +3,7 @@ import {
   CreatePolicyCommand,
   type OrganizationsClient,
 } from "@aws-sdk/client-organizations";
+import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "./sandbox-harness";
 
@@ -164,5 +165,32 @@ describe("try", () => {
     const after = await describe();
     expect(after.status).toBe(200);
     expect(after.body.resource).toBe("*");
+  });
+});
+
+// https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_identifiers.html#identifiers-unique-ids:
+// a user's unique id starts with AIDA, a role's with AROA; a session is "ROLEID:SESSION".
+describe("STS names callers by the unique ids aws:userid carries", () => {
+  it("answers a user's and a role session's UserId", async () => {
+    const sts = (credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string }) =>
+      new STSClient({ endpoint: h.cloud.aws.endpoint, region: "us-east-1", credentials });
+    const user = sts({ accessKeyId: h.cloud.aws.accessKeyId, secretAccessKey: h.cloud.aws.secretAccessKey });
+    expect((await user.send(new GetCallerIdentityCommand({}))).UserId).toMatch(/^AIDA[A-Z2-7]{17}$/);
+    const assumed = await user.send(
+      new AssumeRoleCommand({
+        RoleArn: h.cloud.aws.connectorRoleArn,
+        RoleSessionName: "audit",
+        ExternalId: h.cloud.aws.externalId,
+      }),
+    );
+    expect(assumed.AssumedRoleUser?.AssumedRoleId).toMatch(/^AROA[A-Z2-7]{17}:audit$/);
+    const session = sts({
+      accessKeyId: assumed.Credentials!.AccessKeyId!,
+      secretAccessKey: assumed.Credentials!.SecretAccessKey!,
+      sessionToken: assumed.Credentials!.SessionToken!,
+    });
+    expect((await session.send(new GetCallerIdentityCommand({}))).UserId).toBe(
+      assumed.AssumedRoleUser?.AssumedRoleId,
+    );
   });
 });
