@@ -218,12 +218,19 @@ export async function buildServer(deps: ServerDeps) {
     ],
     [
       "palisade.initiative.v1.InitiativeService",
-      createInitiativeService({ db, catalogue, jobs: deps.jobs, publicUrl: deps.publicUrl }),
+      createInitiativeService({
+        db,
+        runtime: deps.cloud.runtime,
+        catalogue,
+        jobs: deps.jobs,
+        publicUrl: deps.publicUrl,
+      }),
     ],
     [
       "palisade.recommendation.v1.RecommendationService",
       createRecommendationService({
         db,
+        runtime: deps.cloud.runtime,
         catalogue,
         jobs: deps.jobs,
         publicUrl: deps.publicUrl,
@@ -238,7 +245,10 @@ export async function buildServer(deps: ServerDeps) {
       "palisade.policy.v1.PolicyService",
       createPolicyService({ db, catalogue, bundleCard: bundleCards.card }),
     ],
-    ["palisade.deployment.v1.DeploymentManagerService", createDeploymentManagerService({ ...deps, db })],
+    [
+      "palisade.deployment.v1.DeploymentManagerService",
+      createDeploymentManagerService({ ...deps, db, runtime: deps.cloud.runtime }),
+    ],
     ["palisade.waiver.v1.WaiverService", createWaiverService({ db, jobs: deps.jobs })],
     ["palisade.waiver.v1.WaiverAnalyticsService", createWaiverAnalyticsService({ db })],
     [

@@ -84,6 +84,7 @@ describe("AWS adapter against the sandbox", () => {
     expect(checks.map((c) => [c.name, c.ok])).toEqual([
       ["Assume role", true],
       ["Read the organisation", true],
+      ["Service control policies enabled", true],
       ["List service control policies", true],
       ["Read CloudTrail events", true],
     ]);

@@ -1,6 +1,7 @@
 import { handleCloudTrail } from "./aws/cloudtrail";
 import { AwsError, authenticateAws, awsJson, awsJsonError } from "./aws/common";
 import { handleOrganizations } from "./aws/organizations";
+import { createOrganizationsFaults } from "./aws/organizations-faults";
 import { handleSts, stsError } from "./aws/sts";
 import { handleAdfs } from "./azure/adfs";
 import { handleArm } from "./azure/arm";
@@ -69,6 +70,7 @@ function takeThrottle(throttle: Map<ThrottledService, number>, service: Throttle
 export function createSandboxApp(store: StateStore, info: () => Record<string, unknown>): SandboxApp {
   const throttle = new Map<ThrottledService, number>();
   const armThrottle = createArmThrottle();
+  const organizationsFaults = createOrganizationsFaults();
   const refusals: Refusal[] = [];
   const limits: ArmLimits = { ...AZURE_LIMITS };
 
@@ -104,7 +106,11 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
       } catch {
         throw new AwsError("SerializationException", "The request body is not valid JSON.");
       }
-      if (service === "organizations") return awsJson(handleOrganizations(store, caller, action, input));
+      if (service === "organizations") {
+        const fault = organizationsFaults.take(action);
+        if (fault) throw fault;
+        return awsJson(handleOrganizations(store, caller, action, input));
+      }
       if (!/CloudTrail_20131101\./.test(target))
         throw new AwsError("UnknownOperationException", `Unknown target ${target}.`);
       return awsJson(handleCloudTrail(store, action, input));
@@ -171,6 +177,11 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
         arm: armThrottle.left,
         armThrottledSoFar: armThrottle.answered,
       });
+    }
+    if (req.path === "/sandbox/control/organizations-fault" && req.method === "POST") {
+      const refused = organizationsFaults.set(input);
+      if (refused) return json(400, { error: { code: "InvalidFault", message: refused } });
+      return json(200, { faults: organizationsFaults.pending() });
     }
     if (req.path === "/sandbox/control/refuse" && req.method === "POST") {
       const method = String(input.method ?? "").toUpperCase();

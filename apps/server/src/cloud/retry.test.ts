@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backoffDelay, createLimiter, parseRetryAfter, throttleDelay, withRetry } from "./retry";
+import { backoffDelay, createLimiter, parseRetryAfter, retryDelay, throttleDelay, withRetry } from "./retry";
 
 function awsError(name: string, status: number) {
   return Object.assign(new Error(name), { name, $metadata: { httpStatusCode: status } });
@@ -28,6 +28,28 @@ describe("throttleDelay", () => {
     ["not an object", "nope", undefined],
   ])("%s", (_name, error, expected) => {
     expect(throttleDelay(error)).toEqual(expected);
+  });
+});
+
+// Organizations tells the caller to try these again later
+// (https://docs.aws.amazon.com/organizations/latest/APIReference/API_AttachPolicy.html#API_AttachPolicy_Errors).
+describe("retryDelay", () => {
+  it.each([
+    [
+      "ConcurrentModificationException",
+      awsError("ConcurrentModificationException", 400),
+      { retryAfterMs: undefined },
+    ],
+    [
+      "PolicyChangesInProgressException",
+      awsError("PolicyChangesInProgressException", 400),
+      { retryAfterMs: undefined },
+    ],
+    ["ARM 429 with Retry-After", armError(429, "2"), { retryAfterMs: 2000 }],
+    ["DuplicatePolicyException", awsError("DuplicatePolicyException", 400), undefined],
+    ["AWS AccessDenied", awsError("AccessDeniedException", 400), undefined],
+  ])("%s", (_name, error, expected) => {
+    expect(retryDelay(error)).toEqual(expected);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
- * Cloud APIs throttle (AWS `TooManyRequestsException`, ARM 429 with `Retry-After`). Every adapter
- * call goes through `withRetry`, and every connector shares one `Limiter` so that a sync or a
- * deployment never has more than a few calls in flight against one organisation or tenant.
+ * Cloud APIs throttle (AWS `TooManyRequestsException`, ARM 429 with `Retry-After`) and refuse a
+ * write while another change is under way. Every adapter call goes through `withRetry`, and every
+ * connector shares one `Limiter` so that a sync or a deployment never has more than a few calls in
+ * flight against one organisation or tenant.
  */
 
 export interface RetryOptions {
@@ -26,6 +27,12 @@ const THROTTLING_NAMES = new Set([
   "RequestLimitExceeded",
   "TooManyRequests",
 ]);
+
+/**
+ * Organizations' answers to a write that meets another change in progress; its documentation
+ * says to try again later (https://docs.aws.amazon.com/organizations/latest/APIReference/API_AttachPolicy.html#API_AttachPolicy_Errors).
+ */
+const BUSY_NAMES = new Set(["ConcurrentModificationException", "PolicyChangesInProgressException"]);
 
 interface ErrorLike {
   name?: unknown;
@@ -71,7 +78,16 @@ export function backoffDelay(
 
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Runs `call`, retrying throttling errors with backoff; any other error is thrown at once. */
+/** How long to wait before trying again after `error`; undefined when trying again would not help. */
+export function retryDelay(error: unknown): { retryAfterMs: number | undefined } | undefined {
+  const throttled = throttleDelay(error);
+  if (throttled) return throttled;
+  const e = error as ErrorLike | null;
+  const name = typeof e?.name === "string" ? e.name : typeof e?.code === "string" ? e.code : "";
+  return BUSY_NAMES.has(name) ? { retryAfterMs: undefined } : undefined;
+}
+
+/** Runs `call`, retrying throttling and busy errors with backoff; any other error is thrown at once. */
 export async function withRetry<T>(
   call: () => Promise<T>,
   options: RetryOptions = DEFAULT_RETRY,
@@ -81,9 +97,9 @@ export async function withRetry<T>(
     try {
       return await call();
     } catch (error) {
-      const throttled = throttleDelay(error);
-      if (!throttled || attempt >= options.maxAttempts) throw error;
-      await sleep(backoffDelay(attempt, throttled.retryAfterMs, options));
+      const delay = retryDelay(error);
+      if (!delay || attempt >= options.maxAttempts) throw error;
+      await sleep(backoffDelay(attempt, delay.retryAfterMs, options));
     }
   }
 }

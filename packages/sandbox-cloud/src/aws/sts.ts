@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { evaluatedPrincipalArn } from "@palisade/policy-engine/principals/principal-arn";
+import { resolveCaller, uniqueIdOf, userIdOf } from "../enforce/aws-caller";
 import type { SandboxResponse } from "../http/types";
 import type { StateStore } from "../state/store";
 import { type AwsCaller, AwsError } from "./common";
@@ -82,10 +84,13 @@ export function handleSts(store: StateStore, caller: AwsCaller, params: URLSearc
   const aws = store.state.aws;
   const action = params.get("Action") ?? "";
   if (action === "GetCallerIdentity") {
-    const principal = caller.arn.split(":")[5] ?? "";
+    // UserId is the aws:userid the caller's requests carry.
+    const account = aws.accounts.find((a) => a.id === caller.accountId);
+    const resolved = account && resolveCaller(aws, caller.arn, account);
+    const userId = (resolved && userIdOf(resolved)) ?? caller.accountId;
     return xml(
       action,
-      `<Arn>${esc(caller.arn)}</Arn><UserId>${esc(principal.startsWith("assumed-role/") ? `AROA${caller.accountId.slice(0, 8)}:${principal.split("/")[2]}` : `AIDA${caller.accountId}`)}</UserId><Account>${caller.accountId}</Account>`,
+      `<Arn>${esc(caller.arn)}</Arn><UserId>${esc(userId)}</UserId><Account>${caller.accountId}</Account>`,
     );
   }
   if (action !== "AssumeRole")
@@ -112,7 +117,7 @@ export function handleSts(store: StateStore, caller: AwsCaller, params: URLSearc
     role?.trustPolicy !== undefined &&
     trustAllows(role.trustPolicy, caller.arn, {
       "sts:externalid": externalId,
-      "aws:principalarn": caller.arn,
+      "aws:principalarn": evaluatedPrincipalArn(caller.arn),
     });
   const denied = `User: ${caller.arn} is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`;
   const roleName = roleArn.split("/").pop() ?? "";
@@ -152,6 +157,6 @@ export function handleSts(store: StateStore, caller: AwsCaller, params: URLSearc
   store.changed();
   return xml(
     action,
-    `<Credentials><AccessKeyId>${key.accessKeyId}</AccessKeyId><SecretAccessKey>${esc(key.secretAccessKey)}</SecretAccessKey><SessionToken>${esc(key.sessionToken)}</SessionToken><Expiration>${expiresAt}</Expiration></Credentials><AssumedRoleUser><AssumedRoleId>AROA${roleAccount.slice(0, 8)}:${esc(sessionName)}</AssumedRoleId><Arn>${esc(assumedArn)}</Arn></AssumedRoleUser><PackedPolicySize>0</PackedPolicySize>`,
+    `<Credentials><AccessKeyId>${key.accessKeyId}</AccessKeyId><SecretAccessKey>${esc(key.secretAccessKey)}</SecretAccessKey><SessionToken>${esc(key.sessionToken)}</SessionToken><Expiration>${expiresAt}</Expiration></Credentials><AssumedRoleUser><AssumedRoleId>${role ? uniqueIdOf(role) : ""}:${esc(sessionName)}</AssumedRoleId><Arn>${esc(assumedArn)}</Arn></AssumedRoleUser><PackedPolicySize>0</PackedPolicySize>`,
   );
 }

@@ -19,6 +19,8 @@ export interface TrailInput {
 }
 
 export function userIdentity(principalArn: string, accessKeyId?: string): Record<string, unknown> {
+  // A service principal's call (https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudtrail-event-reference-user-identity.html).
+  if (principalArn.endsWith(".amazonaws.com")) return { type: "AWSService", invokedBy: principalArn };
   const [, , service, , accountId = "", resource = ""] = principalArn.split(":");
   const key = accessKeyId ? { accessKeyId } : {};
   if (service === "sts" && resource.startsWith("assumed-role/")) {

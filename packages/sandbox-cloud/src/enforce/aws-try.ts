@@ -6,8 +6,9 @@ import {
 } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
 import { policiesForTarget, policyArn, targetPath } from "../aws/organization-tree";
 import { recordCloudTrail } from "../aws/trail";
-import type { AwsAccount, AwsPrincipal, AwsResource, AwsState } from "../state/model";
+import type { AwsAccount, AwsResource, AwsState } from "../state/model";
 import type { StateStore } from "../state/store";
+import { type AwsCaller, principalContext, resolveCaller } from "./aws-caller";
 import { TryInputError, type TryOutcome } from "./try-types";
 
 export interface AwsTryInput {
@@ -25,37 +26,11 @@ function findAccount(aws: AwsState, ref: string | undefined): AwsAccount | undef
   return aws.accounts.find((a) => a.id === ref || a.name === ref);
 }
 
-function resolvePrincipal(
-  aws: AwsState,
-  ref: string,
-  account: AwsAccount | undefined,
-): AwsPrincipal | undefined {
-  if (ref.startsWith("arn:")) {
-    const known = aws.principals.find((p) => p.arn === ref);
-    if (known) return known;
-    const assumed = /^arn:aws:sts::(\d{12}):assumed-role\/([^/]+)\//.exec(ref);
-    const role =
-      assumed && aws.principals.find((p) => p.arn === `arn:aws:iam::${assumed[1]}:role/${assumed[2]}`);
-    return role ? { ...role, arn: ref } : undefined;
-  }
-  const accountId = account?.id;
-  const [kind, name] = ref.includes("/") ? ref.split("/", 2) : [undefined, ref];
-  return aws.principals.find(
-    (p) => p.accountId === accountId && p.name === name && (kind === undefined || p.kind === kind),
-  );
-}
-
 /** Context keys a real request carries even when the caller names none. */
-function baseContext(store: StateStore, principal: AwsPrincipal, account: AwsAccount, region: string) {
+function baseContext(store: StateStore, caller: AwsCaller, region: string) {
   const now = store.now();
   return {
-    "aws:PrincipalArn": principal.arn,
-    "aws:PrincipalAccount": account.id,
-    "aws:PrincipalOrgID": store.state.aws.organizationId,
-    // The organisation, root and OUs above the principal's account, as AWS writes the path:
-    // "o-xxx/r-xxx/ou-xxx/.../". SCP exceptions for an OU match on it.
-    "aws:PrincipalOrgPaths": [principalOrgPath(store.state.aws, account.id)],
-    "aws:PrincipalType": principal.kind === "user" ? "User" : "AssumedRole",
+    ...principalContext(store.state.aws, caller),
     "aws:RequestedRegion": region,
     "aws:CurrentTime": now.toISOString().replace(/\.\d{3}Z$/, "Z"),
     "aws:EpochTime": String(Math.floor(now.getTime() / 1000)),
@@ -64,9 +39,13 @@ function baseContext(store: StateStore, principal: AwsPrincipal, account: AwsAcc
   } satisfies Record<string, ContextValue>;
 }
 
-function principalOrgPath(aws: AwsState, accountId: string): string {
-  const levels = targetPath(aws, accountId).slice(0, -1);
-  return `${[aws.organizationId, ...levels].join("/")}/`;
+/**
+ * The one resource a reference names: its ARN, or its name in the account. A reference with a
+ * wildcard ("*" above all) names no resource, so what earlier tries created never changes it.
+ */
+function namedResource(aws: AwsState, account: AwsAccount, ref: string): AwsResource | undefined {
+  if (/[*?]/.test(ref)) return undefined;
+  return aws.resources.find((r) => r.arn === ref || (r.accountId === account.id && r.name === ref));
 }
 
 const ctxGet = (context: Record<string, ContextValue>, key: string): ContextValue | undefined => {
@@ -87,10 +66,11 @@ function applyAction(
 ): AwsResource | undefined {
   const { action, account, region, context } = input;
   const hex = (n: number) => randomBytes(n).toString("hex").slice(0, n);
-  const existing = aws.resources.find(
-    (r) => r.arn === input.resource || (r.accountId === account.id && r.name === input.resource),
-  );
+  const existing = namedResource(aws, account, input.resource);
   const add = (r: Omit<AwsResource, "accountId" | "region">) => {
+    // A create on a wildcard resource ("*") names nothing: user, role, bucket and database names
+    // cannot hold "*" or "?", so the call is authorised and nothing is created.
+    if (/[*?]/.test(r.name)) return undefined;
     const resource = { ...r, accountId: account.id, region };
     aws.resources.push(resource);
     return resource;
@@ -177,6 +157,41 @@ function applyAction(
   return existing;
 }
 
+/** The operations whose effect the sandbox applies, as their services spell them. */
+const OPERATIONS = [
+  "ec2:RunInstances",
+  "ec2:CreateVolume",
+  "ec2:CreateVpc",
+  "ec2:TerminateInstances",
+  "ec2:DeleteVolume",
+  "s3:CreateBucket",
+  "s3:PutBucketAcl",
+  "s3:PutBucketPublicAccessBlock",
+  "s3:DeleteBucket",
+  "rds:CreateDBInstance",
+  "rds:DeleteDBInstance",
+  "kms:CreateKey",
+  "kms:ScheduleKeyDeletion",
+  "iam:CreateRole",
+  "iam:CreateUser",
+  "cloudtrail:StopLogging",
+  "cloudtrail:StartLogging",
+  "cloudtrail:DeleteTrail",
+];
+const OPERATION_BY_LOWER = new Map(OPERATIONS.map((a) => [a.toLowerCase(), a]));
+
+/**
+ * An action as its service spells it. IAM reads action names case-insensitively
+ * (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_action.html:
+ * "iam:ListAccessKeys" is the same as "IAM:listaccesskeys"); the service prefix is lower case.
+ */
+function canonicalAction(action: string): string {
+  const known = OPERATION_BY_LOWER.get(action.toLowerCase());
+  if (known) return known;
+  const [service = "", operation = ""] = action.split(":");
+  return `${service.toLowerCase()}:${operation}`;
+}
+
 const RESOURCE_TYPES: [RegExp, string][] = [
   [/^arn:aws:s3:::/, "AWS::S3::Bucket"],
   [/:instance\//, "AWS::EC2::Instance"],
@@ -189,8 +204,11 @@ const RESOURCE_TYPES: [RegExp, string][] = [
   [/:user\//, "AWS::IAM::User"],
 ];
 
-export function tryAws(store: StateStore, input: AwsTryInput): TryOutcome {
+export function tryAws(store: StateStore, given: AwsTryInput): TryOutcome {
   const aws = store.state.aws;
+  if (!/^[a-z0-9-]+:[a-z0-9*]+$/i.test(given.action))
+    throw new TryInputError(`Action '${given.action}' must look like service:Operation.`);
+  const input = { ...given, action: canonicalAction(given.action) };
   const resourceArnAccount = /^arn:aws:[^:]+:[^:]*:(\d{12}):/.exec(input.resource)?.[1];
   const principalArnAccount = /^arn:aws:(?:iam|sts)::(\d{12}):/.exec(input.principal)?.[1];
   const account = findAccount(aws, input.account ?? principalArnAccount ?? resourceArnAccount);
@@ -198,16 +216,12 @@ export function tryAws(store: StateStore, input: AwsTryInput): TryOutcome {
     throw new TryInputError(
       `Unknown account '${input.account ?? ""}'. Pass --account with an account id or name.`,
     );
-  const principal = resolvePrincipal(aws, input.principal, account);
+  const principal = resolveCaller(aws, input.principal, account);
   if (!principal)
     throw new TryInputError(
       `Unknown principal '${input.principal}' in account ${account.id} (${account.name}).`,
     );
-  if (!/^[a-z0-9-]+:[A-Za-z0-9*]+$/.test(input.action))
-    throw new TryInputError(`Action '${input.action}' must look like service:Operation.`);
-  const known = aws.resources.find(
-    (r) => r.accountId === account.id && (r.arn === input.resource || r.name === input.resource),
-  );
+  const known = namedResource(aws, account, input.resource);
   const resource = known?.arn ?? input.resource;
   const region = String(
     (input.context && ctxGet(input.context, "aws:RequestedRegion")) ??
@@ -215,7 +229,7 @@ export function tryAws(store: StateStore, input: AwsTryInput): TryOutcome {
       known?.region ??
       (resource.split(":")[3] || "us-east-1"),
   );
-  const context = { ...baseContext(store, principal, account, region), ...(input.context ?? {}) };
+  const context = { ...baseContext(store, principal, region), ...(input.context ?? {}) };
 
   const levels: ScpPolicy[][] =
     account.id === aws.managementAccountId
@@ -233,7 +247,7 @@ export function tryAws(store: StateStore, input: AwsTryInput): TryOutcome {
     levels.length === 0
       ? { decision: "allow" as const }
       : evaluateScpHierarchy(
-          { action: input.action, resource, principalArn: principal.arn, context },
+          { action: input.action, resource, principalArn: principal.principalArn, context },
           levels,
         );
 

@@ -3,12 +3,46 @@ import {
   DescribeOrganizationCommand,
   ListPoliciesCommand,
   ListRootsCommand,
+  type Root,
 } from "@aws-sdk/client-organizations";
 import type { ConnectionCheck } from "../cloud-provider";
 import { runCheck, unreachableMessage } from "../connection-check";
 import { errorCode, errorMessage } from "../errors";
 import type { AwsClients } from "./aws-clients";
 import { SCP } from "./aws-scps";
+
+/**
+ * SCPs apply only in an organisation with all features, on a root where the SCP policy type is
+ * enabled, as ListRoots reports it per root
+ * (https://docs.aws.amazon.com/organizations/latest/APIReference/API_Root.html; DescribeOrganization's
+ * AvailablePolicyTypes is deprecated for this, https://docs.aws.amazon.com/organizations/latest/APIReference/API_Organization.html,
+ * and FeatureSet is ALL or CONSOLIDATED_BILLING).
+ */
+export function scpsEnabledCheck(organisation: { featureSet?: string; roots: Root[] }): ConnectionCheck {
+  const name = "Service control policies enabled";
+  if (organisation.featureSet !== "ALL")
+    return {
+      name,
+      ok: false,
+      message: `The organisation has the feature set ${organisation.featureSet ?? "(none reported)"}; service control policies need all features. Enable all features in AWS Organizations (Settings).`,
+    };
+  const notEnabled = organisation.roots.filter(
+    (root) => !root.PolicyTypes?.some((t) => t.Type === SCP && t.Status === "ENABLED"),
+  );
+  if (organisation.roots.length === 0 || notEnabled.length > 0) {
+    const root = notEnabled[0];
+    const status = root?.PolicyTypes?.find((t) => t.Type === SCP)?.Status;
+    return {
+      name,
+      ok: false,
+      message:
+        status === "PENDING_ENABLE"
+          ? `Service control policies are being enabled on root ${root?.Id}; test the connection again in a few minutes.`
+          : `Service control policies are not enabled on root ${root?.Id ?? "(no root listed)"}. Enable the service control policy type in AWS Organizations (Policies > Service control policies).`,
+    };
+  }
+  return { name, ok: true, message: "Service control policies are enabled on the organisation's root." };
+}
 
 /**
  * Tries each permission the connector needs, in the order a setup goes wrong, and says what to fix
@@ -52,6 +86,7 @@ export async function verifyAwsConnection(
   );
   if (!assume.ok) return [assume];
   const checks: ConnectionCheck[] = [assume];
+  let organisation: { featureSet?: string; roots: Root[] } | undefined;
   checks.push(
     await runCheck(
       "Read the organisation",
@@ -62,6 +97,7 @@ export async function verifyAwsConnection(
           throw Object.assign(new Error("wrong account"), { code: "WrongAccount", master });
         }
         const roots = await call(() => organizations.send(new ListRootsCommand({})));
+        organisation = { featureSet: org.Organization?.FeatureSet, roots: roots.Roots ?? [] };
         return `Organisation ${org.Organization?.Id ?? ""} with ${roots.Roots?.length ?? 0} root(s).`;
       },
       (error) =>
@@ -72,6 +108,7 @@ export async function verifyAwsConnection(
             : missing("organizations:DescribeOrganization and organizations:ListRoots")(error),
     ),
   );
+  if (organisation) checks.push(scpsEnabledCheck(organisation));
   checks.push(
     await runCheck(
       "List service control policies",
@@ -81,10 +118,7 @@ export async function verifyAwsConnection(
         );
         return `${out.Policies?.length ?? 0} SCP(s) readable.`;
       },
-      (error) =>
-        errorCode(error) === "PolicyTypeNotEnabledException"
-          ? "Service control policies are not enabled on the organisation root. Enable the SCP policy type in AWS Organizations."
-          : missing("organizations:ListPolicies")(error),
+      missing("organizations:ListPolicies"),
     ),
   );
   checks.push(

@@ -8,6 +8,7 @@ import {
   type ConnectorRuntime,
   type ConnectorSettings,
   describeCloudFailure,
+  SandboxNotRunningError,
   type StoredSecret,
 } from "./connector-runtime";
 import type { SecretBox } from "./secret-box";
@@ -52,6 +53,26 @@ export async function runChecks(
     return [{ name: "Connect", ok: false, message: describeCloudFailure(error) }];
   } finally {
     provider?.close();
+  }
+}
+
+/**
+ * The management account of the organisation an AWS connector reaches; undefined for an Azure
+ * connector, or a sandbox connector while the sandbox is not running.
+ */
+export async function awsManagementAccountOf(
+  deps: { db: Database; runtime: ConnectorRuntime },
+  tenantId: string,
+  connectorId: string,
+): Promise<string | undefined> {
+  const row = await findConnector(deps.db, tenantId, connectorId);
+  if (!row) return undefined;
+  try {
+    const connection = deps.runtime.connectionFor(deps.runtime.settingsOf(row));
+    return connection.provider === "aws" ? connection.connection.managementAccountId : undefined;
+  } catch (error) {
+    if (error instanceof SandboxNotRunningError) return undefined;
+    throw error;
   }
 }
 

@@ -9,7 +9,9 @@ import type { Database } from "../../db/database";
 import { enqueueBundleSync } from "../../jobs/bundle-sync-job";
 import type { JobQueue } from "../../jobs/job-queue";
 import { findHierarchyNodes } from "../connector/connector-repository";
-import { parseParameters, resolveScopes } from "./bundle-input";
+import type { ConnectorRuntime } from "../connector/connector-runtime";
+import { awsManagementAccountOf } from "../connector/connectors";
+import { parseParameters, refuseManagementAccount, resolveScopes } from "./bundle-input";
 import type { BundleRow, StoredScope } from "./bundle-repository";
 import { checkCompiles } from "./compile-check";
 import { insertBundle } from "./deployment-repository";
@@ -20,6 +22,7 @@ const KEY_ATTEMPTS = 10;
 
 export interface CreateBundleDeps {
   db: Database;
+  runtime: ConnectorRuntime;
   catalogue: Catalogue;
   jobs: JobQueue;
   publicUrl: string;
@@ -63,7 +66,13 @@ export async function prepareBundle(
     ...input.scopes.map((s) => s.externalId.trim()),
     ...input.excludedScopes.map((s) => s.externalId.trim()),
   ]);
-  const { scopes, excluded } = resolveScopes(definition, input.scopes, input.excludedScopes, nodes);
+  const { scopes, excluded, connectorId } = resolveScopes(
+    definition,
+    input.scopes,
+    input.excludedScopes,
+    nodes,
+  );
+  refuseManagementAccount(scopes, await awsManagementAccountOf(deps, tenant.tenantId, connectorId));
   await checkCompiles(deps, tenant, definition, { parameters, mode, name, scopes, excluded });
   return { input, parameters, scopes, excluded };
 }

@@ -4,7 +4,7 @@ import { ScopeSchema } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
 import { describe, expect, it } from "vitest";
 import type { HierarchyNodeRow } from "../connector/connector-repository";
-import { parseName, parseNamespace, resolveScopes } from "./bundle-input";
+import { parseName, parseNamespace, refuseManagementAccount, resolveScopes } from "./bundle-input";
 
 const awsDefinition = { slug: "deny-something", enforcer: "aws_scp" } as Definition;
 
@@ -103,5 +103,41 @@ describe("names and namespaces", () => {
     [" team-a ", "team-a"],
   ])("namespace %j -> %j", (raw, expected) => {
     expect(parseNamespace(raw)).toBe(expected);
+  });
+});
+
+// https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_scps.html:
+// SCPs never restrict the management account.
+describe("refuseManagementAccount", () => {
+  const stored = (externalId: string, type = "AWS_ACCOUNT") => ({
+    externalId,
+    name: externalId,
+    type,
+    provider: "aws" as const,
+    connectorId: "c-aws",
+  });
+
+  it("refuses the management account as a target, naming its field and the reason", () => {
+    const refused = message(() =>
+      refuseManagementAccount(
+        [stored("r-abcd", "AWS_ORGANIZATION_ROOT"), stored("999988887777")],
+        "999988887777",
+      ),
+    );
+    expect(refused).toMatch(/999988887777 is the organisation's management account/);
+  });
+
+  it("accepts member accounts, OUs and the root above the management account", () => {
+    expect(() =>
+      refuseManagementAccount(
+        [
+          stored("r-abcd", "AWS_ORGANIZATION_ROOT"),
+          stored("ou-abcd-11111111", "AWS_OU"),
+          stored("111122223333"),
+        ],
+        "999988887777",
+      ),
+    ).not.toThrow();
+    expect(() => refuseManagementAccount([stored("999988887777")], undefined)).not.toThrow();
   });
 });

@@ -114,3 +114,23 @@ export function resolveScopes(
   }
   return { scopes, excluded, connectorId: connectorId ?? "" };
 }
+
+/**
+ * SCPs never restrict the organisation's management account
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_scps.html), so a
+ * guardrail targeting it would show as deployed and deny nothing: it is refused with the reason.
+ * An OU or root above it is fine; the guardrail applies to the member accounts there.
+ */
+export function refuseManagementAccount(
+  scopes: readonly StoredScope[],
+  managementAccountId: string | undefined,
+) {
+  const index = scopes.findIndex(
+    (scope) => scope.provider === "aws" && scope.externalId === managementAccountId,
+  );
+  if (index < 0) return;
+  throw invalidField(
+    `scopes[${index}]`,
+    `${managementAccountId} is the organisation's management account, which service control policies never restrict; a guardrail there would deny nothing. Target the member accounts, or an OU or the root (the guardrail applies to their member accounts).`,
+  );
+}

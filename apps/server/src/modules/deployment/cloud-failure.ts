@@ -39,7 +39,7 @@ export function isTransient(error: unknown): boolean {
   const code = errorCode(error);
   const status = errorStatus(error);
   return (
-    /Throttl|TooManyRequests|ServiceUnavailable|ConcurrentModification|InternalFailure|ServiceException/.test(
+    /Throttl|TooManyRequests|ServiceUnavailable|ConcurrentModification|PolicyChangesInProgress|InternalFailure|ServiceException/.test(
       code,
     ) ||
     status === 429 ||

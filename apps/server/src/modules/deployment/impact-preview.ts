@@ -8,8 +8,9 @@ import { enqueueImpactPreview } from "../../jobs/impact-preview-job";
 import type { JobQueue } from "../../jobs/job-queue";
 import { findConnector, findHierarchyNodes } from "../connector/connector-repository";
 import type { ConnectorRuntime } from "../connector/connector-runtime";
+import { awsManagementAccountOf } from "../connector/connectors";
 import { type Compiled, compile } from "./bundle-compile";
-import { parseParameters, resolveScopes } from "./bundle-input";
+import { parseParameters, refuseManagementAccount, resolveScopes } from "./bundle-input";
 import type { StoredScope } from "./bundle-repository";
 import { checkCompiles } from "./compile-check";
 import {
@@ -28,6 +29,7 @@ export const PREVIEW_FRESH_MS = 15 * 60_000;
 
 export interface ImpactPreviewDeps {
   db: Database;
+  runtime: ConnectorRuntime;
   catalogue: Catalogue;
   jobs: JobQueue;
   publicUrl: string;
@@ -101,6 +103,7 @@ export async function startImpactPreview(
     request.excludedScopes,
     nodes,
   );
+  refuseManagementAccount(scopes, await awsManagementAccountOf(deps, tenant.tenantId, connectorId));
   // What cannot deploy cannot be previewed either; the same message as on deploy.
   await checkCompiles(deps, tenant, definition, {
     parameters,

@@ -2,6 +2,7 @@
 import type { Event } from "@aws-sdk/client-cloudtrail";
 import type { AliasTable } from "@palisade/policy-engine/evaluators/azure/alias-table";
 import type { ScpPolicy } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
+import { waiverPrincipalPattern } from "@palisade/policy-engine/principals/principal-arn";
 import { describe, expect, it } from "vitest";
 import { auditRecord } from "../../cloud/aws/cloudtrail-events";
 import type { AuditRecord } from "../../cloud/cloud-provider";
@@ -152,6 +153,76 @@ describe("replaying recorded CloudTrail pages against a guardrail", () => {
     expect({ denied: tally.denied, alreadyDenied: tally.alreadyDenied, evaluated: tally.evaluated }).toEqual(
       expected,
     );
+  });
+});
+
+// CloudTrail names a role session's role in userIdentity.sessionContext.sessionIssuer
+// (https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudtrail-event-reference-user-identity.html),
+// and aws:PrincipalArn is that role's ARN, path included
+// (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-principalarn).
+describe("replaying role sessions against a guardrail with a waiver named from a session", () => {
+  const ssoRole = `arn:aws:iam::${PROD_ACCOUNT}:role/aws-reserved/sso.amazonaws.com/AWSReservedSSO_Developer_0a1b2c3d`;
+  const session = (role: string, name: string, issuer?: string): AuditRecord => ({
+    id: `${role}-${name}`,
+    time: new Date("2026-11-20T10:00:00Z"),
+    action: "ec2:RunInstances",
+    principal: `arn:aws:sts::${PROD_ACCOUNT}:assumed-role/${role}/${name}`,
+    scopeId: PROD_ACCOUNT,
+    errorCode: undefined,
+    errorMessage: undefined,
+    raw: {
+      eventName: "RunInstances",
+      awsRegion: "eu-central-1",
+      recipientAccountId: PROD_ACCOUNT,
+      userIdentity: {
+        type: "AssumedRole",
+        arn: `arn:aws:sts::${PROD_ACCOUNT}:assumed-role/${role}/${name}`,
+        accountId: PROD_ACCOUNT,
+        sessionContext: issuer ? { sessionIssuer: { type: "Role", arn: issuer, userName: role } } : undefined,
+      },
+    },
+  });
+  const waived: ScpPolicy = {
+    ...regionScp,
+    document: {
+      Version: "2012-10-17",
+      Statement: [
+        {
+          Effect: "Deny",
+          NotAction: ["iam:*", "organizations:*"],
+          Resource: "*",
+          Condition: {
+            StringNotEquals: { "aws:RequestedRegion": ["us-east-1"] },
+            ArnNotLike: {
+              "aws:PrincipalArn": waiverPrincipalPattern(
+                `arn:aws:sts::${PROD_ACCOUNT}:assumed-role/AWSReservedSSO_Developer_0a1b2c3d/alice`,
+              ),
+            },
+          },
+        },
+      ],
+    },
+  };
+
+  it("lets every session of the waived role through and counts the others", () => {
+    const tally = createTally();
+    const target: AwsReplayTarget = {
+      scp: waived,
+      scopes: ["r-root"],
+      excluded: [],
+      managementAccountId: MANAGEMENT,
+      deployed: [],
+      ancestorsOf,
+    };
+    for (const record of [
+      session("AWSReservedSSO_Developer_0a1b2c3d", "alice", ssoRole),
+      session("AWSReservedSSO_Developer_0a1b2c3d", "bob", ssoRole),
+      session("AWSReservedSSO_Developer_0a1b2c3d", "carol"),
+      session("Admin", "alice", `arn:aws:iam::${PROD_ACCOUNT}:role/Admin`),
+    ])
+      replayCloudTrailRecord(record, target, tally);
+    expect(tally.evaluated).toBe(4);
+    expect(tally.samples.map((s) => s.principal)).toEqual([`arn:aws:iam::${PROD_ACCOUNT}:role/Admin`]);
   });
 });
 

@@ -1,14 +1,13 @@
 import type { Event } from "@aws-sdk/client-cloudtrail";
 import { type ContextValue, evaluatePolicySet } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
+import {
+  type CloudTrailIdentity,
+  principalArnOfIdentity,
+  waiverCoversPrincipal,
+} from "@palisade/policy-engine/principals/principal-arn";
 import { cloudTrailEventDetail } from "../../cloud/aws/cloudtrail-events";
 import type { AuditRecord } from "../../cloud/cloud-provider";
-import {
-  baseEvent,
-  type ClassifyContext,
-  type DeploymentInfo,
-  lower,
-  type WaiverInfo,
-} from "./classify-context";
+import { baseEvent, type ClassifyContext, type DeploymentInfo, type WaiverInfo } from "./classify-context";
 import type { NewPolicyEvent } from "./policy-event";
 
 // AWS: CloudTrail records of requests that SCPs denied, or would have denied.
@@ -22,9 +21,7 @@ interface CloudTrailDetail {
   recipientAccountId?: string;
   requestParameters?: Record<string, unknown> | null;
   resources?: { ARN?: string; accountId?: string; type?: string }[];
-  userIdentity?: {
-    type?: string;
-    arn?: string;
+  userIdentity?: CloudTrailIdentity & {
     accountId?: string;
     userName?: string;
     sessionContext?: { sessionIssuer?: { userName?: string } };
@@ -44,7 +41,8 @@ const SCP_IN_MESSAGE =
 
 /** The IAM request a CloudTrail record stands for, with the condition keys AWS would have set. */
 export function iamRequestOf(record: AuditRecord, detail: CloudTrailDetail) {
-  const principalArn = detail.userIdentity?.arn ?? record.principal ?? "";
+  // aws:PrincipalArn of a role session is its role's ARN, the session's issuer.
+  const principalArn = principalArnOfIdentity(detail.userIdentity ?? {}, record.principal ?? "");
   const account = detail.recipientAccountId ?? detail.userIdentity?.accountId ?? record.scopeId ?? "";
   const context: Record<string, ContextValue> = {};
   for (const [key, value] of Object.entries(detail.requestParameters ?? {})) {
@@ -114,7 +112,7 @@ function awsDeploymentApplies(d: DeploymentInfo, path: string[]): boolean {
 
 function awsWaiverApplies(w: WaiverInfo, at: Date, request: ReturnType<typeof iamRequestOf>, path: string[]) {
   if (w.from.getTime() > at.getTime() || w.until.getTime() <= at.getTime()) return false;
-  if (w.principalArn) return lower(w.principalArn) === lower(request.principalArn);
+  if (w.principalArn) return waiverCoversPrincipal(w.principalArn, request.principalArn);
   if (w.resource) return w.resource === request.resource;
   if (w.scope) return path.includes(w.scope);
   return true;

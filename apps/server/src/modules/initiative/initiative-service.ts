@@ -3,6 +3,7 @@ import type { InitiativeService } from "@palisade/api/gen/palisade/initiative/v1
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import type { Database } from "../../db/database";
 import type { JobQueue } from "../../jobs/job-queue";
+import type { ConnectorRuntime } from "../connector/connector-runtime";
 import { getInitiative } from "./rpc/get-initiative";
 import { getInitiativeInstall } from "./rpc/get-initiative-install";
 import { installInitiative } from "./rpc/install-initiative";
@@ -12,6 +13,7 @@ import type { InitiativeServiceDeps } from "./tenant-initiatives";
 
 export function createInitiativeService(deps: {
   db: Database;
+  runtime: ConnectorRuntime;
   catalogue: Catalogue;
   jobs: JobQueue;
   publicUrl: string;

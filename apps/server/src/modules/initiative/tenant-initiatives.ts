@@ -4,12 +4,14 @@ import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogu
 import type { Database } from "../../db/database";
 import type { JobQueue } from "../../jobs/job-queue";
 import { invalidField } from "../../rpc/errors";
+import type { ConnectorRuntime } from "../connector/connector-runtime";
 import { loadTenantCatalogue, type TenantCatalogue } from "../policy-definition/tenant-catalogue";
 
 export type Framework = Catalogue["frameworks"][number];
 
 export interface InitiativeServiceDeps {
   db: Database;
+  runtime: ConnectorRuntime;
   catalogue: Catalogue;
   jobs: JobQueue;
   /** Public address of Palisade, for the waiver links of the bundles an install creates. */

@@ -1,6 +1,7 @@
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
 import { evaluatePolicySet } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
+import { evaluatedPrincipalArn } from "@palisade/policy-engine/principals/principal-arn";
 import type { Database } from "../../db/database";
 import { loadTenantCatalogue } from "../policy-definition/tenant-catalogue";
 import { findBundlesByNativeIdAnyTenant } from "./policy-repository";
@@ -25,7 +26,9 @@ export async function keyOfDeniedRequest(
   if (keys.length <= 1) return keys[0];
   const match = DENIED_REQUEST.exec(text);
   if (!match) return keys[0];
-  const [, principalArn, action, resource] = match as unknown as [string, string, string, string];
+  const [, caller, action, resource] = match as unknown as [string, string, string, string];
+  // A deny message names the session; the SCP saw its role (aws:PrincipalArn).
+  const principalArn = evaluatedPrincipalArn(caller);
   const views = new Map<string, Awaited<ReturnType<typeof loadTenantCatalogue>>>();
   for (const candidate of candidates) {
     const view =

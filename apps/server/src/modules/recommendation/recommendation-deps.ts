@@ -3,11 +3,13 @@ import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogu
 import type { Database } from "../../db/database";
 import type { JobQueue } from "../../jobs/job-queue";
 import { invalidField } from "../../rpc/errors";
+import type { ConnectorRuntime } from "../connector/connector-runtime";
 import type { RecommendationComputer } from "./recommendation-compute";
 import { findRecommendation, type RecommendationRow } from "./recommendation-repository";
 
 export interface RecommendationServiceDeps {
   db: Database;
+  runtime: ConnectorRuntime;
   catalogue: Catalogue;
   jobs: JobQueue;
   /** Public address of Palisade, for the waiver links of the bundles an install creates. */

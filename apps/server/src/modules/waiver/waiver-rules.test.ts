@@ -102,6 +102,16 @@ describe("create input", () => {
     expect(detail?.fieldViolations.map((v) => v.field)).toEqual(["resource_external_id"]);
   });
 
+  // aws:PrincipalArn of a role session is its role's ARN
+  // (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-principalarn).
+  it("names a role session's role as the principal", () => {
+    const input = parseCreateInput({
+      ...valid,
+      target: { case: "principalArn", value: "arn:aws:sts::111122223333:assumed-role/Developer/alice" },
+    });
+    expect(input.target).toEqual({ kind: "principal", arn: "arn:aws:iam::111122223333:role/Developer" });
+  });
+
   it("upper-cases the key and trims the comment", () => {
     const input = parseCreateInput({ ...valid, key: " abcdefg", comment: "  reason  " });
     expect(input).toMatchObject({ key: "ABCDEFG", comment: "reason", durationSeconds: 3_600 });
@@ -123,7 +133,7 @@ describe("targets", () => {
     ],
     [
       { kind: "principal", arn: "arn:aws:iam::111122223333:role/deployer" },
-      "Principal arn:aws:iam::111122223333:role/deployer",
+      "Principal arn:aws:iam::111122223333:role/deployer (every session of the IAM role deployer in account 111122223333, whatever its path)",
       ["111122223333"],
     ],
     [

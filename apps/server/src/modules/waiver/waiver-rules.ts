@@ -2,6 +2,10 @@ import { Code, type ConnectError } from "@connectrpc/connect";
 import { ProductErrorCode, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
+import {
+  describeWaiverPrincipal,
+  evaluatedPrincipalArn,
+} from "@palisade/policy-engine/principals/principal-arn";
 import { callError, invalidArgument } from "../../rpc/errors";
 
 /** Open (pending or active) waivers one deployment may carry; more would not fit an SCP. */
@@ -143,7 +147,8 @@ function parseTarget(
           field,
         );
       }
-      return { kind: "principal", arn: value };
+      // A waiver names the principal as AWS evaluates it: a role session is its role.
+      return { kind: "principal", arn: evaluatedPrincipalArn(value) };
   }
 }
 
@@ -163,7 +168,7 @@ export function scopeTypeOf(externalId: string): ScopeType {
 
 /** Where a waiver applies, in words, e.g. "Account 111122223333". */
 export function describeTarget(target: WaiverTarget): string {
-  if (target.kind === "principal") return `Principal ${target.arn}`;
+  if (target.kind === "principal") return `Principal ${target.arn} (${describeWaiverPrincipal(target.arn)})`;
   if (target.kind === "resource") return `Resource ${target.externalId}`;
   const id = target.externalId;
   switch (scopeTypeOf(id)) {

@@ -1,3 +1,4 @@
+import { waiverPrincipalPattern } from "../../principals/principal-arn";
 import { type ActiveWaiver, CompileError } from "../compile-input";
 import { type Condition, conjoin, type Statement, sameSet, union } from "./scp-statement";
 
@@ -22,7 +23,7 @@ export function addScope(exclusions: Exclusions, scope: string, what: string): v
   if (ACCOUNT.test(scope)) exclusions.accounts.push(scope);
   else if (OU.test(scope)) exclusions.orgPaths.push(`*/${scope}/*`);
   else if (ROOT.test(scope)) exclusions.everything = true;
-  else if (PRINCIPAL.test(scope)) exclusions.principals.push(scope);
+  else if (PRINCIPAL.test(scope)) exclusions.principals.push(waiverPrincipalPattern(scope));
   else
     throw new CompileError(
       "PARSE_WAIVER_SCOPE_FAILED",
@@ -47,7 +48,8 @@ export function addWaiver(exclusions: Exclusions, waiver: ActiveWaiver): void {
         `waiver ${waiver.id}: ${waiver.principalArn} is not an IAM principal ARN`,
       );
     }
-    exclusions.principals.push(waiver.principalArn);
+    // aws:PrincipalArn of a role session is its role's ARN, so a waiver names the role.
+    exclusions.principals.push(waiverPrincipalPattern(waiver.principalArn));
   } else if (waiver.accountId !== undefined) {
     if (!ACCOUNT.test(waiver.accountId)) {
       throw new CompileError(

@@ -1,6 +1,7 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { WaiverCreateSource } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
+import { evaluatedPrincipalArn } from "@palisade/policy-engine/principals/principal-arn";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
@@ -39,7 +40,7 @@ export function createWaiver(deps: DeploymentServiceDeps): DeploymentRpc["create
         : resource !== undefined
           ? { kind: "resource", externalId: resource }
           : principalArn !== undefined
-            ? { kind: "principal", arn: principalArn }
+            ? { kind: "principal", arn: evaluatedPrincipalArn(principalArn) }
             : undefined;
     // The same check as a requested waiver: the target lies within a scope the bundle is deployed to.
     const targets = await deploymentsFor(db, bundle, waiverTarget);

@@ -7,7 +7,14 @@ import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
 import { findHierarchyNodes } from "../../connector/connector-repository";
-import { parseName, parseNamespace, parseParameters, resolveScopes } from "../bundle-input";
+import { awsManagementAccountOf } from "../../connector/connectors";
+import {
+  parseName,
+  parseNamespace,
+  parseParameters,
+  refuseManagementAccount,
+  resolveScopes,
+} from "../bundle-input";
 import { bundleById, bundleNotFound, liveBundle } from "../bundle-lookup";
 import {
   type BundleRow,
@@ -64,6 +71,10 @@ export function updateBundle(deps: DeploymentServiceDeps): DeploymentRpc["update
         ...excludedRequested.map((s) => s.externalId.trim()),
       ]);
       const resolved = resolveScopes(definition, requested, excludedRequested, nodes);
+      refuseManagementAccount(
+        resolved.scopes,
+        await awsManagementAccountOf(deps, caller.tenantId, resolved.connectorId),
+      );
       const connectors = new Set([
         ...(bundle.scopes as StoredScope[]).map((s) => s.connectorId),
         resolved.connectorId,

@@ -1,24 +1,8 @@
 import { createQueryOptions, useMutation } from "@connectrpc/connect-query";
-import { ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { useQueryClient } from "@tanstack/react-query";
 import { invalidateMethods } from "@/lib/query-keys";
 import { appTransport } from "@/lib/transport";
-
-/** While a sync runs, the list is read again this often to show its end. */
-const SYNC_POLL_MS = 1000;
-
-export function connectorsQuery() {
-  return {
-    ...createQueryOptions(
-      ConnectorService.method.listConnectors,
-      { pagination: { position: { case: "page", value: 1 }, limit: 200 } },
-      { transport: appTransport },
-    ),
-    refetchInterval: (query: { state: { data?: { items: { status: ConnectorStatus }[] } } }) =>
-      query.state.data?.items.some((c) => c.status === ConnectorStatus.SYNCING) ? SYNC_POLL_MS : false,
-  };
-}
 
 export function setupInstructionsQuery(
   target: { case: "connectorId"; value: string } | { case: "provider"; value: number },

@@ -22,15 +22,11 @@ import {
 } from "@/components/ui/dialog";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { connectorsQuery } from "@/lib/connectors-query";
 import { formatDateTime } from "@/lib/date-time";
 import { hierarchyQuery } from "@/lib/hierarchy-query";
 import { Permission, usePermissions } from "@/lib/permissions";
-import {
-  connectorsQuery,
-  useDeleteConnector,
-  useSyncHierarchy,
-  useTestConnector,
-} from "../api/connector-queries";
+import { useDeleteConnector, useSyncHierarchy, useTestConnector } from "../api/connector-queries";
 import { AddConnectorDialog } from "./add-connector-dialog";
 import { ConnectionChecks } from "./connection-checks";
 import { HierarchyTree } from "./hierarchy-tree";

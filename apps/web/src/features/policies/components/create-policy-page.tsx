@@ -14,6 +14,7 @@ import { PageHeader } from "@/components/page-header";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
+import { connectorsQuery } from "@/lib/connectors-query";
 import { currentTenantQuery } from "@/lib/current-tenant";
 import { hierarchyQuery } from "@/lib/hierarchy-query";
 import { Permission, usePermissions } from "@/lib/permissions";
@@ -43,7 +44,7 @@ import {
 import type { CreatePolicyContext } from "../policies-search";
 import { FieldError, RadioGroup, Section } from "./form-section";
 import { ParameterFields } from "./parameter-fields";
-import { ScopePicker, scopeId, scopeOf } from "./scope-picker";
+import { managementAccountScopes, ScopePicker, scopeId, scopeOf } from "./scope-picker";
 import { StartingPoint } from "./starting-point";
 
 export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) {
@@ -65,6 +66,7 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
   const selectedDefinition = definition.data?.policyDefinition;
   const specs = useMemo(() => parameterSpecsOf(selectedDefinition), [selectedDefinition]);
   const hierarchy = useQuery(hierarchyQuery());
+  const connectors = useQuery(connectorsQuery());
 
   const [name, setName] = useState(restored?.name ?? "");
   const [mode, setMode] = useState<DeploymentMode>(restored?.mode ?? DeploymentMode.ALERT);
@@ -334,6 +336,7 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
                 roots={hierarchy.data.roots}
                 provider={definitionProvider}
                 selected={new Set(scopes.keys())}
+                undeployable={managementAccountScopes(connectors.data?.items ?? [])}
                 onToggle={toggleScope}
               />
             )}

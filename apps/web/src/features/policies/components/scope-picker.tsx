@@ -1,5 +1,5 @@
 import type { CloudProvider, Scope } from "@palisade/api/gen/palisade/common/v1/common_pb";
-import type { HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import type { Connector, HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { scopeTypeLabels, TreeRow } from "@/components/tree-row";
 import { Badge } from "@/components/ui/badge";
 
@@ -17,30 +17,67 @@ export function scopeOf(node: HierarchyNode): Omit<Scope, "$typeName"> {
   };
 }
 
+/**
+ * Scopes a guardrail cannot apply to, by scopeId: AWS management accounts, which service control
+ * policies never restrict.
+ */
+export function managementAccountScopes(
+  connectors: readonly Pick<Connector, "entity" | "config">[],
+): Set<string> {
+  return new Set(
+    connectors.flatMap((c) => {
+      const connectorId = c.entity?.id;
+      return c.config?.kind.case === "aws" && connectorId
+        ? [scopeId({ connectorId, externalId: c.config.kind.value.managementAccountId })]
+        : [];
+    }),
+  );
+}
+
 function Item({
   node,
   depth,
   selected,
+  undeployable,
   onToggle,
 }: {
   node: HierarchyNode;
   depth: number;
   selected: ReadonlySet<string>;
+  undeployable: ReadonlySet<string>;
   onToggle: (node: HierarchyNode) => void;
 }) {
+  const managementAccount = undeployable.has(scopeId(node));
   return (
     <TreeRow
       node={node}
       depth={depth}
       renderChild={(child) => (
-        <Item key={scopeId(child)} node={child} depth={depth + 1} selected={selected} onToggle={onToggle} />
+        <Item
+          key={scopeId(child)}
+          node={child}
+          depth={depth + 1}
+          selected={selected}
+          undeployable={undeployable}
+          onToggle={onToggle}
+        />
       )}
     >
       <label className="flex flex-1 cursor-pointer items-center gap-2 text-sm">
-        <input type="checkbox" checked={selected.has(scopeId(node))} onChange={() => onToggle(node)} />
+        <input
+          type="checkbox"
+          checked={selected.has(scopeId(node))}
+          disabled={managementAccount && !selected.has(scopeId(node))}
+          onChange={() => onToggle(node)}
+        />
         <span className="font-medium">{node.name}</span>
         <Badge variant="outline">{scopeTypeLabels[node.type]}</Badge>
         <span className="truncate font-mono text-xs text-muted-foreground">{node.externalId}</span>
+        {managementAccount && (
+          <span className="text-xs text-muted-foreground">
+            management account: service control policies never restrict it
+          </span>
+        )}
       </label>
     </TreeRow>
   );
@@ -51,11 +88,13 @@ export function ScopePicker({
   roots,
   provider,
   selected,
+  undeployable = new Set(),
   onToggle,
 }: {
   roots: HierarchyNode[];
   provider: CloudProvider | undefined;
   selected: ReadonlySet<string>;
+  undeployable?: ReadonlySet<string>;
   onToggle: (node: HierarchyNode) => void;
 }) {
   const shown = roots.filter((root) => provider === undefined || root.provider === provider);
@@ -69,7 +108,14 @@ export function ScopePicker({
   return (
     <ul aria-label="Scopes" className="max-h-80 space-y-0.5 overflow-auto rounded-md border p-2">
       {shown.map((root) => (
-        <Item key={scopeId(root)} node={root} depth={0} selected={selected} onToggle={onToggle} />
+        <Item
+          key={scopeId(root)}
+          node={root}
+          depth={0}
+          selected={selected}
+          undeployable={undeployable}
+          onToggle={onToggle}
+        />
       ))}
     </ul>
   );

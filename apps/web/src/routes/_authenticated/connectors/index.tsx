@@ -5,7 +5,7 @@ import { loadPageData } from "@/lib/page-data";
 export const Route = createFileRoute("/_authenticated/connectors/")({
   // Imported on use so that the Connect runtime stays out of the first load of every page.
   loader: async ({ context }) => {
-    const { connectorsQuery } = await import("@/features/connectors/api/connector-queries");
+    const { connectorsQuery } = await import("@/lib/connectors-query");
     await loadPageData(context.queryClient, connectorsQuery());
   },
   component: ConnectorsPage,
