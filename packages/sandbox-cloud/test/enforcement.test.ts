@@ -245,6 +245,7 @@ describe("Azure enforcement", () => {
     const storage = (sub: string, name: string) =>
       `/subscriptions/${sub}/resourceGroups/rg-${[...subs].find(([, id]) => id === sub)![0]}-data/providers/Microsoft.Storage/storageAccounts/${name}`;
     const insecure = { "properties.supportsHttpsTrafficOnly": "false", kind: "StorageV2" };
+    await h.propagate();
 
     const denied = await tryAzure({
       principal: "alice",
@@ -307,6 +308,7 @@ describe("Azure enforcement", () => {
         },
       },
     );
+    await h.propagate();
     const waived = await tryAzure({
       principal: "alice",
       action: "write",
@@ -353,6 +355,7 @@ describe("Azure enforcement", () => {
       policyDefinitionId: definition.id!,
       nonComplianceMessages: [{ message: "Use HTTPS" }],
     });
+    await h.propagate();
     const rm = new ResourceManagementClient(h.azureCredential, onlineDev, h.armOptions);
     const id = (name: string) =>
       `/subscriptions/${onlineDev}/resourceGroups/rg-online-dev-data/providers/Microsoft.Storage/storageAccounts/${name}`;
@@ -404,6 +407,7 @@ describe("Azure enforcement", () => {
         parameters: { effect: { value: "Audit" } },
       },
     );
+    await h.propagate();
     const resource = `/subscriptions/${sandboxSub}/resourceGroups/rg-sandbox-01-data/providers/Microsoft.Storage/storageAccounts/staudited1`;
     const out = await tryAzure({
       principal: "ci-pipeline",

@@ -4,6 +4,7 @@ import { props } from "../azure/arm-http";
 import { isAtOrBelow, sameScope, scopeChain } from "../azure/scopes";
 import type { StateStore } from "../state/store";
 import { policyInfo, policyState, toAssignment, toExemptions } from "./azure-policy-objects";
+import { exemptionsInForce } from "./propagation";
 
 function declaredEffect(assignment: NonNullable<ReturnType<typeof toAssignment>>): string {
   const then = (assignment.policyDefinition.policyRule as { then?: { effect?: unknown } } | undefined)?.then;
@@ -26,7 +27,7 @@ export function scanAssignment(store: StateStore, assignmentId: string, aliases:
   const assignment = arm && toAssignment(azure, arm);
   if (!arm || !assignment) return 0;
   const scope = String(props(arm).scope);
-  const exemptions = toExemptions(azure);
+  const exemptions = toExemptions(azure, exemptionsInForce(store));
   const now = store.now();
   const effect = declaredEffect(assignment);
   let recorded = 0;
