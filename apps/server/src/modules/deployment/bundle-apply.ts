@@ -57,9 +57,12 @@ export function rethrowTransient(error: unknown, options: RunOptions): void {
   }
 }
 
+/** In the cloud: enforced, or written and on its way to being enforced. */
+export const inCloud = (status: string) => status === "DEPLOYED" || status === "PROPAGATING";
+
 async function reportMissing(run: ApplyContext, rows: DeploymentRow[], reason: string): Promise<void> {
   const detectedAt = new Date();
-  for (const deployment of rows.filter((d) => d.status === "DEPLOYED")) {
+  for (const deployment of rows.filter((d) => inCloud(d.status))) {
     await recordMissingDeployment(run.db, {
       tenantId: deployment.tenantId,
       deploymentId: deployment.id,
@@ -151,6 +154,24 @@ export async function applyAws(
   }
 }
 
+/**
+ * Azure enforces a new or changed assignment minutes after the PUT returns: such a deployment is
+ * PROPAGATING until then. Rewriting an unchanged one keeps its state and its end.
+ */
+function propagation(
+  deployment: DeploymentRow,
+  provider: AzureCloudProvider,
+  changed: boolean,
+): { status: "DEPLOYED" | "PROPAGATING"; propagationEndsAt: Date | null } {
+  if (!changed && deployment.status === "DEPLOYED") return { status: "DEPLOYED", propagationEndsAt: null };
+  if (!changed && deployment.status === "PROPAGATING" && deployment.propagationEndsAt)
+    return { status: "PROPAGATING", propagationEndsAt: deployment.propagationEndsAt };
+  return {
+    status: "PROPAGATING",
+    propagationEndsAt: new Date(Date.now() + provider.policyPropagationSeconds * 1_000),
+  };
+}
+
 /** Puts the definition, an assignment per scope and the exemptions; returns the waivers it could not place. */
 export async function applyAzure(
   run: ApplyContext,
@@ -169,18 +190,23 @@ export async function applyAzure(
     return waiverFailures;
   }
   const placed = new Set<string>();
-  const hash = documentHash(JSON.stringify(compiled.definition.properties.policyRule));
   for (const deployment of live) {
     const assignment = compiled.assignments.find(
       (a) => a.properties.scope.toLowerCase() === deployment.scopeExternalId.toLowerCase(),
     );
     if (!assignment) continue;
+    // What Azure enforces: the rule and the assignment (parameters, mode, excluded scopes, message).
+    const hash = documentHash(
+      JSON.stringify([compiled.definition.properties.policyRule, assignment.properties]),
+    );
     try {
+      let missing = false;
       if (
-        deployment.status === "DEPLOYED" &&
+        inCloud(deployment.status) &&
         deployment.nativeId &&
         !(await provider.assignmentExists(deployment.nativeId))
       ) {
+        missing = true;
         await reportMissing(
           run,
           [deployment],
@@ -192,7 +218,7 @@ export async function applyAzure(
       await updateDeployments(db, tenantId, [deployment.id], {
         nativeId: id,
         nativeDocumentHash: hash,
-        status: "DEPLOYED",
+        ...propagation(deployment, provider, missing || deployment.nativeDocumentHash !== hash),
         errorCode: null,
         errorMessage: null,
       });

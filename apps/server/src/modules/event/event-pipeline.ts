@@ -8,6 +8,7 @@ import { saveEventCursor } from "../connector/connector-repository";
 import type { ConnectorRuntime } from "../connector/connector-runtime";
 import { classifyAudit } from "./classify";
 import { type ComplianceFinding, complianceEvent, latestCompliance } from "./classify-compliance";
+import { driftWindow, withinDriftWindow } from "./drift-window";
 import type { ClassifyContext } from "./classify-context";
 import { recordObservations } from "./compliance-observation-repository";
 import { listRequestEventsSince, markDriftHistorical } from "./event-repository";
@@ -28,7 +29,6 @@ export interface EventPipeline extends EventFetchRunner {
   rebuildResourceEvents(tenantId: string): Promise<void>;
 }
 
-const DRIFT_NEAR_REQUEST_MS = 5000;
 const DAY_MS = 86_400_000;
 
 /**
@@ -64,7 +64,8 @@ export function createEventPipeline(deps: {
     );
     // A request that Azure denied or audited leaves a NonCompliant state at the same moment:
     // that is the prevention or alert already recorded, not a resource drifting.
-    const oldest = Math.min(...findings.map((f) => f.time.getTime())) - DRIFT_NEAR_REQUEST_MS;
+    const window = driftWindow(ctx.provider);
+    const oldest = Math.min(...findings.map((f) => f.time.getTime())) - window.afterMs;
     const requests = await listRequestEventsSince(db, ctx.tenantId, new Date(oldest));
     const requestTimes = new Map<string, number[]>();
     for (const r of [
@@ -92,8 +93,8 @@ export function createEventPipeline(deps: {
         continue;
       }
       if (driftSince) continue;
-      const near = (requestTimes.get(key) ?? []).some(
-        (t) => Math.abs(t - finding.time.getTime()) <= DRIFT_NEAR_REQUEST_MS,
+      const near = (requestTimes.get(key) ?? []).some((t) =>
+        withinDriftWindow(window, t, finding.time.getTime()),
       );
       if (!near) events.push(complianceEvent(finding, ctx, "DRIFT"));
     }
