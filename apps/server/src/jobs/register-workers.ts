@@ -6,6 +6,7 @@ import type { MessageGateway } from "../messaging/message-gateway";
 import type { ConnectorRuntime } from "../modules/connector/connector-runtime";
 import type { BundleEngine } from "../modules/deployment/bundle-engine";
 import { runImpactPreview } from "../modules/deployment/impact-preview-run";
+import { settlePropagation } from "../modules/deployment/propagation-settle";
 import { createEventPipeline } from "../modules/event/event-pipeline";
 import { purgeEventsBefore } from "../modules/event/event-retention-repository";
 import { findConnectorAnyTenant, listConnectorIdsAnyTenant } from "../modules/event/fetch-repository";
@@ -21,7 +22,6 @@ import type { RecommendationComputer } from "../modules/recommendation/recommend
 import { readTenantsWithConnectors } from "../modules/recommendation/recommendation-facts-repository";
 import { recordInvitationDelivery } from "../modules/team/invitation-delivery-repository";
 import { listEventRetentions } from "../modules/tenant/tenant-repository";
-import { settlePropagation } from "../modules/deployment/propagation-settle";
 import { expireDueWaivers } from "../modules/waiver/waiver-lifecycle";
 import { deleteIdleBuckets } from "../rpc/rate-limit-repository";
 import { bundleDeleteWorker } from "./bundle-delete-job";

@@ -107,7 +107,9 @@ export function bundleMessage(row: BundleRow, excluded: ReadonlySet<string> = ne
     edited_at: () => (row.editedAt ? timestampFromDate(row.editedAt) : undefined),
     waiver_settings: () => ({ approvalMode: approvalModeOfName(row.waiverApprovalMode) }),
     propagation_ends_at: () =>
-      row.status === "PROPAGATING" && row.propagationEndsAt ? timestampFromDate(row.propagationEndsAt) : undefined,
+      row.status === "PROPAGATING" && row.propagationEndsAt
+        ? timestampFromDate(row.propagationEndsAt)
+        : undefined,
   };
   const init: Record<string, unknown> = {
     entity: {
@@ -156,7 +158,9 @@ export function deploymentMessage(row: DeploymentRow): PolicyDeployment {
     isVisible: row.isVisible,
     createdBy: row.createdBy,
     propagationEndsAt:
-      row.status === "PROPAGATING" && row.propagationEndsAt ? timestampFromDate(row.propagationEndsAt) : undefined,
+      row.status === "PROPAGATING" && row.propagationEndsAt
+        ? timestampFromDate(row.propagationEndsAt)
+        : undefined,
   });
 }
 

@@ -78,6 +78,8 @@ export function waiverMessage(row: WaiverView): Waiver {
       WaiverDeploymentStatus.PENDING,
     errorCode: (row.errorCode && productErrorCodes.get(row.errorCode)) || ProductErrorCode.UNSPECIFIED,
     propagationEndsAt:
-      status === "PROPAGATING" && row.propagationEndsAt ? timestampFromDate(row.propagationEndsAt) : undefined,
+      status === "PROPAGATING" && row.propagationEndsAt
+        ? timestampFromDate(row.propagationEndsAt)
+        : undefined,
   });
 }

@@ -1,4 +1,18 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, lte, notInArray, or, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  ilike,
+  inArray,
+  lte,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { Database } from "../../db/database";
 import type { PageWindow } from "../../db/page-window";
 import { bundles, deployments, waivers } from "../../db/schema/deployments";
