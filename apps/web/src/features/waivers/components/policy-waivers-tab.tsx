@@ -74,6 +74,7 @@ function WaiverRow({
     status: waiver.status,
     deploymentStatus: waiver.deploymentStatus,
     hasExpiry: !!waiver.expiresAt,
+    propagationEndsAt: waiver.propagationEndsAt ? timestampDate(waiver.propagationEndsAt) : undefined,
   };
   const actions = waiverActions(row, grants);
   const status = waiverStatusLabel(row);
