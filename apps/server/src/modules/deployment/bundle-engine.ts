@@ -48,7 +48,7 @@ async function recordWaiverOutcome(
   failures: Map<string, WaiverErrorCode>,
   placedDeployments: Set<string>,
   now: Date,
-  propagation: { endsAt: Date } | undefined,
+  propagation: { endsAt: Date; restored: Set<string> } | undefined,
 ): Promise<void> {
   const enforcedIds = new Set(enforceable.map((w) => w.id));
   const active: string[] = [];
@@ -61,6 +61,7 @@ async function recordWaiverOutcome(
         failures.get(row.id) ??
         (placedDeployments.has(row.deploymentId) ? undefined : "WAIVER_CREATION_FAILED");
       if (code) failed.set(code, [...(failed.get(code) ?? []), row.id]);
+      else if (propagation?.restored.has(row.id)) arriving.push(row.id);
       else if (row.deploymentStatus === "ACTIVE") {
         if (row.errorCode) active.push(row.id);
       } else if (!propagation) active.push(row.id);
@@ -173,6 +174,8 @@ export function createBundleEngine(deps: EngineDeps) {
       const removedAfterFailure: string[] = [];
       // Set when a reconcile finds waivers in the cloud that Palisade does not know, or the reverse.
       const reconciliation: string[] = [];
+      // Waivers whose exemption the cloud lost: written again, they propagate again.
+      const restored = new Set<string>();
       if (compiled.compiled.provider === "aws" && provider.provider === "aws") {
         await applyAws(
           run,
@@ -200,6 +203,7 @@ export function createBundleEngine(deps: EngineDeps) {
               known,
             );
             await recordMismatch(db, logger, bundle, mismatch);
+            for (const { waiverId } of mismatch.missing) restored.add(waiverId);
             if (mismatch.unknown.length > 0 || mismatch.missing.length > 0)
               reconciliation.push(RECONCILIATION_CODE);
           } catch (error) {
@@ -241,7 +245,7 @@ export function createBundleEngine(deps: EngineDeps) {
       const placed = new Set(after.filter((d) => inCloud(d.status)).map((d) => d.id));
       const propagation =
         provider.provider === "azure"
-          ? { endsAt: new Date(Date.now() + provider.policyPropagationSeconds * 1_000) }
+          ? { endsAt: new Date(Date.now() + provider.policyPropagationSeconds * 1_000), restored }
           : undefined;
       await recordWaiverOutcome(
         db,
