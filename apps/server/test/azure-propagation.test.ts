@@ -17,6 +17,7 @@ import {
   deploymentRows,
   HTTPS_ONLY_SLUG,
   node,
+  reconcileBundle,
   startSandboxServer,
   tryAction,
   waitFor,
@@ -108,6 +109,12 @@ describe.each(engines)("Azure propagation, on %s", (engine) => {
     const denied = await writePlain();
     expect(denied.status).toBe(403);
     expect(denied.text).toContain("RequestDisallowedByPolicy");
+
+    // A reconcile rewrites the same assignment: Azure keeps enforcing it, and it stays DEPLOYED.
+    await reconcileBundle(server, bundleId);
+    expect((await bundleRow(db(), bundleId))?.status).toBe("DEPLOYED");
+    expect((await deploymentRows(db(), bundleId)).map((d) => d.status)).toEqual(["DEPLOYED"]);
+    expect((await writePlain()).status).toBe(403);
   }, 90_000);
 
   it("shows a waiver PROPAGATING, still denied in the cloud, until the exemption takes effect; then ACTIVE", async () => {

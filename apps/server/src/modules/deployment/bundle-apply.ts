@@ -156,19 +156,23 @@ export async function applyAws(
 
 /**
  * Azure enforces a new or changed assignment minutes after the PUT returns: such a deployment is
- * PROPAGATING until then. Rewriting an unchanged one keeps its state and its end.
+ * PROPAGATING until then. Rewriting what the cloud already holds changes nothing: it is enforced,
+ * or still propagating until the end stored when it was written.
  */
 function propagation(
   deployment: DeploymentRow,
   provider: AzureCloudProvider,
   changed: boolean,
 ): { status: "DEPLOYED" | "PROPAGATING"; propagationEndsAt: Date | null } {
-  if (!changed && deployment.status === "DEPLOYED") return { status: "DEPLOYED", propagationEndsAt: null };
-  if (!changed && deployment.status === "PROPAGATING" && deployment.propagationEndsAt)
-    return { status: "PROPAGATING", propagationEndsAt: deployment.propagationEndsAt };
+  const now = Date.now();
+  const end = deployment.propagationEndsAt;
+  if (!changed)
+    return end && end.getTime() > now
+      ? { status: "PROPAGATING", propagationEndsAt: end }
+      : { status: "DEPLOYED", propagationEndsAt: null };
   return {
     status: "PROPAGATING",
-    propagationEndsAt: new Date(Date.now() + provider.policyPropagationSeconds * 1_000),
+    propagationEndsAt: new Date(now + provider.policyPropagationSeconds * 1_000),
   };
 }
 
@@ -195,10 +199,15 @@ export async function applyAzure(
       (a) => a.properties.scope.toLowerCase() === deployment.scopeExternalId.toLowerCase(),
     );
     if (!assignment) continue;
-    // What Azure enforces: the rule and the assignment (parameters, mode, excluded scopes, message).
-    const hash = documentHash(
-      JSON.stringify([compiled.definition.properties.policyRule, assignment.properties]),
-    );
+    // What Azure enforces: the rule and the assignment (parameters, excluded scopes, message),
+    // not its names and metadata.
+    const {
+      displayName: _name,
+      description: _description,
+      metadata: _metadata,
+      ...enforced
+    } = assignment.properties;
+    const hash = documentHash(JSON.stringify([compiled.definition.properties.policyRule, enforced]));
     try {
       let missing = false;
       if (
@@ -218,7 +227,11 @@ export async function applyAzure(
       await updateDeployments(db, tenantId, [deployment.id], {
         nativeId: id,
         nativeDocumentHash: hash,
-        ...propagation(deployment, provider, missing || deployment.nativeDocumentHash !== hash),
+        ...propagation(
+          deployment,
+          provider,
+          missing || !deployment.nativeId || deployment.nativeDocumentHash !== hash,
+        ),
         errorCode: null,
         errorMessage: null,
       });
