@@ -60,6 +60,8 @@ export default defineConfig({
       // A known address for the tests that act as a cloud user; no simulated background activity.
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_ACTIVITY: "false",
+      // Azure's propagation, short enough to watch a guardrail and a waiver go through it.
+      SANDBOX_AZURE_PROPAGATION_SECONDS: "8",
       // Slack's Web API as the chat approval test's loopback receiver answers it.
       SLACK_API_URL: slackApiURL,
       // The single sign-on test's identity provider, on loopback (a private address needs trusting).

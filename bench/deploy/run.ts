@@ -13,7 +13,9 @@ import { flatten, startSandboxedPalisade, until } from "../support/sandboxed-pal
  * CreateBundle -> DEPLOYED on the sandbox cloud: Palisade with its embedded database (or
  * DATABASE_URL) creates PREVENT bundles on AWS (an SCP attached to an OU) and Azure (definition
  * and assignment on a subscription) and polls the bundle's status every 10 ms until the deploy
- * job has finished. Each round deploys a fresh bundle and deletes it afterwards.
+ * job has finished. On Azure the bundle is PROPAGATING once the assignment is written and DEPLOYED
+ * once the sandbox's stated propagation delay (1 s here; Azure: around five minutes) has passed:
+ * both moments are figures. Each round deploys a fresh bundle and deletes it afterwards.
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 const { server, admin } = await startSandboxedPalisade();
@@ -49,6 +51,7 @@ try {
   const rows: { figure: string; p50: number; p95: number; max: number }[] = [];
   for (const { provider, policySlug, scope } of cases) {
     const timings: number[] = [];
+    const written: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const start = performance.now();
       const { bundle } = await deployments.createBundle({
@@ -59,14 +62,19 @@ try {
         isVisible: true,
       });
       const id = bundle?.entity?.id ?? "";
-      const status = await until(
-        async () => (await palisade.database.db.select().from(bundles).where(eq(bundles.id, id)))[0]?.status,
-        (s) => s === "DEPLOYED" || s === "FAILED",
-      );
+      const statusOf = async () =>
+        (await palisade.database.db.select().from(bundles).where(eq(bundles.id, id)))[0]?.status;
+      if (scope.provider === CloudProvider.AZURE) {
+        await until(statusOf, (s) => s === "PROPAGATING" || s === "DEPLOYED" || s === "FAILED");
+        written.push(performance.now() - start);
+      }
+      const status = await until(statusOf, (s) => s === "DEPLOYED" || s === "FAILED");
       if (status !== "DEPLOYED") throw new Error(`${provider}: the bundle did not deploy (${status})`);
       timings.push(performance.now() - start);
       await deployments.deleteBundle({ id });
     }
+    if (written.length > 0)
+      rows.push({ figure: `CreateBundle -> PROPAGATING, ${provider}`, ...timingSummary(written) });
     rows.push({ figure: `CreateBundle -> DEPLOYED, ${provider}`, ...timingSummary(timings) });
   }
 

@@ -5,6 +5,7 @@ import type { Config } from "./config";
 import { openDatabase } from "./db/database";
 import { startJobQueue } from "./jobs/job-queue";
 import { enqueueNotification } from "./jobs/notification-job";
+import { enqueuePropagationSettle } from "./jobs/propagation-settle-job";
 import { registerWorkers } from "./jobs/register-workers";
 import { enqueueMail } from "./jobs/send-mail-job";
 import { enqueueMessage } from "./jobs/send-message-job";
@@ -109,6 +110,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     onBundleFailed: async (tenantId, bundleId) => {
       await enqueueNotification(jobs, { kind: "deployment.failed", tenantId, bundleId });
     },
+    onPropagating: (endsAt) => enqueuePropagationSettle(jobs, { startAfter: endsAt }),
     lock: database.lock,
   });
 

@@ -47,6 +47,11 @@ export interface Config {
     maxAuditRecords: number;
     /** The most the in-process sandbox's Activity Log events wait before they are listed. */
     activityLogLagSeconds: number;
+    /**
+     * Seconds the in-process sandbox takes to enforce a new or changed Azure assignment or a new
+     * exemption: short for the local run (Azure takes around five minutes), never zero.
+     */
+    azurePropagationSeconds: number;
   };
   /** The IAM principal this server assumes connector roles as; shown in the AWS trust policy. */
   awsPrincipalArn: string | undefined;
@@ -116,6 +121,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cloudTrailLookupsPerSecond: positiveNumber(env, "SANDBOX_CLOUDTRAIL_LOOKUPS_PER_SECOND", 2),
       maxAuditRecords: Math.floor(positiveNumber(env, "SANDBOX_AUDIT_RECORDS", 20_000)),
       activityLogLagSeconds: positiveNumber(env, "SANDBOX_ACTIVITY_LOG_LAG_SECONDS", 60),
+      azurePropagationSeconds: positiveNumber(env, "SANDBOX_AZURE_PROPAGATION_SECONDS", 30),
     },
     awsPrincipalArn: env.PALISADE_AWS_PRINCIPAL_ARN || undefined,
     invitationTtlHours: positiveNumber(env, "INVITATION_TTL_HOURS", 168),

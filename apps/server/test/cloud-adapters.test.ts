@@ -44,6 +44,9 @@ let cloud: SandboxCloud;
 let aws: AwsCloudProvider;
 let azure: AzureCloudProvider;
 const fast = { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 2000 };
+/** Azure's propagation of a new assignment or exemption, kept short here (never zero). */
+const PROPAGATION_SECONDS = 2;
+const propagated = () => new Promise((resolve) => setTimeout(resolve, PROPAGATION_SECONDS * 1_000 + 100));
 
 async function control(path: string, body: unknown) {
   const res = await fetch(`${cloud.url}${path}`, {
@@ -66,7 +69,12 @@ async function tryAction(body: Record<string, unknown>) {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "palisade-adapters-"));
-  cloud = await startSandboxCloud({ dataDir, port: 0, activity: { enabled: false } });
+  cloud = await startSandboxCloud({
+    dataDir,
+    port: 0,
+    activity: { enabled: false },
+    azurePolicyPropagationSeconds: PROPAGATION_SECONDS,
+  });
   aws = createAwsProvider({ ...sandboxAwsConnection(cloud), retry: fast });
   azure = createAzureProvider({ ...sandboxAzureConnection(cloud), retry: fast });
 });
@@ -268,6 +276,10 @@ describe("Azure adapter against the sandbox", () => {
     const assignment = compiled.assignments[0]!;
     const assignmentId = await azure.putAssignment(assignment);
     expect(assignmentId.toLowerCase()).toBe(assignment.id.toLowerCase());
+    // Azure applies the new assignment minutes later, as the provider states.
+    expect(azure.policyPropagationSeconds).toBe(PROPAGATION_SECONDS);
+    expect(await attempt("stadapter0")).toBe(200);
+    await propagated();
     expect(await attempt("stadapter1")).toBe(403);
 
     const waived = compileAzureBundle({
@@ -279,6 +291,7 @@ describe("Azure adapter against the sandbox", () => {
     const exemption = waived.exemptions[0]!;
     const exemptionId = await azure.putExemption(exemption);
     expect(exemptionId.toLowerCase()).toBe(exemption.id.toLowerCase());
+    await propagated();
     expect(await attempt("stadapter2")).toBe(200);
 
     await azure.removeExemption(exemption.id);
@@ -321,6 +334,7 @@ describe("Azure adapter against the sandbox", () => {
     );
     await azure.putDefinition(compiled.definition);
     const assignmentId = await azure.putAssignment(compiled.assignments[0]!);
+    await propagated();
     const resourceId = `${subscription}/resourceGroups/rg-online-dev-app/providers/Microsoft.Storage/storageAccounts/stalert1`;
     expect(
       await tryAction({

@@ -103,6 +103,14 @@ describe.each(engines)("product error codes, end to end, on %s", (engine) => {
     return items.find((w) => w.entity?.id === id);
   }
 
+  /** The waiver once the cloud honours it: placed, then propagated (Azure). */
+  async function activeWaiver(key: string, id: string) {
+    return waitFor("the waiver to be honoured", async () => {
+      const waiver = await readWaiver(key, id);
+      return waiver?.status !== WaiverStatus.PROPAGATING ? waiver : undefined;
+    });
+  }
+
   /** Requests a waiver of the guardrail and waits for the refusal to be recorded. */
   async function requestRefusedWaiver(
     guardrail: { key: string; bundleId: string },
@@ -202,11 +210,13 @@ describe.each(engines)("product error codes, end to end, on %s", (engine) => {
           id: deploymentId,
           mode: DeploymentMode.ALERT,
         });
+        // The changed assignment is in Azure, which applies it minutes later.
         expect(changed).toMatchObject({
           mode: DeploymentMode.ALERT,
-          status: DeploymentStatus.DEPLOYED,
+          status: DeploymentStatus.PROPAGATING,
           errorCode: ProductErrorCode.UNSPECIFIED,
         });
+        await waitForBundleStatus(db(), bundleId, ["DEPLOYED"]);
         expect((await readBundle(bundleId)).errorCodes).toEqual([]);
         // ALERT reports instead of denying.
         expect((await writePlain()).status).toBe(200);
@@ -250,6 +260,7 @@ describe.each(engines)("product error codes, end to end, on %s", (engine) => {
 
     await liftLock();
     await reconcileBundle(server, bundleId);
+    await waitForBundleStatus(db(), bundleId, ["DEPLOYED"]);
     const removed = await readBundle(bundleId);
     expect(removed.status).toBe(DeploymentStatus.DEPLOYED);
     expect(removed.errorCodes).toEqual([]);
@@ -340,7 +351,7 @@ describe.each(engines)("product error codes, end to end, on %s", (engine) => {
 
       await liftLock();
       await reconcileBundle(server, bundleId);
-      expect(await readWaiver(guardrail.key, id)).toMatchObject({
+      expect(await activeWaiver(guardrail.key, id)).toMatchObject({
         status: WaiverStatus.ACTIVE,
         deploymentStatus: WaiverDeploymentStatus.ACTIVE,
         errorCode: ProductErrorCode.UNSPECIFIED,
@@ -367,7 +378,7 @@ describe.each(engines)("product error codes, end to end, on %s", (engine) => {
 
       await limitExemptionsPerScope(sandbox, null);
       await reconcileBundle(server, bundleId);
-      expect(await readWaiver(guardrail.key, id)).toMatchObject({
+      expect(await activeWaiver(guardrail.key, id)).toMatchObject({
         status: WaiverStatus.ACTIVE,
         deploymentStatus: WaiverDeploymentStatus.ACTIVE,
         errorCode: ProductErrorCode.UNSPECIFIED,

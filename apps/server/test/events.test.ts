@@ -159,6 +159,8 @@ describe.each(engines)("policy events on %s", (engine) => {
       .set({ nativeId: assignmentId })
       .where(eq(deployments.id, seeded.deployment.id));
     seeded.deployment.nativeId = assignmentId;
+    // Azure applies (and evaluates) a new assignment only after its propagation delay.
+    await new Promise((resolve) => setTimeout(resolve, provider.policyPropagationSeconds * 1_000 + 100));
   }
 
   async function tryAction(body: Record<string, unknown>) {

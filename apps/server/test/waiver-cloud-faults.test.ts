@@ -145,7 +145,11 @@ describe.each(engines)("a cloud that refuses to remove a waiver, on %s", (engine
     const [missing] = await auditOf("Reconcile.WaiverMissingFromCloud");
     expect(missing?.targetId).toBe(waiverId);
     expect(missing?.details).toMatchObject({ code: "WAIVERS_RECONCILIATION_FAILED", policyKey: key });
-    // The reconcile put it back, so the waiver is honoured again.
+    // The reconcile put it back: the waiver propagates again, then is honoured again.
+    await waitFor("the restored waiver to be honoured", async () => {
+      const waiver = (await reader.list({ filter: { key } })).items.find((w) => w.entity?.id === waiverId);
+      return waiver?.status === WaiverStatus.ACTIVE;
+    });
     expect((await writePlain()).status).toBe(200);
     await reconcileBundle(server, bundleId);
     expect((await bundleRow(db(), bundleId))?.errorCodes).not.toContain("WAIVERS_RECONCILIATION_FAILED");

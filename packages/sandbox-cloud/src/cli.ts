@@ -8,6 +8,7 @@ import {
   runCommandLine,
   UsageError,
 } from "./cli-args";
+import { AZURE_POLICY_PROPAGATION_SECONDS } from "./enforce/propagation";
 import { CLOUDTRAIL_LOOKUPS_PER_SECOND, DEFAULT_SEED, startSandboxCloud } from "./start-sandbox-cloud";
 import { MAX_AUDIT_RECORDS } from "./state/store";
 
@@ -39,6 +40,11 @@ Options:
                     (default SANDBOX_ACTIVITY_LOG_LAG_SECONDS or 60; Azure's lag minutes)
   --tls-name NAME   a host name servers reach it at, for its certificate (repeat;
                     default SANDBOX_TLS_NAMES, comma-separated)
+  --azure-propagation-seconds N
+                    seconds before a new or changed Azure policy assignment or a new
+                    exemption is enforced; more than 0 (default
+                    SANDBOX_AZURE_PROPAGATION_SECONDS or 600: Azure takes around five
+                    minutes)
   -h, --help        this help`;
 
 const TRY_USAGE = `Usage: npm run sandbox -- try --provider aws|azure --principal P --action A --resource R [options]
@@ -73,6 +79,7 @@ async function serve(argv: string[]) {
       "activity-log-lag-seconds": { type: "string" },
       rate: { type: "string" },
       "tls-name": { type: "string", multiple: true },
+      "azure-propagation-seconds": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     SERVE_USAGE,
@@ -124,6 +131,12 @@ async function serve(argv: string[]) {
       SERVE_USAGE,
     ),
     tlsNames: values["tls-name"] ?? (process.env.SANDBOX_TLS_NAMES ?? "").split(",").filter(Boolean),
+    azurePolicyPropagationSeconds: positiveOption(
+      "--azure-propagation-seconds",
+      values["azure-propagation-seconds"] ?? process.env.SANDBOX_AZURE_PROPAGATION_SECONDS,
+      AZURE_POLICY_PROPAGATION_SECONDS,
+      SERVE_USAGE,
+    ),
     logger: { info: (m) => console.log(m), warn: (m) => console.warn(m) },
   });
   const { aws, azure } = cloud;

@@ -13,6 +13,13 @@ import { handleIdentity, verifyToken } from "./azure/token";
 import { loadAliasTable } from "./enforce/azure-aliases";
 import { tryAzure } from "./enforce/azure-try";
 import { scanAssignment } from "./enforce/compliance-scan";
+import {
+  type PolicyPropagation,
+  propagationControl,
+  recordPolicyDelete,
+  recordPolicyWrite,
+  settlePropagation,
+} from "./enforce/propagation";
 import { tryAction } from "./enforce/try-action";
 import { TryInputError } from "./enforce/try-types";
 import { header, json, type SandboxRequest, type SandboxResponse } from "./http/types";
@@ -22,7 +29,8 @@ import type { StateStore } from "./state/store";
 const RESOURCE_PATH =
   /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/(?!Microsoft\.Authorization\/)[^/]+\/[^/]+\/[^/]+$/i;
 
-const ASSIGNMENT_PATH = /\/providers\/Microsoft\.Authorization\/policyAssignments\/[^/]+\/?$/i;
+const POLICY_OBJECT_PATH =
+  /\/providers\/Microsoft\.Authorization\/(policyAssignments|policyExemptions)\/[^/]+\/?$/i;
 
 const SUBSCRIPTION_STATES: SubscriptionState[] = ["Enabled", "Disabled"];
 
@@ -67,7 +75,11 @@ function takeThrottle(throttle: Map<ThrottledService, number>, service: Throttle
   return true;
 }
 
-export function createSandboxApp(store: StateStore, info: () => Record<string, unknown>): SandboxApp {
+export function createSandboxApp(
+  store: StateStore,
+  info: () => Record<string, unknown>,
+  propagation: PolicyPropagation,
+): SandboxApp {
   const throttle = new Map<ThrottledService, number>();
   const armThrottle = createArmThrottle();
   const organizationsFaults = createOrganizationsFaults();
@@ -145,6 +157,8 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
       }
       return json(200, { now: store.now().toISOString(), offsetSeconds: store.state.clockOffsetMs / 1000 });
     }
+    if (req.path === "/sandbox/control/propagation" && req.method === "POST")
+      return propagationControl(propagation, input);
     if (req.path === "/sandbox/control/throttle" && req.method === "POST") {
       const service = input.service as ThrottledService;
       const count = Number(input.count ?? 1);
@@ -320,8 +334,28 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
     }
   };
 
+  /** Assignments and exemptions whose delay has passed take effect; a new assignment's compliance scan starts. */
+  const settle = async () => {
+    const started = settlePropagation(store);
+    if (started.length === 0) return;
+    const aliases = await loadAliasTable();
+    for (const id of started) scanAssignment(store, id, aliases);
+  };
+
+  /** A written or deleted assignment or exemption is enforced after the propagation delay. */
+  const recordPolicyChange = (req: SandboxRequest, status: number) => {
+    const kind = POLICY_OBJECT_PATH.exec(req.path)?.[1]?.toLowerCase();
+    if (!kind || status >= 300) return;
+    const key = kind === "policyassignments" ? "policyAssignments" : "policyExemptions";
+    const id = req.path.replace(/\/+$/, "");
+    if (req.method === "DELETE") return recordPolicyDelete(store, key, id);
+    const stored = store.state.azure[key].find((o) => o.id.toLowerCase() === id.toLowerCase());
+    if (req.method === "PUT" && stored) recordPolicyWrite(store, key, stored, propagation.seconds);
+  };
+
   return {
     async handle(req) {
+      await settle();
       if (req.path.startsWith("/sandbox/")) return handleControl(req);
       if (
         req.method === "POST" &&
@@ -365,9 +399,7 @@ export function createSandboxApp(store: StateStore, info: () => Record<string, u
         resourceProvider(store.state.azure, req, req.path.replace(/\/+$/, ""), await loadAliasTable());
       if (provider) return provider;
       const out = handleArm({ store, claims, baseUrl, limits }, req);
-      if (req.method === "PUT" && out.status < 300 && ASSIGNMENT_PATH.test(req.path)) {
-        scanAssignment(store, req.path.replace(/\/+$/, ""), await loadAliasTable());
-      }
+      recordPolicyChange(req, out.status);
       return out;
     },
   };

@@ -1,5 +1,10 @@
 import { resolve } from "node:path";
 import { startActivity } from "./activity/generator";
+import {
+  AZURE_POLICY_PROPAGATION_SECONDS,
+  checkPropagationSeconds,
+  type PolicyPropagation,
+} from "./enforce/propagation";
 import { listen } from "./http/listener";
 import { loadOrCreateTls } from "./http/self-signed";
 import { createSandboxApp } from "./sandbox-app";
@@ -33,6 +38,11 @@ export interface StartSandboxOptions {
    * default; Azure's events lag by minutes). Tests advance the sandbox clock past it.
    */
   activityLogLagMs?: number;
+  /**
+   * Seconds before a new or changed Azure policy assignment, or a new exemption, is enforced;
+   * never zero. AZURE_POLICY_PROPAGATION_SECONDS (Microsoft's figure, doubled) by default.
+   */
+  azurePolicyPropagationSeconds?: number;
 }
 
 export interface SandboxCloud {
@@ -56,6 +66,8 @@ export interface SandboxCloud {
     clientSecret: string;
     caCertPem?: string;
     rootManagementGroupId: string;
+    /** Seconds before a new or changed assignment or a new exemption is enforced (changed through /sandbox/control/propagation). */
+    readonly policyPropagationSeconds: number;
   };
   close(): Promise<void>;
 }
@@ -72,11 +84,20 @@ export async function startSandboxCloud(options: StartSandboxOptions): Promise<S
     activityLogLagMs: options.activityLogLagMs,
   });
   const tls = await loadOrCreateTls(dataDir, [host, ...(options.tlsNames ?? [])]);
+  const propagation: PolicyPropagation = {
+    seconds: checkPropagationSeconds(
+      options.azurePolicyPropagationSeconds ?? AZURE_POLICY_PROPAGATION_SECONDS,
+    ),
+  };
   let cloud: SandboxCloud | undefined;
-  const app = createSandboxApp(store, () => {
-    const { close: _close, ...rest } = cloud!;
-    return { ...rest, now: store.now().toISOString() };
-  });
+  const app = createSandboxApp(
+    store,
+    () => {
+      const { close: _close, ...rest } = cloud!;
+      return { ...rest, now: store.now().toISOString() };
+    },
+    propagation,
+  );
   const listener = await listen((req) => app.handle(req), tls, host, options.port ?? 4510);
   const urlHost = host.includes(":") ? `[${host}]` : host;
   const url = `http://${urlHost}:${listener.port}`;
@@ -110,6 +131,9 @@ export async function startSandboxCloud(options: StartSandboxOptions): Promise<S
       clientSecret: azure.connector.clientSecret,
       caCertPem: tls.caCertPem,
       rootManagementGroupId: azure.tenantId,
+      get policyPropagationSeconds() {
+        return propagation.seconds;
+      },
     },
     async close() {
       activity?.stop();

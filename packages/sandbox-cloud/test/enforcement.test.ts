@@ -246,6 +246,7 @@ describe("Azure enforcement", () => {
     const storage = (sub: string, name: string) =>
       `/subscriptions/${sub}/resourceGroups/rg-${[...subs].find(([, id]) => id === sub)![0]}-data/providers/Microsoft.Storage/storageAccounts/${name}`;
     const insecure = { "properties.supportsHttpsTrafficOnly": "false", kind: "StorageV2" };
+    await h.propagate();
 
     const denied = await tryAzure({
       principal: "alice",
@@ -308,6 +309,7 @@ describe("Azure enforcement", () => {
         },
       },
     );
+    await h.propagate();
     const waived = await tryAzure({
       principal: "alice",
       action: "write",
@@ -356,6 +358,7 @@ describe("Azure enforcement", () => {
       policyDefinitionId: definition.id!,
       nonComplianceMessages: [{ message: "Use HTTPS" }],
     });
+    await h.propagate();
     const rm = new ResourceManagementClient(h.azureCredential, onlineDev, h.armOptions);
     const id = (name: string) =>
       `/subscriptions/${onlineDev}/resourceGroups/rg-online-dev-data/providers/Microsoft.Storage/storageAccounts/${name}`;
@@ -407,6 +410,7 @@ describe("Azure enforcement", () => {
         parameters: { effect: { value: "Audit" } },
       },
     );
+    await h.propagate();
     const resource = `/subscriptions/${sandboxSub}/resourceGroups/rg-sandbox-01-data/providers/Microsoft.Storage/storageAccounts/staudited1`;
     const out = await tryAzure({
       principal: "ci-pipeline",

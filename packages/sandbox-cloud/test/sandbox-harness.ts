@@ -22,13 +22,22 @@ export interface Harness {
     path: string,
     body?: unknown,
   ): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Moves the sandbox clock past the propagation delay, so the policy objects written so far are enforced. */
+  propagate(): Promise<void>;
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
+/**
+ * Tests keep Azure's propagation short but never zero: every write of an assignment or exemption
+ * is enforced only after it (see src/enforce/propagation.ts).
+ */
+export const TEST_PROPAGATION_SECONDS = 1;
+
 export async function startHarness(): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), "palisade-sandbox-"));
-  let cloud = await startSandboxCloud({ dataDir, port: 0, activity: { enabled: false } });
+  const options = { activity: { enabled: false }, azurePolicyPropagationSeconds: TEST_PROPAGATION_SECONDS };
+  let cloud = await startSandboxCloud({ dataDir, port: 0, ...options });
   const agent = new Agent({ ca: cloud.azure.caCertPem, keepAlive: true });
   const makeCredential = () =>
     new ClientSecretCredential(cloud.azure.tenantId, cloud.azure.clientId, cloud.azure.clientSecret, {
@@ -95,10 +104,13 @@ export async function startHarness(): Promise<Harness> {
         req.end(body === undefined ? undefined : JSON.stringify(body));
       });
     },
+    async propagate() {
+      await harness.post("/sandbox/control/clock", { advanceSeconds: cloud.azure.policyPropagationSeconds });
+    },
     async restart() {
       const port = Number(new URL(cloud.url).port);
       await cloud.close();
-      cloud = await startSandboxCloud({ dataDir, port, activity: { enabled: false } });
+      cloud = await startSandboxCloud({ dataDir, port, ...options });
       harness.cloud = cloud;
     },
     async stop() {

@@ -121,6 +121,11 @@ export interface AwsCloudProvider extends CloudProviderBase {
 
 export interface AzureCloudProvider extends CloudProviderBase {
   readonly provider: "azure";
+  /**
+   * Seconds after a PUT of a new or changed assignment, or of a new exemption, before Azure is
+   * taken to enforce it (Palisade shows it PROPAGATING until then).
+   */
+  readonly policyPropagationSeconds: number;
   /** PUT of the resource at its `id` (idempotent); returns the id ARM answered with. */
   putDefinition(definition: AzurePolicyDefinitionResource): Promise<string>;
   removeDefinition(definitionId: string): Promise<void>;

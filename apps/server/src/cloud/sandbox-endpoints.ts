@@ -29,5 +29,6 @@ export function sandboxAzureConnection(cloud: SandboxCloud): AzureConnection {
     caCertPem: cloud.azure.caCertPem,
     rootManagementGroupId: cloud.azure.rootManagementGroupId,
     consoleLinks: false,
+    policyPropagationSeconds: cloud.azure.policyPropagationSeconds,
   };
 }

@@ -6,6 +6,7 @@ import type { MessageGateway } from "../messaging/message-gateway";
 import type { ConnectorRuntime } from "../modules/connector/connector-runtime";
 import type { BundleEngine } from "../modules/deployment/bundle-engine";
 import { runImpactPreview } from "../modules/deployment/impact-preview-run";
+import { settlePropagation } from "../modules/deployment/propagation-settle";
 import { createEventPipeline } from "../modules/event/event-pipeline";
 import { purgeEventsBefore } from "../modules/event/event-retention-repository";
 import { findConnectorAnyTenant, listConnectorIdsAnyTenant } from "../modules/event/fetch-repository";
@@ -39,6 +40,12 @@ import {
   type NotificationRetry,
   notifyWorker,
 } from "./notification-job";
+import {
+  enqueuePropagationSettle,
+  PROPAGATION_SETTLE_CRON,
+  PROPAGATION_SETTLE_JOB,
+  propagationSettleWorker,
+} from "./propagation-settle-job";
 import {
   RATE_LIMIT_CLEANUP_CRON,
   RATE_LIMIT_CLEANUP_JOB,
@@ -80,8 +87,8 @@ export interface WorkerDeps {
 
 /**
  * Starts every kind of background work in this process, and the schedules that feed them. Work
- * interrupted by a crash (a deployment left PENDING or EVALUATING, a waiver due while the server
- * was down) is queued once at start-up.
+ * interrupted by a crash (a deployment left PENDING or EVALUATING, a waiver due or a propagation
+ * ended while the server was down) is queued once at start-up.
  */
 export async function registerWorkers(jobs: JobQueue, deps: WorkerDeps): Promise<void> {
   const { db, logger, engine } = deps;
@@ -95,6 +102,10 @@ export async function registerWorkers(jobs: JobQueue, deps: WorkerDeps): Promise
   await jobs.register(waiverExpiryWorker({ expireDue: () => expireDueWaivers({ db, jobs }), logger }));
   await jobs.schedule(WAIVER_EXPIRY_JOB, WAIVER_EXPIRY_CRON);
   await enqueueWaiverExpiry(jobs);
+
+  await jobs.register(propagationSettleWorker({ settleDue: () => settlePropagation(db), logger }));
+  await jobs.schedule(PROPAGATION_SETTLE_JOB, PROPAGATION_SETTLE_CRON);
+  await enqueuePropagationSettle(jobs);
 
   const pipeline = createEventPipeline(deps);
   const recomputeAfterFetch = createFetchTrigger(jobs);

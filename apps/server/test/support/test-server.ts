@@ -59,6 +59,8 @@ export async function startTestServer(engine: Engine, env: Record<string, string
     PALISADE_SANDBOX: "false",
     // Test servers run side by side: each sandbox on a port of its own.
     SANDBOX_PORT: "0",
+    // Azure enforces policy changes minutes late; tests keep the delay short but never zero.
+    SANDBOX_AZURE_PROPAGATION_SECONDS: "1",
     ...env,
   });
   const palisade = await createPalisade(config, createLogger(config.logLevel));

@@ -28,8 +28,11 @@ export function toAssignment(azure: AzureState, a: ArmObject): AzureAssignment |
   };
 }
 
-export function toExemptions(azure: AzureState): AzureExemption[] {
-  return azure.policyExemptions.map((e) => {
+export function toExemptions(
+  azure: AzureState,
+  list: ArmObject[] = azure.policyExemptions,
+): AzureExemption[] {
+  return list.map((e) => {
     const p = props(e);
     return {
       id: e.id,

@@ -17,6 +17,7 @@ import {
   toAssignment,
   toExemptions,
 } from "./azure-policy-objects";
+import { assignmentsInForce, exemptionsInForce } from "./propagation";
 import { TryInputError, type TryOutcome } from "./try-types";
 
 export interface AzureTryInput {
@@ -135,11 +136,13 @@ export function tryAzure(store: StateStore, input: AzureTryInput, aliases: Alias
   // Management-group scopes are not prefixes of resource ids: the evaluator asks for them.
   const ancestors = () => chain;
   const now = store.now();
-  const enforced = azure.policyAssignments.filter((a) => props(a).enforcementMode !== "DoNotEnforce");
-  const notEnforced = azure.policyAssignments.filter((a) => props(a).enforcementMode === "DoNotEnforce");
+  // Only what Azure has applied by now: new assignments and exemptions wait out their propagation.
+  const applied = assignmentsInForce(store);
+  const enforced = applied.filter((a) => props(a).enforcementMode !== "DoNotEnforce");
+  const notEnforced = applied.filter((a) => props(a).enforcementMode === "DoNotEnforce");
   const toEvaluate = (list: ArmObject[]) =>
     list.map((a) => toAssignment(azure, a)).filter((a): a is AzureAssignment => a !== undefined);
-  const exemptions = toExemptions(azure);
+  const exemptions = toExemptions(azure, exemptionsInForce(store));
 
   // Deletes are not evaluated against deny rules, as in ARM.
   const decision =

@@ -21,6 +21,8 @@ import {
 export const POLICY_INSIGHTS_APP_ID = "1d78a85d-813d-46f0-b496-dd72f50a3ec0";
 const CHECK_POLICY_COMPLIANCE = "Microsoft.Resources/checkPolicyCompliance";
 
+import { exemptionsInForce } from "./propagation";
+
 function declaredEffect(assignment: NonNullable<ReturnType<typeof toAssignment>>): string {
   const then = (assignment.policyDefinition.policyRule as { then?: { effect?: unknown } } | undefined)?.then;
   const literal = typeof then?.effect === "string" && !then.effect.startsWith("[") ? then.effect : undefined;
@@ -42,7 +44,7 @@ export function scanAssignment(store: StateStore, assignmentId: string, aliases:
   const assignment = arm && toAssignment(azure, arm);
   if (!arm || !assignment) return 0;
   const scope = String(props(arm).scope);
-  const exemptions = toExemptions(azure);
+  const exemptions = toExemptions(azure, exemptionsInForce(store));
   const now = store.now();
   const effect = declaredEffect(assignment);
   // "When enforcementMode is disabled, resources are still evaluated. Logging, such as Activity

@@ -189,6 +189,19 @@ export interface AzureState {
   activityLog: ActivityLogEvent[];
   policyStates: PolicyStateRecord[];
   tokenSigningKey: string;
+  /**
+   * Versions of assignments and exemptions waiting to take effect or in effect, by lower-case id
+   * (see enforce/propagation.ts). Absent in state files written before the sandbox modelled it.
+   */
+  policyVersions?: Record<"policyAssignments" | "policyExemptions", Record<string, PolicyVersion[]>>;
+}
+
+/** An assignment or exemption as written by one PUT, enforced from `at`. */
+export interface PolicyVersion {
+  at: string;
+  object: ArmObject;
+  /** Its time has come and the sandbox has acted on it (the compliance scan of an assignment). */
+  applied: boolean;
 }
 
 export interface SandboxState {

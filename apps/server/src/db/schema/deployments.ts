@@ -15,6 +15,8 @@ export const bundles = pgTable(
     provider: text("provider").notNull(),
     mode: text("mode").notNull(),
     status: text("status").notNull().default("PENDING"),
+    /** While PROPAGATING: when the last of its deployments is expected to be enforced. */
+    propagationEndsAt: timestamp("propagation_ends_at", { withTimezone: true }),
     errorCodes: text("error_codes").array().notNull().default(sql`'{}'::text[]`),
     scopes: jsonb("scopes").notNull().default(sql`'[]'::jsonb`),
     excludedScopes: jsonb("excluded_scopes").notNull().default(sql`'[]'::jsonb`),
@@ -58,6 +60,8 @@ export const deployments = pgTable(
     /** Identifier of the native document in the cloud (SCP id, assignment id). */
     nativeId: text("native_id"),
     nativeDocumentHash: text("native_document_hash"),
+    /** While PROPAGATING: when the cloud is expected to enforce what was written (Azure). */
+    propagationEndsAt: timestamp("propagation_ends_at", { withTimezone: true }),
     createdBy: text("created_by").notNull(),
     ...timestamps(),
   },
@@ -96,8 +100,10 @@ export const waivers = pgTable(
     reviewerName: text("reviewer_name"),
     reviewerIdentifier: text("reviewer_identifier"),
     reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
-    /** Whether the cloud has received it: PENDING | ACTIVE | FAILED. */
+    /** Whether the cloud has received it: PENDING | PROPAGATING (received, not enforced yet) | ACTIVE | FAILED. */
     deploymentStatus: text("deployment_status").notNull().default("PENDING"),
+    /** While PROPAGATING: when the cloud is expected to honour it (Azure). */
+    propagationEndsAt: timestamp("propagation_ends_at", { withTimezone: true }),
     errorCode: text("error_code"),
     ...timestamps(),
   },

@@ -134,6 +134,8 @@ export function createConnectorRuntime(deps: {
       row.config,
       row.secretCiphertext,
       row.kind === "sandbox" ? deps.sandbox()?.url : "",
+      // The sandbox's propagation delay can change while it runs (POST /sandbox/control/propagation).
+      row.kind === "sandbox" ? deps.sandbox()?.azure.policyPropagationSeconds : "",
     ]);
     const cached = providers.get(row.id);
     if (cached?.version === version) return cached.provider;

@@ -57,9 +57,12 @@ export function rethrowTransient(error: unknown, options: RunOptions): void {
   }
 }
 
+/** In the cloud: enforced, or written and on its way to being enforced. */
+export const inCloud = (status: string) => status === "DEPLOYED" || status === "PROPAGATING";
+
 async function reportMissing(run: ApplyContext, rows: DeploymentRow[], reason: string): Promise<void> {
   const detectedAt = new Date();
-  for (const deployment of rows.filter((d) => d.status === "DEPLOYED")) {
+  for (const deployment of rows.filter((d) => inCloud(d.status))) {
     await recordMissingDeployment(run.db, {
       tenantId: deployment.tenantId,
       deploymentId: deployment.id,
@@ -151,6 +154,28 @@ export async function applyAws(
   }
 }
 
+/**
+ * Azure enforces a new or changed assignment minutes after the PUT returns: such a deployment is
+ * PROPAGATING until then. Rewriting what the cloud already holds changes nothing: it is enforced,
+ * or still propagating until the end stored when it was written.
+ */
+function propagation(
+  deployment: DeploymentRow,
+  provider: AzureCloudProvider,
+  changed: boolean,
+): { status: "DEPLOYED" | "PROPAGATING"; propagationEndsAt: Date | null } {
+  const now = Date.now();
+  const end = deployment.propagationEndsAt;
+  if (!changed)
+    return end && end.getTime() > now
+      ? { status: "PROPAGATING", propagationEndsAt: end }
+      : { status: "DEPLOYED", propagationEndsAt: null };
+  return {
+    status: "PROPAGATING",
+    propagationEndsAt: new Date(now + provider.policyPropagationSeconds * 1_000),
+  };
+}
+
 /** Puts the definition, an assignment per scope and the exemptions; returns the waivers it could not place. */
 export async function applyAzure(
   run: ApplyContext,
@@ -169,18 +194,28 @@ export async function applyAzure(
     return waiverFailures;
   }
   const placed = new Set<string>();
-  const hash = documentHash(JSON.stringify(compiled.definition.properties.policyRule));
   for (const deployment of live) {
     const assignment = compiled.assignments.find(
       (a) => a.properties.scope.toLowerCase() === deployment.scopeExternalId.toLowerCase(),
     );
     if (!assignment) continue;
+    // What Azure enforces: the rule and the assignment (parameters, excluded scopes, message),
+    // not its names and metadata.
+    const {
+      displayName: _name,
+      description: _description,
+      metadata: _metadata,
+      ...enforced
+    } = assignment.properties;
+    const hash = documentHash(JSON.stringify([compiled.definition.properties.policyRule, enforced]));
     try {
+      let missing = false;
       if (
-        deployment.status === "DEPLOYED" &&
+        inCloud(deployment.status) &&
         deployment.nativeId &&
         !(await provider.assignmentExists(deployment.nativeId))
       ) {
+        missing = true;
         await reportMissing(
           run,
           [deployment],
@@ -192,7 +227,11 @@ export async function applyAzure(
       await updateDeployments(db, tenantId, [deployment.id], {
         nativeId: id,
         nativeDocumentHash: hash,
-        status: "DEPLOYED",
+        ...propagation(
+          deployment,
+          provider,
+          missing || !deployment.nativeId || deployment.nativeDocumentHash !== hash,
+        ),
         errorCode: null,
         errorMessage: null,
       });

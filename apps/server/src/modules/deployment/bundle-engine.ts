@@ -3,7 +3,12 @@ import { CompileError } from "@palisade/policy-engine/compilers/compile-input";
 import type { CloudProvider } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
 import { createKeyedLock } from "../../lib/keyed-lock";
-import { markWaiversEnforced, markWaiversFailed, markWaiversWithdrawn } from "../waiver/waiver-lifecycle";
+import {
+  markWaiversEnforced,
+  markWaiversFailed,
+  markWaiversPropagating,
+  markWaiversWithdrawn,
+} from "../waiver/waiver-lifecycle";
 import { type WaiverRow, waiversOfBundle } from "../waiver/waiver-repository";
 import { isEnforceable } from "../waiver/waiver-rules";
 import {
@@ -11,6 +16,7 @@ import {
   applyAws,
   applyAzure,
   failDeployments,
+  inCloud,
   type RunOptions,
   rethrowTransient,
   TransientCloudError,
@@ -30,36 +36,49 @@ import {
 } from "./sync-state-repository";
 import { compareExemptions, RECONCILIATION_CODE, recordMismatch } from "./waiver-reconcile";
 
-/** Records what the cloud did with each waiver of the bundle. */
+/**
+ * Records what the cloud did with each waiver of the bundle. With `propagation` (Azure), a waiver
+ * newly written to the cloud is honoured only once it ends.
+ */
 async function recordWaiverOutcome(
   db: Database,
   tenantId: string,
   rows: WaiverRow[],
   enforceable: ActiveWaiver[],
   failures: Map<string, WaiverErrorCode>,
-  deployedDeployments: Set<string>,
+  placedDeployments: Set<string>,
   now: Date,
+  propagation: { endsAt: Date; restored: Set<string> } | undefined,
 ): Promise<void> {
   const enforcedIds = new Set(enforceable.map((w) => w.id));
   const active: string[] = [];
+  const arriving: string[] = [];
   const left: string[] = [];
   const failed = new Map<string, string[]>();
   for (const row of rows) {
     if (enforcedIds.has(row.id)) {
       const code =
         failures.get(row.id) ??
-        (deployedDeployments.has(row.deploymentId) ? undefined : "WAIVER_CREATION_FAILED");
+        (placedDeployments.has(row.deploymentId) ? undefined : "WAIVER_CREATION_FAILED");
       if (code) failed.set(code, [...(failed.get(code) ?? []), row.id]);
-      else if (row.deploymentStatus !== "ACTIVE" || row.errorCode) active.push(row.id);
-    } else if (row.deploymentStatus === "ACTIVE" && !isEnforceable(row, now)) {
+      else if (propagation?.restored.has(row.id)) arriving.push(row.id);
+      else if (row.deploymentStatus === "ACTIVE") {
+        if (row.errorCode) active.push(row.id);
+      } else if (!propagation) active.push(row.id);
+      else if (row.deploymentStatus !== "PROPAGATING" || row.errorCode) arriving.push(row.id);
+    } else if (inCloudWaiver(row.deploymentStatus) && !isEnforceable(row, now)) {
       // Out of the cloud again; the waiver's own status says why.
       left.push(row.id);
     }
   }
   await markWaiversEnforced(db, tenantId, active);
+  if (propagation) await markWaiversPropagating(db, tenantId, arriving, propagation.endsAt);
   await markWaiversWithdrawn(db, tenantId, left);
   for (const [code, ids] of failed) await markWaiversFailed(db, tenantId, ids, code);
 }
+
+const inCloudWaiver = (deploymentStatus: string) =>
+  deploymentStatus === "ACTIVE" || deploymentStatus === "PROPAGATING";
 
 /**
  * Applies bundles to the cloud. Every entry point reads the current database state and makes the
@@ -94,7 +113,7 @@ export function createBundleEngine(deps: EngineDeps) {
       const all = await findDeploymentsOfBundle(db, tenantId, bundle.id);
       const live = all.filter((d) => d.status !== "DELETED" && d.status !== "DELETING");
       const leaving = all.filter((d) => d.status === "DELETING");
-      const fresh = live.filter((d) => d.status !== "DEPLOYED");
+      const fresh = live.filter((d) => !inCloud(d.status));
       if (fresh.length > 0) {
         await updateDeployments(
           db,
@@ -155,6 +174,8 @@ export function createBundleEngine(deps: EngineDeps) {
       const removedAfterFailure: string[] = [];
       // Set when a reconcile finds waivers in the cloud that Palisade does not know, or the reverse.
       const reconciliation: string[] = [];
+      // Waivers whose exemption the cloud lost: written again, they propagate again.
+      const restored = new Set<string>();
       if (compiled.compiled.provider === "aws" && provider.provider === "aws") {
         await applyAws(
           run,
@@ -182,6 +203,7 @@ export function createBundleEngine(deps: EngineDeps) {
               known,
             );
             await recordMismatch(db, logger, bundle, mismatch);
+            for (const { waiverId } of mismatch.missing) restored.add(waiverId);
             if (mismatch.unknown.length > 0 || mismatch.missing.length > 0)
               reconciliation.push(RECONCILIATION_CODE);
           } catch (error) {
@@ -219,12 +241,28 @@ export function createBundleEngine(deps: EngineDeps) {
         return finishBundle(db, bundle);
       }
 
-      const deployed = new Set(
-        (await findDeploymentsOfBundle(db, tenantId, bundle.id))
-          .filter((d) => d.status === "DEPLOYED")
-          .map((d) => d.id),
+      const after = await findDeploymentsOfBundle(db, tenantId, bundle.id);
+      const placed = new Set(after.filter((d) => inCloud(d.status)).map((d) => d.id));
+      const propagation =
+        provider.provider === "azure"
+          ? { endsAt: new Date(Date.now() + provider.policyPropagationSeconds * 1_000), restored }
+          : undefined;
+      await recordWaiverOutcome(
+        db,
+        tenantId,
+        waiverRows,
+        enforceable,
+        waiverFailures,
+        placed,
+        now,
+        propagation,
       );
-      await recordWaiverOutcome(db, tenantId, waiverRows, enforceable, waiverFailures, deployed, now);
+      // Whatever propagates now is settled when its time comes.
+      const ends = after.flatMap((d) =>
+        d.status === "PROPAGATING" && d.propagationEndsAt ? [d.propagationEndsAt.getTime()] : [],
+      );
+      if (propagation) ends.push(propagation.endsAt.getTime());
+      for (const end of new Set(ends)) await deps.onPropagating?.(new Date(end));
       // The cloud still holds these exemptions although the waivers ended: the next sync tries again.
       await markWaiversWithdrawn(db, tenantId, removedAfterFailure);
       if (stuck.length > 0) await markWaiversFailed(db, tenantId, stuck, "WAIVER_DELETION_FAILED");

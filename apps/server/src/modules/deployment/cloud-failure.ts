@@ -137,7 +137,14 @@ export function waiverFailure(error: unknown): WaiverErrorCode {
   return "WAIVER_CREATION_FAILED";
 }
 
-const RANK: Record<string, number> = { FAILED: 4, PENDING: 3, DELETING: 3, EVALUATING: 2, DEPLOYED: 1 };
+const RANK: Record<string, number> = {
+  FAILED: 5,
+  PENDING: 4,
+  DELETING: 4,
+  EVALUATING: 3,
+  PROPAGATING: 2,
+  DEPLOYED: 1,
+};
 
 /** A bundle's status: the worst of its live deployments; DELETED when none is left. */
 export function bundleStatus(statuses: readonly string[]): string {

@@ -15,6 +15,7 @@ const row: BundleRow = {
   provider: "aws",
   mode: "PREVENT",
   status: "FAILED",
+  propagationEndsAt: null,
   errorCodes: ["POLICY_LIMIT_EXCEEDED"],
   scopes: [
     { externalId: "ou-abcd-11111111", name: "Workloads", type: "AWS_OU", provider: "aws", connectorId: "c1" },

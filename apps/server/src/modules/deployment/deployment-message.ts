@@ -42,7 +42,7 @@ export function statusOfName(name: string): DeploymentStatus {
 export function statusName(status: DeploymentStatus, field: string): string {
   const name = DeploymentStatus[status];
   if (status === DeploymentStatus.UNSPECIFIED || typeof name !== "string") {
-    throw invalidField(field, "use PENDING, EVALUATING, DEPLOYED, DELETED or FAILED.");
+    throw invalidField(field, "use PENDING, EVALUATING, PROPAGATING, DEPLOYED, DELETED or FAILED.");
   }
   return name;
 }
@@ -106,6 +106,10 @@ export function bundleMessage(row: BundleRow, excluded: ReadonlySet<string> = ne
     edited_by: () => row.editedBy ?? undefined,
     edited_at: () => (row.editedAt ? timestampFromDate(row.editedAt) : undefined),
     waiver_settings: () => ({ approvalMode: approvalModeOfName(row.waiverApprovalMode) }),
+    propagation_ends_at: () =>
+      row.status === "PROPAGATING" && row.propagationEndsAt
+        ? timestampFromDate(row.propagationEndsAt)
+        : undefined,
   };
   const init: Record<string, unknown> = {
     entity: {
@@ -153,6 +157,10 @@ export function deploymentMessage(row: DeploymentRow): PolicyDeployment {
     name: row.name,
     isVisible: row.isVisible,
     createdBy: row.createdBy,
+    propagationEndsAt:
+      row.status === "PROPAGATING" && row.propagationEndsAt
+        ? timestampFromDate(row.propagationEndsAt)
+        : undefined,
   });
 }
 

@@ -21,6 +21,8 @@ export interface EngineDeps {
   logger: Logger;
   /** Told once when a bundle turns FAILED (the tenant's "deployment failed" notification). */
   onBundleFailed?: (tenantId: string, bundleId: string) => Promise<void>;
+  /** Told when something written to the cloud is expected to be enforced (Azure's propagation). */
+  onPropagating?: (endsAt: Date) => Promise<void>;
   /** Runs work on one bundle while no other replica works on it (an advisory lock on PostgreSQL). */
   lock?: <T>(key: string, work: () => Promise<T>) => Promise<T>;
 }
@@ -59,9 +61,26 @@ export async function finishBundle(
   waiverCodes: string[] = [],
 ): Promise<void> {
   const rows = await findDeploymentsOfBundle(db, bundle.tenantId, bundle.id);
-  const status = bundle.deletedAt ? "DELETED" : bundleStatus(rows.map((d) => d.status));
   const codes = [
     ...new Set([...rows.map((d) => d.errorCode).filter((c): c is string => Boolean(c)), ...waiverCodes]),
   ];
-  await setBundleOutcome(db, bundle.tenantId, bundle.id, { status, errorCodes: codes });
+  await setBundleOutcome(db, bundle.tenantId, bundle.id, {
+    ...bundleState(bundle, rows),
+    errorCodes: codes,
+  });
+}
+
+/** The bundle's status from its deployments' and, while it propagates, when the last one is enforced. */
+export function bundleState(
+  bundle: Pick<BundleRow, "deletedAt">,
+  rows: Pick<DeploymentRow, "status" | "propagationEndsAt">[],
+): { status: string; propagationEndsAt: Date | null } {
+  const status = bundle.deletedAt ? "DELETED" : bundleStatus(rows.map((d) => d.status));
+  const ends = rows.flatMap((d) =>
+    d.status === "PROPAGATING" && d.propagationEndsAt ? [d.propagationEndsAt.getTime()] : [],
+  );
+  return {
+    status,
+    propagationEndsAt: status === "PROPAGATING" && ends.length > 0 ? new Date(Math.max(...ends)) : null,
+  };
 }

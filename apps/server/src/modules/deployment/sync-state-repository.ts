@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lte, ne, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import { bundles, deployments } from "../../db/schema/deployments";
 import type { BundleRow } from "./bundle-repository";
@@ -18,12 +18,12 @@ export async function updateDeployments(
     .where(and(eq(deployments.tenantId, tenantId), inArray(deployments.id, ids)));
 }
 
-/** The bundle's summary of its deployments: status and error codes. */
+/** The bundle's summary of its deployments: status, when it stops propagating, and error codes. */
 export async function setBundleOutcome(
   db: Database,
   tenantId: string,
   bundleId: string,
-  values: { status: string; errorCodes: string[] },
+  values: { status: string; errorCodes?: string[]; propagationEndsAt: Date | null },
 ): Promise<void> {
   await db
     .update(bundles)
@@ -84,4 +84,30 @@ export async function listBundlesBeingDeleted(db: Database, tenantId: string): P
 /** Every tenant's bundles whose cloud removal has not finished (the scheduled reconcile). */
 export async function listBundlesBeingDeletedAnyTenant(db: Database): Promise<BundleRow[]> {
   return bundlesBeingDeleted(db, undefined);
+}
+
+/**
+ * Deployments whose propagation has ended become DEPLOYED (across tenants: the settle job); a
+ * deployment changed meanwhile (propagating again, or failed) is left alone. Returns their bundles.
+ */
+export async function settlePropagatedDeploymentsAnyTenant(
+  db: Database,
+  now: Date,
+): Promise<{ tenantId: string; bundleId: string }[]> {
+  return db
+    .update(deployments)
+    .set({ status: "DEPLOYED", propagationEndsAt: null })
+    .where(and(eq(deployments.status, "PROPAGATING"), lte(deployments.propagationEndsAt, now)))
+    .returning({ tenantId: deployments.tenantId, bundleId: deployments.bundleId });
+}
+
+/** Bundles still shown PROPAGATING after their end (a sync summed them up while a settle ran). */
+export async function bundlesPastPropagationAnyTenant(
+  db: Database,
+  now: Date,
+): Promise<{ tenantId: string; bundleId: string }[]> {
+  return db
+    .select({ tenantId: bundles.tenantId, bundleId: bundles.id })
+    .from(bundles)
+    .where(and(eq(bundles.status, "PROPAGATING"), lte(bundles.propagationEndsAt, now)));
 }

@@ -4,6 +4,7 @@ import type { Database } from "../../db/database";
 import type { Logger } from "../../logger";
 import { writeSystemAudit } from "../audit/audit-log";
 import type { WaiverRow } from "../waiver/waiver-repository";
+import { inCloud } from "./bundle-apply";
 import type { DeploymentRow } from "./deployment-repository";
 
 export const RECONCILIATION_CODE = "WAIVERS_RECONCILIATION_FAILED";
@@ -30,7 +31,7 @@ export async function compareExemptions(
   const found = new Set<string>();
   const unknown: string[] = [];
   for (const deployment of deployed) {
-    if (deployment.status !== "DEPLOYED" || !deployment.nativeId) continue;
+    if (!inCloud(deployment.status) || !deployment.nativeId) continue;
     const assignment = deployment.nativeId.toLowerCase();
     for (const exemption of await provider.listExemptions(deployment.scopeExternalId)) {
       if (exemption.policyAssignmentId.toLowerCase() !== assignment) continue;
@@ -40,14 +41,19 @@ export async function compareExemptions(
       if (!knownExemptionIds.has(id)) unknown.push(exemption.id);
     }
   }
-  const inCloud = new Set(
-    waivers.filter((w) => w.status === "ACTIVE" && w.deploymentStatus === "ACTIVE").map((w) => w.id),
+  const placed = new Set(
+    waivers
+      .filter(
+        (w) =>
+          w.status === "ACTIVE" && (w.deploymentStatus === "ACTIVE" || w.deploymentStatus === "PROPAGATING"),
+      )
+      .map((w) => w.id),
   );
   const assignments = new Set(deployed.map((d) => d.nativeId?.toLowerCase()).filter(Boolean));
   const missing = expected
     .filter(
       (e) =>
-        inCloud.has(e.properties.metadata.palisade.waiverId) &&
+        placed.has(e.properties.metadata.palisade.waiverId) &&
         assignments.has(e.properties.policyAssignmentId.toLowerCase()) &&
         !found.has(e.id.toLowerCase()),
     )

@@ -15,6 +15,7 @@ import { classifyAudit } from "./classify";
 import { type ComplianceFinding, complianceEvent, latestCompliance } from "./classify-compliance";
 import type { ClassifyContext } from "./classify-context";
 import { recordObservations } from "./compliance-observation-repository";
+import { driftWindow, withinDriftWindow } from "./drift-window";
 import { listRequestEventsSince, markDriftHistorical } from "./event-repository";
 import { findConnectorAnyTenant } from "./fetch-repository";
 import { loadClassifyContext } from "./load-classify-context";
@@ -33,7 +34,6 @@ export interface EventPipeline extends EventFetchRunner {
   rebuildResourceEvents(tenantId: string): Promise<void>;
 }
 
-const DRIFT_NEAR_REQUEST_MS = 5000;
 const DAY_MS = 86_400_000;
 
 /**
@@ -71,7 +71,8 @@ export function createEventPipeline(deps: {
     );
     // A request that Azure denied or audited leaves a NonCompliant state at the same moment:
     // that is the prevention or alert already recorded, not a resource drifting.
-    const oldest = Math.min(...findings.map((f) => f.time.getTime())) - DRIFT_NEAR_REQUEST_MS;
+    const window = driftWindow(ctx.provider);
+    const oldest = Math.min(...findings.map((f) => f.time.getTime())) - window.afterMs;
     const requests = await listRequestEventsSince(db, ctx.tenantId, new Date(oldest));
     const requestTimes = new Map<string, number[]>();
     for (const r of [
@@ -99,8 +100,8 @@ export function createEventPipeline(deps: {
         continue;
       }
       if (driftSince) continue;
-      const near = (requestTimes.get(key) ?? []).some(
-        (t) => Math.abs(t - finding.time.getTime()) <= DRIFT_NEAR_REQUEST_MS,
+      const near = (requestTimes.get(key) ?? []).some((t) =>
+        withinDriftWindow(window, t, finding.time.getTime()),
       );
       if (!near && auditRead) events.push(complianceEvent(finding, ctx, "DRIFT"));
     }

@@ -20,6 +20,7 @@ import {
   insertWaivers,
   lockBundleForWaivers,
   openWaiversOfKey,
+  settlePropagatedWaiversAnyTenant,
   setWaiverDeploymentStatus,
   transitionWaiver,
   type WaiverInsert,
@@ -337,12 +338,39 @@ export async function expireDueWaivers(deps: WaiverLifecycleDeps, now = new Date
 
 /** The cloud enforces these waivers now. */
 export async function markWaiversEnforced(db: Database, tenantId: string, ids: string[]): Promise<void> {
-  await setWaiverDeploymentStatus(db, tenantId, ids, { deploymentStatus: "ACTIVE", errorCode: null });
+  await setWaiverDeploymentStatus(db, tenantId, ids, {
+    deploymentStatus: "ACTIVE",
+    errorCode: null,
+    propagationEndsAt: null,
+  });
+}
+
+/** The cloud has these waivers and honours them from `endsAt` (an Azure exemption propagating). */
+export async function markWaiversPropagating(
+  db: Database,
+  tenantId: string,
+  ids: string[],
+  endsAt: Date,
+): Promise<void> {
+  await setWaiverDeploymentStatus(db, tenantId, ids, {
+    deploymentStatus: "PROPAGATING",
+    errorCode: null,
+    propagationEndsAt: endsAt,
+  });
+}
+
+/** Waivers whose propagation has ended are honoured by the cloud now (every tenant: the settle job). */
+export async function markPropagatedWaiversEnforced(db: Database, now: Date): Promise<number> {
+  return settlePropagatedWaiversAnyTenant(db, now);
 }
 
 /** These waivers left the cloud again; their own status says why. */
 export async function markWaiversWithdrawn(db: Database, tenantId: string, ids: string[]): Promise<void> {
-  await setWaiverDeploymentStatus(db, tenantId, ids, { deploymentStatus: "PENDING", errorCode: null });
+  await setWaiverDeploymentStatus(db, tenantId, ids, {
+    deploymentStatus: "PENDING",
+    errorCode: null,
+    propagationEndsAt: null,
+  });
 }
 
 /** The cloud could not take these waivers, for the reason the code names. */
@@ -352,5 +380,9 @@ export async function markWaiversFailed(
   ids: string[],
   code: string,
 ): Promise<void> {
-  await setWaiverDeploymentStatus(db, tenantId, ids, { deploymentStatus: "FAILED", errorCode: code });
+  await setWaiverDeploymentStatus(db, tenantId, ids, {
+    deploymentStatus: "FAILED",
+    errorCode: code,
+    propagationEndsAt: null,
+  });
 }

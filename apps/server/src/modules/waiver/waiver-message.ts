@@ -77,5 +77,9 @@ export function waiverMessage(row: WaiverView): Waiver {
       WaiverDeploymentStatus[row.deploymentStatus as keyof typeof WaiverDeploymentStatus] ??
       WaiverDeploymentStatus.PENDING,
     errorCode: (row.errorCode && productErrorCodes.get(row.errorCode)) || ProductErrorCode.UNSPECIFIED,
+    propagationEndsAt:
+      status === "PROPAGATING" && row.propagationEndsAt
+        ? timestampFromDate(row.propagationEndsAt)
+        : undefined,
   });
 }

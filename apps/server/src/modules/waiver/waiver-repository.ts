@@ -1,8 +1,22 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, lte, ne, or, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  ilike,
+  inArray,
+  lte,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { Database } from "../../db/database";
 import type { PageWindow } from "../../db/page-window";
 import { bundles, deployments, waivers } from "../../db/schema/deployments";
-import type { WaiverStatusName } from "./waiver-rules";
+import type { ReportedStatusName, WaiverStatusName } from "./waiver-rules";
 
 export type WaiverRow = typeof waivers.$inferSelect;
 export type WaiverInsert = typeof waivers.$inferInsert;
@@ -193,7 +207,11 @@ export async function setWaiverDeploymentStatus(
   db: Database,
   tenantId: string,
   ids: string[],
-  values: { deploymentStatus: "PENDING" | "ACTIVE" | "FAILED"; errorCode: string | null },
+  values: {
+    deploymentStatus: "PENDING" | "PROPAGATING" | "ACTIVE" | "FAILED";
+    errorCode: string | null;
+    propagationEndsAt?: Date | null;
+  },
 ): Promise<void> {
   if (ids.length === 0) return;
   await db
@@ -224,15 +242,20 @@ export async function cancelOpenWaiversOfBundle(
     );
 }
 
-/** What users see as the status: an active waiver the cloud has not received reads PENDING. */
-const reportedStatusSql = sql<string>`case when ${waivers.status} = 'ACTIVE' and ${waivers.deploymentStatus} <> 'ACTIVE' then 'PENDING' else ${waivers.status} end`;
+/**
+ * What users see as the status (waiver-rules' reportedStatus): an active waiver the cloud has
+ * received but does not honour yet reads PROPAGATING, one it has not received PENDING.
+ */
+const reportedStatusSql = sql<string>`case when ${waivers.status} = 'ACTIVE' and ${waivers.deploymentStatus} = 'PROPAGATING' then 'PROPAGATING' when ${waivers.status} = 'ACTIVE' and ${waivers.deploymentStatus} <> 'ACTIVE' then 'PENDING' else ${waivers.status} end`;
 
-function reportedStatusIs(status: WaiverStatusName): SQL | undefined {
+function reportedStatusIs(status: ReportedStatusName): SQL | undefined {
   if (status === "ACTIVE") return and(eq(waivers.status, "ACTIVE"), eq(waivers.deploymentStatus, "ACTIVE"));
+  if (status === "PROPAGATING")
+    return and(eq(waivers.status, "ACTIVE"), eq(waivers.deploymentStatus, "PROPAGATING"));
   if (status === "PENDING") {
     return or(
       eq(waivers.status, "PENDING"),
-      and(eq(waivers.status, "ACTIVE"), ne(waivers.deploymentStatus, "ACTIVE")),
+      and(eq(waivers.status, "ACTIVE"), notInArray(waivers.deploymentStatus, ["ACTIVE", "PROPAGATING"])),
     );
   }
   return eq(waivers.status, status);
@@ -240,7 +263,7 @@ function reportedStatusIs(status: WaiverStatusName): SQL | undefined {
 
 export interface ListQuery {
   key?: string;
-  statuses: WaiverStatusName[];
+  statuses: ReportedStatusName[];
   requestedBy: string[];
   comment?: string;
   orderBy: "created_at" | "status";
@@ -310,7 +333,7 @@ export async function summarize(
   db: Database,
   tenantId: string,
   keys: string[],
-): Promise<Record<WaiverStatusName, number>> {
+): Promise<Record<ReportedStatusName, number>> {
   const rows = await db
     .select({ status: reportedStatusSql, n: count() })
     .from(waivers)
@@ -326,15 +349,16 @@ export async function summarize(
       ),
     )
     .groupBy(reportedStatusSql);
-  const counts: Record<WaiverStatusName, number> = {
+  const counts: Record<ReportedStatusName, number> = {
     PENDING: 0,
+    PROPAGATING: 0,
     ACTIVE: 0,
     EXPIRED: 0,
     CANCELLED: 0,
     REJECTED: 0,
   };
   for (const row of rows) {
-    if (row.status in counts) counts[row.status as WaiverStatusName] = Number(row.n);
+    if (row.status in counts) counts[row.status as ReportedStatusName] = Number(row.n);
   }
   return counts;
 }
@@ -357,4 +381,14 @@ export async function expireWaiversAnyTenant(db: Database, ids: string[], now: D
     .where(and(inArray(waivers.id, ids), eq(waivers.status, "ACTIVE"), lte(waivers.expiresAt, now)))
     .returning({ id: waivers.id });
   return rows.map((r) => r.id);
+}
+
+/** Waivers whose propagation has ended are honoured now (across tenants: the settle job); returns how many. */
+export async function settlePropagatedWaiversAnyTenant(db: Database, now: Date): Promise<number> {
+  const rows = await db
+    .update(waivers)
+    .set({ deploymentStatus: "ACTIVE", propagationEndsAt: null })
+    .where(and(eq(waivers.deploymentStatus, "PROPAGATING"), lte(waivers.propagationEndsAt, now)))
+    .returning({ id: waivers.id });
+  return rows.length;
 }

@@ -15,22 +15,25 @@ export const IDEMPOTENCY_WINDOW_MS = 10 * 60_000;
 export const MAX_IDEMPOTENCY_KEY = 128;
 
 export type WaiverStatusName = "PENDING" | "ACTIVE" | "EXPIRED" | "CANCELLED" | "REJECTED";
+/** The statuses users see: a stored one, or PROPAGATING (ACTIVE, written, not yet honoured by the cloud). */
+export type ReportedStatusName = WaiverStatusName | "PROPAGATING";
 export const OPEN_STATUSES: readonly WaiverStatusName[] = ["PENDING", "ACTIVE"];
 
-const statusByName: Record<WaiverStatusName, WaiverStatus> = {
+const statusByName: Record<ReportedStatusName, WaiverStatus> = {
   PENDING: WaiverStatus.PENDING,
   ACTIVE: WaiverStatus.ACTIVE,
   EXPIRED: WaiverStatus.EXPIRED,
   CANCELLED: WaiverStatus.CANCELLED,
   REJECTED: WaiverStatus.REJECTED,
+  PROPAGATING: WaiverStatus.PROPAGATING,
 };
 
 export function statusOfName(name: string): WaiverStatus {
-  return statusByName[name as WaiverStatusName] ?? WaiverStatus.UNSPECIFIED;
+  return statusByName[name as ReportedStatusName] ?? WaiverStatus.UNSPECIFIED;
 }
 
-export function nameOfStatus(status: WaiverStatus): WaiverStatusName | undefined {
-  const name = WaiverStatus[status] as WaiverStatusName | undefined;
+export function nameOfStatus(status: WaiverStatus): ReportedStatusName | undefined {
+  const name = WaiverStatus[status] as ReportedStatusName | undefined;
   return name && name in statusByName ? name : undefined;
 }
 
@@ -54,9 +57,11 @@ export function refusedTransition(from: WaiverStatusName, to: WaiverStatusName):
 
 /**
  * The status users see. An approved waiver the cloud has not received (yet, or at all) does not
- * let anything through, so it is never shown as ACTIVE.
+ * let anything through, so it is never shown as ACTIVE; one it has received but does not honour
+ * yet (an Azure exemption propagating) is PROPAGATING.
  */
-export function reportedStatus(status: string, deploymentStatus: string): WaiverStatusName {
+export function reportedStatus(status: string, deploymentStatus: string): ReportedStatusName {
+  if (status === "ACTIVE" && deploymentStatus === "PROPAGATING") return "PROPAGATING";
   if (status === "ACTIVE" && deploymentStatus !== "ACTIVE") return "PENDING";
   return status as WaiverStatusName;
 }

@@ -11,6 +11,7 @@ export const deploymentStatusLabels: Record<DeploymentStatus, { label: string; v
   [DeploymentStatus.DEPLOYED]: { label: "Deployed", variant: "success" },
   [DeploymentStatus.DELETED]: { label: "Deleted", variant: "secondary" },
   [DeploymentStatus.FAILED]: { label: "Failed", variant: "destructive" },
+  [DeploymentStatus.PROPAGATING]: { label: "Propagating", variant: "warning" },
 };
 
 export const modeLabels: Record<DeploymentMode, string> = {

@@ -6,6 +6,7 @@ type WaiverJson = NonNullable<CreatedWaiverJson["waiver"]>;
 /** What the requester is told about their waiver after submitting it. */
 export type WaiverOutcome =
   | { kind: "active"; expiresAt: string | null; scope: string }
+  | { kind: "propagating"; activeAt: Date | null; expiresAt: string | null; scope: string }
   | { kind: "pending"; tenantName: string }
   | { kind: "rejected"; reviewer: string }
   | { kind: "closed"; status: string };
@@ -25,6 +26,15 @@ export function waiverOutcomeOf(waiver: WaiverJson, tenantName: string, timeZone
   const status = statusName(waiver.status);
   if (status === "ACTIVE") {
     return { kind: "active", expiresAt: localExpiry(waiver.expiresAt, timeZone), scope: waiver.scope ?? "" };
+  }
+  if (status === "PROPAGATING") {
+    const activeAt = waiver.propagationEndsAt ? new Date(waiver.propagationEndsAt) : null;
+    return {
+      kind: "propagating",
+      activeAt: activeAt && !Number.isNaN(activeAt.getTime()) ? activeAt : null,
+      expiresAt: localExpiry(waiver.expiresAt, timeZone),
+      scope: waiver.scope ?? "",
+    };
   }
   if (status === "PENDING") return { kind: "pending", tenantName };
   if (status === "REJECTED") return { kind: "rejected", reviewer: waiver.reviewer?.name ?? "" };

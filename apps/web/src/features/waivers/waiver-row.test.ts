@@ -48,6 +48,7 @@ describe("waiver status label", () => {
     [PENDING, cloud.PENDING, true, "Pending"],
     [PENDING, cloud.FAILED, true, "Failed"],
     [ACTIVE, cloud.ACTIVE, true, "Active"],
+    [WaiverStatus.PROPAGATING, cloud.PROPAGATING, true, "Propagating"],
     [EXPIRED, cloud.ACTIVE, true, "Expired"],
     [CANCELLED, cloud.ACTIVE, true, "Cancelled"],
     [REJECTED, cloud.PENDING, false, "Rejected"],
@@ -65,5 +66,28 @@ describe("duration", () => {
     [1_800n, "30 min"],
   ])("%s seconds reads %s", (seconds, text) => {
     expect(formatDuration(seconds)).toBe(text);
+  });
+});
+
+describe("a propagating waiver", () => {
+  const propagating = {
+    status: WaiverStatus.PROPAGATING,
+    deploymentStatus: WaiverDeploymentStatus.PROPAGATING,
+    hasExpiry: true,
+    propagationEndsAt: new Date(Date.now() + 4 * 60_000 + 30_000),
+  };
+
+  it("says the action stays blocked for about the time Azure has left", () => {
+    expect(waiverStatusLabel(propagating).hint).toBe(
+      "Approved and written to Azure, which honours a new exemption within about 5 minutes; until then the action stays blocked.",
+    );
+  });
+
+  it("can be cancelled, not approved again", () => {
+    expect(waiverActions(propagating, { canUpdate: true, canWrite: true })).toEqual({
+      approve: false,
+      reject: false,
+      cancel: true,
+    });
   });
 });

@@ -1,10 +1,13 @@
 import { WaiverDeploymentStatus, WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
+import { waiverPropagationText } from "@/lib/propagation";
 
 export interface WaiverRowInput {
   status: WaiverStatus;
   deploymentStatus: WaiverDeploymentStatus;
   /** Set once the waiver was activated (AUTO at once, MANUAL when approved). */
   hasExpiry: boolean;
+  /** While PROPAGATING: when the cloud honours it. */
+  propagationEndsAt?: Date;
 }
 
 export interface WaiverRowGrants {
@@ -14,13 +17,16 @@ export interface WaiverRowGrants {
 
 /**
  * What a user may do with a waiver: approve or reject one that awaits a decision (with
- * WAIVERS_UPDATE), cancel one that is pending or active (with WAIVERS_WRITE). An approved
+ * WAIVERS_UPDATE), cancel one that is pending, propagating or active (with WAIVERS_WRITE). An approved
  * waiver that has not reached the cloud reads PENDING but has an expiry: it is not awaiting a
  * decision any more.
  */
 export function waiverActions(waiver: WaiverRowInput, grants: WaiverRowGrants) {
   const awaitingDecision = waiver.status === WaiverStatus.PENDING && !waiver.hasExpiry;
-  const open = waiver.status === WaiverStatus.PENDING || waiver.status === WaiverStatus.ACTIVE;
+  const open =
+    waiver.status === WaiverStatus.PENDING ||
+    waiver.status === WaiverStatus.PROPAGATING ||
+    waiver.status === WaiverStatus.ACTIVE;
   return {
     approve: grants.canUpdate && awaitingDecision,
     reject: grants.canUpdate && awaitingDecision,
@@ -39,6 +45,12 @@ export function waiverStatusLabel(waiver: WaiverRowInput): {
   switch (waiver.status) {
     case WaiverStatus.ACTIVE:
       return { label: "Active", variant: "success" };
+    case WaiverStatus.PROPAGATING:
+      return {
+        label: "Propagating",
+        variant: "warning",
+        hint: waiverPropagationText(waiver.propagationEndsAt),
+      };
     case WaiverStatus.PENDING:
       if (!waiver.hasExpiry) return { label: "Awaiting approval", variant: "warning" };
       return waiver.deploymentStatus === WaiverDeploymentStatus.FAILED

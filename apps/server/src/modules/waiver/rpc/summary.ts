@@ -15,6 +15,7 @@ export function summary({ db }: WaiverServiceDeps): WaiverRpc["summary"] {
       rejected: counts.REJECTED,
       cancelled: counts.CANCELLED,
       expired: counts.EXPIRED,
+      propagating: counts.PROPAGATING,
     };
   };
 }

@@ -8,11 +8,17 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { describeError } from "@/lib/error-text";
 import { installProgressQuery, useRefreshAfterInstall } from "../api/initiative-queries";
 
-const statusBadges: Partial<Record<DeploymentStatus, { label: string; variant: "success" | "destructive" }>> =
-  {
-    [DeploymentStatus.DEPLOYED]: { label: "Deployed", variant: "success" },
-    [DeploymentStatus.FAILED]: { label: "Failed", variant: "destructive" },
-  };
+const statusBadges: Partial<
+  Record<DeploymentStatus, { label: string; variant: "success" | "destructive" | "warning"; title?: string }>
+> = {
+  [DeploymentStatus.DEPLOYED]: { label: "Deployed", variant: "success" },
+  [DeploymentStatus.FAILED]: { label: "Failed", variant: "destructive" },
+  [DeploymentStatus.PROPAGATING]: {
+    label: "Propagating",
+    variant: "warning",
+    title: "Written to Azure, which applies new assignments within minutes; not enforced yet.",
+  },
+};
 
 /** How far an initiative install is: each bundle it created and its deployment. */
 export function InstallProgress({ jobId }: { jobId: string }) {
@@ -77,7 +83,9 @@ export function InstallProgress({ jobId }: { jobId: string }) {
                 </Link>
                 <span className="font-mono text-xs text-muted-foreground">{bundle.key}</span>
                 {badge ? (
-                  <Badge variant={badge.variant}>{badge.label}</Badge>
+                  <Badge variant={badge.variant} title={badge.title}>
+                    {badge.label}
+                  </Badge>
                 ) : (
                   <Badge variant="secondary">Deploying</Badge>
                 )}

@@ -15,11 +15,13 @@ import { appTransport } from "@/lib/transport";
 import { CATALOGUE_PAGE_SIZE, catalogueRequest } from "../catalogue-filters";
 import type { PoliciesSearch } from "../policies-search";
 
-/** While a deployment is being applied, its status is read again this often. */
+/** While a deployment is being applied or propagating, its status is read again this often. */
 const DEPLOY_POLL_MS = 2000;
 
 const inProgress = (status: DeploymentStatus) =>
-  status === DeploymentStatus.PENDING || status === DeploymentStatus.EVALUATING;
+  status === DeploymentStatus.PENDING ||
+  status === DeploymentStatus.EVALUATING ||
+  status === DeploymentStatus.PROPAGATING;
 
 export function catalogueQuery(search: PoliciesSearch) {
   return {

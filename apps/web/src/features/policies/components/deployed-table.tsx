@@ -3,15 +3,15 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { EmptyState } from "@/components/empty-state";
 import { PagePagination } from "@/components/page-pagination";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { describeError } from "@/lib/error-text";
 import { bundlesQuery } from "../api/policy-queries";
-import { deploymentStatusLabels, modeLabels } from "../bundle-status";
+import { modeLabels } from "../bundle-status";
 import { totalPagesOf } from "../catalogue-filters";
+import { DeploymentStatusBadge } from "./deployment-status-badge";
 
 export function DeployedTable({
   page,
@@ -69,7 +69,6 @@ export function DeployedTable({
               {list.data.items.map(
                 ({ bundle, preventionsCount, driftsCount, waiversCount, activeWaiversCount }) => {
                   if (!bundle) return null;
-                  const status = deploymentStatusLabels[bundle.status];
                   return (
                     <TableRow key={bundle.entity?.id} data-testid="bundle-row">
                       <TableCell className="max-w-xs">
@@ -86,7 +85,10 @@ export function DeployedTable({
                       <TableCell className="font-mono">{bundle.key}</TableCell>
                       <TableCell>{modeLabels[bundle.mode]}</TableCell>
                       <TableCell>
-                        <Badge variant={status.variant}>{status.label}</Badge>
+                        <DeploymentStatusBadge
+                          status={bundle.status}
+                          propagationEndsAt={bundle.propagationEndsAt}
+                        />
                       </TableCell>
                       <TableCell
                         className="max-w-xs truncate"

@@ -25,7 +25,8 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { describeError } from "@/lib/error-text";
 import { bundlesQuery, deploymentsQuery, useDeleteBundle, useUpdateBundle } from "../api/policy-queries";
-import { deploymentStatusLabels, modeLabels } from "../bundle-status";
+import { modeLabels } from "../bundle-status";
+import { DeploymentStatusBadge } from "./deployment-status-badge";
 import { ProductErrors } from "./product-errors";
 
 function Deployments({ bundleId }: { bundleId: string }) {
@@ -47,7 +48,6 @@ function Deployments({ bundleId }: { bundleId: string }) {
       <TableBody>
         {list.data.items.map(({ deployment, preventionsCount, driftsCount }) => {
           if (!deployment) return null;
-          const status = deploymentStatusLabels[deployment.status];
           return (
             <TableRow key={deployment.entity?.id} data-testid="deployment-row">
               <TableCell>
@@ -55,7 +55,10 @@ function Deployments({ bundleId }: { bundleId: string }) {
                 <p className="font-mono text-xs text-muted-foreground">{deployment.scope?.externalId}</p>
               </TableCell>
               <TableCell className="whitespace-normal">
-                <Badge variant={status.variant}>{status.label}</Badge>
+                <DeploymentStatusBadge
+                  status={deployment.status}
+                  propagationEndsAt={deployment.propagationEndsAt}
+                />
                 <ProductErrors
                   codes={deployment.errorCode !== 0 ? [deployment.errorCode] : []}
                   label="Deployment error"
@@ -136,7 +139,6 @@ function BundleCard({
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [confirmMode, setConfirmMode] = useState(false);
   const scopeCount = useQuery(deploymentsQuery(bundle.entity?.id ?? "")).data?.items.length;
-  const status = deploymentStatusLabels[bundle.status];
   const id = bundle.entity?.id ?? "";
   const nextMode = bundle.mode === DeploymentMode.PREVENT ? DeploymentMode.ALERT : DeploymentMode.PREVENT;
   const switchMode = async () => {
@@ -165,9 +167,11 @@ function BundleCard({
           <Badge variant={bundle.mode === DeploymentMode.PREVENT ? "default" : "secondary"}>
             {modeLabels[bundle.mode]}
           </Badge>
-          <Badge variant={status.variant} data-testid="bundle-status">
-            {status.label}
-          </Badge>
+          <DeploymentStatusBadge
+            status={bundle.status}
+            propagationEndsAt={bundle.propagationEndsAt}
+            testId="bundle-status"
+          />
         </CardTitle>
         {canWrite && (
           <div className="flex gap-2">

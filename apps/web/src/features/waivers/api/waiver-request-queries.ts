@@ -83,7 +83,8 @@ export const pendingPollLimitMs = 10 * 60_000;
 
 /**
  * The requester's own waiver, read again every few seconds while it is PENDING so the page shows
- * the decision without a reload; polling stops once it is decided or after ten minutes.
+ * the decision without a reload, and while it is PROPAGATING until the cloud honours it; polling
+ * stops once it is decided or, for a decision, after ten minutes.
  */
 export function useOwnWaiver(id: string | undefined, since: number): OwnWaiverJson | undefined {
   const [own, setOwn] = useState<OwnWaiverJson>();
@@ -96,6 +97,11 @@ export function useOwnWaiver(id: string | undefined, since: number): OwnWaiverJs
         const answer = await getOwnWaiver(waiverId, controller.signal);
         if (controller.signal.aborted) return;
         setOwn(answer);
+        // Propagating ends at a known time: it is followed to ACTIVE however long the decision took.
+        if (answer.waiver?.status === "WAIVER_STATUS_PROPAGATING") {
+          timer = setTimeout(() => poll(waiverId), pendingPollMs);
+          return;
+        }
         if (answer.waiver?.status !== "WAIVER_STATUS_PENDING") return;
       } catch {
         // A failed read is asked again at the next turn.

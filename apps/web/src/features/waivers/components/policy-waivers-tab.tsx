@@ -31,6 +31,7 @@ import { WaiverAnalyticsCard } from "./waiver-analytics-card";
 const summaryCounts = [
   ["total", "Total"],
   ["active", "Active"],
+  ["propagating", "Propagating"],
   ["pending", "Pending"],
   ["rejected", "Rejected"],
   ["cancelled", "Cancelled"],
@@ -40,7 +41,7 @@ const summaryCounts = [
 function WaiverSummary({ policyKey }: { policyKey: string }) {
   const summary = useQuery(policyWaiverSummaryQuery(policyKey));
   return (
-    <dl className="grid grid-cols-3 gap-3 sm:grid-cols-6" aria-label="Waiver counts">
+    <dl className="grid grid-cols-3 gap-3 sm:grid-cols-7" aria-label="Waiver counts">
       {summaryCounts.map(([field, label]) => (
         <Card key={field} className="py-3">
           <CardContent className="px-4">
@@ -74,6 +75,7 @@ function WaiverRow({
     status: waiver.status,
     deploymentStatus: waiver.deploymentStatus,
     hasExpiry: !!waiver.expiresAt,
+    propagationEndsAt: waiver.propagationEndsAt ? timestampDate(waiver.propagationEndsAt) : undefined,
   };
   const actions = waiverActions(row, grants);
   const status = waiverStatusLabel(row);

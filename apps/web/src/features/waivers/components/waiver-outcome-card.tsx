@@ -4,6 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { type CreatedWaiverJson, useOwnWaiver } from "../api/waiver-request-queries";
 import { waiverOutcomeOf } from "../waiver-outcome";
+import { WaiverPropagatingNotice } from "./waiver-propagating-notice";
 
 /** What happened to a submitted waiver: active now, waiting for a reviewer, or decided. */
 export function WaiverOutcomeCard({
@@ -18,7 +19,9 @@ export function WaiverOutcomeCard({
 }) {
   const [since] = useState(() => Date.now());
   const id = created.waiver?.entity?.id;
-  const initiallyPending = created.waiver?.status === "WAIVER_STATUS_PENDING";
+  const initiallyPending =
+    created.waiver?.status === "WAIVER_STATUS_PENDING" ||
+    created.waiver?.status === "WAIVER_STATUS_PROPAGATING";
   const own = useOwnWaiver(initiallyPending ? id : undefined, since);
   const waiver = own?.waiver ?? created.waiver ?? {};
   const outcome = waiverOutcomeOf(waiver, own?.tenantName || "this tenant");
@@ -40,6 +43,9 @@ export function WaiverOutcomeCard({
               {outcome.expiresAt ? `Expires ${outcome.expiresAt}.` : ""}
             </p>
           </>
+        )}
+        {outcome.kind === "propagating" && (
+          <WaiverPropagatingNotice outcome={outcome} scopeName={scopeName} />
         )}
         {outcome.kind === "pending" && (
           <>
