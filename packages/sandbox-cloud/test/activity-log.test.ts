@@ -61,11 +61,14 @@ async function assign(sub: string, name: string, effect: string, enforcementMode
     policyRule: storageRule,
     parameters: { effect: { type: "String", defaultValue: effect } },
   });
-  return policy.policyAssignments.create(`/subscriptions/${sub}`, name, {
+  const assignment = await policy.policyAssignments.create(`/subscriptions/${sub}`, name, {
     policyDefinitionId: definition.id!,
     parameters: { effect: { value: effect } },
     enforcementMode,
   });
+  // Azure applies an assignment minutes after it is written; the sandbox too.
+  await h.propagate();
+  return assignment;
 }
 
 const policiesOf = (e: EventData) =>

@@ -304,6 +304,8 @@ describe.skipIf(!installed)(
         scope,
       );
       expect(listed.map((e) => e.name)).toEqual(["pal-waiver"]);
+      // An exemption, like an assignment, is honoured once Azure has applied it.
+      await h.propagate();
       const waived = await azJson<{ name: string }>(...storageAccount("stpalwaived01", "eastus"));
       expect(waived.name).toBe("stpalwaived01");
     });

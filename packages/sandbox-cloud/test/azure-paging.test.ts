@@ -130,6 +130,8 @@ describe("policy states page with @odata.nextLink, followed with POST (https://l
       },
     );
     expect(assignment.status).toBe(201);
+    // The assignment's compliance scan runs once it takes effect.
+    await h.propagate();
     const query = `${MG}/${root}/providers/Microsoft.PolicyInsights/policyStates/latest/queryResults?api-version=2019-10-01`;
     const all = await readAll("POST", query, "@odata.nextLink");
     expect(all.items.length).toBeGreaterThan(4);
