@@ -146,6 +146,8 @@ describe.each(engines)("Azure read failures on %s", (engine) => {
     await provider.putDefinition(compiled.definition);
     const assignment = await provider.putAssignment(compiled.assignments[0]!);
     await db().update(deployments).set({ nativeId: assignment }).where(eq(deployments.id, deployment!.id));
+    // Azure enforces an assignment once it has propagated; the sandbox too.
+    await control("/sandbox/control/clock", { advanceSeconds: provider.policyPropagationSeconds });
   });
   afterAll(async () => {
     await server?.stop();
