@@ -8,6 +8,7 @@ import { enqueueImpactPreview } from "../../jobs/impact-preview-job";
 import type { JobQueue } from "../../jobs/job-queue";
 import { findConnector, findHierarchyNodes } from "../connector/connector-repository";
 import type { ConnectorRuntime } from "../connector/connector-runtime";
+import { REQUEST_SUMMARY_DAYS } from "../event/request-summary";
 import { type Compiled, compile } from "./bundle-compile";
 import { parseParameters, resolveScopes } from "./bundle-input";
 import type { StoredScope } from "./bundle-repository";
@@ -22,7 +23,8 @@ import {
 import type { TenantReads } from "./tenant-reads";
 
 export const DEFAULT_PERIOD_DAYS = 30;
-export const MAX_PERIOD_DAYS = 90;
+/** As far back as requests are stored. */
+export const MAX_PERIOD_DAYS = REQUEST_SUMMARY_DAYS;
 /** A finished preview is answered again for this long; after that the same request replays anew. */
 export const PREVIEW_FRESH_MS = 15 * 60_000;
 

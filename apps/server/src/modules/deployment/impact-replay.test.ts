@@ -6,13 +6,14 @@ import { describe, expect, it } from "vitest";
 import { auditRecord } from "../../cloud/aws/cloudtrail-events";
 import type { AuditRecord } from "../../cloud/cloud-provider";
 import type { DeploymentInfo } from "../event/classify-context";
+import { summariseRecords } from "../event/request-summary";
 import pages from "./__fixtures__/lookup-events-pages.json";
 import {
   type AwsReplayTarget,
   createTally,
   fieldsReadBy,
   replayActivityRecord,
-  replayCloudTrailRecord,
+  replayStoredRequest,
   topCounts,
 } from "./impact-replay";
 
@@ -95,7 +96,11 @@ function replayAws(target: Partial<AwsReplayTarget> = {}) {
     ancestorsOf,
     ...target,
   };
-  for (const page of recordedPages) for (const record of page) replayCloudTrailRecord(record, full, tally);
+  // As stored at ingest (the management account left out there), replayed newest first.
+  const stored = summariseRecords(recordedPages.flat(), MANAGEMENT).sort(
+    (a, b) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime(),
+  );
+  for (const request of stored) replayStoredRequest(request, full, tally);
   return tally;
 }
 

@@ -152,6 +152,16 @@ function Result({ preview }: { preview: ImpactPreview }) {
           ` ${plural(preview.alreadyDeniedCount, "more request")} ${
             preview.alreadyDeniedCount === 1 ? "is" : "are"
           } denied already, by the cloud or a guardrail deployed on the same scopes.`}
+        {preview.notEvaluableCount > 0 && (
+          <>
+            {" "}
+            <strong data-testid="impact-preview-not-evaluable">
+              Not evaluable: {preview.notEvaluableCount.toLocaleString()}
+            </strong>{" "}
+            {preview.notEvaluableCount === 1 ? "request's record does" : "requests' records do"} not tell what
+            the guardrail reads; they are not counted as allowed.
+          </>
+        )}
         {preview.nonCompliantResources > 0 &&
           ` ${plural(preview.nonCompliantResources, "existing resource")} ${
             preview.nonCompliantResources === 1 ? "does" : "do"
@@ -162,6 +172,11 @@ function Result({ preview }: { preview: ImpactPreview }) {
           <TopList title="Top actions" items={preview.topActions} />
           <TopList title="Top principals" items={preview.topPrincipals} />
           <TopList title={`Top ${scopeWord}s`} items={preview.topScopes} />
+        </div>
+      )}
+      {preview.topNotEvaluable.length > 0 && (
+        <div className="sm:w-1/3">
+          <TopList title="Not evaluable" items={preview.topNotEvaluable} />
         </div>
       )}
       {preview.samples.length > 0 && (
