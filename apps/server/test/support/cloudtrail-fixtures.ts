@@ -26,7 +26,10 @@ export function fixtureRecord(name: FixtureName): CloudTrailRecord & { eventID: 
 }
 
 /** The record as an organisation trail's reader hands it on: `raw` is the record itself. */
-export function fixtureAudit(name: FixtureName, change: Partial<CloudTrailRecord> = {}): AuditRecord {
+export function fixtureAudit(
+  name: FixtureName,
+  change: Partial<CloudTrailRecord & { eventID: string }> = {},
+): AuditRecord {
   const record = { ...fixtureRecord(name), ...change };
   return {
     id: record.eventID,
