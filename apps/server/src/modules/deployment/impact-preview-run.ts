@@ -8,7 +8,7 @@ import { describeCloudFailure } from "../connector/connector-runtime";
 import type { ClassifyContext } from "../event/classify-context";
 import { listClassifiedDeployments } from "../event/fetch-repository";
 import { loadClassifyContext } from "../event/load-classify-context";
-import { listStoredRequests } from "../event/request-summary-repository";
+import { loadStoredRequests } from "../event/request-summary";
 import { loadTenantCatalogue } from "../policy-definition/tenant-catalogue";
 import type { StoredScope } from "./bundle-repository";
 import { compileCandidate, connectorOfPreview, newestFirst, type ReplayDeps } from "./impact-preview";
@@ -161,8 +161,15 @@ async function replayAws(
     deployed: ctx.deployments,
     ancestorsOf: ctx.ancestorsOf,
   };
-  const stored = await listStoredRequests(deps.db, row.tenantId, row.connectorId, dayOf(since));
+  const t0 = performance.now();
+  const stored = await loadStoredRequests(
+    deps.db,
+    { tenantId: row.tenantId, id: row.connectorId },
+    dayOf(since),
+  );
+  const t1 = performance.now();
   for (const request of stored) replayStoredRequest(request, target, tally);
+  console.error("TIMING", { read: t1 - t0, replay: performance.now() - t1, rows: stored.length });
   await progress(stored.reduce((sum, s) => sum + s.count, 0));
   return { limitations: AWS_LIMITATIONS, nonCompliantResources: 0 };
 }

@@ -7,7 +7,7 @@ import type { AuditRecord } from "../../cloud/cloud-provider";
 import { resourceOf } from "../event/classify-aws";
 import { armResourceParts } from "../event/classify-azure";
 import { type DeploymentInfo, isAtOrBelowArm, lower } from "../event/classify-context";
-import type { StoredRequest } from "../event/request-summary-repository";
+import type { StoredRequest } from "../event/request-summary";
 
 // The impact preview: the requests of the audit stream replayed against a guardrail that is not
 // deployed yet. Pure: the job reads the stored requests (AWS) or the pages (Azure) and the

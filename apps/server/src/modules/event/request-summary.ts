@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import type { RecordedRequest } from "@palisade/policy-engine/evaluators/scp/evaluate-recorded";
+import { GLOBAL_KNOWN } from "@palisade/policy-engine/evaluators/scp/request-from-cloudtrail";
 import type { AuditRecord } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
 import { cloudTrailDetail, isDenial, requestOf } from "./classify-aws";
-import { addRequestSummaries, pruneRequestSummaries } from "./request-summary-repository";
+import { addRequestSummaries, listStoredRequests, pruneRequestSummaries } from "./request-summary-repository";
 
 /** How far back requests are kept: the longest period an impact preview covers. */
 export const REQUEST_SUMMARY_DAYS = 90;
@@ -28,6 +29,9 @@ export interface RequestSummary {
  * out, they are unknown, so a guardrail that reads them finds the request not evaluable.
  */
 const PER_RECORD_KEYS = new Set(["aws:currenttime", "aws:epochtime", "aws:userid"]);
+/** The keys every record tells, left out of each stored request and put back on reading. */
+const STORED_GLOBAL_KNOWN = GLOBAL_KNOWN.filter((key) => !PER_RECORD_KEYS.has(key));
+const GLOBAL = new Set(GLOBAL_KNOWN);
 
 function foldable(request: RecordedRequest): RecordedRequest {
   return {
@@ -40,6 +44,35 @@ function foldable(request: RecordedRequest): RecordedRequest {
       known: check.known.filter((key) => !PER_RECORD_KEYS.has(key)),
     })),
   };
+}
+
+/** What is stored of a request: the keys every record tells are implied. */
+const storedForm = (request: RecordedRequest): RecordedRequest => ({
+  ...request,
+  checks: request.checks.map((check) => ({ ...check, known: check.known.filter((key) => !GLOBAL.has(key)) })),
+});
+
+/** A stored request, made `count` times in the period, as the preview replays it. */
+export interface StoredRequest {
+  refused: boolean;
+  request: RecordedRequest;
+  count: number;
+  lastEventId: string;
+  lastSeenAt: Date;
+}
+
+/** A connector's distinct requests since `day` (YYYY-MM-DD) with their counts; newest first. */
+export async function loadStoredRequests(
+  db: Database,
+  connector: { tenantId: string; id: string },
+  day: string,
+): Promise<StoredRequest[]> {
+  const rows = await listStoredRequests(db, connector.tenantId, connector.id, day);
+  return rows.map((row) => {
+    const request = JSON.parse(row.request) as RecordedRequest;
+    for (const check of request.checks) check.known = [...STORED_GLOBAL_KNOWN, ...check.known];
+    return { ...row, request };
+  });
 }
 
 /**
@@ -84,16 +117,23 @@ export function summariseRecords(
   return [...byText.values()];
 }
 
-/** Stores an AWS batch's requests for the impact preview, and forgets the days it no longer reaches. */
+/**
+ * Stores an AWS batch's requests for the impact preview, and forgets the days it no longer
+ * reaches. Answers how many distinct requests of a day the batch held.
+ */
 export async function storeRequests(
   db: Database,
   connector: { tenantId: string; id: string },
   records: AuditRecord[],
   managementAccountId: string | undefined,
   now: Date,
-): Promise<void> {
-  const summaries = summariseRecords(records, managementAccountId);
+): Promise<number> {
+  const summaries = summariseRecords(records, managementAccountId).map((s) => ({
+    ...s,
+    request: storedForm(s.request),
+  }));
   await addRequestSummaries(db, connector.tenantId, connector.id, summaries);
   const oldest = new Date(now.getTime() - REQUEST_SUMMARY_DAYS * DAY_MS).toISOString().slice(0, 10);
   await pruneRequestSummaries(db, connector.tenantId, connector.id, oldest);
+  return summaries.length;
 }

@@ -58,7 +58,7 @@ export function actionOf(record: CloudTrailRecord): string {
 }
 
 /** Keys every record tells (or tells absent), from `userIdentity`, `awsRegion` and `eventTime`. */
-const GLOBAL_KNOWN = [
+export const GLOBAL_KNOWN = [
   "aws:principalarn",
   "aws:principalaccount",
   "aws:principaltype",
