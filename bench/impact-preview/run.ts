@@ -124,6 +124,9 @@ try {
   }
   const fillSeconds = (performance.now() - filling) / 1000;
 
+  // The fill leaves the client's kept-alive connection idle for minutes; the server may have
+  // closed it, and a call on it then fails before reaching the server.
+  await connectors.listConnectors({}).catch(() => connectors.listConnectors({}));
   const started = Date.now();
   const { preview: first } = await manager.startImpactPreview({
     policySlug: "deny-regions-outside-allowlist",

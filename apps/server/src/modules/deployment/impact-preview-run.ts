@@ -161,15 +161,12 @@ async function replayAws(
     deployed: ctx.deployments,
     ancestorsOf: ctx.ancestorsOf,
   };
-  const t0 = performance.now();
   const stored = await loadStoredRequests(
     deps.db,
     { tenantId: row.tenantId, id: row.connectorId },
     dayOf(since),
   );
-  const t1 = performance.now();
   for (const request of stored) replayStoredRequest(request, target, tally);
-  console.error("TIMING", { read: t1 - t0, replay: performance.now() - t1, rows: stored.length });
   await progress(stored.reduce((sum, s) => sum + s.count, 0));
   return { limitations: AWS_LIMITATIONS, nonCompliantResources: 0 };
 }

@@ -1,7 +1,11 @@
 import type { AliasTable } from "@palisade/policy-engine/evaluators/azure/alias-table";
 import type { AzureResource } from "@palisade/policy-engine/evaluators/azure/azure-resource";
 import { evaluatePolicyRule } from "@palisade/policy-engine/evaluators/azure/evaluate-policy-rule";
-import { evaluateRecordedRequest } from "@palisade/policy-engine/evaluators/scp/evaluate-recorded";
+import {
+  createRecordedEvaluator,
+  type RecordedDecision,
+  type RecordedRequest,
+} from "@palisade/policy-engine/evaluators/scp/evaluate-recorded";
 import type { ScpPolicy } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
 import type { AuditRecord } from "../../cloud/cloud-provider";
 import { resourceOf } from "../event/classify-aws";
@@ -90,6 +94,17 @@ export interface AwsReplayTarget {
 const underScopes = (path: string[], scopes: string[], excluded: string[]) =>
   scopes.some((s) => path.includes(s)) && !excluded.some((s) => path.includes(s));
 
+/** One evaluator per policy, kept while the policy is: the requests of a preview share decisions. */
+const evaluators = new WeakMap<ScpPolicy, (request: RecordedRequest) => RecordedDecision>();
+function decide(policy: ScpPolicy, request: RecordedRequest): RecordedDecision {
+  let evaluate = evaluators.get(policy);
+  if (!evaluate) {
+    evaluate = createRecordedEvaluator([policy]);
+    evaluators.set(policy, evaluate);
+  }
+  return evaluate(request);
+}
+
 /**
  * One stored request, made `count` times: would the candidate SCP have denied it, and is that
  * new? A request the cloud already refused, or that a PREVENT guardrail on the same account
@@ -103,7 +118,7 @@ export function replayStoredRequest(stored: StoredRequest, target: AwsReplayTarg
   const path = target.ancestorsOf(request.account);
   if (!underScopes(path, target.scopes, target.excluded)) return;
   tally.evaluated += count;
-  const decision = evaluateRecordedRequest(request, [target.scp]);
+  const decision = decide(target.scp, request);
   if (decision.decision === "not_evaluable") {
     tally.notEvaluable += count;
     bump(tally.notEvaluableActions, request.action, count);
@@ -117,7 +132,7 @@ export function replayStoredRequest(stored: StoredRequest, target: AwsReplayTarg
       d.scp &&
       path.includes(d.scopeExternalId) &&
       !d.excludedScopes.some((s) => path.includes(s)) &&
-      evaluateRecordedRequest(request, [d.scp]).decision === "explicit_deny",
+      decide(d.scp, request).decision === "explicit_deny",
   );
   if (stored.refused || deniedToday) {
     tally.alreadyDenied += count;

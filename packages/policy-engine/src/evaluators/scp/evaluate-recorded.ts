@@ -78,3 +78,45 @@ export function evaluateRecordedRequest(request: RecordedRequest, policies: ScpP
     ? { decision: "not_evaluable", policy: unsure.policy, missing: [...unsure.missing] }
     : { decision: "not_denied" };
 }
+
+/**
+ * `evaluateRecordedRequest` for many requests against the same policies: requests that agree on
+ * everything the policies' Deny statements read (the action, the condition keys they name and
+ * whether the record tells them, the resource where a statement names resources) get the same
+ * decision, so each such projection is evaluated once.
+ */
+export function createRecordedEvaluator(
+  policies: ScpPolicy[],
+): (request: RecordedRequest) => RecordedDecision {
+  // Policy variables read keys no condition names: such policies are evaluated request by request.
+  if (policies.some((p) => JSON.stringify(p.document).includes("${")))
+    return (request) => evaluateRecordedRequest(request, policies);
+  const statements = policies.flatMap((p) => compilePolicy(p.document).denies);
+  const keys = [...new Set(statements.flatMap((s) => s.conditionKeys))].sort();
+  const readsResource = statements.some((s) => !s.anyResource);
+  // The evaluator derives the principal's keys from its ARN where the context lacks them.
+  const readsPrincipal = keys.some((k) => k === "aws:principalarn" || k === "aws:principalaccount");
+  const memo = new Map<string, RecordedDecision>();
+  const contextValue = (context: Record<string, unknown>, key: string) => {
+    for (const [name, value] of Object.entries(context)) if (name.toLowerCase() === key) return value;
+    return undefined;
+  };
+  return (request) => {
+    const projection = [request.action.toLowerCase(), readsPrincipal ? request.principalArn : ""];
+    for (const check of request.checks) {
+      projection.push(
+        readsResource ? String(check.resource) : "",
+        ...keys.map((key) =>
+          knows(check.known, key) ? JSON.stringify(contextValue(check.context, key) ?? null) : "?",
+        ),
+      );
+    }
+    const key = projection.join("\u0000");
+    let decision = memo.get(key);
+    if (!decision) {
+      decision = evaluateRecordedRequest(request, policies);
+      memo.set(key, decision);
+    }
+    return decision;
+  };
+}
