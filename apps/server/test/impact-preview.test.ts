@@ -173,20 +173,13 @@ describe.each(engines)("impact preview on %s", (engine) => {
 
   it("names the requests it cannot evaluate, never counting them as allowed", async () => {
     // Who may open the serial console is a principal tag, which CloudTrail does not record.
-    const done = await act([
-      {
-        account: "payments-prod",
-        principal: "user/alice",
-        action: "ec2:EnableSerialConsoleAccess",
-        region: "us-east-1",
-      },
-      {
-        account: "payments-dev",
-        principal: "user/bob",
-        action: "ec2:EnableSerialConsoleAccess",
-        region: "us-east-1",
-      },
-    ]);
+    const activity = ["payments-prod", "payments-dev"].map((account, i) => ({
+      account,
+      principal: i === 0 ? "user/alice" : "user/bob",
+      action: "ec2:EnableSerialConsoleAccess",
+      region: "us-east-1",
+    }));
+    const done = await act(activity);
     expect(done.map((r) => r.status)).toEqual([200, 200]);
     const { preview } = await manager().startImpactPreview({
       policySlug: "deny-ec2-serial-console-access",
@@ -202,6 +195,27 @@ describe.each(engines)("impact preview on %s", (engine) => {
     expect(result.limitations.join(" ")).toMatch(
       /Not evaluable: 2 requests .*the records do not tell aws:principaltag\/serialconsoleadmin/,
     );
+
+    // Deployed, the guardrail denies what the preview could not evaluate: it had not called them allowed.
+    const { bundle } = await manager().createBundle({
+      name: "No serial console",
+      policySlug: "deny-ec2-serial-console-access",
+      scopes: await workloads(),
+      mode: DeploymentMode.PREVENT,
+      isVisible: true,
+    });
+    const deployed = await waitForBundleStatus(
+      db(),
+      bundle?.entity?.id ?? "",
+      ["DEPLOYED", "FAILED"],
+      60_000,
+    );
+    expect(deployed.status).toBe("DEPLOYED");
+    const again = await act(activity);
+    const denied = again.filter(
+      (r) => r.status === 403 && (r.body.policy?.sid ?? "").includes(bundle?.key ?? "?"),
+    );
+    expect(denied).toHaveLength(result.deniedCount + result.notEvaluableCount);
   }, 60_000);
 
   it("on Azure, counts the writes whose records do not carry what the rule reads as not evaluable, and says so", async () => {

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import { requestCounts, requestShapes } from "../../db/schema/request-summaries";
 import { rowsOf } from "./event-repository";
@@ -99,37 +99,45 @@ export interface StoredRequestRow {
   lastSeenAt: Date;
 }
 
-/** A connector's distinct requests since `day`, each with its count over the days; newest first. */
+/**
+ * A connector's distinct requests since `day` (YYYY-MM-DD), each with its count over the days;
+ * newest first. Two reads joined here: the counts summed per request, and the requests seen
+ * since (a join in the database costs more than both).
+ */
 export async function listStoredRequests(
   db: Database,
   tenantId: string,
   connectorId: string,
   day: string,
 ): Promise<StoredRequestRow[]> {
-  const rows = rowsOf<{
-    refused: boolean;
-    request: string;
-    count: number;
-    last_event_id: string;
-    last_seen_at: string;
-  }>(
+  const counts = rowsOf<{ request_key: string; count: number }>(
     await db.execute(sql`
-      select s.refused, s.request, c.count, s.last_event_id, s.last_seen_at
-      from (
-        select request_key, sum(count)::int as count
-        from request_counts
-        where tenant_id = ${tenantId} and connector_id = ${connectorId} and day >= ${day}
-        group by request_key
-      ) c
-      join request_shapes s
-        on s.tenant_id = ${tenantId} and s.connector_id = ${connectorId} and s.request_key = c.request_key
-      order by s.last_seen_at desc`),
+      select request_key, sum(count)::int as count
+      from request_counts
+      where tenant_id = ${tenantId} and connector_id = ${connectorId} and day >= ${day}
+      group by request_key`),
   );
-  return rows.map((r) => ({
-    refused: r.refused,
-    request: r.request,
-    count: r.count,
-    lastEventId: r.last_event_id,
-    lastSeenAt: new Date(r.last_seen_at),
-  }));
+  const countOf = new Map(counts.map((c) => [c.request_key, c.count]));
+  const shapes = await db
+    .select({
+      requestKey: requestShapes.requestKey,
+      refused: requestShapes.refused,
+      request: requestShapes.request,
+      lastEventId: requestShapes.lastEventId,
+      lastSeenAt: requestShapes.lastSeenAt,
+    })
+    .from(requestShapes)
+    .where(
+      and(
+        eq(requestShapes.tenantId, tenantId),
+        eq(requestShapes.connectorId, connectorId),
+        gte(requestShapes.lastSeenAt, new Date(`${day}T00:00:00Z`)),
+      ),
+    );
+  const rows: StoredRequestRow[] = [];
+  for (const { requestKey, ...shape } of shapes) {
+    const count = countOf.get(requestKey);
+    if (count) rows.push({ ...shape, count });
+  }
+  return rows.sort((a, b) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime());
 }
