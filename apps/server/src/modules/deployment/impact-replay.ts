@@ -1,14 +1,9 @@
 import type { AliasTable } from "@palisade/policy-engine/evaluators/azure/alias-table";
 import type { AzureResource } from "@palisade/policy-engine/evaluators/azure/azure-resource";
 import { evaluatePolicyRule } from "@palisade/policy-engine/evaluators/azure/evaluate-policy-rule";
-import {
-  createRecordedEvaluator,
-  type RecordedDecision,
-  type RecordedRequest,
-} from "@palisade/policy-engine/evaluators/scp/evaluate-recorded";
 import type { ScpPolicy } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
 import type { AuditRecord } from "../../cloud/cloud-provider";
-import { resourceOf } from "../event/classify-aws";
+import { decide, resourceOf } from "../event/classify-aws";
 import { armResourceParts } from "../event/classify-azure";
 import { type DeploymentInfo, isAtOrBelowArm, lower } from "../event/classify-context";
 import type { StoredRequest } from "../event/request-summary";
@@ -93,17 +88,6 @@ export interface AwsReplayTarget {
 
 const underScopes = (path: string[], scopes: string[], excluded: string[]) =>
   scopes.some((s) => path.includes(s)) && !excluded.some((s) => path.includes(s));
-
-/** One evaluator per policy, kept while the policy is: the requests of a preview share decisions. */
-const evaluators = new WeakMap<ScpPolicy, (request: RecordedRequest) => RecordedDecision>();
-function decide(policy: ScpPolicy, request: RecordedRequest): RecordedDecision {
-  let evaluate = evaluators.get(policy);
-  if (!evaluate) {
-    evaluate = createRecordedEvaluator([policy]);
-    evaluators.set(policy, evaluate);
-  }
-  return evaluate(request);
-}
 
 /**
  * One stored request, made `count` times: would the candidate SCP have denied it, and is that

@@ -1,8 +1,10 @@
 import type { Event } from "@aws-sdk/client-cloudtrail";
 import {
-  evaluateRecordedRequest,
+  createRecordedEvaluator,
+  type RecordedDecision,
   type RecordedRequest,
 } from "@palisade/policy-engine/evaluators/scp/evaluate-recorded";
+import type { ScpPolicy } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
 import {
   type CloudTrailRecord,
   principalArnOf,
@@ -73,8 +75,19 @@ export function requestOf(record: AuditRecord, detail: CloudTrailRecord): Record
 export const resourceOf = (request: RecordedRequest) =>
   request.checks.find((c) => c.resource && !c.resource.endsWith("/*"))?.resource ?? "*";
 
+/** One evaluator per policy, kept while the policy is: a batch's or a preview's requests share decisions. */
+const evaluators = new WeakMap<ScpPolicy, (request: RecordedRequest) => RecordedDecision>();
+export function decide(policy: ScpPolicy, request: RecordedRequest): RecordedDecision {
+  let evaluate = evaluators.get(policy);
+  if (!evaluate) {
+    evaluate = createRecordedEvaluator([policy]);
+    evaluators.set(policy, evaluate);
+  }
+  return evaluate(request);
+}
+
 const deniedBy = (request: RecordedRequest, d: DeploymentInfo) =>
-  d.scp !== undefined && evaluateRecordedRequest(request, [d.scp]).decision === "explicit_deny";
+  d.scp !== undefined && decide(d.scp, request).decision === "explicit_deny";
 
 function awsResourceFields(detail: CloudTrailRecord, account: string, consoleLinks: boolean) {
   const first = detail.resources?.[0];
