@@ -106,7 +106,7 @@ export function ImpactPreviewPanel({
           The preview failed: {preview.error} Check the connector on the Connectors page, then replay again.
         </p>
       ) : (
-        <Result preview={preview} />
+        <ImpactPreviewResult preview={preview} />
       )}
     </section>
   );
@@ -126,7 +126,8 @@ function Progress({ preview }: { preview: ImpactPreview | undefined }) {
   );
 }
 
-function Result({ preview }: { preview: ImpactPreview }) {
+/** A finished preview: what would be denied, what is denied already, what could not be evaluated. */
+export function ImpactPreviewResult({ preview }: { preview: ImpactPreview }) {
   const scopeWord = preview.provider === CloudProvider.AZURE ? "subscription" : "account";
   const period =
     preview.periodStart && preview.periodEnd
