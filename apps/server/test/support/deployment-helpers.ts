@@ -2,7 +2,6 @@ import { ListPoliciesCommand, OrganizationsClient } from "@aws-sdk/client-organi
 import { ConnectError } from "@connectrpc/connect";
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
-import { PolicyEventStoreService } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { and, eq } from "drizzle-orm";
@@ -10,7 +9,6 @@ import { createAzureClients } from "../../src/cloud/azure/azure-clients";
 import type { Database } from "../../src/db/database";
 import { hierarchyNodes } from "../../src/db/schema/connectors";
 import { bundles, deployments } from "../../src/db/schema/deployments";
-import { jobs } from "../../src/db/schema/operations";
 import { enqueueReconcile } from "../../src/jobs/reconcile-job";
 import type { Engine } from "./test-database";
 import { type Credentials, startTestServer, type TestServer } from "./test-server";
@@ -102,20 +100,6 @@ export interface TryResult {
 }
 
 /** Acts as a cloud user: POST /sandbox/try. */
-/** Reads the connector's audit stream now (the fetch job an administrator can trigger) and waits for it. */
-export async function fetchEventsNow(server: TestServer, credentials: Credentials, connectorId: string) {
-  const { jobId } = await server.client(PolicyEventStoreService, credentials).triggerFetch({ connectorId });
-  return waitFor(
-    `event fetch ${jobId}`,
-    async () => {
-      const [row] = await server.palisade.database.db.select().from(jobs).where(eq(jobs.id, jobId));
-      if (row?.status === "FAILED") throw new Error(`fetch failed: ${row.error}`);
-      return row?.status === "SUCCEEDED" ? row : undefined;
-    },
-    20_000,
-  );
-}
-
 export async function tryAction(sandbox: SandboxCloud, body: Record<string, unknown>): Promise<TryResult> {
   const response = await fetch(`${sandbox.url}/sandbox/try`, {
     method: "POST",

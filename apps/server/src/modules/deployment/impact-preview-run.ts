@@ -63,11 +63,14 @@ const AWS_LIMITATIONS = [
 ];
 const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
+export interface PreviewRunDeps extends ReplayDeps {
+  logger: Logger;
+  /** Reads and stores the connector's newest records (the event fetch), so the preview sees them. */
+  catchUp?: (connectorId: string) => Promise<unknown>;
+}
+
 /** Fills the preview row: reads the audit stream a page at a time, replays it, stores the result. */
-export async function runImpactPreview(
-  deps: ReplayDeps & { logger: Logger },
-  payload: ImpactPreviewPayload,
-): Promise<void> {
+export async function runImpactPreview(deps: PreviewRunDeps, payload: ImpactPreviewPayload): Promise<void> {
   const { db } = deps;
   const row = await findImpactPreview(db, payload.tenantId, payload.previewId);
   if (!row || row.status === "SUCCEEDED" || row.status === "FAILED") return;
@@ -141,7 +144,7 @@ interface Replayed {
  * region), replayed against the candidate SCP; no call to the cloud.
  */
 async function replayAws(
-  deps: ReplayDeps & { logger: Logger },
+  deps: PreviewRunDeps,
   row: ImpactPreviewRow,
   connector: ConnectorRow,
   definition: Definition,
@@ -161,6 +164,14 @@ async function replayAws(
     deployed: ctx.deployments,
     ancestorsOf: ctx.ancestorsOf,
   };
+  const limitations = [...AWS_LIMITATIONS];
+  try {
+    await deps.catchUp?.(row.connectorId);
+  } catch (error) {
+    limitations.unshift(
+      `The newest records could not be read (${describeCloudFailure(error)}); the preview covers the records stored until the last successful fetch.`,
+    );
+  }
   const stored = await loadStoredRequests(
     deps.db,
     { tenantId: row.tenantId, id: row.connectorId },
@@ -168,7 +179,7 @@ async function replayAws(
   );
   for (const request of stored) replayStoredRequest(request, target, tally);
   await progress(stored.reduce((sum, s) => sum + s.count, 0));
-  return { limitations: AWS_LIMITATIONS, nonCompliantResources: 0 };
+  return { limitations, nonCompliantResources: 0 };
 }
 
 async function replayAzure(
