@@ -48,8 +48,9 @@ describe.each(engines)("impact preview on %s", (engine) => {
   let tenantId: string;
   const db = () => server.palisade.database.db;
   const manager = (credentials = admin) => server.client(DeploymentManagerService, credentials);
-  const act = () =>
-    Promise.all(ACTIVITY.map((a) => tryAction(sandbox, { provider: "aws", resource: "*", ...a })));
+  // The preview reads what Palisade stored; it fetches the connector's newest records first.
+  const act = (activity: readonly Record<string, unknown>[] = ACTIVITY) =>
+    Promise.all(activity.map((a) => tryAction(sandbox, { provider: "aws", resource: "*", ...a })));
 
   beforeAll(async () => {
     server = await startTestServer(engine, { PALISADE_SANDBOX: "true", SANDBOX_ACTIVITY: "false" });
@@ -99,7 +100,6 @@ describe.each(engines)("impact preview on %s", (engine) => {
     const preview = await finished(started?.id ?? "", viewer);
     expect(preview.error).toBe("");
     expect(preview.status).toBe(ImpactPreviewStatus.SUCCEEDED);
-    expect(preview.pagesRead).toBeGreaterThanOrEqual(1);
     expect(preview.recordsEvaluated).toBeGreaterThanOrEqual(ACTIVITY.length);
     expect(preview.deniedCount).toBe(4);
     expect(preview.alreadyDeniedCount).toBe(0);
@@ -107,7 +107,8 @@ describe.each(engines)("impact preview on %s", (engine) => {
     expect(preview.topActions[0]).toMatchObject({ value: "ec2:RunInstances", count: 3 });
     expect(preview.topScopes[0]).toMatchObject({ name: "payments-prod", count: 3 });
     expect(preview.topPrincipals.map((p) => p.value.split("/").pop())).toContain("alice");
-    expect(preview.samples).toHaveLength(4);
+    // One sample per distinct request: alice's two launches in ap-southeast-2 are one.
+    expect(preview.samples).toHaveLength(3);
     expect(
       preview.samples.every((s) => s.scopeName === "payments-prod" || s.scopeName === "storefront-prod"),
     ).toBe(true);
@@ -115,7 +116,8 @@ describe.each(engines)("impact preview on %s", (engine) => {
     const days =
       (Number(preview.periodEnd?.seconds ?? 0n) - Number(preview.periodStart?.seconds ?? 0n)) / 86_400;
     expect(Math.round(days)).toBe(30);
-    expect(preview.limitations.join(" ")).toMatch(/management events only/);
+    expect(preview.notEvaluableCount).toBe(0);
+    expect(preview.limitations.join(" ")).toMatch(/management account are not counted/);
 
     // The same request is answered from the cache while it is recent; refresh replays it.
     const { preview: again } = await manager().startImpactPreview(request);
@@ -163,6 +165,53 @@ describe.each(engines)("impact preview on %s", (engine) => {
     expect(after.deniedCount).toBe(0);
     expect(after.alreadyDeniedCount).toBe(2 * predicted);
   }, 120_000);
+
+  it("names the requests it cannot evaluate, never counting them as allowed", async () => {
+    // Who may open the serial console is a principal tag, which CloudTrail does not record.
+    const activity = ["payments-prod", "payments-dev"].map((account, i) => ({
+      account,
+      principal: i === 0 ? "user/alice" : "user/bob",
+      action: "ec2:EnableSerialConsoleAccess",
+      region: "us-east-1",
+    }));
+    const done = await act(activity);
+    expect(done.map((r) => r.status)).toEqual([200, 200]);
+    const { preview } = await manager().startImpactPreview({
+      policySlug: "deny-ec2-serial-console-access",
+      scopes: await workloads(),
+    });
+    const result = await finished(preview?.id ?? "");
+    expect(result.error).toBe("");
+    expect(result.deniedCount).toBe(0);
+    expect(result.notEvaluableCount).toBe(2);
+    expect(result.topNotEvaluable).toEqual([
+      expect.objectContaining({ value: "ec2:EnableSerialConsoleAccess", count: 2 }),
+    ]);
+    expect(result.limitations.join(" ")).toMatch(
+      /Not evaluable: 2 requests .*the records do not tell aws:principaltag\/serialconsoleadmin/,
+    );
+
+    // Deployed, the guardrail denies what the preview could not evaluate: it had not called them allowed.
+    const { bundle } = await manager().createBundle({
+      name: "No serial console",
+      policySlug: "deny-ec2-serial-console-access",
+      scopes: await workloads(),
+      mode: DeploymentMode.PREVENT,
+      isVisible: true,
+    });
+    const deployed = await waitForBundleStatus(
+      db(),
+      bundle?.entity?.id ?? "",
+      ["DEPLOYED", "FAILED"],
+      60_000,
+    );
+    expect(deployed.status).toBe("DEPLOYED");
+    const again = await act(activity);
+    const denied = again.filter(
+      (r) => r.status === 403 && (r.body.policy?.sid ?? "").includes(bundle?.key ?? "?"),
+    );
+    expect(denied).toHaveLength(result.deniedCount + result.notEvaluableCount);
+  }, 60_000);
 
   it("on Azure, counts the writes whose records do not carry what the rule reads as not evaluable, and says so", async () => {
     const sub = await node(db(), tenantId, "corp-prod");

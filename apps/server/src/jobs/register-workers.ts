@@ -144,7 +144,16 @@ export async function registerWorkers(jobs: JobQueue, deps: WorkerDeps): Promise
   await jobs.register(
     impactPreviewWorker({
       run: (payload) =>
-        runImpactPreview({ db, catalogue: deps.catalogue, runtime: deps.runtime, logger }, payload),
+        runImpactPreview(
+          {
+            db,
+            catalogue: deps.catalogue,
+            runtime: deps.runtime,
+            logger,
+            catchUp: (connectorId) => pipeline.fetchConnector(connectorId),
+          },
+          payload,
+        ),
     }),
   );
 

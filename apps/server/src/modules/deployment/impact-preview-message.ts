@@ -49,6 +49,7 @@ export function impactPreviewMessage(row: ImpactPreviewRow): ImpactPreview {
     })),
     alreadyDeniedCount: result?.alreadyDenied ?? 0,
     notEvaluableCount: result?.notEvaluable ?? 0,
+    topNotEvaluable: (result?.topNotEvaluable ?? []).map((c) => ({ value: c.value, count: c.count })),
     nonCompliantResources: result?.nonCompliantResources ?? 0,
     limitations: result?.limitations ?? [],
     error: row.error ?? "",

@@ -1,6 +1,6 @@
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { AliasTable } from "@palisade/policy-engine/evaluators/azure/alias-table";
-import type { AuditRecord, CloudProvider } from "../../cloud/cloud-provider";
+import type { CloudProvider } from "../../cloud/cloud-provider";
 import type { ImpactPreviewPayload } from "../../jobs/impact-preview-job";
 import type { Logger } from "../../logger";
 import type { ConnectorRow } from "../connector/connector-repository";
@@ -8,6 +8,7 @@ import { describeCloudFailure } from "../connector/connector-runtime";
 import type { ClassifyContext } from "../event/classify-context";
 import { listClassifiedDeployments } from "../event/fetch-repository";
 import { loadClassifyContext } from "../event/load-classify-context";
+import { loadStoredRequests } from "../event/request-summary";
 import { loadTenantCatalogue } from "../policy-definition/tenant-catalogue";
 import type { StoredScope } from "./bundle-repository";
 import { compileCandidate, connectorOfPreview, newestFirst, type ReplayDeps } from "./impact-preview";
@@ -22,7 +23,7 @@ import {
   fieldsReadBy,
   type ImpactTally,
   replayActivityRecord,
-  replayCloudTrailRecord,
+  replayStoredRequest,
   topCounts,
 } from "./impact-replay";
 
@@ -39,6 +40,8 @@ export interface ImpactResult {
   nonCompliantResources: number;
   distinctPrincipals: number;
   topActions: { value: string; count: number }[];
+  /** The actions of the requests that could not be evaluated. */
+  topNotEvaluable?: { value: string; count: number }[];
   topPrincipals: { value: string; count: number }[];
   topScopes: { value: string; name: string; count: number }[];
   samples: {
@@ -54,16 +57,20 @@ export interface ImpactResult {
 }
 
 const AWS_LIMITATIONS = [
-  "CloudTrail's event history holds management events only: data events (S3 object reads and writes, Lambda invocations) are not replayed.",
+  "Only the events the organisation trail records are replayed: data events (S3 object reads and writes, Lambda invocations) only where the trail logs them.",
   "Requests made in the management account are not counted: service control policies never restrict it.",
-  "Condition keys that CloudTrail does not record (principal and resource tags, source IP and VPC, organisation paths) are treated as absent.",
+  "Condition keys that CloudTrail does not record (principal and resource tags, source VPC, organisation paths, parameters a launch template supplies) are not guessed: a request whose guardrail reads one is counted as not evaluable.",
 ];
+const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+
+export interface PreviewRunDeps extends ReplayDeps {
+  logger: Logger;
+  /** Reads and stores the connector's newest records (the event fetch), so the preview sees them. */
+  catchUp?: (connectorId: string) => Promise<unknown>;
+}
 
 /** Fills the preview row: reads the audit stream a page at a time, replays it, stores the result. */
-export async function runImpactPreview(
-  deps: ReplayDeps & { logger: Logger },
-  payload: ImpactPreviewPayload,
-): Promise<void> {
+export async function runImpactPreview(deps: PreviewRunDeps, payload: ImpactPreviewPayload): Promise<void> {
   const { db } = deps;
   const row = await findImpactPreview(db, payload.tenantId, payload.previewId);
   if (!row || row.status === "SUCCEEDED" || row.status === "FAILED") return;
@@ -91,9 +98,9 @@ export async function runImpactPreview(
   let pages = 0;
   let records = 0;
   let progressWrittenAt = 0;
-  const progress = async (page: AuditRecord[]) => {
+  const progress = async (read: number) => {
     pages += 1;
-    records += page.length;
+    records += read;
     // The row's counts are the progress the page polls; a write a page would cost more than
     // the replay of that page, so they are written at most every PROGRESS_INTERVAL_MS.
     if (Date.now() - progressWrittenAt < PROGRESS_INTERVAL_MS) return;
@@ -104,7 +111,7 @@ export async function runImpactPreview(
     const provider = deps.runtime.providerFor(connector);
     const replay =
       provider.provider === "aws"
-        ? replayAws(deps, row, connector, provider, definition, all, since, tally, progress)
+        ? replayAws(deps, row, connector, definition, all, since, tally, progress)
         : replayAzure(deps, row, connector, provider, definition, all, since, tally, progress);
     const { limitations, nonCompliantResources } = await replay;
     const result = await summarise(deps, row, tally, limitations, nonCompliantResources);
@@ -125,17 +132,21 @@ export async function runImpactPreview(
   }
 }
 
-type Progress = (page: AuditRecord[]) => Promise<void>;
+/** One more page read, of this many records. */
+type Progress = (records: number) => Promise<void>;
 interface Replayed {
   limitations: string[];
   nonCompliantResources: number;
 }
 
+/**
+ * AWS: the requests the organisation trail delivered, as stored at ingest (every account and
+ * region), replayed against the candidate SCP; no call to the cloud.
+ */
 async function replayAws(
-  deps: ReplayDeps & { logger: Logger },
+  deps: PreviewRunDeps,
   row: ImpactPreviewRow,
   connector: ConnectorRow,
-  provider: Extract<CloudProvider, { provider: "aws" }>,
   definition: Definition,
   all: Map<string, Definition>,
   since: Date,
@@ -145,20 +156,30 @@ async function replayAws(
   const compiled = compileCandidate(row, definition, all);
   if (compiled.provider !== "aws") throw new Error("an AWS preview compiled to another provider");
   const ctx: ClassifyContext = await loadClassifyContext(deps, connector, "aws");
-  const config = connector.config as { managementAccountId?: string };
   const target = {
     scp: { id: "preview", arn: "", name: compiled.scp.name, document: compiled.scp.content },
     scopes: (row.scopes as StoredScope[]).map((s) => s.externalId),
     excluded: (row.excludedScopes as StoredScope[]).map((s) => s.externalId),
-    managementAccountId: config.managementAccountId ?? "",
+    managementAccountId: ctx.managementAccountId ?? "",
     deployed: ctx.deployments,
     ancestorsOf: ctx.ancestorsOf,
   };
-  await provider.lookupAuditPages(since, async (page) => {
-    for (const record of page) replayCloudTrailRecord(record, target, tally);
-    await progress(page);
-  });
-  return { limitations: AWS_LIMITATIONS, nonCompliantResources: 0 };
+  const limitations = [...AWS_LIMITATIONS];
+  try {
+    await deps.catchUp?.(row.connectorId);
+  } catch (error) {
+    limitations.unshift(
+      `The newest records could not be read (${describeCloudFailure(error)}); the preview covers the records stored until the last successful fetch.`,
+    );
+  }
+  const stored = await loadStoredRequests(
+    deps.db,
+    { tenantId: row.tenantId, id: row.connectorId },
+    dayOf(since),
+  );
+  for (const request of stored) replayStoredRequest(request, target, tally);
+  await progress(stored.reduce((sum, s) => sum + s.count, 0));
+  return { limitations, nonCompliantResources: 0 };
 }
 
 async function replayAzure(
@@ -192,7 +213,7 @@ async function replayAzure(
   };
   const page = await provider.readAuditEvents(undefined, { since });
   for (const record of newestFirst(page.records)) replayActivityRecord(record, target, tally);
-  await progress(page.records);
+  await progress(page.records.length);
 
   // The compliance of resources that exist today is known where the same policy is assigned
   // already (an ALERT bundle about to be switched to PREVENT, or the policy on other scopes).
@@ -236,7 +257,15 @@ async function summarise(
     ...new Set([...topScopes.map((s) => s.value), ...tally.samples.map((s) => s.scopeId)]),
   ]);
   const extra: string[] = [];
-  if (tally.notEvaluable > 0)
+  if (tally.notEvaluable > 0 && row.provider === "aws")
+    extra.push(
+      `Not evaluable: ${tally.notEvaluable} request${tally.notEvaluable === 1 ? "" : "s"} under these scopes (${topCounts(
+        tally.notEvaluableActions,
+      )
+        .map((c) => `${c.value} ${c.count}`)
+        .join(", ")}): the records do not tell ${[...tally.missingKeys].sort().join(", ")}.`,
+    );
+  else if (tally.notEvaluable > 0)
     extra.push(
       `${tally.notEvaluable} write${tally.notEvaluable === 1 ? "" : "s"} under these scopes could not be evaluated: the record does not carry the properties the rule reads.`,
     );
@@ -248,6 +277,7 @@ async function summarise(
     nonCompliantResources,
     distinctPrincipals: tally.principals.size,
     topActions: topCounts(tally.actions),
+    topNotEvaluable: topCounts(tally.notEvaluableActions),
     topPrincipals: topCounts(tally.principals),
     topScopes: topScopes.map((s) => ({ ...s, name: names.get(s.value) ?? "" })),
     samples: tally.samples.map((s) => ({ ...s, scopeName: names.get(s.scopeId) ?? "" })),

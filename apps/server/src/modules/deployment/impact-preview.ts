@@ -9,6 +9,7 @@ import type { JobQueue } from "../../jobs/job-queue";
 import { findConnector, findHierarchyNodes } from "../connector/connector-repository";
 import type { ConnectorRuntime } from "../connector/connector-runtime";
 import { awsManagementAccountOf } from "../connector/connectors";
+import { REQUEST_SUMMARY_DAYS } from "../event/request-summary";
 import { type Compiled, compile } from "./bundle-compile";
 import { parseParameters, refuseManagementAccount, resolveScopes } from "./bundle-input";
 import type { StoredScope } from "./bundle-repository";
@@ -23,7 +24,8 @@ import {
 import type { TenantReads } from "./tenant-reads";
 
 export const DEFAULT_PERIOD_DAYS = 30;
-export const MAX_PERIOD_DAYS = 90;
+/** As far back as requests are stored. */
+export const MAX_PERIOD_DAYS = REQUEST_SUMMARY_DAYS;
 /** A finished preview is answered again for this long; after that the same request replays anew. */
 export const PREVIEW_FRESH_MS = 15 * 60_000;
 

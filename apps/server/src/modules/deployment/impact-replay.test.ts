@@ -4,16 +4,18 @@ import type { AliasTable } from "@palisade/policy-engine/evaluators/azure/alias-
 import type { ScpPolicy } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
 import { waiverPrincipalPattern } from "@palisade/policy-engine/principals/principal-arn";
 import { describe, expect, it } from "vitest";
+import { catalogueScp, fixtureAudit, fixtureRecord } from "../../../test/support/cloudtrail-fixtures";
 import { auditRecord } from "../../cloud/aws/cloudtrail-events";
 import type { AuditRecord } from "../../cloud/cloud-provider";
 import type { DeploymentInfo } from "../event/classify-context";
+import { summariseRecords } from "../event/request-summary";
 import pages from "./__fixtures__/lookup-events-pages.json";
 import {
   type AwsReplayTarget,
   createTally,
   fieldsReadBy,
   replayActivityRecord,
-  replayCloudTrailRecord,
+  replayStoredRequest,
   topCounts,
 } from "./impact-replay";
 
@@ -96,7 +98,11 @@ function replayAws(target: Partial<AwsReplayTarget> = {}) {
     ancestorsOf,
     ...target,
   };
-  for (const page of recordedPages) for (const record of page) replayCloudTrailRecord(record, full, tally);
+  // As stored at ingest (the management account left out there), replayed newest first.
+  const stored = summariseRecords(recordedPages.flat(), MANAGEMENT).sort(
+    (a, b) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime(),
+  );
+  for (const request of stored) replayStoredRequest(request, full, tally);
   return tally;
 }
 
@@ -214,13 +220,14 @@ describe("replaying role sessions against a guardrail with a waiver named from a
       deployed: [],
       ancestorsOf,
     };
-    for (const record of [
+    const records = [
       session("AWSReservedSSO_Developer_0a1b2c3d", "alice", ssoRole),
       session("AWSReservedSSO_Developer_0a1b2c3d", "bob", ssoRole),
       session("AWSReservedSSO_Developer_0a1b2c3d", "carol"),
       session("Admin", "alice", `arn:aws:iam::${PROD_ACCOUNT}:role/Admin`),
-    ])
-      replayCloudTrailRecord(record, target, tally);
+    ];
+    // As stored at ingest, then replayed.
+    for (const request of summariseRecords(records, MANAGEMENT)) replayStoredRequest(request, target, tally);
     expect(tally.evaluated).toBe(4);
     expect(tally.samples.map((s) => s.principal)).toEqual([`arn:aws:iam::${PROD_ACCOUNT}:role/Admin`]);
   });
@@ -312,5 +319,73 @@ describe("replaying Activity Log writes against an Azure rule", () => {
         resource: storage("inwesteurope"),
       });
     }
+  });
+});
+
+describe("replaying CloudTrail records as AWS writes them", () => {
+  const launch = fixtureRecord("ec2RunInstancesAllowed");
+  const params = launch.requestParameters ?? {};
+  const { metadataOptions: _unused, ...withoutMetadata } = params;
+  const records = [
+    // Refused by the cloud already (EC2's Client.UnauthorizedOperation).
+    fixtureAudit("ec2RunInstancesDenied"),
+    // IMDSv2 required: allowed.
+    fixtureAudit("ec2RunInstancesAllowed"),
+    // IMDSv1, twice: denied twice, one stored request.
+    fixtureAudit("ec2RunInstancesAllowed", {
+      eventID: "v1-a",
+      requestParameters: { ...params, metadataOptions: { httpTokens: "optional" } },
+    }),
+    fixtureAudit("ec2RunInstancesAllowed", {
+      eventID: "v1-b",
+      eventTime: "2026-06-01T12:50:00Z",
+      requestParameters: { ...params, metadataOptions: { httpTokens: "optional" } },
+    }),
+    // The launch template says what the record does not.
+    fixtureAudit("ec2RunInstancesAllowed", {
+      eventID: "lt",
+      requestParameters: { ...withoutMetadata, launchTemplate: { launchTemplateId: "lt-0abcd1234" } },
+    }),
+    // The management account: never counted.
+    fixtureAudit("ec2RunInstancesAllowed", {
+      eventID: "mgmt",
+      recipientAccountId: MANAGEMENT,
+      requestParameters: { ...params, metadataOptions: { httpTokens: "optional" } },
+    }),
+    fixtureAudit("s3PabDenied"),
+  ];
+
+  it("counts denials, what was refused already, and what the records cannot tell", () => {
+    const tally = createTally();
+    const target: AwsReplayTarget = {
+      scp: catalogueScp("require-ec2-imdsv2"),
+      scopes: ["r-root"],
+      excluded: [],
+      managementAccountId: MANAGEMENT,
+      deployed: [],
+      ancestorsOf,
+    };
+    for (const stored of summariseRecords(records, MANAGEMENT)) replayStoredRequest(stored, target, tally);
+    expect({
+      evaluated: tally.evaluated,
+      denied: tally.denied,
+      alreadyDenied: tally.alreadyDenied,
+      notEvaluable: tally.notEvaluable,
+    }).toEqual({ evaluated: 6, denied: 2, alreadyDenied: 1, notEvaluable: 1 });
+    expect([...tally.notEvaluableActions]).toEqual([["ec2:RunInstances", 1]]);
+    expect([...tally.missingKeys].sort()).toEqual([
+      "ec2:metadatahttpputresponsehoplimit",
+      "ec2:metadatahttptokens",
+    ]);
+    expect(tally.samples).toEqual([
+      {
+        eventId: "v1-b",
+        time: "2026-06-01T12:50:00.000Z",
+        action: "ec2:RunInstances",
+        principal: "arn:aws:iam::444455556666:role/Deployer",
+        scopeId: DEV_ACCOUNT,
+        resource: "*",
+      },
+    ]);
   });
 });

@@ -1,14 +1,16 @@
 import type { AliasTable } from "@palisade/policy-engine/evaluators/azure/alias-table";
 import type { AzureResource } from "@palisade/policy-engine/evaluators/azure/azure-resource";
 import { evaluatePolicyRule } from "@palisade/policy-engine/evaluators/azure/evaluate-policy-rule";
-import { evaluatePolicySet, type ScpPolicy } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
+import type { ScpPolicy } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
 import type { AuditRecord } from "../../cloud/cloud-provider";
-import { cloudTrailDetail, iamRequestOf } from "../event/classify-aws";
+import { decide, resourceOf } from "../event/classify-aws";
 import { armResourceParts } from "../event/classify-azure";
 import { type DeploymentInfo, isAtOrBelowArm, lower } from "../event/classify-context";
+import type { StoredRequest } from "../event/request-summary";
 
-// The impact preview: records of the audit stream replayed against a guardrail that is not
-// deployed yet. Pure: the job reads the pages and the deployed guardrails, this decides.
+// The impact preview: the requests of the audit stream replayed against a guardrail that is not
+// deployed yet. Pure: the job reads the stored requests (AWS) or the pages (Azure) and the
+// deployed guardrails, this decides.
 
 export const TOP_LIMIT = 5;
 export const SAMPLE_LIMIT = 20;
@@ -28,6 +30,9 @@ export interface ImpactTally {
   denied: number;
   alreadyDenied: number;
   notEvaluable: number;
+  /** The actions of the requests not evaluable, and the keys the records did not tell. */
+  notEvaluableActions: Map<string, number>;
+  missingKeys: Set<string>;
   actions: Map<string, number>;
   principals: Map<string, number>;
   scopes: Map<string, number>;
@@ -41,6 +46,8 @@ export function createTally(): ImpactTally {
     denied: 0,
     alreadyDenied: 0,
     notEvaluable: 0,
+    notEvaluableActions: new Map(),
+    missingKeys: new Set(),
     actions: new Map(),
     principals: new Map(),
     scopes: new Map(),
@@ -48,13 +55,13 @@ export function createTally(): ImpactTally {
   };
 }
 
-const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+const bump = (map: Map<string, number>, key: string, by = 1) => map.set(key, (map.get(key) ?? 0) + by);
 
-function countDenied(tally: ImpactTally, sample: ImpactSampleRecord) {
-  tally.denied += 1;
-  bump(tally.actions, sample.action);
-  bump(tally.principals, sample.principal);
-  bump(tally.scopes, sample.scopeId);
+function countDenied(tally: ImpactTally, sample: ImpactSampleRecord, count = 1) {
+  tally.denied += count;
+  bump(tally.actions, sample.action, count);
+  bump(tally.principals, sample.principal, count);
+  bump(tally.scopes, sample.scopeId, count);
   if (tally.samples.length < SAMPLE_LIMIT) tally.samples.push(sample);
 }
 
@@ -83,39 +90,50 @@ const underScopes = (path: string[], scopes: string[], excluded: string[]) =>
   scopes.some((s) => path.includes(s)) && !excluded.some((s) => path.includes(s));
 
 /**
- * One CloudTrail record: would the candidate SCP have denied it, and is that new? A request the
- * cloud already refused, or that a PREVENT guardrail on the same account denies (it went through
- * under a waiver, or before that guardrail was deployed), is counted as already denied.
+ * One stored request, made `count` times: would the candidate SCP have denied it, and is that
+ * new? A request the cloud already refused, or that a PREVENT guardrail on the same account
+ * denies (it went through under a waiver, or before that guardrail was deployed), is counted as
+ * already denied. A request whose record does not tell what the candidate reads is counted as
+ * not evaluable, never as allowed.
  */
-export function replayCloudTrailRecord(record: AuditRecord, target: AwsReplayTarget, tally: ImpactTally) {
-  const detail = cloudTrailDetail(record.raw);
-  const request = iamRequestOf(record, detail);
+export function replayStoredRequest(stored: StoredRequest, target: AwsReplayTarget, tally: ImpactTally) {
+  const { request, count } = stored;
   if (!request.account || request.account === target.managementAccountId) return;
   const path = target.ancestorsOf(request.account);
   if (!underScopes(path, target.scopes, target.excluded)) return;
-  tally.evaluated += 1;
-  if (evaluatePolicySet(request, [target.scp]).decision !== "explicit_deny") return;
-  const refused = /AccessDenied/i.test(record.errorCode ?? detail.errorCode ?? "");
+  tally.evaluated += count;
+  const decision = decide(target.scp, request);
+  if (decision.decision === "not_evaluable") {
+    tally.notEvaluable += count;
+    bump(tally.notEvaluableActions, request.action, count);
+    for (const key of decision.missing) tally.missingKeys.add(key);
+    return;
+  }
+  if (decision.decision !== "explicit_deny") return;
   const deniedToday = target.deployed.some(
     (d) =>
       d.mode === "PREVENT" &&
       d.scp &&
       path.includes(d.scopeExternalId) &&
       !d.excludedScopes.some((s) => path.includes(s)) &&
-      evaluatePolicySet(request, [d.scp]).decision === "explicit_deny",
+      decide(d.scp, request).decision === "explicit_deny",
   );
-  if (refused || deniedToday) {
-    tally.alreadyDenied += 1;
+  if (stored.refused || deniedToday) {
+    tally.alreadyDenied += count;
     return;
   }
-  countDenied(tally, {
-    eventId: record.id,
-    time: record.time.toISOString(),
-    action: record.action,
-    principal: request.principalArn,
-    scopeId: request.account,
-    resource: request.resource,
-  });
+  countDenied(
+    tally,
+    {
+      eventId: stored.lastEventId,
+      time: stored.lastSeenAt.toISOString(),
+      action: request.action,
+      principal: request.principalArn,
+      scopeId: request.account,
+      resource: resourceOf(request),
+    },
+    count,
+  );
 }
 
 /** The candidate guardrail on Azure: its rule, parameters and assignment scopes. */

@@ -1,10 +1,16 @@
 import type { Event } from "@aws-sdk/client-cloudtrail";
-import { type ContextValue, evaluatePolicySet } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
 import {
-  type CloudTrailIdentity,
-  principalArnOfIdentity,
-  waiverCoversPrincipal,
-} from "@palisade/policy-engine/principals/principal-arn";
+  createRecordedEvaluator,
+  type RecordedDecision,
+  type RecordedRequest,
+} from "@palisade/policy-engine/evaluators/scp/evaluate-recorded";
+import type { ScpPolicy } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
+import {
+  type CloudTrailRecord,
+  principalArnOf,
+  requestFromCloudTrail,
+} from "@palisade/policy-engine/evaluators/scp/request-from-cloudtrail";
+import { waiverCoversPrincipal } from "@palisade/policy-engine/principals/principal-arn";
 import { cloudTrailEventDetail } from "../../cloud/aws/cloudtrail-events";
 import type { AuditRecord } from "../../cloud/cloud-provider";
 import { baseEvent, type ClassifyContext, type DeploymentInfo, type WaiverInfo } from "./classify-context";
@@ -12,61 +18,73 @@ import type { NewPolicyEvent } from "./policy-event";
 
 // AWS: CloudTrail records of requests that SCPs denied, or would have denied.
 
-interface CloudTrailDetail {
-  eventTime?: string;
-  eventName?: string;
-  eventSource?: string;
-  awsRegion?: string;
-  userAgent?: string;
-  recipientAccountId?: string;
-  requestParameters?: Record<string, unknown> | null;
-  resources?: { ARN?: string; accountId?: string; type?: string }[];
-  userIdentity?: CloudTrailIdentity & {
-    accountId?: string;
-    userName?: string;
-    sessionContext?: { sessionIssuer?: { userName?: string } };
-  };
-  errorCode?: string;
-  errorMessage?: string;
+/** A record as LookupEvents answers it (`CloudTrailEvent` JSON) or as a trail's log file holds it. */
+export function cloudTrailDetail(raw: unknown): CloudTrailRecord {
+  if (typeof (raw as { CloudTrailEvent?: unknown } | null)?.CloudTrailEvent === "string")
+    return cloudTrailEventDetail(raw as Event) as CloudTrailRecord;
+  return (raw as CloudTrailRecord) ?? {};
 }
 
-export function cloudTrailDetail(raw: unknown): CloudTrailDetail {
-  if (typeof (raw as { CloudTrailEvent?: unknown } | null)?.CloudTrailEvent === "string")
-    return cloudTrailEventDetail(raw as Event) as CloudTrailDetail;
-  return (raw as CloudTrailDetail) ?? {};
+/** The caller as guardrails and waivers name it: a role session by its role. */
+export function principalOf(detail: CloudTrailRecord, record: AuditRecord): string {
+  return principalArnOf(detail.userIdentity) || record.principal || "";
 }
+
+/**
+ * The error codes of a request refused for its permissions, per service protocol: query APIs
+ * (`AccessDenied`), JSON APIs (`AccessDeniedException`), EC2 (`UnauthorizedOperation`, recorded
+ * as `Client.UnauthorizedOperation`), SNS (`AuthorizationError`).
+ */
+const DENIAL_CODE =
+  /^(Client\.)?(AccessDenied|AccessDeniedException|UnauthorizedOperation|AuthorizationError|AuthorizationErrorException)$/i;
+export const isDenial = (code: string | undefined) => DENIAL_CODE.test(code ?? "");
 
 const SCP_IN_MESSAGE =
   /service control policy: (arn:aws:organizations::\d*:policy\/[^\s/]+\/service_control_policy\/(p-[0-9a-z]+))/i;
+/** The message blames another policy type, or the lack of an SCP allow: not a Palisade deny. */
+const OTHER_CAUSE = /explicit deny in an? (?!service control)|no [a-z -]*polic(y|ies) allows?/i;
 
-/** The IAM request a CloudTrail record stands for, with the condition keys AWS would have set. */
-export function iamRequestOf(record: AuditRecord, detail: CloudTrailDetail) {
-  // aws:PrincipalArn of a role session is its role's ARN, the session's issuer.
-  const principalArn = principalArnOfIdentity(detail.userIdentity ?? {}, record.principal ?? "");
-  const account = detail.recipientAccountId ?? detail.userIdentity?.accountId ?? record.scopeId ?? "";
-  const context: Record<string, ContextValue> = {};
-  for (const [key, value] of Object.entries(detail.requestParameters ?? {})) {
-    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
-      context[key] = value;
-    else if (Array.isArray(value) && value.every((v) => typeof v === "string"))
-      context[key] = value as string[];
-  }
-  const time = record.time;
-  Object.assign(context, {
-    "aws:PrincipalArn": principalArn,
-    "aws:PrincipalAccount": account,
-    "aws:PrincipalType": detail.userIdentity?.type === "IAMUser" ? "User" : "AssumedRole",
-    "aws:RequestedRegion": detail.awsRegion ?? "us-east-1",
-    "aws:CurrentTime": time.toISOString().replace(/\.\d{3}Z$/, "Z"),
-    "aws:EpochTime": String(Math.floor(time.getTime() / 1000)),
-    "aws:SecureTransport": "true",
-    "aws:ViaAWSService": "false",
-  });
-  const resource = detail.resources?.[0]?.ARN ?? "*";
-  return { action: record.action, resource, principalArn, context, account };
+/**
+ * Who refused a request, as far as its message tells: the SCP it names, "an SCP" (AWS names the
+ * policy only within the same account or organisation,
+ * https://docs.aws.amazon.com/IAM/latest/UserGuide/troubleshoot_access-denied.html), something
+ * else, or nothing (EC2's encoded authorization message).
+ */
+function denialCause(message: string): { policyId: string } | "unnamed" | "other" {
+  const match = SCP_IN_MESSAGE.exec(message);
+  if (match) return { policyId: match[2] as string };
+  if (/explicit deny in a service control policy/i.test(message)) return "unnamed";
+  return OTHER_CAUSE.test(message) ? "other" : "unnamed";
 }
 
-function awsResourceFields(detail: CloudTrailDetail, account: string, consoleLinks: boolean) {
+/** The IAM request a CloudTrail record stands for, with the condition keys it tells. */
+export function requestOf(record: AuditRecord, detail: CloudTrailRecord): RecordedRequest {
+  const request = requestFromCloudTrail(detail, {
+    principalArn: principalOf(detail, record),
+    ...(record.action ? { action: record.action } : {}),
+  });
+  return request.account ? request : { ...request, account: record.scopeId ?? "" };
+}
+
+/** The resource the request names for waivers and samples: the first ARN its checks know. */
+export const resourceOf = (request: RecordedRequest) =>
+  request.checks.find((c) => c.resource && !c.resource.endsWith("/*"))?.resource ?? "*";
+
+/** One evaluator per policy, kept while the policy is: a batch's or a preview's requests share decisions. */
+const evaluators = new WeakMap<ScpPolicy, (request: RecordedRequest) => RecordedDecision>();
+export function decide(policy: ScpPolicy, request: RecordedRequest): RecordedDecision {
+  let evaluate = evaluators.get(policy);
+  if (!evaluate) {
+    evaluate = createRecordedEvaluator([policy]);
+    evaluators.set(policy, evaluate);
+  }
+  return evaluate(request);
+}
+
+const deniedBy = (request: RecordedRequest, d: DeploymentInfo) =>
+  d.scp !== undefined && decide(d.scp, request).decision === "explicit_deny";
+
+function awsResourceFields(detail: CloudTrailRecord, account: string, consoleLinks: boolean) {
   const first = detail.resources?.[0];
   if (first?.ARN) {
     const arn = first.ARN;
@@ -90,9 +108,9 @@ function awsResourceFields(detail: CloudTrailDetail, account: string, consoleLin
   };
 }
 
-function awsUserFields(detail: CloudTrailDetail, record: AuditRecord) {
+function awsUserFields(detail: CloudTrailRecord, record: AuditRecord) {
   const identity = detail.userIdentity ?? {};
-  const arn = identity.arn ?? record.principal ?? "";
+  const arn = principalOf(detail, record);
   const name =
     identity.userName ?? identity.sessionContext?.sessionIssuer?.userName ?? arn.split("/").pop() ?? "";
   const viaConsole = /console\.amazonaws\.com|signin\.amazonaws\.com/i.test(detail.userAgent ?? "");
@@ -110,51 +128,62 @@ function awsDeploymentApplies(d: DeploymentInfo, path: string[]): boolean {
   return path.includes(d.scopeExternalId) && !d.excludedScopes.some((s) => path.includes(s));
 }
 
-function awsWaiverApplies(w: WaiverInfo, at: Date, request: ReturnType<typeof iamRequestOf>, path: string[]) {
+function awsWaiverApplies(w: WaiverInfo, at: Date, request: RecordedRequest, path: string[]) {
   if (w.from.getTime() > at.getTime() || w.until.getTime() <= at.getTime()) return false;
   if (w.principalArn) return waiverCoversPrincipal(w.principalArn, request.principalArn);
-  if (w.resource) return w.resource === request.resource;
+  if (w.resource) return w.resource === resourceOf(request);
   if (w.scope) return path.includes(w.scope);
   return true;
 }
 
+/** The Palisade guardrail that refused a denied request, or undefined when none did. */
+function denyingDeployment(
+  request: RecordedRequest,
+  message: string,
+  path: string[],
+  ctx: ClassifyContext,
+): DeploymentInfo | undefined {
+  const cause = denialCause(message);
+  if (cause === "other") return undefined;
+  // Only PREVENT guardrails are attached SCPs; one attached at or above the account applies.
+  const attached = ctx.deployments.filter(
+    (d) => d.mode === "PREVENT" && d.nativeId && awsDeploymentApplies(d, path),
+  );
+  if (cause === "unnamed") return attached.find((d) => deniedBy(request, d));
+  const { policyId } = cause;
+  const candidates = ctx.deployments.filter(
+    (d) => d.nativeId && (d.nativeId === policyId || d.nativeId.endsWith(`/${policyId}`)),
+  );
+  // Guardrails share packed SCPs: the one whose own statements deny the request is the one.
+  const onPath = candidates.filter((d) => path.includes(d.scopeExternalId));
+  return onPath.find((d) => deniedBy(request, d)) ?? onPath[0] ?? candidates[0];
+}
+
 export function classifyCloudTrail(record: AuditRecord, ctx: ClassifyContext): NewPolicyEvent[] {
   const detail = cloudTrailDetail(record.raw);
-  const request = iamRequestOf(record, detail);
-  const path = request.account ? ctx.ancestorsOf(request.account) : [];
+  const request = requestOf(record, detail);
+  // SCPs never restrict the management account: nothing there is a guardrail's doing.
+  if (!request.account || request.account === ctx.managementAccountId) return [];
+  const path = ctx.ancestorsOf(request.account);
   const fields = {
     ...awsResourceFields(detail, request.account, ctx.consoleLinks),
     ...awsUserFields(detail, record),
   };
-  const message = record.errorMessage ?? detail.errorMessage ?? "";
-  const denied = /AccessDenied/i.test(record.errorCode ?? detail.errorCode ?? "");
 
-  if (denied) {
-    const match = SCP_IN_MESSAGE.exec(message);
-    if (!match) return [];
-    const policyId = match[2] as string;
-    const candidates = ctx.deployments.filter(
-      (d) => d.nativeId && (d.nativeId === policyId || d.nativeId.endsWith(`/${policyId}`)),
-    );
-    // Guardrails share packed SCPs: the one whose own statements deny the request is the one.
-    const onPath = candidates.filter((d) => path.includes(d.scopeExternalId));
-    const deployment =
-      onPath.find((d) => d.scp && evaluatePolicySet(request, [d.scp]).decision === "explicit_deny") ??
-      onPath[0] ??
-      candidates[0];
-    if (!deployment) return [];
-    return [{ ...baseEvent(ctx, record, deployment, "PREVENTION"), ...fields }];
+  if (isDenial(record.errorCode ?? detail.errorCode)) {
+    const message = record.errorMessage ?? detail.errorMessage ?? "";
+    const deployment = denyingDeployment(request, message, path, ctx);
+    return deployment ? [{ ...baseEvent(ctx, record, deployment, "PREVENTION"), ...fields }] : [];
   }
 
   // Allowed: what would a Palisade SCP have denied? ALERT bundles are never attached, and a
-  // PREVENT bundle lets a request through only under a waiver.
+  // PREVENT bundle lets a request through only under a waiver. A guardrail that reads what the
+  // record does not tell decides nothing: no alert is raised on a guess.
   const events: NewPolicyEvent[] = [];
   const seenBundles = new Set<string>();
   for (const deployment of ctx.deployments) {
-    if (!deployment.scp || seenBundles.has(deployment.bundleId)) continue;
-    if (!awsDeploymentApplies(deployment, path)) continue;
-    const decision = evaluatePolicySet(request, [deployment.scp]);
-    if (decision.decision !== "explicit_deny") continue;
+    if (seenBundles.has(deployment.bundleId)) continue;
+    if (!awsDeploymentApplies(deployment, path) || !deniedBy(request, deployment)) continue;
     seenBundles.add(deployment.bundleId);
     if (deployment.mode === "ALERT") {
       events.push({ ...baseEvent(ctx, record, deployment, "ALERT"), ...fields });

@@ -40,6 +40,8 @@ export interface ClassifyContext {
   ancestorsOf(scopeId: string): string[];
   /** Real clouds have consoles; the sandbox does not. */
   consoleLinks: boolean;
+  /** AWS: the organisation's management account, which SCPs never restrict. */
+  managementAccountId?: string;
 }
 export const lower = (s: string) => s.toLowerCase();
 

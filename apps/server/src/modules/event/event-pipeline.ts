@@ -21,6 +21,7 @@ import { findConnectorAnyTenant } from "./fetch-repository";
 import { loadClassifyContext } from "./load-classify-context";
 import type { NewPolicyEvent } from "./policy-event";
 import { writeEvents } from "./record-event";
+import { storeRequests } from "./request-summary";
 import { listResourceEventStates, rebuildResourceEvents } from "./resource-event-repository";
 
 /** Queue of the per-connector event fetch, for modules that ask for a fetch after a change. */
@@ -140,6 +141,9 @@ export function createEventPipeline(deps: {
     const now = new Date();
     const written = await db.transaction(async (tx) => {
       const count = await writeEvents(tx, [...fresh, ...complianceOut.events]);
+      // Every request, classified or not, is what a preview of a guardrail not deployed yet reads.
+      if (provider.provider === "aws" && page)
+        await storeRequests(tx, connector, page.records, ctx.managementAccountId, now);
       for (const finding of complianceOut.resolved) {
         await markDriftHistorical(tx, ctx.tenantId, finding.deployment.id, finding.resourceId);
       }

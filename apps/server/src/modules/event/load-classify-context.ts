@@ -120,5 +120,6 @@ export async function loadClassifyContext(
     waivers: waiverInfos,
     ancestorsOf,
     consoleLinks: connector.kind !== "sandbox",
+    managementAccountId: (connector.config as { managementAccountId?: string }).managementAccountId,
   };
 }

@@ -106,7 +106,7 @@ export function ImpactPreviewPanel({
           The preview failed: {preview.error} Check the connector on the Connectors page, then replay again.
         </p>
       ) : (
-        <Result preview={preview} />
+        <ImpactPreviewResult preview={preview} />
       )}
     </section>
   );
@@ -126,7 +126,8 @@ function Progress({ preview }: { preview: ImpactPreview | undefined }) {
   );
 }
 
-function Result({ preview }: { preview: ImpactPreview }) {
+/** A finished preview: what would be denied, what is denied already, what could not be evaluated. */
+export function ImpactPreviewResult({ preview }: { preview: ImpactPreview }) {
   const scopeWord = preview.provider === CloudProvider.AZURE ? "subscription" : "account";
   const period =
     preview.periodStart && preview.periodEnd
@@ -152,6 +153,16 @@ function Result({ preview }: { preview: ImpactPreview }) {
           ` ${plural(preview.alreadyDeniedCount, "more request")} ${
             preview.alreadyDeniedCount === 1 ? "is" : "are"
           } denied already, by the cloud or a guardrail deployed on the same scopes.`}
+        {preview.notEvaluableCount > 0 && (
+          <>
+            {" "}
+            <strong data-testid="impact-preview-not-evaluable">
+              Not evaluable: {preview.notEvaluableCount.toLocaleString()}
+            </strong>{" "}
+            {preview.notEvaluableCount === 1 ? "request's record does" : "requests' records do"} not tell what
+            the guardrail reads; they are not counted as allowed.
+          </>
+        )}
         {preview.nonCompliantResources > 0 &&
           ` ${plural(preview.nonCompliantResources, "existing resource")} ${
             preview.nonCompliantResources === 1 ? "does" : "do"
@@ -162,6 +173,11 @@ function Result({ preview }: { preview: ImpactPreview }) {
           <TopList title="Top actions" items={preview.topActions} />
           <TopList title="Top principals" items={preview.topPrincipals} />
           <TopList title={`Top ${scopeWord}s`} items={preview.topScopes} />
+        </div>
+      )}
+      {preview.topNotEvaluable.length > 0 && (
+        <div className="sm:w-1/3">
+          <TopList title="Not evaluable" items={preview.topNotEvaluable} />
         </div>
       )}
       {preview.samples.length > 0 && (

@@ -17,6 +17,13 @@ export interface CompiledStatement {
   sid: string | undefined;
   effect: "Allow" | "Deny";
   applies(request: PreparedRequest): boolean;
+  /** Whether the statement is about this action, and about this resource (undefined when unresolved). */
+  matchesAction(request: PreparedRequest): boolean;
+  matchesResource(request: PreparedRequest): boolean | undefined;
+  /** The statement is about every resource, so it needs no resource to decide. */
+  anyResource: boolean;
+  /** The condition keys the statement reads, lower case. */
+  conditionKeys: string[];
 }
 
 export interface CompiledPolicy {
@@ -98,10 +105,24 @@ function compileStatement(statement: IamStatement, index: number, variables: boo
       throw new MalformedPolicyDocumentError(`Statement ${index}: ${(error as Error).message}`);
     }
   }
+  const anyResource =
+    statement.Resource === undefined
+      ? statement.NotResource === undefined
+      : toList(statement.Resource).includes("*");
+  const conditionKeys =
+    statement.Condition && typeof statement.Condition === "object"
+      ? Object.values(statement.Condition).flatMap((keys) =>
+          keys && typeof keys === "object" ? Object.keys(keys).map((k) => k.toLowerCase()) : [],
+        )
+      : [];
   return {
     index,
     sid: statement.Sid,
     effect: statement.Effect,
+    matchesAction: (request) => action(request) === true,
+    matchesResource: resource,
+    anyResource,
+    conditionKeys,
     applies: (request) =>
       action(request) === true &&
       resource(request) === true &&

@@ -29,7 +29,7 @@ export interface ScpDecision {
 
 const ARN_ACCOUNT = /^arn:[^:]*:[^:]*:[^:]*:(\d{12}):/;
 
-function prepare(request: IamRequest): PreparedRequest {
+export function prepareRequest(request: IamRequest): PreparedRequest {
   const context = new Map<string, ContextValue>();
   for (const [key, value] of Object.entries(request.context)) context.set(key.toLowerCase(), value);
   // The principal is part of every request AWS evaluates, so its keys exist even when the caller
@@ -81,7 +81,7 @@ function evaluateLevel(request: PreparedRequest, policies: ScpPolicy[]): LevelRe
  * Deny in any policy wins, otherwise some statement must Allow, otherwise the request is implicitly denied.
  */
 export function evaluatePolicySet(request: IamRequest, policies: ScpPolicy[]): ScpDecision {
-  const result = evaluateLevel(prepare(request), policies);
+  const result = evaluateLevel(prepareRequest(request), policies);
   return result.deny ?? result.allow ?? { decision: "implicit_deny" };
 }
 
@@ -91,7 +91,7 @@ export function evaluatePolicySet(request: IamRequest, policies: ScpPolicy[]): S
  * With no levels there are no SCPs in effect and nothing is restricted.
  */
 export function evaluateScpHierarchy(request: IamRequest, levels: ScpPolicy[][]): ScpDecision {
-  const prepared = prepare(request);
+  const prepared = prepareRequest(request);
   let allow: ScpDecision | undefined;
   let implicitlyDenied = false;
   for (const policies of levels) {
