@@ -25,7 +25,7 @@ import { enchantedLinkPlugin } from "./enchanted-link-auth";
 import { membershipDisabledPaths } from "./membership-doors";
 import { passkeyPlugins } from "./passkey-auth";
 import type { PasswordPolicy } from "./password-policy";
-import { phonePlugins } from "./phone-auth";
+import { phoneCodeAtRest, phonePlugins } from "./phone-auth";
 import {
   type SocialSignInConfig,
   socialPlugins,
@@ -133,6 +133,8 @@ export function createAuth(options: AuthOptions) {
     },
     // Accounts (account-auth.ts): verification, password reset, sign-in history, cookies.
     emailVerification: emailVerificationOptions(options),
+    // The reset link's token is the row's identifier: kept hashed, so the table holds no usable link.
+    verification: { storeIdentifier: { default: "plain", overrides: { "reset-password:": "hashed" } } },
     hooks: { before: accountBeforeHook(options), after: accountAfterHook(options) },
     session: {
       // Sessions last a week and are extended once a day while in use.
@@ -141,6 +143,8 @@ export function createAuth(options: AuthOptions) {
       cookieCache: { enabled: false },
     },
     databaseHooks: {
+      // Codes sent to a phone are kept keyed, never as sent (phone-auth.ts).
+      verification: { create: { before: phoneCodeAtRest(options.secret) } },
       session: {
         create: {
           // A new sign-in starts in the tenant the user chose last with the tenant switcher.
