@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createContextValues } from "@connectrpc/connect";
-import { fastifyConnectPlugin } from "@connectrpc/connect-fastify";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import Fastify from "fastify";
 import type { Auth } from "./auth/auth";
@@ -38,6 +37,7 @@ import { createWaiverAnalyticsService } from "./modules/waiver/waiver-analytics-
 import { createWaiverService } from "./modules/waiver/waiver-service";
 import { createAuthInterceptor } from "./rpc/auth-interceptor";
 import { callContextKey } from "./rpc/call-context";
+import { registerConnectRoutes } from "./rpc/connect-routes";
 import { createDatabaseUnavailableInterceptor, isDatabaseUnavailable } from "./rpc/database-unavailable";
 import { createOriginCheck, requestOriginKey } from "./rpc/origin-check";
 import type { RateLimiter } from "./rpc/rate-limiter";
@@ -246,7 +246,8 @@ export async function buildServer(deps: ServerDeps) {
       createNotificationService({ ...deps.notifications, jobs: deps.jobs }),
     ],
   ]);
-  await app.register(fastifyConnectPlugin, {
+  await registerConnectRoutes(app, {
+    logger: deps.logger,
     routes: (router) => registerServices(router, implementations),
     interceptors: [
       createDatabaseUnavailableInterceptor(),
