@@ -7,6 +7,7 @@ import type { Auth } from "./auth/auth";
 import { authenticate } from "./auth/authenticate";
 import { createCredentialFailureLog } from "./auth/credential-failure-log";
 import type { PasswordPolicy } from "./auth/password-policy";
+import { isSessionRead, withoutSessionTokens } from "./auth/session-listing";
 import type { SocialSignInConfig } from "./auth/social-auth";
 import type { DatabaseHandle } from "./db/database";
 import { registerRequestLimits } from "./http/request-limits";
@@ -178,6 +179,10 @@ export async function buildServer(deps: ServerDeps) {
         }
         const cookies = response.headers.getSetCookie();
         if (cookies.length > 0) reply.header("set-cookie", cookies);
+        if (response.ok && isSessionRead(url.pathname)) {
+          reply.removeHeader("content-length");
+          return reply.send(withoutSessionTokens(await response.text()));
+        }
         return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
       },
     });
