@@ -40,6 +40,7 @@ import { createAuthInterceptor } from "./rpc/auth-interceptor";
 import { callContextKey } from "./rpc/call-context";
 import { registerConnectRoutes } from "./rpc/connect-routes";
 import { createDatabaseUnavailableInterceptor, isDatabaseUnavailable } from "./rpc/database-unavailable";
+import { withIdempotencyKeys } from "./rpc/idempotency";
 import { createOriginCheck, requestOriginKey } from "./rpc/origin-check";
 import type { RateLimiter } from "./rpc/rate-limiter";
 import { type AnyServiceImpl, registerServices } from "./rpc/register-services";
@@ -253,7 +254,7 @@ export async function buildServer(deps: ServerDeps) {
   ]);
   await registerConnectRoutes(app, {
     logger: deps.logger,
-    routes: (router) => registerServices(router, implementations),
+    routes: (router) => registerServices(router, withIdempotencyKeys(db, implementations)),
     interceptors: [
       createDatabaseUnavailableInterceptor(),
       createAuthInterceptor({
