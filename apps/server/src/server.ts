@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { createContextValues } from "@connectrpc/connect";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import Fastify from "fastify";
+import { holdingBackWork } from "./auth/after-answer";
 import type { Auth } from "./auth/auth";
 import { authenticate } from "./auth/authenticate";
 import { createCredentialFailureLog } from "./auth/credential-failure-log";
@@ -141,8 +142,9 @@ export async function buildServer(deps: ServerDeps) {
         }
         // Better Auth rate limits by client address; give it the one Fastify resolved.
         headers.set("x-forwarded-for", request.ip);
-        const response = await auth
-          .handler(
+        // Mail and links for an address go out once the answer has been sent (after-answer.ts).
+        const handling = holdingBackWork(() =>
+          auth.handler(
             new Request(url, {
               method: request.method,
               headers,
@@ -153,11 +155,13 @@ export async function buildServer(deps: ServerDeps) {
                     ? request.body
                     : JSON.stringify(request.body),
             }),
-          )
-          .catch((error: unknown) => {
-            if (isDatabaseUnavailable(error)) return Response.json({}, { status: 500 });
-            throw error;
-          });
+          ),
+        );
+        reply.raw.once("close", handling.answered);
+        const response = await handling.result.catch((error: unknown) => {
+          if (isDatabaseUnavailable(error)) return Response.json({}, { status: 500 });
+          throw error;
+        });
         // The identity layer answers 500 when its database is down; the client is told to
         // come back, as the RPCs say `unavailable`.
         if (response.status >= 500 && !(await database.ping())) {

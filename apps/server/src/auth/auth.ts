@@ -20,6 +20,7 @@ import {
   emailVerificationOptions,
   sessionCookieOptions,
 } from "./account-auth";
+import { queuedAfterAnswer } from "./after-answer";
 import { authLog } from "./credential-failure-log";
 import { enchantedLinkPlugin } from "./enchanted-link-auth";
 import { membershipDisabledPaths } from "./membership-doors";
@@ -99,7 +100,13 @@ function authenticatorPlugin() {
   });
 }
 
-export function createAuth(options: AuthOptions) {
+export function createAuth(given: AuthOptions) {
+  // Messages to an address go out after the answer, which is the same for every address.
+  const options: AuthOptions = {
+    ...given,
+    enqueueMail: queuedAfterAnswer(given.logger, "queueing a mail", given.enqueueMail),
+    enqueueMessage: queuedAfterAnswer(given.logger, "queueing a phone message", given.enqueueMessage),
+  };
   const authenticator = authenticatorPlugin();
   const [secondFactorAfterSignIn] = authenticator.hooks.after;
   if (!secondFactorAfterSignIn) throw new Error("the two-factor plugin has no sign-in hook");
