@@ -110,8 +110,11 @@ export async function startJobQueue(
       await boss.createQueue(name, { ...settings, retryDelayMax: retryDelayMaxSeconds });
       // A queue made by an earlier version takes the current settings.
       await boss.updateQueue(name, settings);
+      // A job queued in the clear by an earlier version, before an upgrade, is still delivered.
       const open = (data: unknown): T =>
-        sealed ? (JSON.parse(box.open((data as SealedPayload).sealed, sealContext(name))) as T) : (data as T);
+        sealed && typeof (data as Partial<SealedPayload>).sealed === "string"
+          ? (JSON.parse(box.open((data as SealedPayload).sealed, sealContext(name))) as T)
+          : (data as T);
       await boss.work<T>(
         name,
         {
