@@ -47,11 +47,13 @@ export async function createPalisade(config: Config, logger: Logger) {
   });
   await database.migrate();
   logger.info({ engine: database.engine }, "database migrated");
-  const jobs = await startJobQueue(database, logger);
+  const serverKey = loadSecretKey(config.dataDir);
+  // Mailed links and codes wait in the queue sealed with the instance key.
+  const jobs = await startJobQueue(database, logger, { secretKey: serverKey });
   const exports = createExports({
     db: database.db,
     jobs,
-    serverKey: loadSecretKey(config.dataDir),
+    serverKey,
     publicUrl: config.publicUrl,
     logger,
   });
@@ -62,7 +64,7 @@ export async function createPalisade(config: Config, logger: Logger) {
   const trustedOrigins = [config.publicUrl, `http://localhost:${port}`, `http://127.0.0.1:${port}`];
   const auth = createAuth({
     db: database.db,
-    secret: loadSecretKey(config.dataDir),
+    secret: serverKey,
     publicUrl: config.publicUrl,
     // Identity providers on private addresses are named by the operator (SSO_TRUSTED_ORIGINS).
     trustedOrigins: [...trustedOrigins, ...config.ssoTrustedOrigins],
@@ -121,7 +123,6 @@ export async function createPalisade(config: Config, logger: Logger) {
     logger,
   });
 
-  const serverKey = loadSecretKey(config.dataDir);
   const notifications = {
     db: database.db,
     secretBox: createSecretBox(serverKey),

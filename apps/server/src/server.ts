@@ -1,13 +1,14 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createContextValues } from "@connectrpc/connect";
-import { fastifyConnectPlugin } from "@connectrpc/connect-fastify";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import Fastify from "fastify";
+import { holdingBackWork } from "./auth/after-answer";
 import type { Auth } from "./auth/auth";
 import { authenticate } from "./auth/authenticate";
 import { createCredentialFailureLog } from "./auth/credential-failure-log";
 import type { PasswordPolicy } from "./auth/password-policy";
+import { isSessionRead, withoutSessionTokens } from "./auth/session-listing";
 import type { SocialSignInConfig } from "./auth/social-auth";
 import type { DatabaseHandle } from "./db/database";
 import { registerRequestLimits } from "./http/request-limits";
@@ -38,7 +39,9 @@ import { createWaiverAnalyticsService } from "./modules/waiver/waiver-analytics-
 import { createWaiverService } from "./modules/waiver/waiver-service";
 import { createAuthInterceptor } from "./rpc/auth-interceptor";
 import { callContextKey } from "./rpc/call-context";
+import { registerConnectRoutes } from "./rpc/connect-routes";
 import { createDatabaseUnavailableInterceptor, isDatabaseUnavailable } from "./rpc/database-unavailable";
+import { withIdempotencyKeys } from "./rpc/idempotency";
 import { createOriginCheck, requestOriginKey } from "./rpc/origin-check";
 import type { RateLimiter } from "./rpc/rate-limiter";
 import { type AnyServiceImpl, registerServices } from "./rpc/register-services";
@@ -139,8 +142,9 @@ export async function buildServer(deps: ServerDeps) {
         }
         // Better Auth rate limits by client address; give it the one Fastify resolved.
         headers.set("x-forwarded-for", request.ip);
-        const response = await auth
-          .handler(
+        // Mail and links for an address go out once the answer has been sent (after-answer.ts).
+        const handling = holdingBackWork(() =>
+          auth.handler(
             new Request(url, {
               method: request.method,
               headers,
@@ -151,11 +155,13 @@ export async function buildServer(deps: ServerDeps) {
                     ? request.body
                     : JSON.stringify(request.body),
             }),
-          )
-          .catch((error: unknown) => {
-            if (isDatabaseUnavailable(error)) return Response.json({}, { status: 500 });
-            throw error;
-          });
+          ),
+        );
+        reply.raw.once("close", handling.answered);
+        const response = await handling.result.catch((error: unknown) => {
+          if (isDatabaseUnavailable(error)) return Response.json({}, { status: 500 });
+          throw error;
+        });
         // The identity layer answers 500 when its database is down; the client is told to
         // come back, as the RPCs say `unavailable`.
         if (response.status >= 500 && !(await database.ping())) {
@@ -178,6 +184,10 @@ export async function buildServer(deps: ServerDeps) {
         }
         const cookies = response.headers.getSetCookie();
         if (cookies.length > 0) reply.header("set-cookie", cookies);
+        if (response.ok && isSessionRead(url.pathname)) {
+          reply.removeHeader("content-length");
+          return reply.send(withoutSessionTokens(await response.text()));
+        }
         return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
       },
     });
@@ -256,8 +266,9 @@ export async function buildServer(deps: ServerDeps) {
       createNotificationService({ ...deps.notifications, jobs: deps.jobs }),
     ],
   ]);
-  await app.register(fastifyConnectPlugin, {
-    routes: (router) => registerServices(router, implementations),
+  await registerConnectRoutes(app, {
+    logger: deps.logger,
+    routes: (router) => registerServices(router, withIdempotencyKeys(db, implementations)),
     interceptors: [
       createDatabaseUnavailableInterceptor(),
       createAuthInterceptor({

@@ -20,12 +20,13 @@ import {
   emailVerificationOptions,
   sessionCookieOptions,
 } from "./account-auth";
+import { queuedAfterAnswer } from "./after-answer";
 import { authLog } from "./credential-failure-log";
 import { enchantedLinkPlugin } from "./enchanted-link-auth";
 import { membershipDisabledPaths } from "./membership-doors";
 import { passkeyPlugins } from "./passkey-auth";
 import type { PasswordPolicy } from "./password-policy";
-import { phonePlugins } from "./phone-auth";
+import { phoneCodeAtRest, phonePlugins } from "./phone-auth";
 import {
   type SocialSignInConfig,
   socialPlugins,
@@ -99,7 +100,13 @@ function authenticatorPlugin() {
   });
 }
 
-export function createAuth(options: AuthOptions) {
+export function createAuth(given: AuthOptions) {
+  // Messages to an address go out after the answer, which is the same for every address.
+  const options: AuthOptions = {
+    ...given,
+    enqueueMail: queuedAfterAnswer(given.logger, "queueing a mail", given.enqueueMail),
+    enqueueMessage: queuedAfterAnswer(given.logger, "queueing a phone message", given.enqueueMessage),
+  };
   const authenticator = authenticatorPlugin();
   const [secondFactorAfterSignIn] = authenticator.hooks.after;
   if (!secondFactorAfterSignIn) throw new Error("the two-factor plugin has no sign-in hook");
@@ -133,6 +140,8 @@ export function createAuth(options: AuthOptions) {
     },
     // Accounts (account-auth.ts): verification, password reset, sign-in history, cookies.
     emailVerification: emailVerificationOptions(options),
+    // The reset link's token is the row's identifier: kept hashed, so the table holds no usable link.
+    verification: { storeIdentifier: { default: "plain", overrides: { "reset-password:": "hashed" } } },
     hooks: { before: accountBeforeHook(options), after: accountAfterHook(options) },
     session: {
       // Sessions last a week and are extended once a day while in use.
@@ -141,6 +150,8 @@ export function createAuth(options: AuthOptions) {
       cookieCache: { enabled: false },
     },
     databaseHooks: {
+      // Codes sent to a phone are kept keyed, never as sent (phone-auth.ts).
+      verification: { create: { before: phoneCodeAtRest(options.secret) } },
       session: {
         create: {
           // A new sign-in starts in the tenant the user chose last with the tenant switcher.

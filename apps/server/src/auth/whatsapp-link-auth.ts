@@ -4,6 +4,7 @@ import type { Database } from "../db/database";
 import type { SendMessagePayload } from "../jobs/send-message-job";
 import type { Logger } from "../logger";
 import { emailRequestBody } from "./account-auth";
+import { afterAnswer } from "./after-answer";
 import { findUserByEmail, type UserRow } from "./user-repository";
 
 /**
@@ -65,22 +66,25 @@ export function whatsAppLinkPlugin(options: WhatsAppLinkOptions): BetterAuthPlug
         },
         async (ctx) => {
           const email = ctx.body.email.trim().toLowerCase();
-          if (!whatsAppNumberOf(await findUserByEmail(options.db, email))) {
-            options.logger.info(
-              { component: "auth" },
-              "WhatsApp link not sent: no verified account without MFA with a confirmed number",
-            );
-            return ctx.json({ status: true });
-          }
-          try {
-            await options.requestMagicLink(email);
-          } catch (error) {
-            // The e-mailed links' own limit for the address, shared with these: answer the same.
-            options.logger.info(
-              { component: "auth", err: (error as Error).message },
-              "WhatsApp link not sent",
-            );
-          }
+          // After the answer, which is the same for every address and so takes as long.
+          afterAnswer(options.logger, "sending a WhatsApp link", async () => {
+            if (!whatsAppNumberOf(await findUserByEmail(options.db, email))) {
+              options.logger.info(
+                { component: "auth" },
+                "WhatsApp link not sent: no verified account without MFA with a confirmed number",
+              );
+              return;
+            }
+            try {
+              await options.requestMagicLink(email);
+            } catch (error) {
+              // The e-mailed links' own limit for the address, shared with these.
+              options.logger.info(
+                { component: "auth", err: (error as Error).message },
+                "WhatsApp link not sent",
+              );
+            }
+          });
           return ctx.json({ status: true });
         },
       ),

@@ -1,6 +1,7 @@
 import { fromPglite, PgBoss } from "pg-boss";
 import type { DatabaseHandle } from "../db/database";
 import type { Logger } from "../logger";
+import { createSecretBox } from "../modules/connector/secret-box";
 
 /** A kind of background work: cloud side effects, reconciliation, expiry, fetching, exports. */
 export interface JobDefinition<T extends object> {
@@ -20,10 +21,31 @@ export interface JobDefinition<T extends object> {
   heartbeatSeconds?: number;
   /** Jobs of this kind run at most this many at a time in this process. */
   concurrency?: number;
+  /**
+   * The payload carries a credential (a mailed link or code): it is queued sealed (`sealed` in
+   * `send`), opened only in the worker, and the job row is deleted, not kept as completed, once
+   * the handler returns. A database dump or backup then holds no usable credential.
+   */
+  sealed?: boolean;
 }
 
 export interface SendOptions {
   startAfter?: Date | number;
+  /** Encrypts the payload with the instance key; the queue's definition must be `sealed` too. */
+  sealed?: boolean;
+}
+
+/** What a sealed job holds in the queue's table: AES-256-GCM ciphertext bound to the queue's name. */
+interface SealedPayload {
+  sealed: string;
+}
+
+/** How long a sealed job that failed for good stays visible to an operator. */
+const SEALED_JOB_KEPT_SECONDS = 60 * 60;
+
+/** A sealed payload opens only under the queue it was sent to. */
+function sealContext(queue: string): string {
+  return `job:${queue}`;
 }
 
 export interface JobQueue {
@@ -41,7 +63,12 @@ export interface JobQueue {
  * waiver reaching the cloud) starts promptly; between jobs the workers look every two seconds,
  * for retries and delayed jobs, which become due without a notification.
  */
-export async function startJobQueue(database: DatabaseHandle, logger: Logger): Promise<JobQueue> {
+export async function startJobQueue(
+  database: DatabaseHandle,
+  logger: Logger,
+  options: { secretKey: string },
+): Promise<JobQueue> {
+  const box = createSecretBox(options.secretKey);
   const boss = database.pglite
     ? new PgBoss({ db: fromPglite(database.pglite), backend: "pglite", useListenNotify: true })
     : new PgBoss({
@@ -68,6 +95,7 @@ export async function startJobQueue(database: DatabaseHandle, logger: Logger): P
         expireInSeconds = 600,
         heartbeatSeconds = 10,
         concurrency = 2,
+        sealed = false,
       } = definition;
       const settings = {
         retryLimit,
@@ -76,10 +104,17 @@ export async function startJobQueue(database: DatabaseHandle, logger: Logger): P
         expireInSeconds,
         heartbeatSeconds,
         notify: true,
+        // A sealed job that ended otherwise (retries exhausted) is not kept for the default week.
+        ...(sealed ? { deleteAfterSeconds: SEALED_JOB_KEPT_SECONDS } : {}),
       };
       await boss.createQueue(name, { ...settings, retryDelayMax: retryDelayMaxSeconds });
       // A queue made by an earlier version takes the current settings.
       await boss.updateQueue(name, settings);
+      // A job queued in the clear by an earlier version, before an upgrade, is still delivered.
+      const open = (data: unknown): T =>
+        sealed && typeof (data as Partial<SealedPayload>).sealed === "string"
+          ? (JSON.parse(box.open((data as SealedPayload).sealed, sealContext(name))) as T)
+          : (data as T);
       await boss.work<T>(
         name,
         {
@@ -92,7 +127,7 @@ export async function startJobQueue(database: DatabaseHandle, logger: Logger): P
         async (jobs) => {
           for (const job of jobs) {
             try {
-              await handler({ id: job.id, data: job.data, retryCount: job.retryCount });
+              await handler({ id: job.id, data: open(job.data), retryCount: job.retryCount });
             } catch (error) {
               logger.warn(
                 {
@@ -106,12 +141,27 @@ export async function startJobQueue(database: DatabaseHandle, logger: Logger): P
               );
               throw error;
             }
+            // Delivered or given up: the sealed row goes at once rather than after the queue's
+            // retention. Should this fail, pg-boss completes the job and the retention removes it.
+            if (sealed) {
+              await boss
+                .deleteJob(name, job.id)
+                .catch((error: Error) =>
+                  logger.warn(
+                    { component: "jobs", queue: name, jobId: job.id, err: error.message },
+                    "sealed job not deleted",
+                  ),
+                );
+            }
           }
         },
       );
     },
     send(name, data, options = {}) {
-      return boss.send(name, data, { startAfter: options.startAfter });
+      const stored: object = options.sealed
+        ? ({ sealed: box.seal(JSON.stringify(data), sealContext(name)) } satisfies SealedPayload)
+        : data;
+      return boss.send(name, stored, { startAfter: options.startAfter });
     },
     async schedule(name, cron, data) {
       await boss.schedule(name, cron, data ?? null, { tz: "UTC" });

@@ -15,7 +15,7 @@ export type MailDeliveryOutcome =
   | { status: "failed"; error: string };
 
 export interface SendMailPayload {
-  /** The composed message. Its only secret is the link, which is what it delivers. */
+  /** The composed message, with the link or code it delivers: the job is sealed (job-queue.ts). */
   message: MailMessage;
   link: string;
   deliveryOf?: MailDeliveryTarget;
@@ -29,7 +29,7 @@ export interface MailRetry {
 }
 
 export function enqueueMail(jobs: JobQueue, payload: SendMailPayload): Promise<string | null> {
-  return jobs.send<SendMailPayload>(SEND_MAIL_JOB, payload);
+  return jobs.send<SendMailPayload>(SEND_MAIL_JOB, payload, { sealed: true });
 }
 
 export function sendMailWorker(deps: {
@@ -49,6 +49,7 @@ export function sendMailWorker(deps: {
     retryDelayMaxSeconds: Math.max(retry.delaySeconds, 3600),
     expireInSeconds: 300,
     concurrency: 2,
+    sealed: true,
     async handler({ id, data, retryCount }) {
       try {
         await sender.send(data.message, { key: id, link: data.link });

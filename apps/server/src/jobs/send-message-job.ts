@@ -11,11 +11,12 @@ import type { MailRetry } from "./send-mail-job";
 export const SEND_MESSAGE_JOB = "message.send";
 
 export interface SendMessagePayload {
+  /** Carries the code or link it delivers: the job is sealed (job-queue.ts). */
   message: PhoneMessage;
 }
 
 export function enqueueMessage(jobs: JobQueue, payload: SendMessagePayload): Promise<string | null> {
-  return jobs.send<SendMessagePayload>(SEND_MESSAGE_JOB, payload);
+  return jobs.send<SendMessagePayload>(SEND_MESSAGE_JOB, payload, { sealed: true });
 }
 
 /** Delivers phone messages like mail: retried with growing waits, then given up with a warning. */
@@ -32,6 +33,7 @@ export function sendMessageWorker(deps: {
     retryDelayMaxSeconds: Math.max(retry.delaySeconds, 3600),
     expireInSeconds: 300,
     concurrency: 2,
+    sealed: true,
     async handler({ id, data, retryCount }) {
       try {
         await gateway.send(data.message, { key: id });

@@ -2,6 +2,7 @@ import type { DescService } from "@bufbuild/protobuf";
 import { type Client, createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { and, eq } from "drizzle-orm";
+import type { DestinationStream } from "pino";
 import { createPalisade, type Palisade } from "../../src/app";
 import { readConfig } from "../../src/config";
 import { member, organization, user } from "../../src/db/schema/auth";
@@ -42,7 +43,12 @@ export interface TestServer {
 let counter = 0;
 
 /** Starts Palisade on an ephemeral port with a fresh database of the given engine. */
-export async function startTestServer(engine: Engine, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  engine: Engine,
+  env: Record<string, string> = {},
+  /** Where the server's log goes (standard output by default). */
+  log?: DestinationStream,
+): Promise<TestServer> {
   const database: TestDatabase = await createTestDatabase(engine);
   const config = readConfig({
     PORT: "0",
@@ -63,7 +69,7 @@ export async function startTestServer(engine: Engine, env: Record<string, string
     SANDBOX_AZURE_PROPAGATION_SECONDS: "1",
     ...env,
   });
-  const palisade = await createPalisade(config, createLogger(config.logLevel));
+  const palisade = await createPalisade(config, createLogger(config.logLevel, log));
   await palisade.app.listen({ port: 0, host: "127.0.0.1" });
   const address = palisade.app.server.address();
   if (!address || typeof address === "string") throw new Error("server has no port");

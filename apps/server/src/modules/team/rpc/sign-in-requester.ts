@@ -52,6 +52,9 @@ export async function signInRequester(
     if (createdUserId) await deleteUser(db, createdUserId);
     throw codeRefusal(error);
   }
+  // An account with an authenticator app is asked for the app's code next, which this page
+  // cannot ask: the code alone signs nothing in, and the requester is told where to sign in.
+  if ("twoFactorRedirect" in signIn.response) throw secondFactorRequired();
   const user = signIn.response.user;
 
   const joined = !(await findMemberByEmail(db, tenantId, email));
@@ -87,6 +90,13 @@ export async function signInRequester(
 
 function signInWithCode(deps: TeamServiceDeps, email: string, otp: string) {
   return deps.auth.api.signInEmailOTP({ body: { email, otp }, returnHeaders: true });
+}
+
+function secondFactorRequired(): ConnectError {
+  return new ConnectError(
+    "This account signs in with an authenticator app as well. Sign in on Palisade's sign-in page with the code and the app, then open this page again.",
+    Code.FailedPrecondition,
+  );
 }
 
 function codeProblem(message: string): ConnectError {
