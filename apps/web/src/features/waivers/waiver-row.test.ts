@@ -1,6 +1,12 @@
 import { WaiverDeploymentStatus, WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { describe, expect, it } from "vitest";
-import { formatDuration, waiverActions, waiverStatusLabel } from "./waiver-row";
+import {
+  formatDuration,
+  OWN_REQUEST_NOTE,
+  requestedBy,
+  waiverActions,
+  waiverStatusLabel,
+} from "./waiver-row";
 
 const all = { canUpdate: true, canWrite: true };
 const { PENDING, ACTIVE, EXPIRED, CANCELLED, REJECTED } = WaiverStatus;
@@ -39,6 +45,34 @@ describe("waiver actions", () => {
     ],
   ] as const)("%s", (_name, status, deploymentStatus, hasExpiry, grants, expected) => {
     expect(waiverActions({ status, deploymentStatus, hasExpiry }, grants)).toEqual(expected);
+  });
+});
+
+describe("a reviewer's own request, with a separate approver required", () => {
+  const own = { ...all, ownRequestNeedsOtherApprover: true };
+
+  it("offers no Approve or Reject, says why, and still lets them withdraw it", () => {
+    expect(
+      waiverActions({ status: PENDING, deploymentStatus: cloud.PENDING, hasExpiry: false }, own),
+    ).toEqual({
+      approve: false,
+      reject: false,
+      cancel: true,
+      note: OWN_REQUEST_NOTE,
+    });
+  });
+
+  it("says nothing once the request is decided", () => {
+    expect(waiverActions({ status: ACTIVE, deploymentStatus: cloud.ACTIVE, hasExpiry: true }, own).note).toBe(
+      undefined,
+    );
+  });
+
+  it("is the caller's request by e-mail, or by id for an integration", () => {
+    expect(requestedBy("dev@example.com", { id: "u1", email: "dev@example.com" })).toBe(true);
+    expect(requestedBy("key-1", { id: "key-1", email: "" })).toBe(true);
+    expect(requestedBy("rita@example.com", { id: "u1", email: "dev@example.com" })).toBe(false);
+    expect(requestedBy(undefined, { id: "", email: "" })).toBe(false);
   });
 });
 
