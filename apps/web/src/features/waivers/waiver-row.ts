@@ -29,7 +29,14 @@ export const OWN_REQUEST_NOTE = "You requested this waiver: another approver dec
  * waiver that has not reached the cloud reads PENDING but has an expiry: it is not awaiting a
  * decision any more. `note` says why a reviewer sees no decision buttons.
  */
-export function waiverActions(waiver: WaiverRowInput, grants: WaiverRowGrants) {
+export interface WaiverRowActionSet {
+  approve: boolean;
+  reject: boolean;
+  cancel: boolean;
+  note?: string;
+}
+
+export function waiverActions(waiver: WaiverRowInput, grants: WaiverRowGrants): WaiverRowActionSet {
   const awaitingDecision = waiver.status === WaiverStatus.PENDING && !waiver.hasExpiry;
   const open = waiver.status === WaiverStatus.PENDING || waiver.status === WaiverStatus.ACTIVE;
   const blockedAsOwn = grants.canUpdate && awaitingDecision && !!grants.ownRequestNeedsOtherApprover;
@@ -86,7 +93,7 @@ export function formatDuration(seconds: bigint): string {
 
 /** What a waiver exempts, for display: the cloud id, and its name where the hierarchy knows it. */
 export function waiverTargetOf(
-  waiver: Pick<Waiver, "target" | "scope">,
+  waiver: Pick<Waiver, "target" | "scope" | "scopeName">,
   names: ReadonlyMap<string, string>,
 ): { id: string; name: string } | undefined {
   const target = waiver.target;
@@ -98,7 +105,7 @@ export function waiverTargetOf(
         : "";
   if (!id) return undefined;
   // Without the hierarchy (no permission to read connectors), the server's own description.
-  return { id, name: names.get(id.toLowerCase()) ?? waiver.scope };
+  return { id, name: waiver.scopeName || names.get(id.toLowerCase()) || waiver.scope };
 }
 
 /**

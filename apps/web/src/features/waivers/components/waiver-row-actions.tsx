@@ -2,7 +2,7 @@ import { CheckIcon, LoaderIcon, XIcon } from "lucide-react";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Button } from "@/components/ui/button";
-import { formatDuration, type waiverActions } from "../waiver-row";
+import { formatDuration, type WaiverRowActionSet } from "../waiver-row";
 
 export type Decision = "approve" | "reject" | "cancel";
 
@@ -51,7 +51,7 @@ export function WaiverRowActions({
   busy,
   onDecide,
 }: {
-  actions: ReturnType<typeof waiverActions>;
+  actions: WaiverRowActionSet;
   subject: WaiverRowSubject;
   busy: { update: boolean; cancel: boolean };
   onDecide: (decision: Decision) => void;
