@@ -17,6 +17,7 @@ import { describeError } from "@/lib/error-text";
 import { Permission, usePermissions } from "@/lib/permissions";
 import { categoryLabels, providerLabel, stateLabels } from "@/lib/policy-definition-labels";
 import { initiativePoliciesQuery, initiativeQuery } from "../api/initiative-queries";
+import { frameworkLine } from "../framework-line";
 import { type InitiativeTab, initiativeTabs } from "../initiative-tabs";
 import { CoverageBar } from "./coverage-bar";
 import { InstallInitiativeDialog } from "./install-initiative-dialog";
@@ -328,9 +329,9 @@ export function InitiativeDetailPage({
             </TabsContent>
             <TabsContent value="description">
               <Card className="space-y-2 p-6">
-                <p className="text-sm text-muted-foreground">
-                  {[initiative.frameworkName, initiative.frameworkVersion].filter(Boolean).join(" ")}
-                </p>
+                {frameworkLine(initiative) && (
+                  <p className="text-sm text-muted-foreground">{frameworkLine(initiative)}</p>
+                )}
                 {initiative.description ? (
                   <TextBlock lines={12}>{initiative.description}</TextBlock>
                 ) : (
