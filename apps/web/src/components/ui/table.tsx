@@ -1,9 +1,18 @@
 import type { ComponentProps } from "react";
 import { cn } from "@/lib/utils";
 
-export function Table({ className, ...props }: ComponentProps<"table">) {
+/**
+ * `stackOnPhone`: below 768 px each row becomes a card and each cell a line under its column's
+ * name (TableCell's `label`), so every column and row action stays reachable on a phone. Wider,
+ * a table that does not fit scrolls sideways inside its card.
+ */
+export function Table({
+  className,
+  stackOnPhone = false,
+  ...props
+}: ComponentProps<"table"> & { stackOnPhone?: boolean }) {
   return (
-    <div className="relative w-full overflow-x-auto">
+    <div className={cn("relative w-full overflow-x-auto", stackOnPhone && "table-stack")}>
       <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
     </div>
   );
@@ -33,8 +42,9 @@ export function TableHead({ className, ...props }: ComponentProps<"th">) {
   );
 }
 
-export function TableCell({ className, ...props }: ComponentProps<"td">) {
-  return <td className={cn("p-3 align-middle", className)} {...props} />;
+/** `label`: the column's name, shown above the cell when its table is stacked on a phone. */
+export function TableCell({ className, label, ...props }: ComponentProps<"td"> & { label?: string }) {
+  return <td className={cn("p-3 align-middle", className)} data-label={label} {...props} />;
 }
 
 export function TableCaption({ className, ...props }: ComponentProps<"caption">) {

@@ -106,7 +106,7 @@ function WaiverRow({
     );
   return (
     <TableRow data-testid="waiver-row">
-      <TableCell>
+      <TableCell label="Status">
         <Badge variant={status.variant} title={status.hint}>
           {status.label}
         </Badge>
@@ -116,15 +116,17 @@ function WaiverRow({
           </p>
         )}
       </TableCell>
-      <TableCell>
+      <TableCell label="Requester">
         <p className="font-medium">{waiver.requester?.name}</p>
         <p className="text-xs text-muted-foreground">{waiver.requester?.identifier}</p>
       </TableCell>
-      <TableCell className="min-w-[12rem] max-w-xs whitespace-normal break-words">
+      <TableCell label="Comment" className="min-w-[12rem] max-w-xs whitespace-normal break-words">
         {waiver.requester?.comment}
       </TableCell>
-      <TableCell className="tabular-nums">{formatDuration(waiver.duration)}</TableCell>
-      <TableCell className="text-sm">
+      <TableCell label="Duration" className="tabular-nums">
+        {formatDuration(waiver.duration)}
+      </TableCell>
+      <TableCell label="Ends" className="text-sm">
         {ended ? (
           <>
             <p>{ended.label}</p>
@@ -134,7 +136,7 @@ function WaiverRow({
           "—"
         )}
       </TableCell>
-      <TableCell className="text-sm">
+      <TableCell label="Reviewer" className="text-sm">
         {waiver.reviewer ? (
           <>
             <p>{waiver.reviewer.name}</p>
@@ -149,7 +151,7 @@ function WaiverRow({
         )}
       </TableCell>
       {(grants.canUpdate || grants.canWrite) && (
-        <TableCell>
+        <TableCell label="Actions">
           <WaiverRowActions
             actions={actions}
             busy={{ update: update.isPending, cancel: cancel.isPending }}
@@ -229,7 +231,7 @@ function WaiverList({ policyKey }: { policyKey: string }) {
   return (
     <div className="space-y-3">
       {views}
-      <Table>
+      <Table stackOnPhone>
         <TableHeader>
           <TableRow>
             <TableHead>Status</TableHead>
