@@ -460,8 +460,9 @@ test.describe("submitting", () => {
     await page.getByLabel("Waiver Reason").fill(`${reason} (one account ${Date.now()})`);
     await page.getByRole("button", { name: "Submit" }).click();
     await expect(page.locator('[data-testid="waiver-outcome"][data-status="active"]')).toBeVisible();
-    await expect(page.getByTestId("waiver-outcome")).toContainText(
-      `Applies to ${chosen.replace(/ \(.*\)$/, "")}`,
+    // The account by its name, not the picker's whole label nor its id.
+    await expect(page.getByTestId("waiver-details")).toContainText(
+      `Scope${chosen.replace(/ \(.*\)$/, "")}Expires`,
     );
     expect(JSON.parse(creates.bodies[0] ?? "{}")).toMatchObject({
       key: bundle.key,

@@ -92,7 +92,8 @@ export function WaiverOutcomeCard({
             <p className="text-sm text-muted-foreground">The waiver no longer applies.</p>
           </>
         )}
-        <WaiverDetails outcome={outcome} scopeName={scopeName} />
+        {/* The hierarchy's name the server sends first; else the one chosen on the form. */}
+        <WaiverDetails outcome={outcome} scopeName={waiver.scopeName || scopeName} />
         <Button variant="outline" className="mt-2" onClick={onAnother}>
           Request another waiver
         </Button>
