@@ -5,7 +5,7 @@ import { logger } from "@/lib/logger";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { displayName } from "@/lib/user-display";
-import { type CreatedWaiverJson, useCreateWaiver } from "../api/waiver-request-queries";
+import { type CreatedWaiverJson, forgetBundleOfKey, useCreateWaiver } from "../api/waiver-request-queries";
 import { useWaiverRequestForm } from "../forms/use-waiver-request-form";
 import { clearWaiverDraft, draftWithKey, readWaiverDraft, saveWaiverDraft } from "../forms/waiver-draft";
 import type { WaiverRequestValues } from "../forms/waiver-request-schema";
@@ -74,6 +74,8 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
       const next = waiverFailureOf(error);
       if (next.kind === "sign-in") return signInFirst();
       logger.error("Waiver request failed", error, next);
+      // The card shows the policy as it is now, not as it was looked up before the refusal.
+      forgetBundleOfKey(values.policyKey);
       setFailure(next);
     }
   }
