@@ -104,8 +104,9 @@ for (const width of [390, 1440]) {
         if (name === "a policy's waivers") await expect(page.getByTestId("waiver-row").first()).toBeVisible();
         if (name === "team members") await expect(page.getByRole("table", { name: "Members" })).toBeVisible();
         await expectFits(page, width);
+        // Kept apart from test-results/, which the next run empties: looked at, not only taken.
         await page.screenshot({
-          path: `test-results/layout/${name.replaceAll(" ", "-")}-${width}.png`,
+          path: `playwright-report/layout/${name.replaceAll(" ", "-").replaceAll("'", "")}-${width}.png`,
           fullPage: true,
         });
       });
