@@ -217,6 +217,21 @@ test.describe("form", () => {
     await expect(counter).toHaveText(`${reason.length}/220`);
     await comment.fill("x".repeat(230));
     await expect(counter).toHaveText("230/220");
+    // What a person sees: 219 letters and an emoji joined from several code points are 220.
+    await comment.fill(`${"x".repeat(219)}\u{1F468}\u200D\u{1F469}\u200D\u{1F467}`);
+    await expect(counter).toHaveText("220/220");
+    await expect(page.getByText("Comment must not exceed 220 characters")).toHaveCount(0);
+  });
+
+  test("keeps the reason and the duration across a reload", async ({ page }) => {
+    await page.goto("/req");
+    await page.getByLabel("Waiver Reason").fill("INC-42: rotating the account baseline");
+    await page.getByRole("slider").focus();
+    await page.keyboard.press("ArrowLeft");
+    await expect(page.getByText("Waiver Duration: 23 hours")).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel("Waiver Reason")).toHaveValue("INC-42: rotating the account baseline");
+    await expect(page.getByText("Waiver Duration: 23 hours")).toBeVisible();
   });
 
   test("sets the duration in whole hours from 1 to 72, 24 by default", async ({ page }) => {
