@@ -35,7 +35,9 @@ export function Table({
   const frame = useRef<HTMLDivElement>(null);
   const hidden = useHiddenColumns(frame);
   return (
-    <div className={cn("relative w-full", stackOnPhone && "table-stack")}>
+    // Sized by its container, never by the table: a wide table scrolls in its frame instead of
+    // widening the card and the page.
+    <div className={cn("relative w-full [contain:inline-size]", stackOnPhone && "table-stack")}>
       <div ref={frame} className="w-full overflow-x-auto">
         <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
       </div>

@@ -216,7 +216,8 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
           What you entered before signing in again is filled in. Check it, then deploy.
         </p>
       )}
-      <form className="grid gap-4 lg:grid-cols-2" onSubmit={submit} noValidate>
+      {/* Columns no wider than the screen, whatever the longest policy name in the select. */}
+      <form className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0" onSubmit={submit} noValidate>
         <div className="space-y-4">
           <Section title="Policy">
             <div className="space-y-3">
