@@ -10,6 +10,7 @@ const longName =
 interface Fixture {
   waiverPolicyId: string;
   longPolicyId: string;
+  initiativeSlug: string;
 }
 
 /** A policy with an active waiver, and one whose name is as long as people write them. */
@@ -48,9 +49,15 @@ async function fixture(): Promise<Fixture> {
         isVisible: true,
       },
     );
+    const { items = [] } = await callAsAdmin<{ items?: { slug?: string }[] }>(
+      api,
+      "palisade.initiative.v1.InitiativeService/ListInitiatives",
+      {},
+    );
     return {
       waiverPolicyId: got.bundle?.bundle?.entity?.id ?? "",
       longPolicyId: bundle?.entity?.id ?? "",
+      initiativeSlug: items[0]?.slug ?? "",
     };
   } finally {
     await api.dispose();
@@ -96,6 +103,23 @@ for (const width of [390, 1440]) {
         () => `/policies/archived?policyId=${data.longPolicyId}&eventType=drift`,
         /Archived/,
       ],
+      ["a policy's overview", () => `/policies/${data.longPolicyId}`, /Deny creating default VPCs/],
+      [
+        "create policy",
+        () => "/policies/create?defaultSelectedPolicies=deny-default-vpc-creation",
+        "Create policy",
+      ],
+      ["events", () => "/events", "Events"],
+      ["connectors", () => "/connectors", "Connectors"],
+      ["initiatives", () => "/initiatives", "Initiatives"],
+      ["an initiative", () => `/initiatives/${data.initiativeSlug}`, /.+/],
+      ["recommendations", () => "/recommendations", "Recommendations"],
+      ["archived recommendations", () => "/recommendations/archive", "Archived recommendations"],
+      ["add recommendation", () => "/recommendations/addnewmanually", "Add recommendation"],
+      ["settings", () => "/settings", /Settings/],
+      ["notifications", () => "/settings/notifications", /Notifications/],
+      ["account", () => "/account", /.+/],
+      ["waiver request", () => "/req", /^Welcome/],
     ];
     for (const [name, path, heading] of pages) {
       test(`${name} fits the screen with its row actions reachable`, async ({ page }) => {
