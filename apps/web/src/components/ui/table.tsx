@@ -37,8 +37,9 @@ export function Table({
   return (
     // Sized by its container, never by the table: a wide table scrolls in its frame instead of
     // widening the card and the page.
-    <div className={cn("relative w-full [contain:inline-size]", stackOnPhone && "table-stack")}>
-      <div ref={frame} className="w-full overflow-x-auto">
+    <div className={cn("w-full [contain:inline-size]", stackOnPhone && "table-stack")}>
+      {/* Positioned, so what is placed absolutely in a cell (screen-reader-only headers) is clipped with it. */}
+      <div ref={frame} className="relative w-full overflow-x-auto">
         <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
       </div>
       {hidden && (
