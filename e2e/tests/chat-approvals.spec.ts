@@ -163,7 +163,7 @@ test("a MANUAL waiver requested on /req turns active on the open page when appro
   await page.goto(`/req?k=${manualKey}`);
   await page.getByLabel("Waiver Reason").fill(`Replacing the gateway of the build VPC (${Date.now()})`);
   await page.getByRole("button", { name: "Submit" }).click();
-  await expect(page.getByRole("heading", { name: "Waiver pending" })).toBeVisible();
+  await expect(page.locator('[data-testid="waiver-outcome"][data-status="pending"]')).toBeVisible();
 
   // The reviewers' channel receives the request with Approve and Reject.
   let button: { action_id?: string; value?: string } | undefined;
@@ -212,7 +212,7 @@ test("a MANUAL waiver requested on /req turns active on the open page when appro
   await callback.dispose();
 
   // The requester's page follows without a reload.
-  await expect(page.getByRole("heading", { name: "Waiver active: you can proceed now" })).toBeVisible({
+  await expect(page.locator('[data-testid="waiver-outcome"][data-status="active"]')).toBeVisible({
     timeout: 30_000,
   });
   // And the Slack card now says who approved it.

@@ -25,9 +25,3 @@ test.describe("signed in", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
   });
 });
-
-test("a link with a malformed redirect path explains what is wrong", async ({ page }) => {
-  await page.goto(`/?redirect=${encodeURIComponent(JSON.stringify({ path: "https://elsewhere.example" }))}`);
-  await expect(page.getByRole("heading", { name: "Oops" })).toBeVisible();
-  await expect(page.getByRole("alert")).toContainText("Invalid path format");
-});

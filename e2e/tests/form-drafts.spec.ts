@@ -26,6 +26,7 @@ test("the deploy form keeps what was entered when the session ends and the user 
   // The session ends (signed out elsewhere); the next call finds out.
   await page.request.post("/api/auth/sign-out", { headers: { Origin: baseURL } });
   await page.getByRole("button", { name: "Deploy policy" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Deploy and enforce" }).click();
   const ended = page.getByRole("alertdialog", { name: "Your session has ended" });
   await expect(ended).toBeVisible();
   await ended.getByRole("button", { name: "Sign in again" }).click();

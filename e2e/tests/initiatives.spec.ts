@@ -14,6 +14,11 @@ test("lists initiatives with their coverage and opens one by clause", async ({ p
   await expect(cards.first()).toContainText(/\d+ of \d+ clauses covered by what is deployed \(\d+%\)/);
 
   const name = (await cards.first().getByRole("heading").textContent()) ?? "";
+  // The framework's title is printed once on its card, not again beneath it.
+  for (const card of await cards.all()) {
+    const title = (await card.getByRole("heading").textContent()) ?? "";
+    expect((await card.textContent())?.split(title).length).toBe(2);
+  }
   await cards.first().getByRole("link").click();
   await expect(page).toHaveURL(/\/initiatives\/[^/?]+$/);
   await expect(page.getByRole("tab", { name: "Policies" })).toHaveAttribute("aria-selected", "true");

@@ -26,6 +26,8 @@ test("an invitee opens the e-mailed link, sets a password and lands in the tenan
   await expect(page.getByRole("heading", { name: "Join Default on Palisade" })).toBeVisible();
   await expect(page.getByText("Editor", { exact: true })).toBeVisible();
   await expect(page.getByText("Expires")).toBeVisible();
+  // The time with its zone, in the invitee's own time zone.
+  await expect(page.locator("dt:text-is('Expires') + dd")).toHaveText(/\d{2}:\d{2}.*(UTC|GMT)/);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
   await page.getByLabel("Your name").fill("Dana Dev");

@@ -97,6 +97,10 @@ test("deploys a catalogue AWS policy in PREVENT to an OU and follows it to DEPLO
   await expect(scopes.getByText("Management group")).toHaveCount(0);
   await scopes.getByRole("checkbox", { name: /^Sandbox OU/ }).check();
   await page.getByRole("button", { name: "Deploy policy" }).click();
+  // Straight to PREVENT: asked first, naming that enforcement starts.
+  const enforce = page.getByRole("alertdialog", { name: /in PREVENT mode\?/ });
+  await expect(enforce).toContainText("Enforcement starts");
+  await enforce.getByRole("button", { name: "Deploy and enforce" }).click();
 
   await expect(page).toHaveURL(/\/policies\/[^/?]+$/);
   await expect(

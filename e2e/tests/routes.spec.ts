@@ -31,7 +31,8 @@ const signedInRoutes: [path: string, heading: string | RegExp, check?: Check][] 
   ["/policies/archived?policyId=p-1&eventType=drift", "Archived drift events"],
   [
     "/policies/p-1?tab=waivers",
-    "Policy p-1",
+    // An unknown policy is not titled by its id.
+    "Policy not found",
     async (page) => {
       await expect(page.getByRole("tab", { name: "Waivers" })).toHaveAttribute("aria-selected", "true");
       await expect(page.getByText("No waivers for this policy")).toBeVisible();

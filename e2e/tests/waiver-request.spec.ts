@@ -217,6 +217,21 @@ test.describe("form", () => {
     await expect(counter).toHaveText(`${reason.length}/220`);
     await comment.fill("x".repeat(230));
     await expect(counter).toHaveText("230/220");
+    // What a person sees: 219 letters and an emoji joined from several code points are 220.
+    await comment.fill(`${"x".repeat(219)}\u{1F468}\u200D\u{1F469}\u200D\u{1F467}`);
+    await expect(counter).toHaveText("220/220");
+    await expect(page.getByText("Comment must not exceed 220 characters")).toHaveCount(0);
+  });
+
+  test("keeps the reason and the duration across a reload", async ({ page }) => {
+    await page.goto("/req");
+    await page.getByLabel("Waiver Reason").fill("INC-42: rotating the account baseline");
+    await page.getByRole("slider").focus();
+    await page.keyboard.press("ArrowLeft");
+    await expect(page.getByText("Waiver Duration: 23 hours")).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel("Waiver Reason")).toHaveValue("INC-42: rotating the account baseline");
+    await expect(page.getByText("Waiver Duration: 23 hours")).toBeVisible();
   });
 
   test("sets the duration in whole hours from 1 to 72, 24 by default", async ({ page }) => {
@@ -343,10 +358,15 @@ test.describe("submitting", () => {
     await expect(inFlight).toBeDisabled();
     await inFlight.click({ force: true });
     release();
-    // The bundle approves automatically: the waiver is active now, with its scope and end.
-    await expect(page.getByRole("heading", { name: "Waiver active: you can proceed now" })).toBeVisible();
-    await expect(page.getByTestId("waiver-outcome")).toContainText("Expires ");
-    await expect(page.getByTestId("waiver-outcome")).toContainText("Applies to ");
+    // The bundle approves automatically: the specification's words, then the status, scope and end.
+    await expect(page.locator('[data-testid="waiver-outcome"][data-status="active"]')).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Waiver created successfully!" })).toBeVisible();
+    await expect(page.getByText("You can now proceed to implement desired action")).toBeVisible();
+    const details = page.getByTestId("waiver-details");
+    await expect(details).toContainText("Active");
+    await expect(details).toContainText("Scope");
+    // The expiry in the viewer's time zone, the zone named.
+    await expect(details).toContainText(/Expires.*\d{2}:\d{2}.*(UTC|GMT)/);
     expect(creates.count).toBe(1);
     expect(JSON.parse(creates.bodies[0] ?? "{}")).toMatchObject({
       key: bundle.key,
@@ -389,13 +409,17 @@ test.describe("submitting", () => {
     await page.getByLabel("Waiver Reason").fill(`${reason} (pending ${Date.now()})`);
     await page.getByRole("button", { name: "Submit" }).click();
 
-    await expect(page.getByRole("heading", { name: "Waiver pending" })).toBeVisible();
+    await expect(page.locator('[data-testid="waiver-outcome"][data-status="pending"]')).toBeVisible();
+    // Created, but not to be acted on yet: no "proceed" while it awaits approval.
+    await expect(page.getByRole("heading", { name: "Waiver created successfully!" })).toBeVisible();
+    await expect(page.getByText("You can now proceed to implement desired action")).toHaveCount(0);
+    await expect(page.getByTestId("waiver-details")).toContainText("Pending approval");
     await expect(
-      page.getByText(/Waiting for approval by someone with permission to approve waivers in Sandbox Tenant/),
+      page.getByText(/It awaits approval by someone with permission to approve waivers in Sandbox Tenant/),
     ).toBeVisible();
     await expect.poll(() => polls, { timeout: 15_000 }).toBeGreaterThan(1);
     approved = true;
-    await expect(page.getByRole("heading", { name: "Waiver active: you can proceed now" })).toBeVisible({
+    await expect(page.locator('[data-testid="waiver-outcome"][data-status="active"]')).toBeVisible({
       timeout: 15_000,
     });
   });
@@ -450,9 +474,10 @@ test.describe("submitting", () => {
 
     await page.getByLabel("Waiver Reason").fill(`${reason} (one account ${Date.now()})`);
     await page.getByRole("button", { name: "Submit" }).click();
-    await expect(page.getByRole("heading", { name: "Waiver active: you can proceed now" })).toBeVisible();
-    await expect(page.getByTestId("waiver-outcome")).toContainText(
-      `Applies to ${chosen.replace(/ \(.*\)$/, "")}`,
+    await expect(page.locator('[data-testid="waiver-outcome"][data-status="active"]')).toBeVisible();
+    // The account by its name, not the picker's whole label nor its id.
+    await expect(page.getByTestId("waiver-details")).toContainText(
+      `Scope${chosen.replace(/ \(.*\)$/, "")}Expires`,
     );
     expect(JSON.parse(creates.bodies[0] ?? "{}")).toMatchObject({
       key: bundle.key,
@@ -524,7 +549,7 @@ test("a signed-out member signs in on Submit and comes back to the form as it wa
   await expect(page.getByLabel("Waiver Reason")).toHaveValue(comment);
   await expect(page.getByText("Waiver Duration: 26 hours")).toBeVisible();
   await page.getByRole("button", { name: "Submit" }).click();
-  await expect(page.getByRole("heading", { name: "Waiver active: you can proceed now" })).toBeVisible();
+  await expect(page.locator('[data-testid="waiver-outcome"][data-status="active"]')).toBeVisible();
   expect((await waiversWithComment(comment)).length).toBeGreaterThan(0);
 
   // The form is not restored a second time.

@@ -372,10 +372,10 @@ describe("request bounds declared in the contract", () => {
     const error = await call(WaiverService.method.create, {
       key: "ABCDEFG",
       duration: 3600n,
-      comment: "x".repeat(221),
+      comment: "x".repeat(2201),
     });
     expect(error.code).toBe(Code.InvalidArgument);
-    expect(error.rawMessage).toBe("comment: must be at most 220 characters [string.max_len]");
+    expect(error.rawMessage).toBe("comment: must be at most 2200 characters [string.max_len]");
   });
 
   describe("field masks", () => {

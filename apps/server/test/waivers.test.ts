@@ -248,6 +248,12 @@ describe.each(engines)("waivers on %s", (engine) => {
       ["a short key", { key: "ABC", comment: "x" }, "Key must be 7 characters long"],
       ["no comment", { comment: "   " }, "Comment is required"],
       ["a long comment", { comment: "c".repeat(221) }, "comment: must be at most 220 characters"],
+      // Counted as a person sees them: 220 letters and one emoji joined from five code points is 221.
+      [
+        "a long comment",
+        { comment: `${"c".repeat(220)}\u{1F468}\u200D\u{1F469}\u200D\u{1F467}` },
+        "comment: must be at most 220 characters",
+      ],
       [
         "under an hour",
         { duration: 3_599n },
@@ -985,6 +991,8 @@ describe.each(engines)("the waiver loop with the sandbox cloud on %s", (engine) 
     );
     expectHonestStatus(waiver);
     expect(waiver?.scope).toBe(`Account ${account.externalId}`);
+    // The account by the name the synced hierarchy gives it, for people to read instead of its id.
+    expect(waiver?.scopeName).toBe(account.name);
 
     // Whenever the service says ACTIVE, the cloud lets the action through.
     const reader = server.client(WaiverService, admin);

@@ -26,3 +26,12 @@ export function scopeName(names: ReadonlyMap<string, string>, externalId: string
     ? (externalId.split("/").filter(Boolean).pop() ?? externalId)
     : externalId;
 }
+
+/**
+ * How a cloud scope, account, subscription, policy or principal reads everywhere: its name
+ * first, its id kept for hover and copy. Without a name the id is all there is to show.
+ */
+export function cloudDisplayName(name: string | undefined, id: string): { text: string; id: string } {
+  const trimmed = name?.trim();
+  return { text: trimmed || id, id };
+}

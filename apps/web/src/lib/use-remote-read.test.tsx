@@ -2,7 +2,7 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RpcError } from "./rpc-error";
-import { useRemoteRead } from "./use-remote-read";
+import { forgetRemoteRead, useRemoteRead } from "./use-remote-read";
 
 function Reader({ readKey, load }: { readKey: string | null; load: () => Promise<string> }) {
   const read = useRemoteRead(readKey, load);
@@ -46,6 +46,17 @@ describe("useRemoteRead", () => {
     render(<Reader readKey="bundle three" load={load} />);
     expect(await screen.findByText("error not_found")).toBeTruthy();
     expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it("asks again once an answer is forgotten, and shows the new one", async () => {
+    let answer = "Deny public buckets";
+    const load = vi.fn(async () => answer);
+    render(<Reader readKey="bundle four" load={load} />);
+    await screen.findByText("Deny public buckets");
+    answer = "deleted";
+    forgetRemoteRead("bundle four");
+    expect(await screen.findByText("deleted")).toBeTruthy();
+    expect(load).toHaveBeenCalledTimes(2);
   });
 
   it("asks nothing for a null key and stays pending", () => {

@@ -6,6 +6,17 @@ const freshMs = 30_000;
 
 const answers = new Map<string, { at: number; data: unknown }>();
 const inFlight = new Map<string, Promise<unknown>>();
+/** The components showing a key, told when its answer is forgotten so they ask again. */
+const forgetListeners = new Set<(key: string) => void>();
+
+/**
+ * Drops the answer of `key` and has every component showing it ask again: for an answer the
+ * server has since contradicted (a policy deleted after the page looked it up).
+ */
+export function forgetRemoteRead(key: string): void {
+  answers.delete(key);
+  for (const listener of forgetListeners) listener(key);
+}
 
 export type RemoteRead<T> =
   | { isPending: true; isError: false; data: undefined; error: null }
@@ -55,8 +66,21 @@ export function prefetchRemoteRead<T>(key: string, load: () => Promise<T>): Prom
 export function useRemoteRead<T>(key: string | null, load: () => Promise<T>): RemoteRead<T> {
   const [, setAnswered] = useState(0);
   const [failure, setFailure] = useState<{ key: string; error: unknown } | null>(null);
+  const [forgotten, setForgotten] = useState(0);
   const loadCurrent = useEffectEvent(load);
 
+  useEffect(() => {
+    if (key === null) return;
+    const listener = (forgottenKey: string) => {
+      if (forgottenKey === key) setForgotten((count) => count + 1);
+    };
+    forgetListeners.add(listener);
+    return () => {
+      forgetListeners.delete(listener);
+    };
+  }, [key]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a forgotten answer is asked for again.
   useEffect(() => {
     if (key === null) return;
     const cached = answers.get(key);
@@ -75,7 +99,7 @@ export function useRemoteRead<T>(key: string | null, load: () => Promise<T>): Re
     return () => {
       current = false;
     };
-  }, [key]);
+  }, [key, forgotten]);
 
   if (key === null) return pending;
   const cached = answers.get(key);

@@ -8,6 +8,8 @@ export interface PolicyAnalytics {
   policyKey: string;
   policySlug: string;
   requests: number;
+  /** Approved (automatically or by a reviewer) or rejected. */
+  decided: number;
   approvalRate: number;
   medianHoursAsked: number;
   neverUsed: number;
@@ -80,6 +82,7 @@ export function waiverAnalytics(rows: AnalyticsWaiverRow[], now = new Date()): P
       policyKey: first.policyKey,
       policySlug: first.policySlug,
       requests: group.length,
+      decided: approved + rejected,
       approvalRate: approved + rejected === 0 ? 0 : approved / (approved + rejected),
       medianHoursAsked: median(group.map((r) => r.durationSeconds / 3_600)),
       neverUsed: group.filter((r) => endedUnused(r, now)).length,

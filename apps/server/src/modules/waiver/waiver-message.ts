@@ -67,6 +67,7 @@ export function waiverMessage(row: WaiverView): Waiver {
     expiresAt: row.expiresAt ? timestampFromDate(row.expiresAt) : undefined,
     duration: BigInt(row.durationSeconds),
     scope: target ? describeTarget(target) : "",
+    scopeName: target?.kind === "scope" ? (row.scopeName ?? "") : "",
     status: statusOfName(status),
     reviewer: row.reviewerName
       ? { name: row.reviewerName, identifier: row.reviewerIdentifier ?? "" }

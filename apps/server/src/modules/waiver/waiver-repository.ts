@@ -15,6 +15,7 @@ import {
 } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import type { PageWindow } from "../../db/page-window";
+import { hierarchyNodes } from "../../db/schema/connectors";
 import { bundles, deployments, waivers } from "../../db/schema/deployments";
 import type { ReportedStatusName, WaiverStatusName } from "./waiver-rules";
 
@@ -29,7 +30,17 @@ export type WaiverView = WaiverRow & {
   bundleName: string;
   policySlug: string;
   provider: string;
+  /** The name of the waived scope in the tenant's synced hierarchy, when it holds it. */
+  scopeName: string | null;
 };
+
+/** Azure ids differ in case between APIs, so the scope is matched without it. */
+const scopeNameColumn = sql<string | null>`(
+  select ${hierarchyNodes.name} from ${hierarchyNodes}
+  where ${hierarchyNodes.tenantId} = ${waivers.tenantId}
+    and lower(${hierarchyNodes.externalId}) = lower(${waivers.scope})
+  limit 1
+)`;
 
 const viewColumns = {
   waiver: waivers,
@@ -37,6 +48,7 @@ const viewColumns = {
   bundleName: bundles.name,
   policySlug: bundles.policySlug,
   provider: bundles.provider,
+  scopeName: scopeNameColumn,
 };
 
 function toView(row: {
@@ -45,6 +57,7 @@ function toView(row: {
   bundleName: string;
   policySlug: string;
   provider: string;
+  scopeName: string | null;
 }): WaiverView {
   return {
     ...row.waiver,
@@ -52,6 +65,7 @@ function toView(row: {
     bundleName: row.bundleName,
     policySlug: row.policySlug,
     provider: row.provider,
+    scopeName: row.scopeName,
   };
 }
 

@@ -68,6 +68,13 @@ describe("create input", () => {
     ["long key", { ...valid, key: "ABCDEFGH" }, "Key must be 7 characters long"],
     // The duration's range and the comment's length are bounds of the contract (request-bounds.test.ts).
     ["blank comment", { ...valid, comment: "   " }, "Comment is required"],
+    // Counted as a person sees them (grapheme clusters), as the request page counts them.
+    ["comment of 221 characters", { ...valid, comment: "c".repeat(221) }, "comment: must be at most 220"],
+    [
+      "comment of 220 letters and a family emoji",
+      { ...valid, comment: `${"c".repeat(220)}\u{1F468}\u200D\u{1F469}\u200D\u{1F467}` },
+      "comment: must be at most 220",
+    ],
     [
       "scope that is not one",
       { ...valid, target: { case: "scopeExternalId", value: "my-account" } },
@@ -110,6 +117,11 @@ describe("create input", () => {
       target: { case: "principalArn", value: "arn:aws:sts::111122223333:assumed-role/Developer/alice" },
     });
     expect(input.target).toEqual({ kind: "principal", arn: "arn:aws:iam::111122223333:role/Developer" });
+  });
+
+  it("takes 219 characters and an emoji as the 220 a person counts", () => {
+    const comment = `${"c".repeat(219)}\u{1F44D}\u{1F3FD}`;
+    expect(parseCreateInput({ ...valid, comment }).comment).toBe(comment);
   });
 
   it("upper-cases the key and trims the comment", () => {

@@ -13,6 +13,20 @@ export const MAX_OPEN_WAIVERS_PER_DEPLOYMENT = 50;
 /** A resubmitted form with the same idempotency key within this window returns the first waiver. */
 export const IDEMPOTENCY_WINDOW_MS = 10 * 60_000;
 export const MAX_IDEMPOTENCY_KEY = 128;
+/**
+ * A waiver's reason, in characters as a person counts them (grapheme clusters), as the request
+ * page counts them: the contract's max_len counts code points, so an emoji joined from several
+ * would count more than once there.
+ */
+export const MAX_COMMENT_CHARACTERS = 220;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+export function characterCount(text: string): number {
+  let count = 0;
+  for (const _ of graphemes.segment(text)) count++;
+  return count;
+}
 
 export type WaiverStatusName = "PENDING" | "ACTIVE" | "EXPIRED" | "CANCELLED" | "REJECTED";
 /** The statuses users see: a stored one, or PROPAGATING (ACTIVE, written, not yet honoured by the cloud). */
@@ -112,6 +126,9 @@ export function parseCreateInput(request: {
   const key = parseKey(request.key);
   const comment = request.comment.trim();
   if (comment.length === 0) throw invalid("Comment is required", "comment");
+  if (characterCount(comment) > MAX_COMMENT_CHARACTERS) {
+    throw invalid(`comment: must be at most ${MAX_COMMENT_CHARACTERS} characters`, "comment");
+  }
   return { key, durationSeconds: Number(request.duration), comment, target: parseTarget(request.target) };
 }
 

@@ -1,10 +1,52 @@
-import type { ComponentProps } from "react";
+import { type ComponentProps, type RefObject, useEffect, useRef, useState } from "react";
 import { cn } from "@/lib/utils";
 
-export function Table({ className, ...props }: ComponentProps<"table">) {
+/** Whether the frame hides columns past its right edge, followed as it resizes and scrolls. */
+function useHiddenColumns(frame: RefObject<HTMLDivElement | null>): boolean {
+  const [hidden, setHidden] = useState(false);
+  useEffect(() => {
+    const element = frame.current;
+    if (!element || typeof ResizeObserver === "undefined") return;
+    const check = () => setHidden(element.scrollWidth - element.clientWidth - element.scrollLeft > 1);
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    element.addEventListener("scroll", check, { passive: true });
+    return () => {
+      observer.disconnect();
+      element.removeEventListener("scroll", check);
+    };
+  }, [frame]);
+  return hidden;
+}
+
+/**
+ * `stackOnPhone`: below 768 px each row becomes a card and each cell a line under its column's
+ * name (TableCell's `label`), so every column and row action stays reachable on a phone. Wider,
+ * a table that does not fit scrolls sideways inside its card, and says so while columns are
+ * hidden: never silently.
+ */
+export function Table({
+  className,
+  stackOnPhone = false,
+  ...props
+}: ComponentProps<"table"> & { stackOnPhone?: boolean }) {
+  const frame = useRef<HTMLDivElement>(null);
+  const hidden = useHiddenColumns(frame);
   return (
-    <div className="relative w-full overflow-x-auto">
-      <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
+    // Sized by its container, never by the table: a wide table scrolls in its frame instead of
+    // widening the card and the page.
+    <div className={cn("w-full [contain:inline-size]", stackOnPhone && "table-stack")}>
+      {/* Positioned, so what is placed absolutely in a cell (screen-reader-only headers) is clipped with it. */}
+      <div ref={frame} className="relative w-full overflow-x-auto">
+        <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
+      </div>
+      {hidden && (
+        <p className="pt-1 text-right text-xs text-muted-foreground" data-testid="table-scroll-cue">
+          More columns: scroll sideways →
+        </p>
+      )}
     </div>
   );
 }
@@ -33,8 +75,9 @@ export function TableHead({ className, ...props }: ComponentProps<"th">) {
   );
 }
 
-export function TableCell({ className, ...props }: ComponentProps<"td">) {
-  return <td className={cn("p-3 align-middle", className)} {...props} />;
+/** `label`: the column's name, shown above the cell when its table is stacked on a phone. */
+export function TableCell({ className, label, ...props }: ComponentProps<"td"> & { label?: string }) {
+  return <td className={cn("p-3 align-middle", className)} data-label={label} {...props} />;
 }
 
 export function TableCaption({ className, ...props }: ComponentProps<"caption">) {

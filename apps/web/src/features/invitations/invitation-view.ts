@@ -67,8 +67,3 @@ export function invitationView(lookup: InvitationLookupJson): InvitationView {
       };
   }
 }
-
-/** The expiry as the invitee reads it, in their own time zone. */
-export function formatExpiry(date: Date): string {
-  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}

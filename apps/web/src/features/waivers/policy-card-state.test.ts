@@ -10,7 +10,11 @@ describe("policyCardState", () => {
     ["blank key", { key: "   " }, { kind: "empty" }],
     ["three characters", { key: "ABC" }, { kind: "keep-typing", length: 3 }],
     ["six characters while typing", { key: "ABCDEF", typing: true }, { kind: "keep-typing", length: 6 }],
-    ["eight characters while typing", { key: "ABCDEFGH", typing: true }, { kind: "keep-typing", length: 8 }],
+    [
+      "eight characters while typing",
+      { key: "ABCDEFGH", typing: true },
+      { kind: "invalid-format", length: 8 },
+    ],
     ["eight characters after typing", { key: "ABCDEFGH" }, { kind: "invalid-format", length: 8 }],
     ["valid key while typing", { key: "ABCDEFG", typing: true }, { kind: "loading" }],
     ["valid key while loading", { key: "ABCDEFG", status: "pending" }, { kind: "loading" }],

@@ -27,8 +27,8 @@ export function policyCardState(input: {
   const length = input.key.trim().length;
   if (length === 0) return { kind: "empty" };
   if (length < POLICY_KEY_LENGTH) return { kind: "keep-typing", length };
-  if (length > POLICY_KEY_LENGTH)
-    return input.typing ? { kind: "keep-typing", length } : { kind: "invalid-format", length };
+  // Typing on cannot make a key that is already too long valid: say so at once.
+  if (length > POLICY_KEY_LENGTH) return { kind: "invalid-format", length };
   if (input.typing || input.status === "pending" || input.status === "idle") return { kind: "loading" };
   if (input.status === "error") {
     return connectionErrorPattern.test(input.errorMessage ?? "")

@@ -2,16 +2,22 @@ import { describe, expect, it } from "vitest";
 import { localExpiry, waiverOutcomeOf } from "./waiver-outcome";
 
 describe("waiverOutcomeOf", () => {
-  it("an active waiver: its scope and its end in the requester's time zone", () => {
+  it("an active waiver: its scope by name, its id kept, and its end in the requester's time zone", () => {
     const outcome = waiverOutcomeOf(
-      { status: "WAIVER_STATUS_ACTIVE", expiresAt: "2026-01-02T03:04:00Z", scope: "Account 111122223333" },
+      {
+        status: "WAIVER_STATUS_ACTIVE",
+        expiresAt: "2026-01-02T03:04:00Z",
+        scope: "Organizational unit ou-n8k2-n6m9qsh8",
+        scopeName: "Workloads-Prod",
+        targetScope: { externalId: "ou-n8k2-n6m9qsh8" },
+      },
       "Acme",
       "Asia/Tokyo",
     );
     expect(outcome).toEqual({
       kind: "active",
       expiresAt: localExpiry("2026-01-02T03:04:00Z", "Asia/Tokyo"),
-      scope: "Account 111122223333",
+      scope: { name: "Workloads-Prod", id: "ou-n8k2-n6m9qsh8" },
     });
     expect(localExpiry("2026-01-02T03:04:00Z", "Asia/Tokyo")).toContain("12:04");
   });
@@ -20,6 +26,7 @@ describe("waiverOutcomeOf", () => {
     expect(waiverOutcomeOf({ status: "WAIVER_STATUS_PENDING" }, "Acme")).toEqual({
       kind: "pending",
       tenantName: "Acme",
+      scope: null,
     });
   });
 

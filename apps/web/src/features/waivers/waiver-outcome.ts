@@ -5,9 +5,9 @@ type WaiverJson = NonNullable<CreatedWaiverJson["waiver"]>;
 
 /** What the requester is told about their waiver after submitting it. */
 export type WaiverOutcome =
-  | { kind: "active"; expiresAt: string | null; scope: string }
-  | { kind: "propagating"; activeAt: Date | null; expiresAt: string | null; scope: string }
-  | { kind: "pending"; tenantName: string }
+  | { kind: "active"; expiresAt: string | null; scope: WaiverTargetName | null }
+  | { kind: "propagating"; activeAt: Date | null; expiresAt: string | null; scope: WaiverTargetName | null }
+  | { kind: "pending"; tenantName: string; scope: WaiverTargetName | null }
   | { kind: "rejected"; reviewer: string }
   | { kind: "closed"; status: string };
 
@@ -19,13 +19,25 @@ export function localExpiry(iso: string | undefined, timeZone?: string): string 
   return formatDateTime(date, timeZone);
 }
 
+/** What the waiver exempts: the server's name for it, and the cloud id kept for hover. */
+export interface WaiverTargetName {
+  name: string;
+  id: string;
+}
+
+function targetOf(waiver: WaiverJson): WaiverTargetName | null {
+  const id = waiver.targetScope?.externalId || waiver.resource?.externalId || waiver.principalArn || "";
+  if (!id && !waiver.scope) return null;
+  return { name: waiver.scopeName || waiver.scope || id, id: id || (waiver.scope ?? "") };
+}
+
 const statusName = (status: WaiverJson["status"]): string =>
   typeof status === "string" ? status.replace(/^WAIVER_STATUS_/, "") : "UNSPECIFIED";
 
 export function waiverOutcomeOf(waiver: WaiverJson, tenantName: string, timeZone?: string): WaiverOutcome {
   const status = statusName(waiver.status);
   if (status === "ACTIVE") {
-    return { kind: "active", expiresAt: localExpiry(waiver.expiresAt, timeZone), scope: waiver.scope ?? "" };
+    return { kind: "active", expiresAt: localExpiry(waiver.expiresAt, timeZone), scope: targetOf(waiver) };
   }
   if (status === "PROPAGATING") {
     const activeAt = waiver.propagationEndsAt ? new Date(waiver.propagationEndsAt) : null;
@@ -33,10 +45,10 @@ export function waiverOutcomeOf(waiver: WaiverJson, tenantName: string, timeZone
       kind: "propagating",
       activeAt: activeAt && !Number.isNaN(activeAt.getTime()) ? activeAt : null,
       expiresAt: localExpiry(waiver.expiresAt, timeZone),
-      scope: waiver.scope ?? "",
+      scope: targetOf(waiver),
     };
   }
-  if (status === "PENDING") return { kind: "pending", tenantName };
+  if (status === "PENDING") return { kind: "pending", tenantName, scope: targetOf(waiver) };
   if (status === "REJECTED") return { kind: "rejected", reviewer: waiver.reviewer?.name ?? "" };
   return { kind: "closed", status };
 }

@@ -1,6 +1,20 @@
-import { WaiverDeploymentStatus, WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import {
+  WaiverDeploymentStatus,
+  WaiverSchema,
+  WaiverStatus,
+} from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { describe, expect, it } from "vitest";
-import { formatDuration, waiverActions, waiverStatusLabel } from "./waiver-row";
+import {
+  formatDuration,
+  OWN_REQUEST_NOTE,
+  requestedBy,
+  waiverActions,
+  waiverEndOf,
+  waiverStatusLabel,
+  waiverTargetOf,
+} from "./waiver-row";
 
 const all = { canUpdate: true, canWrite: true };
 const { PENDING, ACTIVE, EXPIRED, CANCELLED, REJECTED } = WaiverStatus;
@@ -39,6 +53,34 @@ describe("waiver actions", () => {
     ],
   ] as const)("%s", (_name, status, deploymentStatus, hasExpiry, grants, expected) => {
     expect(waiverActions({ status, deploymentStatus, hasExpiry }, grants)).toEqual(expected);
+  });
+});
+
+describe("a reviewer's own request, with a separate approver required", () => {
+  const own = { ...all, ownRequestNeedsOtherApprover: true };
+
+  it("offers no Approve or Reject, says why, and still lets them withdraw it", () => {
+    expect(
+      waiverActions({ status: PENDING, deploymentStatus: cloud.PENDING, hasExpiry: false }, own),
+    ).toEqual({
+      approve: false,
+      reject: false,
+      cancel: true,
+      note: OWN_REQUEST_NOTE,
+    });
+  });
+
+  it("says nothing once the request is decided", () => {
+    expect(waiverActions({ status: ACTIVE, deploymentStatus: cloud.ACTIVE, hasExpiry: true }, own).note).toBe(
+      undefined,
+    );
+  });
+
+  it("is the caller's request by e-mail, or by id for an integration", () => {
+    expect(requestedBy("dev@example.com", { id: "u1", email: "dev@example.com" })).toBe(true);
+    expect(requestedBy("key-1", { id: "key-1", email: "" })).toBe(true);
+    expect(requestedBy("rita@example.com", { id: "u1", email: "dev@example.com" })).toBe(false);
+    expect(requestedBy(undefined, { id: "", email: "" })).toBe(false);
   });
 });
 
@@ -89,5 +131,55 @@ describe("a propagating waiver", () => {
       reject: false,
       cancel: true,
     });
+  });
+});
+
+describe("what a waiver exempts, by name", () => {
+  const account = (scopeName = "") =>
+    create(WaiverSchema, {
+      scope: "Account 917343093631",
+      scopeName,
+      target: { case: "targetScope", value: { externalId: "917343093631" } },
+    });
+
+  it("the server's name first, else the synced hierarchy's, else the server's description", () => {
+    const names = new Map([["917343093631", "payments-prod (hierarchy)"]]);
+    expect(waiverTargetOf(account("payments-prod"), names)).toEqual({
+      id: "917343093631",
+      name: "payments-prod",
+    });
+    expect(waiverTargetOf(account(), names)).toEqual({
+      id: "917343093631",
+      name: "payments-prod (hierarchy)",
+    });
+    expect(waiverTargetOf(account(), new Map())).toEqual({
+      id: "917343093631",
+      name: "Account 917343093631",
+    });
+  });
+
+  it("nothing for a waiver on every scope of the policy", () => {
+    expect(waiverTargetOf(create(WaiverSchema, {}), new Map())).toBeUndefined();
+  });
+});
+
+describe("when a waiver ends", () => {
+  const at = (iso: string) => timestampFromDate(new Date(iso));
+
+  it("a cancelled waiver shows when it was cancelled, not its original expiry", () => {
+    const waiver = create(WaiverSchema, {
+      status: CANCELLED,
+      expiresAt: at("2026-12-05T10:00:00Z"),
+      entity: { updatedAt: at("2026-12-04T09:15:00Z") },
+    });
+    expect(waiverEndOf(waiver)).toEqual({ label: "Cancelled", at: new Date("2026-12-04T09:15:00Z") });
+  });
+
+  it.each([
+    [ACTIVE, "Expires"],
+    [EXPIRED, "Expired"],
+  ] as const)("status %i reads %s at its expiry", (status, label) => {
+    const waiver = create(WaiverSchema, { status, expiresAt: at("2026-12-05T10:00:00Z") });
+    expect(waiverEndOf(waiver)).toEqual({ label, at: new Date("2026-12-05T10:00:00Z") });
   });
 });

@@ -1,4 +1,9 @@
-import { WaiverDeploymentStatus, WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import {
+  type Waiver,
+  WaiverDeploymentStatus,
+  WaiverStatus,
+} from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { waiverPropagationText } from "@/lib/propagation";
 
 export interface WaiverRowInput {
@@ -13,25 +18,47 @@ export interface WaiverRowInput {
 export interface WaiverRowGrants {
   canUpdate: boolean;
   canWrite: boolean;
+  /** The caller requested this waiver and the tenant requires someone else to decide on it. */
+  ownRequestNeedsOtherApprover?: boolean;
 }
+
+/** Why the caller sees no Approve or Reject on a waiver that awaits a decision. */
+export const OWN_REQUEST_NOTE = "You requested this waiver: another approver decides.";
 
 /**
  * What a user may do with a waiver: approve or reject one that awaits a decision (with
- * WAIVERS_UPDATE), cancel one that is pending, propagating or active (with WAIVERS_WRITE). An approved
+ * WAIVERS_UPDATE, and not their own request when the tenant requires a separate approver, as
+ * the server refuses it), cancel one that is pending, propagating or active (with WAIVERS_WRITE). An approved
  * waiver that has not reached the cloud reads PENDING but has an expiry: it is not awaiting a
- * decision any more.
+ * decision any more. `note` says why a reviewer sees no decision buttons.
  */
-export function waiverActions(waiver: WaiverRowInput, grants: WaiverRowGrants) {
+export interface WaiverRowActionSet {
+  approve: boolean;
+  reject: boolean;
+  cancel: boolean;
+  note?: string;
+}
+
+export function waiverActions(waiver: WaiverRowInput, grants: WaiverRowGrants): WaiverRowActionSet {
   const awaitingDecision = waiver.status === WaiverStatus.PENDING && !waiver.hasExpiry;
   const open =
     waiver.status === WaiverStatus.PENDING ||
     waiver.status === WaiverStatus.PROPAGATING ||
     waiver.status === WaiverStatus.ACTIVE;
+  const blockedAsOwn = grants.canUpdate && awaitingDecision && !!grants.ownRequestNeedsOtherApprover;
+  const decide = grants.canUpdate && awaitingDecision && !blockedAsOwn;
   return {
-    approve: grants.canUpdate && awaitingDecision,
-    reject: grants.canUpdate && awaitingDecision,
+    approve: decide,
+    reject: decide,
     cancel: grants.canWrite && open,
+    note: blockedAsOwn ? OWN_REQUEST_NOTE : undefined,
   };
+}
+
+/** Whether the signed-in person asked for this waiver, as the server judges it (e-mail, or id for integrations). */
+export function requestedBy(requesterIdentifier: string | undefined, caller: { id: string; email: string }) {
+  if (!requesterIdentifier) return false;
+  return requesterIdentifier === (caller.email || caller.id);
 }
 
 export type BadgeVariant = "success" | "warning" | "secondary" | "destructive" | "outline";
@@ -74,4 +101,37 @@ export function formatDuration(seconds: bigint): string {
   const minutes = Math.round((total % 3_600) / 60);
   if (hours === 0) return `${minutes} min`;
   return minutes === 0 ? `${hours} h` : `${hours} h ${minutes} min`;
+}
+
+/** What a waiver exempts, for display: the cloud id, and its name where the hierarchy knows it. */
+export function waiverTargetOf(
+  waiver: Pick<Waiver, "target" | "scope" | "scopeName">,
+  names: ReadonlyMap<string, string>,
+): { id: string; name: string } | undefined {
+  const target = waiver.target;
+  const id =
+    target.case === "targetScope" || target.case === "resource"
+      ? (target.value.externalId ?? "")
+      : target.case === "principalArn"
+        ? target.value
+        : "";
+  if (!id) return undefined;
+  // Without the hierarchy (no permission to read connectors), the server's own description.
+  return { id, name: waiver.scopeName || names.get(id.toLowerCase()) || waiver.scope };
+}
+
+/**
+ * When a waiver ends or ended: a cancelled one when it was cancelled (its last change, as
+ * cancelling is the last decision on it), otherwise its expiry once it has one.
+ */
+export function waiverEndOf(
+  waiver: Pick<Waiver, "status" | "expiresAt" | "entity">,
+): { label: string; at: Date } | undefined {
+  if (waiver.status === WaiverStatus.CANCELLED) {
+    const at = waiver.entity?.updatedAt;
+    return at ? { label: "Cancelled", at: timestampDate(at) } : undefined;
+  }
+  if (!waiver.expiresAt) return undefined;
+  const label = waiver.status === WaiverStatus.EXPIRED ? "Expired" : "Expires";
+  return { label, at: timestampDate(waiver.expiresAt) };
 }

@@ -10,6 +10,18 @@ const highlights = [
   { icon: LockKeyholeIcon, text: "See every prevented action, alert and drift in one place." },
 ];
 
+/** A denied engineer needs no account: the waiver page takes the policy key from the deny message. */
+function WaiverRequestLink({ className, linkClassName }: { className: string; linkClassName: string }) {
+  return (
+    <p className={className}>
+      Only need a waiver?{" "}
+      <a href="/req" className={`font-medium underline underline-offset-2 ${linkClassName}`}>
+        Request one with your policy key
+      </a>
+    </p>
+  );
+}
+
 export function SignInPage({ redirectPath }: { redirectPath: string | undefined }) {
   useDocumentTitle("Sign in");
   return (
@@ -29,17 +41,17 @@ export function SignInPage({ redirectPath }: { redirectPath: string | undefined 
             ))}
           </ul>
         </div>
-        <p className="text-xs opacity-80">
-          Only need a waiver?{" "}
-          <a href="/req" className="font-medium text-white underline underline-offset-2">
-            Request one with your policy key
-          </a>
-        </p>
+        <WaiverRequestLink className="text-xs opacity-80" linkClassName="text-white" />
       </section>
       <main className="flex flex-col items-center justify-center gap-8 px-4 py-12">
         <Logo className="lg:hidden" />
         <SignInCard redirectPath={redirectPath} />
         <SignUpLink />
+        {/* The side panel that carries it on wide screens is hidden on phones. */}
+        <WaiverRequestLink
+          className="text-center text-sm text-muted-foreground lg:hidden"
+          linkClassName="text-primary"
+        />
       </main>
     </div>
   );

@@ -157,18 +157,22 @@ function ConnectorRow({
   };
   return (
     <TableRow data-testid="connector-row">
-      <TableCell className="font-medium">{connector.name}</TableCell>
-      <TableCell>{kindLabel(connector)}</TableCell>
-      <TableCell>
+      <TableCell label="Name" className="font-medium">
+        {connector.name}
+      </TableCell>
+      <TableCell label="Provider">{kindLabel(connector)}</TableCell>
+      <TableCell label="Status">
         <div className="space-y-1">
           <Badge variant={status.variant}>{status.label}</Badge>
           {connector.lastError && <p className="max-w-xs text-xs text-destructive">{connector.lastError}</p>}
         </div>
       </TableCell>
-      <TableCell className="text-sm text-muted-foreground">{lastSync(connector)}</TableCell>
+      <TableCell label="Last sync" className="text-sm text-muted-foreground">
+        {lastSync(connector)}
+      </TableCell>
       {canWrite && (
-        <TableCell>
-          <div className="flex justify-end gap-2">
+        <TableCell label="Actions">
+          <div className="flex flex-wrap justify-end gap-2">
             <Button size="sm" variant="outline" onClick={runTest} disabled={test.isPending}>
               {test.isPending ? <LoaderIcon className="animate-spin" /> : <PlugZapIcon />}
               Test
@@ -232,7 +236,7 @@ export function ConnectorsPage() {
         <div className="space-y-6">
           <Card>
             <CardContent className="p-0">
-              <Table>
+              <Table stackOnPhone>
                 <TableHeader>
                   <TableRow>
                     <TableHead>Name</TableHead>

@@ -119,7 +119,8 @@ function Stat({
 
 function MostActive({ title, items }: { title: string; items: BundleCount[] }) {
   return (
-    <Card>
+    // A grid item does not shrink below its content by itself: long names wrap inside the card.
+    <Card className="min-w-0">
       <CardHeader>
         <CardTitle className="text-sm">{title}</CardTitle>
       </CardHeader>
@@ -129,11 +130,11 @@ function MostActive({ title, items }: { title: string; items: BundleCount[] }) {
         ) : (
           <ol className="space-y-1 text-sm">
             {items.slice(0, 5).map((item) => (
-              <li key={item.bundleId} className="flex items-center justify-between gap-2">
+              <li key={item.bundleId} className="flex items-start justify-between gap-2">
                 <Link
                   to="/policies/$policyId"
                   params={{ policyId: item.bundleId }}
-                  className="min-w-0 truncate text-primary hover:underline"
+                  className="min-w-0 text-primary [overflow-wrap:anywhere] hover:underline"
                   title={item.name}
                 >
                   {item.name}

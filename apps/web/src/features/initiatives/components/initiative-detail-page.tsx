@@ -17,6 +17,7 @@ import { describeError } from "@/lib/error-text";
 import { Permission, usePermissions } from "@/lib/permissions";
 import { categoryLabels, providerLabel, stateLabels } from "@/lib/policy-definition-labels";
 import { initiativePoliciesQuery, initiativeQuery } from "../api/initiative-queries";
+import { frameworkLine } from "../framework-line";
 import { type InitiativeTab, initiativeTabs } from "../initiative-tabs";
 import { CoverageBar } from "./coverage-bar";
 import { InstallInitiativeDialog } from "./install-initiative-dialog";
@@ -65,7 +66,7 @@ function PoliciesTab({
         />
       ) : (
         <Card className="overflow-hidden">
-          <Table aria-label="Initiative policies">
+          <Table aria-label="Initiative policies" stackOnPhone>
             <TableHeader>
               <TableRow>
                 <TableHead>Policy</TableHead>
@@ -85,23 +86,23 @@ function PoliciesTab({
                 const state = stateLabels[definition.state];
                 return (
                   <TableRow key={definition.slug} data-testid="initiative-policy-row">
-                    <TableCell className="max-w-md whitespace-normal">
+                    <TableCell label="Policy" className="max-w-md whitespace-normal">
                       <p className="font-medium">{definition.displayName}</p>
                       <p className="text-xs text-muted-foreground">{providerLabel(definition)}</p>
                     </TableCell>
-                    <TableCell>{categoryLabels[definition.category]}</TableCell>
-                    <TableCell className="max-w-xs whitespace-normal text-xs">
+                    <TableCell label="Category">{categoryLabels[definition.category]}</TableCell>
+                    <TableCell label="Clauses" className="max-w-xs whitespace-normal text-xs">
                       {clauseIds.map((id) => (
                         <span key={id} title={titles.get(id)} className="mr-1 inline-block font-mono">
                           {id}
                         </span>
                       ))}
                     </TableCell>
-                    <TableCell>
+                    <TableCell label="State">
                       <Badge variant={state.variant}>{state.label}</Badge>
                     </TableCell>
                     {canDeploy && (
-                      <TableCell className="text-right">
+                      <TableCell label="Actions" className="text-right">
                         <Button size="sm" variant="outline" asChild>
                           <Link
                             to="/policies/create"
@@ -150,7 +151,7 @@ function CoveredTab({
   return (
     <div className="space-y-3">
       <Card className="overflow-hidden">
-        <Table aria-label="Clauses">
+        <Table aria-label="Clauses" stackOnPhone>
           <TableHeader>
             <TableRow>
               <TableHead>Clause</TableHead>
@@ -162,9 +163,13 @@ function CoveredTab({
           <TableBody>
             {initiative.clauses.map((clause) => (
               <TableRow key={clause.id} data-testid="clause-row">
-                <TableCell className="font-mono text-xs">{clause.id}</TableCell>
-                <TableCell className="max-w-md whitespace-normal">{clause.title}</TableCell>
-                <TableCell>
+                <TableCell label="Clause" className="font-mono text-xs">
+                  {clause.id}
+                </TableCell>
+                <TableCell label="Title" className="max-w-md whitespace-normal">
+                  {clause.title}
+                </TableCell>
+                <TableCell label="Coverage">
                   <div className="flex flex-wrap items-center gap-2">
                     <ClauseBadge clause={clause} />
                     {onInstall && clause.covered && !clause.installed && (
@@ -174,7 +179,7 @@ function CoveredTab({
                     )}
                   </div>
                 </TableCell>
-                <TableCell className="text-right">
+                <TableCell label="Policies" className="text-right">
                   {clause.policySlugs.length > 0 ? (
                     <Button size="sm" variant="ghost" onClick={() => onClause(clause.id)}>
                       {clause.policySlugs.length}
@@ -328,9 +333,9 @@ export function InitiativeDetailPage({
             </TabsContent>
             <TabsContent value="description">
               <Card className="space-y-2 p-6">
-                <p className="text-sm text-muted-foreground">
-                  {[initiative.frameworkName, initiative.frameworkVersion].filter(Boolean).join(" ")}
-                </p>
+                {frameworkLine(initiative) && (
+                  <p className="text-sm text-muted-foreground">{frameworkLine(initiative)}</p>
+                )}
                 {initiative.description ? (
                   <TextBlock lines={12}>{initiative.description}</TextBlock>
                 ) : (

@@ -9,6 +9,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Skeleton } from "@/components/ui/skeleton";
 import { describeError } from "@/lib/error-text";
 import { initiativesQuery } from "../api/initiative-queries";
+import { frameworkLine } from "../framework-line";
 import { CoverageBar } from "./coverage-bar";
 
 export function InitiativesPage() {
@@ -59,7 +60,7 @@ export function InitiativesPage() {
                   <CardHeader>
                     <CardTitle className="text-base">{initiative.name}</CardTitle>
                     <CardDescription className="flex flex-wrap gap-1">
-                      {[initiative.frameworkName, initiative.frameworkVersion].filter(Boolean).join(" ")}
+                      {frameworkLine(initiative)}
                       {initiative.providers.map((p) => (
                         <Badge key={p} variant="outline">
                           {p === CloudProvider.AWS ? "AWS" : "Azure"}

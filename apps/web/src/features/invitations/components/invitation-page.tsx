@@ -6,12 +6,13 @@ import { PasswordRules } from "@/components/password-rules";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { formatDateTime } from "@/lib/date-time";
 import { errorText } from "@/lib/error-text";
 import { defaultLandingPath } from "@/lib/redirect-path";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { useSignOut } from "@/lib/use-sign-out";
 import { useAcceptInvitation } from "../api/invitation-queries";
-import { formatExpiry, type InvitationView } from "../invitation-view";
+import type { InvitationView } from "../invitation-view";
 import { NewAccountForm } from "./new-account-form";
 
 // A full load, so the session, the active tenant and every cached query start afresh in the tenant joined.
@@ -90,7 +91,8 @@ function ValidInvitation({
           {view.expiresAt && (
             <>
               <dt className="text-muted-foreground">Expires</dt>
-              <dd>{formatExpiry(view.expiresAt)}</dd>
+              {/* In the invitee's own time zone, the zone named. */}
+              <dd>{formatDateTime(view.expiresAt)}</dd>
             </>
           )}
         </dl>

@@ -29,14 +29,20 @@ export function ArchivedEventsPage({
   const other = kind === "drift" ? "prevention" : "drift";
   return (
     <>
-      <Button variant="ghost" size="sm" className="-ml-2 w-fit" asChild>
+      {/* A long policy name wraps rather than pushing the page wider than a phone. */}
+      <Button
+        variant="ghost"
+        size="sm"
+        className="-ml-2 h-auto w-fit max-w-full whitespace-normal py-1 text-left"
+        asChild
+      >
         <Link
           to="/policies/$policyId"
           params={{ policyId }}
           search={{ tab: kind === "drift" ? "drifts" : "events" }}
         >
           <ArrowLeftIcon />
-          Back to {name}
+          <span className="min-w-0 [overflow-wrap:anywhere]">Back to {name}</span>
         </Link>
       </Button>
       <PageHeader

@@ -138,6 +138,7 @@ export function CatalogueTable({
         ) : (
           <Table
             aria-label="Policy catalogue"
+            stackOnPhone
             aria-busy={list.isPlaceholderData}
             className={list.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}
           >
@@ -162,15 +163,15 @@ export function CatalogueTable({
                 const provider = providerLabel(definition);
                 return (
                   <TableRow key={definition.slug} data-testid="catalogue-row">
-                    <TableCell className="max-w-md whitespace-normal">
+                    <TableCell label="Policy" className="max-w-md whitespace-normal">
                       <p className="font-medium">{definition.displayName}</p>
                       <p className="font-mono text-xs text-muted-foreground">{definition.slug}</p>
                     </TableCell>
-                    <TableCell>{provider}</TableCell>
-                    <TableCell>{categoryLabels[definition.category]}</TableCell>
-                    <TableCell>{scoreLabels[definition.securityScore]}</TableCell>
-                    <TableCell>{scoreLabels[definition.seamlessScore]}</TableCell>
-                    <TableCell>
+                    <TableCell label="Provider">{provider}</TableCell>
+                    <TableCell label="Category">{categoryLabels[definition.category]}</TableCell>
+                    <TableCell label="Security">{scoreLabels[definition.securityScore]}</TableCell>
+                    <TableCell label="Seamless">{scoreLabels[definition.seamlessScore]}</TableCell>
+                    <TableCell label="State">
                       <Badge variant={state.variant}>{state.label}</Badge>
                     </TableCell>
                     {canDeploy && (

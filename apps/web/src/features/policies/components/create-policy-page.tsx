@@ -7,6 +7,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { LoaderIcon } from "lucide-react";
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { EmptyState } from "@/components/empty-state";
 import { ErrorDialog } from "@/components/error-dialog";
 import { ImpactPreviewPanel } from "@/components/impact-preview/impact-preview-panel";
@@ -90,6 +91,7 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
   const pendingDraft = useRef(restored);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<unknown>(null);
+  const [confirmPrevent, setConfirmPrevent] = useState(false);
   const create = useCreateBundle();
   const markInstalled = useMarkRecommendationInstalled();
 
@@ -138,6 +140,14 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
     }
     setErrors(local);
     if (Object.keys(local).length > 0 || !parameters.ok) return;
+    // Straight to PREVENT starts denying at once: asked first, as switching a policy to it is.
+    if (mode === DeploymentMode.PREVENT) setConfirmPrevent(true);
+    else await deploy();
+  };
+
+  const deploy = async () => {
+    const parameters = parameterValues(specs, inputs);
+    if (!parameters.ok) return;
     try {
       const answer = await create.mutateAsync({
         name: name.trim(),
@@ -199,13 +209,17 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
         title="Create policy"
         description="Choose a policy from the catalogue, set its parameters, pick the scopes and deploy it in alert mode first or straight to prevent."
       />
-      <StartingPoint context={context} />
+      <StartingPoint
+        context={context}
+        titles={new Map(choices.map((choice) => [choice.slug, choice.displayName]))}
+      />
       {restored && (
         <p role="status" className="rounded-md border bg-muted/40 px-3 py-2 text-sm">
           What you entered before signing in again is filled in. Check it, then deploy.
         </p>
       )}
-      <form className="grid gap-4 lg:grid-cols-2" onSubmit={submit} noValidate>
+      {/* Columns no wider than the screen, whatever the longest policy name in the select. */}
+      <form className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0" onSubmit={submit} noValidate>
         <div className="space-y-4">
           <Section title="Policy">
             <div className="space-y-3">
@@ -357,6 +371,19 @@ export function CreatePolicyPage({ context }: { context: CreatePolicyContext }) 
           </div>
         </div>
       </form>
+      <ConfirmDialog
+        open={confirmPrevent}
+        onOpenChange={setConfirmPrevent}
+        title={`Deploy ${name.trim() || "this policy"} in PREVENT mode?`}
+        description={`Enforcement starts as soon as the cloud has it: every action the policy matches is denied on ${scopes.size === 1 ? "the chosen scope" : `the ${scopes.size} chosen scopes`}, including work in progress. Deploy in ALERT mode first to see what it would deny.`}
+        confirmLabel="Deploy and enforce"
+        destructive
+        pending={create.isPending}
+        onConfirm={() => {
+          setConfirmPrevent(false);
+          void deploy();
+        }}
+      />
       <ErrorDialog error={failure} onClose={() => setFailure(null)} />
     </>
   );

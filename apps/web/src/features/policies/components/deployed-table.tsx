@@ -52,7 +52,7 @@ export function DeployedTable({
             description="Deploy a policy from the catalogue, a recommendation or an initiative; its deployments, key and counts will be listed here."
           />
         ) : (
-          <Table aria-label="Deployed policies">
+          <Table aria-label="Deployed policies" stackOnPhone>
             <TableHeader>
               <TableRow>
                 <TableHead>Name</TableHead>
@@ -71,7 +71,7 @@ export function DeployedTable({
                   if (!bundle) return null;
                   return (
                     <TableRow key={bundle.entity?.id} data-testid="bundle-row">
-                      <TableCell className="max-w-xs">
+                      <TableCell label="Name" className="max-w-xs">
                         <Link
                           to="/policies/$policyId"
                           params={{ policyId: bundle.entity?.id ?? bundle.key }}
@@ -82,15 +82,18 @@ export function DeployedTable({
                         </Link>
                         <p className="font-mono text-xs text-muted-foreground">{bundle.policySlug}</p>
                       </TableCell>
-                      <TableCell className="font-mono">{bundle.key}</TableCell>
-                      <TableCell>{modeLabels[bundle.mode]}</TableCell>
-                      <TableCell>
+                      <TableCell label="Key" className="font-mono">
+                        {bundle.key}
+                      </TableCell>
+                      <TableCell label="Mode">{modeLabels[bundle.mode]}</TableCell>
+                      <TableCell label="Status">
                         <DeploymentStatusBadge
                           status={bundle.status}
                           propagationEndsAt={bundle.propagationEndsAt}
                         />
                       </TableCell>
                       <TableCell
+                        label="Scopes"
                         className="max-w-xs truncate"
                         title={bundle.scopes
                           .map((s) => `${s.name || s.externalId} (${s.externalId})`)
@@ -98,9 +101,13 @@ export function DeployedTable({
                       >
                         {bundle.scopes.map((s) => s.name || s.externalId).join(", ")}
                       </TableCell>
-                      <TableCell className="text-right tabular-nums">{preventionsCount}</TableCell>
-                      <TableCell className="text-right tabular-nums">{driftsCount}</TableCell>
-                      <TableCell className="text-right tabular-nums">
+                      <TableCell label="Prevented" className="text-right tabular-nums">
+                        {preventionsCount}
+                      </TableCell>
+                      <TableCell label="Drifts" className="text-right tabular-nums">
+                        {driftsCount}
+                      </TableCell>
+                      <TableCell label="Waivers" className="text-right tabular-nums">
                         {activeWaiversCount}/{waiversCount}
                       </TableCell>
                     </TableRow>

@@ -74,7 +74,7 @@ export function PolicyDetailPage({
         </Link>
       </Button>
       <PageHeader
-        title={bundle?.name ?? (query.isPending ? "Policy" : `Policy ${policyId}`)}
+        title={bundle?.name ?? (query.isPending ? "Policy" : "Policy not found")}
         description="How this guardrail is deployed, what it prevented, where resources drifted and which waivers were granted."
       />
       <Tabs

@@ -53,7 +53,7 @@ export function ApiKeysSection({ canWrite }: { canWrite: boolean }) {
         ) : !data || data.items.length === 0 ? (
           <p className="text-sm text-muted-foreground">No API keys.</p>
         ) : (
-          <Table aria-label="API keys">
+          <Table aria-label="API keys" stackOnPhone>
             <TableHeader>
               <TableRow>
                 <TableHead>Name</TableHead>
@@ -68,22 +68,26 @@ export function ApiKeysSection({ canWrite }: { canWrite: boolean }) {
             <TableBody>
               {data.items.map((key) => (
                 <TableRow key={key.id}>
-                  <TableCell className="font-medium whitespace-nowrap">{key.name}</TableCell>
-                  <TableCell className="whitespace-nowrap">{roleLabel(key.role)}</TableCell>
-                  <TableCell>
+                  <TableCell label="Name" className="font-medium whitespace-nowrap">
+                    {key.name}
+                  </TableCell>
+                  <TableCell label="Role" className="whitespace-nowrap">
+                    {roleLabel(key.role)}
+                  </TableCell>
+                  <TableCell label="Prefix">
                     <code className="text-xs whitespace-nowrap">{key.start}…</code>
                   </TableCell>
-                  <TableCell className="whitespace-nowrap">
+                  <TableCell label="Created" className="whitespace-nowrap">
                     {key.createdAt ? formatDateTime(timestampDate(key.createdAt)) : "—"}
                   </TableCell>
-                  <TableCell className="whitespace-nowrap">
+                  <TableCell label="Last used" className="whitespace-nowrap">
                     {key.lastUsedAt ? formatDateTime(timestampDate(key.lastUsedAt)) : "Never"}
                   </TableCell>
-                  <TableCell className="whitespace-nowrap">
+                  <TableCell label="Expires" className="whitespace-nowrap">
                     {key.expiresAt ? formatDateTime(timestampDate(key.expiresAt)) : "Never"}
                   </TableCell>
                   {canWrite && (
-                    <TableCell className="text-right">
+                    <TableCell label="Actions" className="text-right">
                       <Button
                         variant="ghost"
                         size="icon"

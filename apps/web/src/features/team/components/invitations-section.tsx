@@ -109,7 +109,7 @@ export function InvitationsSection({ canWrite }: { canWrite: boolean }) {
         ) : !data || data.invitations.length === 0 ? (
           <p className="text-sm text-muted-foreground">No pending invitations.</p>
         ) : (
-          <Table aria-label="Pending invitations">
+          <Table aria-label="Pending invitations" stackOnPhone>
             <TableHeader>
               <TableRow>
                 <TableHead>E-mail</TableHead>
@@ -123,22 +123,26 @@ export function InvitationsSection({ canWrite }: { canWrite: boolean }) {
             <TableBody>
               {data.invitations.map((invitation) => (
                 <TableRow key={invitation.id}>
-                  <TableCell className="font-medium whitespace-nowrap">{invitation.email}</TableCell>
-                  <TableCell className="whitespace-nowrap">{roleLabel(invitation.role)}</TableCell>
-                  <TableCell className="whitespace-nowrap">
+                  <TableCell label="E-mail" className="font-medium whitespace-nowrap">
+                    {invitation.email}
+                  </TableCell>
+                  <TableCell label="Role" className="whitespace-nowrap">
+                    {roleLabel(invitation.role)}
+                  </TableCell>
+                  <TableCell label="Sent" className="whitespace-nowrap">
                     {invitation.createdAt ? formatDateTime(timestampDate(invitation.createdAt)) : "—"}
                     {invitation.invitedBy && (
                       <span className="block text-xs text-muted-foreground">by {invitation.invitedBy}</span>
                     )}
                   </TableCell>
-                  <TableCell className="whitespace-nowrap">
+                  <TableCell label="Expires" className="whitespace-nowrap">
                     {invitation.expiresAt ? formatDateTime(timestampDate(invitation.expiresAt)) : "—"}
                   </TableCell>
-                  <TableCell>
+                  <TableCell label="Delivery">
                     <DeliveryBadge invitation={invitation} />
                   </TableCell>
                   {canWrite && (
-                    <TableCell>
+                    <TableCell label="Actions">
                       <div className="flex justify-end gap-1">
                         <ResendButton invitation={invitation} onError={setRowError} />
                         <Button

@@ -171,7 +171,7 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
             {debounced.length > 1 ? `No member matches “${debounced}”.` : "No members yet."}
           </p>
         ) : (
-          <Table aria-label="Members">
+          <Table aria-label="Members" stackOnPhone>
             <TableHeader>
               <TableRow>
                 <TableHead>Name</TableHead>
@@ -187,7 +187,7 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
             <TableBody>
               {data?.items.map((member) => (
                 <TableRow key={member.id}>
-                  <TableCell className="font-medium whitespace-nowrap">
+                  <TableCell label="Name" className="font-medium">
                     {member.name || "—"}
                     {member.instanceAdmin && (
                       <Badge className="ml-2" variant="secondary">
@@ -195,20 +195,24 @@ export function MembersSection({ canWrite }: { canWrite: boolean }) {
                       </Badge>
                     )}
                   </TableCell>
-                  <TableCell className="whitespace-nowrap">{member.email}</TableCell>
-                  <TableCell>
+                  <TableCell label="E-mail" className="break-all">
+                    {member.email}
+                  </TableCell>
+                  <TableCell label="Role">
                     {canWrite ? <RoleSelect member={member} onError={setRowError} /> : roleLabel(member.role)}
                   </TableCell>
-                  <TableCell className="whitespace-nowrap">
+                  <TableCell label="Joined" className="min-w-[7rem]">
                     {member.joinedAt ? formatDateTime(timestampDate(member.joinedAt)) : "—"}
                   </TableCell>
-                  <TableCell className="whitespace-nowrap">
+                  <TableCell label="Last sign-in" className="min-w-[7rem]">
                     {member.lastSignInAt ? formatDateTime(timestampDate(member.lastSignInAt)) : "Never"}
                   </TableCell>
-                  <TableCell>{signInMethodsText(member.signInMethods, member.passkeyCount) || "—"}</TableCell>
-                  <TableCell>{member.mfaEnabled ? "On" : "Off"}</TableCell>
+                  <TableCell label="Sign-in methods">
+                    {signInMethodsText(member.signInMethods, member.passkeyCount) || "—"}
+                  </TableCell>
+                  <TableCell label="MFA">{member.mfaEnabled ? "On" : "Off"}</TableCell>
                   {canWrite && (
-                    <TableCell className="text-right whitespace-nowrap">
+                    <TableCell label="Actions" className="text-right whitespace-nowrap">
                       <InstanceAdminButton member={member} />
                       {member.mfaEnabled && (
                         <Button

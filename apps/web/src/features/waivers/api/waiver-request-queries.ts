@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { prefetchRemoteRead, useRemoteRead } from "@/lib/use-remote-read";
+import { forgetRemoteRead, prefetchRemoteRead, useRemoteRead } from "@/lib/use-remote-read";
 import { durationSeconds, type WaiverRequestValues } from "../forms/waiver-request-schema";
 import {
   type CreatedWaiverJson,
@@ -28,6 +28,11 @@ const definitionRead = (slug: string) =>
 export function useBundleByKey(key: string) {
   const [readKey, load] = bundleRead(key);
   return useRemoteRead(key === "" ? null : readKey, load);
+}
+
+/** The policy of the key is read again: after a refused request, it may have been deleted meanwhile. */
+export function forgetBundleOfKey(key: string): void {
+  forgetRemoteRead(bundleRead(key)[0]);
 }
 
 export function useDefinitionBySlug(slug: string | undefined) {

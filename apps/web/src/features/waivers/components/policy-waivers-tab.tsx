@@ -1,9 +1,8 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { type Waiver, WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { useQuery } from "@tanstack/react-query";
-import { CheckIcon, LoaderIcon, XIcon } from "lucide-react";
 import { useState } from "react";
-import { ConfirmDialog } from "@/components/confirm-dialog";
+import { CloudName } from "@/components/cloud-name";
 import { EmptyState } from "@/components/empty-state";
 import { ErrorDialog } from "@/components/error-dialog";
 import { PagePagination } from "@/components/page-pagination";
@@ -12,11 +11,12 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { currentTenantQuery } from "@/lib/current-tenant";
 import { formatDateTime } from "@/lib/date-time";
 import { describeError } from "@/lib/error-text";
 import { hierarchyQuery } from "@/lib/hierarchy-query";
 import { Permission, usePermissions } from "@/lib/permissions";
-import { scopeName, scopeNamesOf } from "@/lib/scope-names";
+import { cloudDisplayName, scopeNamesOf } from "@/lib/scope-names";
 import {
   EXPIRING_SOON_HOURS,
   policyBundleQuery,
@@ -25,8 +25,17 @@ import {
   useCancelWaiver,
   useUpdateWaiver,
 } from "../api/policy-waiver-queries";
-import { formatDuration, waiverActions, waiverStatusLabel } from "../waiver-row";
+import {
+  formatDuration,
+  requestedBy,
+  type WaiverRowGrants,
+  waiverActions,
+  waiverEndOf,
+  waiverStatusLabel,
+  waiverTargetOf,
+} from "../waiver-row";
 import { WaiverAnalyticsCard } from "./waiver-analytics-card";
+import { type Decision, WaiverRowActions } from "./waiver-row-actions";
 
 const summaryCounts = [
   ["total", "Total"],
@@ -63,7 +72,7 @@ function WaiverRow({
   onError,
 }: {
   waiver: Waiver;
-  grants: { canUpdate: boolean; canWrite: boolean };
+  grants: WaiverRowGrants;
   /** Scope names by external id: the scope shows by name, its id on hover. */
   scopeNames: ReadonlyMap<string, string>;
   onError: (error: unknown) => void;
@@ -79,8 +88,8 @@ function WaiverRow({
   };
   const actions = waiverActions(row, grants);
   const status = waiverStatusLabel(row);
-  const busy = update.isPending || cancel.isPending;
-  const [confirmCancel, setConfirmCancel] = useState(false);
+  const target = waiverTargetOf(waiver, scopeNames);
+  const ended = waiverEndOf(waiver);
   const run = async (change: () => Promise<unknown>) => {
     try {
       await change();
@@ -88,28 +97,48 @@ function WaiverRow({
       onError(error);
     }
   };
+  const decide = (decision: Decision) =>
+    run(() =>
+      decision === "cancel"
+        ? cancel.mutateAsync({ target: { case: "id", value: id } })
+        : update.mutateAsync({
+            id,
+            status: decision === "approve" ? WaiverStatus.ACTIVE : WaiverStatus.REJECTED,
+          }),
+    );
   return (
     <TableRow data-testid="waiver-row">
-      <TableCell>
+      <TableCell label="Status">
         <Badge variant={status.variant} title={status.hint}>
           {status.label}
         </Badge>
-        {waiver.scope && (
-          <p className="mt-1 max-w-[14rem] truncate text-xs text-muted-foreground" title={waiver.scope}>
-            {scopeName(scopeNames, waiver.scope)}
+        {target && (
+          <p className="mt-1 max-w-[14rem] truncate text-xs text-muted-foreground">
+            <CloudName name={target.name} id={target.id} />
           </p>
         )}
       </TableCell>
-      <TableCell>
+      <TableCell label="Requester">
         <p className="font-medium">{waiver.requester?.name}</p>
         <p className="text-xs text-muted-foreground">{waiver.requester?.identifier}</p>
       </TableCell>
-      <TableCell className="max-w-xs whitespace-normal break-words">{waiver.requester?.comment}</TableCell>
-      <TableCell className="tabular-nums">{formatDuration(waiver.duration)}</TableCell>
-      <TableCell className="text-sm">
-        {waiver.expiresAt ? formatDateTime(timestampDate(waiver.expiresAt)) : "—"}
+      <TableCell label="Comment" className="min-w-[12rem] max-w-xs whitespace-normal break-words">
+        {waiver.requester?.comment}
       </TableCell>
-      <TableCell className="text-sm">
+      <TableCell label="Duration" className="tabular-nums">
+        {formatDuration(waiver.duration)}
+      </TableCell>
+      <TableCell label="Ends" className="text-sm">
+        {ended ? (
+          <>
+            <p>{ended.label}</p>
+            <p className="text-xs text-muted-foreground">{formatDateTime(ended.at)}</p>
+          </>
+        ) : (
+          "—"
+        )}
+      </TableCell>
+      <TableCell label="Reviewer" className="text-sm">
         {waiver.reviewer ? (
           <>
             <p>{waiver.reviewer.name}</p>
@@ -124,50 +153,19 @@ function WaiverRow({
         )}
       </TableCell>
       {(grants.canUpdate || grants.canWrite) && (
-        <TableCell>
-          <div className="flex justify-end gap-2">
-            {actions.approve && (
-              <Button
-                size="sm"
-                variant="outline"
-                disabled={busy}
-                onClick={() => run(() => update.mutateAsync({ id, status: WaiverStatus.ACTIVE }))}
-              >
-                {update.isPending ? <LoaderIcon className="animate-spin" /> : <CheckIcon />}
-                Approve
-              </Button>
-            )}
-            {actions.reject && (
-              <Button
-                size="sm"
-                variant="outline"
-                disabled={busy}
-                onClick={() => run(() => update.mutateAsync({ id, status: WaiverStatus.REJECTED }))}
-              >
-                <XIcon />
-                Reject
-              </Button>
-            )}
-            {actions.cancel && (
-              <Button size="sm" variant="ghost" disabled={busy} onClick={() => setConfirmCancel(true)}>
-                {cancel.isPending && <LoaderIcon className="animate-spin" />}
-                Cancel waiver
-              </Button>
-            )}
-            <ConfirmDialog
-              open={confirmCancel}
-              onOpenChange={setConfirmCancel}
-              title={`Cancel ${waiver.requester?.name ? `${waiver.requester.name}'s` : "this"} waiver?`}
-              description={`The waiver for ${waiver.policyKey}${waiver.scope ? ` on ${waiver.scope}` : ""} ends now: ${waiver.status === WaiverStatus.ACTIVE ? "the policy applies again to the actions it matches" : "the request is withdrawn"}.`}
-              confirmLabel="Cancel waiver"
-              destructive
-              pending={cancel.isPending}
-              onConfirm={() => {
-                setConfirmCancel(false);
-                void run(() => cancel.mutateAsync({ target: { case: "id", value: id } }));
-              }}
-            />
-          </div>
+        <TableCell label="Actions">
+          <WaiverRowActions
+            actions={actions}
+            busy={{ update: update.isPending, cancel: cancel.isPending }}
+            subject={{
+              requesterName: waiver.requester?.name ?? "",
+              policyKey: waiver.policyKey,
+              targetName: target ? cloudDisplayName(target.name, target.id).text : "",
+              durationSeconds: waiver.duration,
+              active: waiver.status === WaiverStatus.ACTIVE,
+            }}
+            onDecide={(decision) => void decide(decision)}
+          />
         </TableCell>
       )}
     </TableRow>
@@ -176,10 +174,18 @@ function WaiverRow({
 
 function WaiverList({ policyKey }: { policyKey: string }) {
   const permissions = usePermissions();
+  const current = useQuery(currentTenantQuery()).data;
+  const caller = { id: current?.user?.id ?? "", email: current?.user?.email ?? "" };
+  const separateApprover = current?.tenant?.settings?.requireSeparateApprover ?? true;
   const grants = {
     canUpdate: permissions.has(Permission.WAIVERS_UPDATE),
     canWrite: permissions.has(Permission.WAIVERS_WRITE),
   };
+  // The server refuses a decision on one's own request when the tenant requires a separate approver.
+  const grantsFor = (waiver: Waiver): WaiverRowGrants => ({
+    ...grants,
+    ownRequestNeedsOtherApprover: separateApprover && requestedBy(waiver.requester?.identifier, caller),
+  });
   const [page, setPage] = useState(1);
   const [expiringSoon, setExpiringSoon] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -227,14 +233,14 @@ function WaiverList({ policyKey }: { policyKey: string }) {
   return (
     <div className="space-y-3">
       {views}
-      <Table>
+      <Table stackOnPhone>
         <TableHeader>
           <TableRow>
             <TableHead>Status</TableHead>
             <TableHead>Requester</TableHead>
             <TableHead>Comment</TableHead>
             <TableHead>Duration</TableHead>
-            <TableHead>Expires</TableHead>
+            <TableHead>Ends</TableHead>
             <TableHead>Reviewer</TableHead>
             {(grants.canUpdate || grants.canWrite) && (
               <TableHead>
@@ -248,7 +254,7 @@ function WaiverList({ policyKey }: { policyKey: string }) {
             <WaiverRow
               key={waiver.entity?.id}
               waiver={waiver}
-              grants={grants}
+              grants={grantsFor(waiver)}
               scopeNames={scopeNames}
               onError={setError}
             />

@@ -22,6 +22,11 @@ function percent(rate: number): string {
   return `${Math.round(rate * 100)}%`;
 }
 
+/** The share approved of the decided requests; none decided yet is not "0%". */
+export function approvedFigure(policy: Pick<PolicyWaiverAnalytics, "decided" | "approvalRate">): string {
+  return policy.decided === 0 ? "no decisions yet" : percent(policy.approvalRate);
+}
+
 function hours(value: number): string {
   const rounded = Math.round(value * 10) / 10;
   return `${rounded} h`;
@@ -30,7 +35,7 @@ function hours(value: number): string {
 function Figures({ policy }: { policy: PolicyWaiverAnalytics }) {
   const figures: [string, string][] = [
     ["Requests", String(policy.requests)],
-    ["Approved", percent(policy.approvalRate)],
+    ["Approved", approvedFigure(policy)],
     ["Median asked", hours(policy.medianHoursAsked)],
     ["Never used", String(policy.neverUsed)],
   ];

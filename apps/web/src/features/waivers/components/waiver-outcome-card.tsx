@@ -1,10 +1,43 @@
 import { CheckCircle2Icon, ClockIcon, XCircleIcon } from "lucide-react";
 import { useState } from "react";
+import { CloudName } from "@/components/cloud-name";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent } from "@/components/ui/card";
 import { type CreatedWaiverJson, useOwnWaiver } from "../api/waiver-request-queries";
-import { waiverOutcomeOf } from "../waiver-outcome";
+import { type WaiverOutcome, waiverOutcomeOf } from "../waiver-outcome";
 import { WaiverPropagatingNotice } from "./waiver-propagating-notice";
+
+/** The specification's words once a waiver is requested. */
+export const CREATED_TITLE = "Waiver created successfully!";
+export const PROCEED_TEXT = "You can now proceed to implement desired action";
+
+/** Status, scope and expiry of a created waiver, beneath the success words. */
+function WaiverDetails({ outcome, scopeName }: { outcome: WaiverOutcome; scopeName?: string }) {
+  if (outcome.kind !== "active" && outcome.kind !== "pending") return null;
+  return (
+    <dl
+      className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-left text-sm"
+      data-testid="waiver-details"
+    >
+      <dt className="text-muted-foreground">Status</dt>
+      <dd>{outcome.kind === "active" ? "Active" : "Pending approval"}</dd>
+      <dt className="text-muted-foreground">Scope</dt>
+      <dd>
+        {outcome.scope ? (
+          <CloudName name={scopeName || outcome.scope.name} id={outcome.scope.id} />
+        ) : (
+          "Every scope of the policy"
+        )}
+      </dd>
+      {outcome.kind === "active" && (
+        <>
+          <dt className="text-muted-foreground">Expires</dt>
+          <dd>{outcome.expiresAt ?? "—"}</dd>
+        </>
+      )}
+    </dl>
+  );
+}
 
 /** What happened to a submitted waiver: active now, waiting for a reviewer, or decided. */
 export function WaiverOutcomeCard({
@@ -31,17 +64,8 @@ export function WaiverOutcomeCard({
         {outcome.kind === "active" && (
           <>
             <CheckCircle2Icon className="size-12 text-success" aria-hidden="true" />
-            <h2 className="text-xl font-semibold">Waiver active: you can proceed now</h2>
-            <p className="text-sm text-muted-foreground">
-              {outcome.scope ? (
-                <>
-                  Applies to <span title={outcome.scope}>{scopeName || outcome.scope}</span>.{" "}
-                </>
-              ) : (
-                ""
-              )}
-              {outcome.expiresAt ? `Expires ${outcome.expiresAt}.` : ""}
-            </p>
+            <h2 className="text-xl font-semibold">{CREATED_TITLE}</h2>
+            <p className="text-sm text-muted-foreground">{PROCEED_TEXT}</p>
           </>
         )}
         {outcome.kind === "propagating" && (
@@ -50,10 +74,10 @@ export function WaiverOutcomeCard({
         {outcome.kind === "pending" && (
           <>
             <ClockIcon className="size-12 text-muted-foreground" aria-hidden="true" />
-            <h2 className="text-xl font-semibold">Waiver pending</h2>
+            <h2 className="text-xl font-semibold">{CREATED_TITLE}</h2>
             <p className="text-sm text-muted-foreground" role="status">
-              Waiting for approval by someone with permission to approve waivers in {outcome.tenantName}. This
-              page updates when it is decided.
+              It awaits approval by someone with permission to approve waivers in {outcome.tenantName}: wait
+              for it before you proceed. This page updates when it is decided.
             </p>
           </>
         )}
@@ -74,6 +98,8 @@ export function WaiverOutcomeCard({
             <p className="text-sm text-muted-foreground">The waiver no longer applies.</p>
           </>
         )}
+        {/* The hierarchy's name the server sends first; else the one chosen on the form. */}
+        <WaiverDetails outcome={outcome} scopeName={waiver.scopeName || scopeName} />
         <Button variant="outline" className="mt-2" onClick={onAnother}>
           Request another waiver
         </Button>

@@ -1,4 +1,5 @@
 import { HourglassIcon } from "lucide-react";
+import { CloudName } from "@/components/cloud-name";
 import { aboutMinutes } from "@/lib/propagation";
 import type { WaiverOutcome } from "../waiver-outcome";
 
@@ -24,7 +25,7 @@ export function WaiverPropagatingNotice({
         updates when the waiver is active.{" "}
         {outcome.scope ? (
           <>
-            Applies to <span title={outcome.scope}>{scopeName || outcome.scope}</span>.{" "}
+            Applies to <CloudName name={scopeName || outcome.scope.name} id={outcome.scope.id} />.{" "}
           </>
         ) : (
           ""

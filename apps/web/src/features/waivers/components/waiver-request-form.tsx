@@ -20,6 +20,7 @@ import {
 } from "../forms/pasted-deny-message";
 import type { WaiverRequestForm as FormState } from "../forms/use-waiver-request-form";
 import {
+  characterCount,
   commentMaxLength,
   durationHours,
   hoursLabel,
@@ -101,6 +102,7 @@ export function WaiverRequestForm({
   const id = useId();
   const { values, errors, touched, submitting, isValid } = form;
   const keyError = touched.policyKey ? errors.policyKey : undefined;
+  const commentLength = characterCount(values.comment);
   const { setValue } = form;
   const setKey = (key: string) => {
     // A waiver's scope belongs to its key's policy: another key starts from every scope again.
@@ -224,12 +226,12 @@ export function WaiverRequestForm({
               <span
                 className={cn(
                   "text-xs tabular-nums",
-                  values.comment.length > commentMaxLength ? "text-destructive" : "text-muted-foreground",
+                  commentLength > commentMaxLength ? "text-destructive" : "text-muted-foreground",
                 )}
                 aria-live="polite"
                 data-testid="comment-counter"
               >
-                {values.comment.length}/{commentMaxLength}
+                {commentLength}/{commentMaxLength}
               </span>
             </div>
             <Textarea

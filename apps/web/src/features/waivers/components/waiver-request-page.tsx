@@ -1,11 +1,13 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Logo } from "@/components/logo";
+import { fetchSession } from "@/lib/auth-context";
 import { logger } from "@/lib/logger";
 import { useDebouncedValue } from "@/lib/use-debounced-value";
 import { useDocumentTitle } from "@/lib/use-document-title";
-import { type CreatedWaiverJson, useCreateWaiver } from "../api/waiver-request-queries";
+import { displayName } from "@/lib/user-display";
+import { type CreatedWaiverJson, forgetBundleOfKey, useCreateWaiver } from "../api/waiver-request-queries";
 import { useWaiverRequestForm } from "../forms/use-waiver-request-form";
-import { clearWaiverDraft, readWaiverDraft, saveWaiverDraft } from "../forms/waiver-draft";
+import { clearWaiverDraft, draftWithKey, readWaiverDraft, saveWaiverDraft } from "../forms/waiver-draft";
 import type { WaiverRequestValues } from "../forms/waiver-request-schema";
 import { type WaiverFailure, waiverFailureOf } from "../waiver-failure";
 import { PolicyInfoCard } from "./policy-info-card";
@@ -35,9 +37,9 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
   const [signedInHere, setSignedInHere] = useState<string | null>(null);
   const [pendingSignIn, setPendingSignIn] = useState<WaiverRequestValues | null>(null);
   const signedIn = userName !== null || signedInHere !== null;
-  // The form a signed-out visitor left for the sign-in page, restored as it was.
+  // The form as it was before a reload, or before a signed-out visitor left for the sign-in page.
   const [draft] = useState(readWaiverDraft);
-  const form = useWaiverRequestForm(draft ?? { policyKey: initialKey });
+  const form = useWaiverRequestForm(draftWithKey(draft, initialKey));
   const createWaiver = useCreateWaiver();
   const [created, setCreated] = useState<CreatedWaiverJson | null>(null);
   const [failure, setFailure] = useState<WaiverFailure | null>(null);
@@ -45,9 +47,10 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
   const typedKey = form.values.policyKey;
   const debouncedKey = useDebouncedValue(typedKey, lookupDebounceMs);
 
+  // Kept in this tab as it is typed, so a reload keeps it; removed once the waiver is requested.
   useEffect(() => {
-    if (draft) clearWaiverDraft();
-  }, [draft]);
+    if (!created) saveWaiverDraft(form.values);
+  }, [form.values, created]);
 
   function signInFirst() {
     saveWaiverDraft(form.values);
@@ -66,10 +69,13 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
   async function send(values: WaiverRequestValues) {
     try {
       setCreated(await createWaiver(values));
+      clearWaiverDraft();
     } catch (error) {
       const next = waiverFailureOf(error);
       if (next.kind === "sign-in") return signInFirst();
       logger.error("Waiver request failed", error, next);
+      // The card shows the policy as it is now, not as it was looked up before the refusal.
+      forgetBundleOfKey(values.policyKey);
       setFailure(next);
     }
   }
@@ -127,6 +133,12 @@ export function WaiverRequestPage({ userName, initialKey }: { userName: string |
               const values = pendingSignIn;
               setSignedInHere(email);
               setPendingSignIn(null);
+              // The name the account holds, once the new session can be read; the e-mail until then.
+              void fetchSession()
+                .then(
+                  (session) => session && setSignedInHere(displayName({ name: session.user.name }) || email),
+                )
+                .catch(() => {});
               await send(values);
             }}
             onSignInElsewhere={() => {

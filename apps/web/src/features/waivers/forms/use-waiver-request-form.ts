@@ -18,9 +18,9 @@ export function useWaiverRequestForm(initial: { policyKey: string } & Partial<Wa
     scope: "",
     ...initial,
   }));
-  // A form restored after signing in shows its errors as it did before.
+  // A form restored with a reason (after signing in, or a reload) shows its errors as it did before.
   const [touched, setTouched] = useState<Partial<Record<WaiverField, boolean>>>(() =>
-    initial.comment === undefined ? {} : { policyKey: true, duration: true, comment: true },
+    initial.comment ? { policyKey: true, duration: true, comment: true } : {},
   );
   const [submitting, setSubmitting] = useState(false);
   const errors = waiverRequestErrors(values);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseWaiverDraft } from "./waiver-draft";
+import { draftWithKey, parseWaiverDraft } from "./waiver-draft";
 
 describe("parseWaiverDraft", () => {
   it.each([
@@ -24,5 +24,22 @@ describe("parseWaiverDraft", () => {
     ['{"policyKey":"","duration":2.5,"comment":""}', { policyKey: "", duration: 24, comment: "", scope: "" }],
   ])("%j gives %j", (stored, expected) => {
     expect(parseWaiverDraft(stored ? JSON.parse(stored) : stored)).toEqual(expected);
+  });
+});
+
+describe("draftWithKey", () => {
+  const draft = { policyKey: "ABCDEFG", duration: 8, comment: "INC-42 deploy", scope: "111122223333" };
+
+  it("a reload keeps the reason, the duration and the scope", () => {
+    expect(draftWithKey(draft, "")).toEqual(draft);
+    expect(draftWithKey(draft, "abcdefg")).toEqual(draft);
+  });
+
+  it("a link with another key keeps the reason and duration, not the other policy's scope", () => {
+    expect(draftWithKey(draft, "HIJKLMN")).toEqual({ ...draft, policyKey: "HIJKLMN", scope: "" });
+  });
+
+  it("without a draft, the key of the link", () => {
+    expect(draftWithKey(null, "HIJKLMN")).toEqual({ policyKey: "HIJKLMN" });
   });
 });

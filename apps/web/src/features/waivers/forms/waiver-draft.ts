@@ -4,7 +4,20 @@ import { durationHours, type WaiverRequestValues } from "./waiver-request-schema
 const draftKey = "/req";
 
 /**
- * The form as it was when a signed-out visitor pressed Submit, read back once they return from
+ * What the form starts with: the draft, where the address names no other key; the address's key
+ * with the draft's duration and reason otherwise (the scope belongs to the draft's key only).
+ */
+export function draftWithKey(
+  draft: WaiverRequestValues | null,
+  addressKey: string,
+): { policyKey: string } & Partial<WaiverRequestValues> {
+  if (!draft) return { policyKey: addressKey };
+  if (!addressKey || addressKey.toUpperCase() === draft.policyKey.trim().toUpperCase()) return draft;
+  return { ...draft, policyKey: addressKey, scope: "" };
+}
+
+/**
+ * The form as it was before a reload, or when a signed-out visitor pressed Submit, read back once they return from
  * signing in. Anything that is not a draft this page wrote gives nothing.
  */
 export function parseWaiverDraft(value: unknown): WaiverRequestValues | null {

@@ -1,6 +1,16 @@
 import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 
+/** Characters as a person counts them (grapheme clusters), the bound the server checks too. */
 export const commentMaxLength = 220;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** How many characters a person sees in the text: an emoji, even one joined from several, is one. */
+export function characterCount(text: string): number {
+  let count = 0;
+  for (const _ of graphemes.segment(text)) count++;
+  return count;
+}
 export const durationHours = { min: 1, max: 72, default: 24, step: 1 } as const;
 /** An account, subscription or resource group id is at most this long. */
 const scopeMaxLength = 2048;
@@ -41,7 +51,7 @@ export function waiverRequestErrors(values: WaiverRequestValues): Partial<Record
     errors.duration = `The duration must be ${hoursLabel(durationHours.min)} to ${hoursLabel(durationHours.max)}`;
   const comment = values.comment.trim();
   if (comment.length === 0) errors.comment = "Comment is required";
-  else if (comment.length > commentMaxLength)
+  else if (characterCount(comment) > commentMaxLength)
     errors.comment = `Comment must not exceed ${commentMaxLength} characters`;
   if (values.scope.length > scopeMaxLength) errors.scope = "The chosen scope's id is too long";
   return errors;

@@ -37,7 +37,9 @@ export type CreateRequest = Message<"palisade.waiver.v1.CreateRequest"> & {
   duration: bigint;
 
   /**
-   * Why the waiver is needed, 1 to 220 characters.
+   * Why the waiver is needed, 1 to 220 characters as a person counts them: grapheme clusters,
+   * so an emoji (even one joined from several code points) is one. The server checks that count;
+   * max_len, which counts code points, only bounds what a client may send at all.
    *
    * @generated from field: string comment = 3;
    */
