@@ -63,17 +63,22 @@ export async function listAzureHierarchy(
   return orderParentsFirst([...entries, ...groups.flat()]);
 }
 
-/** The ids of every subscription below the root group. */
-export async function subscriptionIds(
+/** Every subscription below the root group: its id and the name the portal shows. */
+export async function subscriptionsBelow(
   { managementGroups, collect }: AzureClients,
   rootGroup: string,
-): Promise<string[]> {
+): Promise<{ id: string; name: string }[]> {
   const descendants = await collect((settings) =>
     managementGroups.managementGroups.listDescendants(rootGroup).byPage(settings),
   );
   return descendants
     .filter((d) => (d.type ?? "").toLowerCase().endsWith("/subscriptions") && d.name)
-    .map((d) => d.name as string);
+    .map((d) => ({ id: d.name as string, name: d.displayName ?? (d.name as string) }));
+}
+
+/** The ids of every subscription below the root group. */
+export async function subscriptionIds(clients: AzureClients, rootGroup: string): Promise<string[]> {
+  return (await subscriptionsBelow(clients, rootGroup)).map((s) => s.id);
 }
 
 function orderParentsFirst(entries: HierarchyEntry[]): HierarchyEntry[] {
