@@ -258,10 +258,22 @@ describe.each(engines)("Azure bad input on %s", (engine) => {
       expect(shown.lastError).toContain("Microsoft.Insights/eventtypes/values/read");
       // The position stays, so online-dev's records are read once it can be.
       expect((await storedConnector()).eventCursor).toBe(cursor);
+
+      // Its resource groups cannot be listed either: the sync names it and keeps the stored scopes.
+      const nodes = (await storedState()).nodes;
+      expect((await syncHierarchy()).status).toBe("FAILED");
+      const failed = await shownConnector();
+      expect(failed.status).toBe(ConnectorStatus.ERROR);
+      expect(failed.lastError).toContain(
+        `Permission denied (AuthorizationFailed): Subscription online-dev (${subscriptionId})`,
+      );
+      expect((await storedState()).nodes).toEqual(nodes);
     } finally {
       await lift();
     }
     expect((await fetchEvents()).status).toBe("SUCCEEDED");
+    expect((await syncHierarchy()).status).toBe("SUCCEEDED");
+    expect((await shownConnector()).status).toBe(ConnectorStatus.CONNECTED);
     expect((await shownConnector()).lastError).toBe("");
     expect((await storedConnector()).eventCursor).not.toBe(cursor);
   });
