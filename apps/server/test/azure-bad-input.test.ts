@@ -299,6 +299,17 @@ describe.each(engines)("Azure bad input on %s", (engine) => {
     expect(shown.lastError).toMatch(/^Client secret expired/);
     expect(await storedState()).toEqual(before);
 
+    // The bundle's reconcile names it; the assignment in Azure stays as it was.
+    await reconcileBundle(server, corpProd.bundleId);
+    const [failed] = await deploymentRows(db(), corpProd.bundleId);
+    expect(failed).toMatchObject({
+      status: "FAILED",
+      errorCode: "DEPLOYMENT_SYNC_FAILED",
+      nativeId: before.deployed.find((d) => d.id === failed!.id)!.nativeId,
+    });
+    expect(failed!.errorMessage).toMatch(/^Palisade could not sign in to the cloud: Client secret expired/);
+    expect((await corpProd.writePlain()).status).toBe(403);
+
     // A new secret: the sandbox connector uses it, and the next read brings the connector back.
     await control("client-secret", { renew: true });
     await deniedWrite(corpProd.writePlain);
@@ -307,7 +318,13 @@ describe.each(engines)("Azure bad input on %s", (engine) => {
     expect(shown.status).toBe(ConnectorStatus.CONNECTED);
     expect(shown.lastError).toBe("");
     const events = await eventsOf(corpProd.bundleId);
-    expect(events.slice(0, -1)).toEqual(before.events.filter((e) => e.bundleId === corpProd.bundleId));
-    expect(events.at(-1)!.type).toBe("PREVENTION");
+    const stored = before.events.filter((e) => e.bundleId === corpProd.bundleId);
+    expect(events.slice(0, stored.length)).toEqual(stored);
+    // Both writes denied meanwhile, read once the connector signs in again.
+    expect(events.slice(stored.length).map((e) => e.type)).toEqual(["PREVENTION", "PREVENTION"]);
+    await reconcileBundle(server, corpProd.bundleId);
+    expect(await deploymentRows(db(), corpProd.bundleId)).toMatchObject([
+      { status: "DEPLOYED", errorCode: null, nativeId: failed!.nativeId },
+    ]);
   });
 });
