@@ -8,6 +8,7 @@ import { handleArm } from "./azure/arm";
 import { type ArmLimits, AZURE_LIMITS, armError } from "./azure/arm-http";
 import { createArmThrottle } from "./azure/arm-throttle";
 import { cloudMetadata } from "./azure/cloud-metadata";
+import { directoryControl } from "./azure/directory-controls";
 import { resourceProvider } from "./azure/resource-providers";
 import { handleIdentity, verifyToken } from "./azure/token";
 import { loadAliasTable } from "./enforce/azure-aliases";
@@ -157,6 +158,8 @@ export function createSandboxApp(
       }
       return json(200, { now: store.now().toISOString(), offsetSeconds: store.state.clockOffsetMs / 1000 });
     }
+    const directory = req.method === "POST" ? directoryControl(store, req.path, input) : undefined;
+    if (directory) return directory;
     if (req.path === "/sandbox/control/propagation" && req.method === "POST")
       return propagationControl(propagation, input);
     if (req.path === "/sandbox/control/throttle" && req.method === "POST") {

@@ -128,7 +128,10 @@ export async function startSandboxCloud(options: StartSandboxOptions): Promise<S
       authorityHost: secureUrl,
       tenantId: azure.tenantId,
       clientId: azure.connector.clientId,
-      clientSecret: azure.connector.clientSecret,
+      // Renewed through /sandbox/control/client-secret.
+      get clientSecret() {
+        return store.state.azure.connector.clientSecret;
+      },
       caCertPem: tls.caCertPem,
       rootManagementGroupId: azure.tenantId,
       get policyPropagationSeconds() {

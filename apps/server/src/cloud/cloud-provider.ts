@@ -55,6 +55,11 @@ export interface AuditPage {
   records: AuditRecord[];
   /** Pass back to read what came after; opaque. */
   cursor: string;
+  /**
+   * Set when some of the scopes could not be read (the others were): a sentence naming them and
+   * what to do. The cursor then stays where it was, so their records are read once they can be.
+   */
+  unread?: string;
 }
 
 /** A policy state of a resource (Azure policy states; empty for AWS, where SCPs have no audit). */

@@ -62,3 +62,14 @@ export function isUnreachable(error: unknown, depth = 0): boolean {
 export function isNotFound(error: unknown, codes: readonly string[]): boolean {
   return codes.includes(errorCode(error)) || errorStatus(error) === 404;
 }
+
+/**
+ * The AADSTS number of an Entra ID sign-in refusal (e.g. 7000222, an expired client secret), read
+ * from the error description the token endpoint answers
+ * (https://learn.microsoft.com/en-us/entra/identity-platform/reference-error-codes).
+ */
+export function entraErrorNumber(error: unknown): string | undefined {
+  const e = fields(error) as ErrorFields & { errorResponse?: { errorDescription?: unknown } };
+  const text = [e.message, e.errorResponse?.errorDescription].filter((t) => typeof t === "string").join(" ");
+  return /\bAADSTS(\d+)/.exec(text)?.[1];
+}

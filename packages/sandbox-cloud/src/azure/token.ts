@@ -93,6 +93,15 @@ export function clientCredentialsGrant(
   if (!principal.clientSecret || form.get("client_secret") !== principal.clientSecret) {
     return aadError(401, "invalid_client", 7000215, "Invalid client secret provided.");
   }
+  // https://learn.microsoft.com/en-us/entra/identity-platform/reference-error-codes (AADSTS7000222)
+  if (principal.clientSecretExpired) {
+    return aadError(
+      401,
+      "invalid_client",
+      7000222,
+      `The provided client secret keys for app '${clientId}' are expired. Visit the Azure portal to create new keys for your app: https://aka.ms/NewClientSecret, or consider using certificate credentials for added security: https://aka.ms/certCreds.`,
+    );
+  }
   return json(200, {
     token_type: "Bearer",
     expires_in: TOKEN_SECONDS,

@@ -126,6 +126,8 @@ export interface AzurePrincipal {
   upn?: string;
   clientId?: string;
   clientSecret?: string;
+  /** Set through /sandbox/control/client-secret: the token endpoint refuses the secret. */
+  clientSecretExpired?: boolean;
 }
 
 /** ARM objects are kept exactly as ARM returns them so GET answers what PUT stored. */

@@ -1,9 +1,10 @@
 import type { EventData } from "@azure/arm-monitor";
 import { type AuditCursor, advanceCursor, decodeCursor, encodeCursor } from "../audit-cursor";
 import type { AuditPage, AuditRecord } from "../cloud-provider";
+import { errorCode, errorMessage, errorStatus } from "../errors";
 import { activityLogPages } from "./azure-activity-log-pages";
 import type { AzureClients } from "./azure-clients";
-import { subscriptionIds } from "./azure-hierarchy";
+import { subscriptionsBelow } from "./azure-hierarchy";
 
 const ACTIVITY_LOG_DAYS = 89;
 
@@ -35,13 +36,38 @@ export async function readActivityLog(
     ids: [],
   };
   const filter = `eventTimestamp ge '${cursor.time}'`;
-  const perSub = await Promise.all(
-    (await subscriptionIds(clients, rootGroup)).map((id) =>
-      collect((settings) => activityLogPages(clients, id, filter, settings)),
-    ),
+  const subscriptions = await subscriptionsBelow(clients, rootGroup);
+  const perSub = await Promise.allSettled(
+    subscriptions.map(({ id }) => collect((settings) => activityLogPages(clients, id, filter, settings))),
   );
-  const { fresh, next } = advanceCursor(cursor, perSub.flat().map(activityRecord), ACTIVITY_LOG_REREAD_MS);
-  return { records: fresh, cursor: encodeCursor(next) };
+  const read = perSub.flatMap((r) => (r.status === "fulfilled" ? r.value : []));
+  const refused = perSub.flatMap((r, i) =>
+    r.status === "rejected" ? [{ ...subscriptions[i]!, error: r.reason }] : [],
+  );
+  // Nothing read at all (signed out, the service down): the read failed as a whole.
+  if (refused.length > 0 && refused.length === subscriptions.length) throw refused[0]!.error;
+  const { fresh, next } = advanceCursor(cursor, read.map(activityRecord), ACTIVITY_LOG_REREAD_MS);
+  if (refused.length === 0) return { records: fresh, cursor: encodeCursor(next) };
+  // The records read are kept (by event id, so reading them again adds nothing); the position
+  // stays, so the refused subscriptions' records are read once they can be.
+  return {
+    records: fresh,
+    cursor: cursorText ?? encodeCursor(cursor),
+    unread: `${refused.map(unreadSubscription).join(" ")} The other ${subscriptions.length - refused.length} subscription(s) were read.`,
+  };
+}
+
+/**
+ * Why one subscription's Activity Log was not read, by the name the portal shows. Listing it needs
+ * `Microsoft.Insights/eventtypes/values/read` ("Read management event type values",
+ * https://learn.microsoft.com/en-us/azure/role-based-access-control/permissions/monitor), which the
+ * Reader role grants.
+ */
+function unreadSubscription({ id, name, error }: { id: string; name: string; error: unknown }): string {
+  const code = errorCode(error) || String(errorStatus(error) ?? "");
+  if (errorStatus(error) === 403 || /AuthorizationFailed/.test(code))
+    return `Subscription ${name} (${id}) refused the read (${code}): assign the connector's app the Reader role on it (Microsoft.Insights/eventtypes/values/read).`;
+  return `Subscription ${name} (${id}) could not be read: ${errorMessage(error)}${code ? ` (${code})` : ""}.`;
 }
 
 export function activityRecord(event: EventData): AuditRecord {

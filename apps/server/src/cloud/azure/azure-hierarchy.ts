@@ -1,4 +1,5 @@
 import type { HierarchyEntry } from "../cloud-provider";
+import { errorCode, errorMessage, errorStatus } from "../errors";
 import type { AzureClients } from "./azure-clients";
 
 const PORTAL = "https://portal.azure.com";
@@ -26,11 +27,11 @@ export async function listAzureHierarchy(
       ),
     },
   ];
-  const subscriptions: string[] = [];
+  const subscriptions: { id: string; name: string }[] = [];
   for (const d of descendants) {
     const isSubscription = (d.type ?? "").toLowerCase().endsWith("/subscriptions");
     const externalId = isSubscription ? `/subscriptions/${d.name}` : groupId(d.name ?? "");
-    if (isSubscription && d.name) subscriptions.push(d.name);
+    if (isSubscription && d.name) subscriptions.push({ id: d.name, name: d.displayName ?? d.name });
     entries.push({
       externalId,
       parentExternalId: d.parent?.id,
@@ -44,36 +45,57 @@ export async function listAzureHierarchy(
     });
   }
   const groups = await Promise.all(
-    subscriptions.map(async (subscriptionId) =>
-      (await collect((settings) => clientsFor(subscriptionId).rm.resourceGroups.list().byPage(settings))).map(
-        (rg): HierarchyEntry => {
-          const externalId = `/subscriptions/${subscriptionId}/resourceGroups/${rg.name}`;
-          return {
-            externalId,
-            parentExternalId: `/subscriptions/${subscriptionId}`,
-            name: rg.name ?? "",
-            type: "AZURE_RESOURCE_GROUP",
-            link: portal(`#@${connection.tenantId}/resource${externalId}/overview`),
-          };
-        },
-      ),
+    subscriptions.map(async ({ id: subscriptionId, name }) =>
+      (
+        await collect((settings) =>
+          clientsFor(subscriptionId).rm.resourceGroups.list().byPage(settings),
+        ).catch((error: unknown) => {
+          throw new ScopeReadError(`Subscription ${name} (${subscriptionId})`, error);
+        })
+      ).map((rg): HierarchyEntry => {
+        const externalId = `/subscriptions/${subscriptionId}/resourceGroups/${rg.name}`;
+        return {
+          externalId,
+          parentExternalId: `/subscriptions/${subscriptionId}`,
+          name: rg.name ?? "",
+          type: "AZURE_RESOURCE_GROUP",
+          link: portal(`#@${connection.tenantId}/resource${externalId}/overview`),
+        };
+      }),
     ),
   );
   // Parents before children: descendants may come in any order.
   return orderParentsFirst([...entries, ...groups.flat()]);
 }
 
-/** The ids of every subscription below the root group. */
-export async function subscriptionIds(
+/** A read refused at one scope, named as the portal names it; the cloud's code and status kept. */
+export class ScopeReadError extends Error {
+  override name = "ScopeReadError";
+  readonly code: string;
+  readonly statusCode: number | undefined;
+  constructor(scope: string, cause: unknown) {
+    super(`${scope}: ${errorMessage(cause)}`, { cause });
+    this.code = errorCode(cause);
+    this.statusCode = errorStatus(cause);
+  }
+}
+
+/** Every subscription below the root group: its id and the name the portal shows. */
+export async function subscriptionsBelow(
   { managementGroups, collect }: AzureClients,
   rootGroup: string,
-): Promise<string[]> {
+): Promise<{ id: string; name: string }[]> {
   const descendants = await collect((settings) =>
     managementGroups.managementGroups.listDescendants(rootGroup).byPage(settings),
   );
   return descendants
     .filter((d) => (d.type ?? "").toLowerCase().endsWith("/subscriptions") && d.name)
-    .map((d) => d.name as string);
+    .map((d) => ({ id: d.name as string, name: d.displayName ?? (d.name as string) }));
+}
+
+/** The ids of every subscription below the root group. */
+export async function subscriptionIds(clients: AzureClients, rootGroup: string): Promise<string[]> {
+  return (await subscriptionsBelow(clients, rootGroup)).map((s) => s.id);
 }
 
 function orderParentsFirst(entries: HierarchyEntry[]): HierarchyEntry[] {

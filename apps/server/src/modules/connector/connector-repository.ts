@@ -216,6 +216,28 @@ export async function saveReadFailures(
     .where(and(eq(connectors.tenantId, tenantId), eq(connectors.id, connectorId)));
 }
 
+/**
+ * Puts the connector in ERROR with the refusal of its credentials; with none, lifts such an error
+ * (one of `signInErrors`) and leaves any other, e.g. a refused hierarchy sync's, to its own read.
+ */
+export async function saveSignInFailure(
+  db: Database,
+  tenantId: string,
+  connectorId: string,
+  failure: string | undefined,
+  signInErrors: readonly string[],
+): Promise<void> {
+  const connector = and(eq(connectors.tenantId, tenantId), eq(connectors.id, connectorId));
+  if (failure) {
+    await db.update(connectors).set({ status: "ERROR", lastError: failure }).where(connector);
+    return;
+  }
+  await db
+    .update(connectors)
+    .set({ status: "CONNECTED", lastError: null })
+    .where(and(connector, eq(connectors.status, "ERROR"), inArray(connectors.lastError, [...signInErrors])));
+}
+
 /** The tenant's hierarchy nodes with these external ids (scopes chosen for a bundle, a filter). */
 export async function findHierarchyNodes(
   db: Database,

@@ -2,7 +2,7 @@ import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { type AwsConnection, createAwsProvider } from "../../cloud/aws/aws-provider";
 import { type AzureConnection, createAzureProvider } from "../../cloud/azure/azure-provider";
 import type { CloudProvider } from "../../cloud/cloud-provider";
-import { errorCode, errorMessage, errorStatus, isUnreachable } from "../../cloud/errors";
+import { entraErrorNumber, errorCode, errorMessage, errorStatus, isUnreachable } from "../../cloud/errors";
 import { sandboxAwsConnection, sandboxAzureConnection } from "../../cloud/sandbox-endpoints";
 import type { Database } from "../../db/database";
 import { finishJobRecord, insertJobRecord } from "../../jobs/job-record-repository";
@@ -57,9 +57,33 @@ export interface ConnectorRuntime {
   close(): Promise<void>;
 }
 
+/**
+ * Entra ID's refusals of the connector's own credentials, each with what to do
+ * (https://learn.microsoft.com/en-us/entra/identity-platform/reference-error-codes). Nothing the
+ * connector reads or writes works until the credential is fixed.
+ */
+export const SIGN_IN_FAILURES: Readonly<Record<string, string>> = {
+  "7000222":
+    "Client secret expired: create a new secret for the app registration and update the connector with it (AADSTS7000222).",
+  "7000215":
+    "Client secret invalid: enter the secret's value (not its id) in the connector, or create a new secret (AADSTS7000215).",
+  "700016":
+    "Application not found in the tenant: check the connector's tenant id and client id (AADSTS700016).",
+  "700027":
+    "Client certificate not accepted: upload the connector's certificate to the app registration, or update the connector (AADSTS700027).",
+};
+
+/** The sentence for a refusal of the connector's credentials; undefined for any other failure. */
+export function signInFailure(error: unknown): string | undefined {
+  const number = entraErrorNumber(error);
+  return number ? SIGN_IN_FAILURES[number] : undefined;
+}
+
 /** A sentence saying what went wrong in the cloud and what to do about it. */
 export function describeCloudFailure(error: unknown): string {
   if (error instanceof SandboxNotRunningError || error instanceof HierarchyRefusedError) return error.message;
+  const signIn = signInFailure(error);
+  if (signIn) return signIn;
   if (isUnreachable(error)) return `The cloud endpoint could not be reached: ${errorMessage(error)}.`;
   const code = errorCode(error);
   if (/AccessDenied|AuthorizationFailed/.test(code) || errorStatus(error) === 403)
@@ -134,6 +158,8 @@ export function createConnectorRuntime(deps: {
       row.config,
       row.secretCiphertext,
       row.kind === "sandbox" ? deps.sandbox()?.url : "",
+      // A renewed client secret of the sandbox's app (POST /sandbox/control/client-secret).
+      row.kind === "sandbox" ? deps.sandbox()?.azure.clientSecret : "",
       // The sandbox's propagation delay can change while it runs (POST /sandbox/control/propagation).
       row.kind === "sandbox" ? deps.sandbox()?.azure.policyPropagationSeconds : "",
     ]);

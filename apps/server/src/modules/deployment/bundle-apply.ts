@@ -176,6 +176,14 @@ function propagation(
   };
 }
 
+/** Where the definition is stored (the management group or subscription above the bundle's scopes), by name. */
+function definitionScope(compiled: CompiledAzureBundle, live: DeploymentRow[]): string {
+  const [scope = ""] = compiled.definition.id.split(/\/providers\/Microsoft\.Authorization\//i);
+  const named = live.find((d) => d.scopeExternalId.toLowerCase() === scope.toLowerCase());
+  const name = (named?.scope as { name?: string } | undefined)?.name;
+  return name ? `${name} (${scope})` : scope;
+}
+
 /** Puts the definition, an assignment per scope and the exemptions; returns the waivers it could not place. */
 export async function applyAzure(
   run: ApplyContext,
@@ -190,7 +198,7 @@ export async function applyAzure(
     await provider.putDefinition(compiled.definition);
   } catch (error) {
     rethrowTransient(error, options);
-    await failDeployments(run, live, cloudFailure(error, "policy"));
+    await failDeployments(run, live, cloudFailure(error, "policy", definitionScope(compiled, live)));
     return waiverFailures;
   }
   const placed = new Set<string>();
@@ -219,7 +227,7 @@ export async function applyAzure(
         await reportMissing(
           run,
           [deployment],
-          `policy assignment ${deployment.nativeId} not found at ${deployment.scopeExternalId}`,
+          `The policy assignment ${deployment.nativeId} was removed from ${deployment.scopeExternalId} outside Palisade; Palisade redeployed it.`,
         );
       }
       const id = await provider.putAssignment(assignment);

@@ -62,6 +62,25 @@ describe("cloudFailure", () => {
       cloudFailure(awsError("TargetNotFoundException", "x"), "attach", "ou-abcd-12345678").message,
     ).toContain("ou-abcd-12345678");
   });
+
+  it("names a refused credential, not the policy, as what stopped the sync", () => {
+    // @azure/identity's AuthenticationError carries the token endpoint's answer
+    // (https://learn.microsoft.com/en-us/entra/identity-platform/reference-error-codes).
+    const expired = Object.assign(new Error("ClientSecretCredential authentication failed."), {
+      name: "AuthenticationError",
+      statusCode: 401,
+      errorResponse: {
+        error: "invalid_client",
+        errorDescription:
+          "AADSTS7000222: The provided client secret keys for app '0000' are expired. Visit the Azure portal to create new keys for your app.",
+      },
+    });
+    const failure = cloudFailure(expired, "policy");
+    expect(failure.code).toBe("DEPLOYMENT_SYNC_FAILED");
+    expect(failure.message).toMatch(
+      /^Palisade could not sign in to the cloud: Client secret expired: create a new secret/,
+    );
+  });
 });
 
 describe("compileFailure", () => {

@@ -1,6 +1,6 @@
 import { CompileError } from "@palisade/policy-engine/compilers/compile-input";
 import { errorCode, errorMessage, errorStatus, isUnreachable } from "../../cloud/errors";
-import { describeCloudFailure, SandboxNotRunningError } from "../connector/connector-runtime";
+import { describeCloudFailure, SandboxNotRunningError, signInFailure } from "../connector/connector-runtime";
 
 /** Product error codes (spec section 8) a deployment or a waiver can fail with. */
 export type DeploymentErrorCode =
@@ -71,6 +71,13 @@ export function cloudFailure(error: unknown, step: CloudStep, scope?: string): F
   const status = errorStatus(error);
   const text = errorMessage(error);
   const where = scope ? ` on ${scope}` : "";
+  const signIn = signInFailure(error);
+  if (signIn) {
+    return {
+      code: "DEPLOYMENT_SYNC_FAILED",
+      message: `Palisade could not sign in to the cloud: ${signIn} What the cloud holds is unchanged; Reconcile tries again within 5 minutes.`,
+    };
+  }
   if (isTransient(error)) {
     return {
       code: "DEPLOYMENT_SYNC_FAILED",

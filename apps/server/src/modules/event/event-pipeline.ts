@@ -9,8 +9,14 @@ import {
   type ReadFailures,
   saveEventCursor,
   saveReadFailures,
+  saveSignInFailure,
 } from "../connector/connector-repository";
-import { type ConnectorRuntime, describeCloudFailure } from "../connector/connector-runtime";
+import {
+  type ConnectorRuntime,
+  describeCloudFailure,
+  SIGN_IN_FAILURES,
+  signInFailure,
+} from "../connector/connector-runtime";
 import { classifyAudit } from "./classify";
 import { type ComplianceFinding, complianceEvent, latestCompliance } from "./classify-compliance";
 import type { ClassifyContext } from "./classify-context";
@@ -128,7 +134,12 @@ export function createEventPipeline(deps: {
     const states = compliance.status === "fulfilled" ? compliance.value : [];
     const failures: ReadFailures = {};
     if (audit.status === "rejected") failures.activityLog = describeCloudFailure(audit.reason);
+    else if (audit.value.unread) failures.activityLog = audit.value.unread;
     if (compliance.status === "rejected") failures.compliance = describeCloudFailure(compliance.reason);
+    // A refused credential stops every read: the connector itself shows it, in ERROR.
+    const signIn = [audit, compliance]
+      .map((read) => (read.status === "rejected" ? signInFailure(read.reason) : undefined))
+      .find(Boolean);
     for (const [read, reason] of Object.entries(failures)) {
       deps.logger.warn({ connectorId, read, err: reason }, "event fetch read failed");
     }
@@ -161,7 +172,8 @@ export function createEventPipeline(deps: {
       // The cursor moves in the same transaction as the writes: a crash repeats the batch, and
       // the provider ids make the repeat a no-op. An Activity Log that was not read keeps it.
       if (page) await saveEventCursor(tx, connector.tenantId, connector.id, page.cursor, now);
-      await saveReadFailures(tx, connector.tenantId, connector.id, failures);
+      await saveReadFailures(tx, connector.tenantId, connector.id, signIn ? {} : failures);
+      await saveSignInFailure(tx, connector.tenantId, connector.id, signIn, Object.values(SIGN_IN_FAILURES));
       return count;
     });
     return {
