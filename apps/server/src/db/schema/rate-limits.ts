@@ -12,6 +12,8 @@ export const rateLimitBuckets = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
     /** Whether the last call that touched the bucket was allowed. */
     allowed: boolean("allowed").notNull(),
+    /** Tokens the last call took into a replica's local lease (0 when refused). */
+    leased: doublePrecision("leased").notNull().default(0),
   },
   (t) => [index("rate_limit_buckets_updated_idx").on(t.updatedAt)],
 );
