@@ -22,7 +22,7 @@ export interface RateLimiter {
  * calls, while what replicas can allow beyond one shared bucket stays one second's refill each.
  * Dividing the limit by a configured replica count would cost no write at all, but gives a client
  * pinned to one replica a fraction of its limit and over-serves whenever the count is wrong.
- * Measured in docs/operations.md ("Rate limits").
+ * Measured in docs/operations.md ("Rate limits across replicas").
  */
 export const LEASE_SECONDS = 1;
 /** A window's lease is this share of its calls (at least one): leases end with their window. */
