@@ -9,26 +9,31 @@ export interface BucketRule {
 }
 
 /**
- * Takes one token from the key's bucket in one statement (an upsert that refills by the time
- * elapsed on the database's clock, then takes a token if one is whole), so concurrent calls on
- * any number of replicas never share a token. Returns whether the call is allowed and the tokens left.
+ * Leases up to `lease` whole tokens from the key's bucket in one statement (an upsert that refills
+ * by the time elapsed on the database's clock, then takes what is whole, at most `lease`), so
+ * concurrent leases on any number of replicas never share a token. Returns the tokens taken (0 when
+ * none is whole) and the tokens left in the bucket.
  */
-export async function takeBucketToken(
+export async function leaseBucketTokens(
   db: Database,
   key: string,
   rule: BucketRule,
-): Promise<{ allowed: boolean; tokens: number }> {
+  lease: number,
+): Promise<{ taken: number; tokens: number }> {
   const refill = sql`least(${rule.burst}::double precision, b.tokens + extract(epoch from (now() - b.updated_at)) * ${rule.perSecond}::double precision)`;
+  const taken = sql`case when ${refill} >= 1 then least(floor(${refill}), ${lease}::double precision) else 0 end`;
+  const first = sql`least(${lease}::double precision, greatest(1, floor(${rule.burst}::double precision)))`;
   const result = await db.execute(sql`
-    insert into rate_limit_buckets as b (key, tokens, updated_at, allowed)
-    values (${key}, ${rule.burst - 1}::double precision, now(), true)
+    insert into rate_limit_buckets as b (key, tokens, updated_at, allowed, leased)
+    values (${key}, ${rule.burst}::double precision - ${first}, now(), true, ${first})
     on conflict (key) do update set
-      tokens = case when ${refill} >= 1 then ${refill} - 1 else ${refill} end,
+      tokens = ${refill} - ${taken},
       allowed = ${refill} >= 1,
+      leased = ${taken},
       updated_at = now()
-    returning allowed, tokens`);
-  const row = (result as unknown as { rows: { allowed: boolean; tokens: number | string }[] }).rows[0];
-  return { allowed: Boolean(row?.allowed), tokens: Number(row?.tokens ?? 0) };
+    returning leased, tokens`);
+  const row = (result as unknown as { rows: { leased: number | string; tokens: number | string }[] }).rows[0];
+  return { taken: Number(row?.leased ?? 0), tokens: Number(row?.tokens ?? 0) };
 }
 
 export interface WindowRule {
@@ -39,25 +44,31 @@ export interface WindowRule {
 }
 
 /**
- * Counts one call in the key's fixed window in one statement (the row's `tokens` is the count and
- * `updated_at` the window's start). Returns whether the call is allowed and the seconds left.
+ * Leases up to `lease` calls of the key's fixed window in one statement (the row's `tokens` is the
+ * count and `updated_at` the window's start), never past `max`. Returns the calls taken (0 when the
+ * window is full) and the seconds left in the window, after which leased calls are void.
  */
-export async function takeWindowSlot(
+export async function leaseWindowSlots(
   db: Database,
   key: string,
   rule: WindowRule,
-): Promise<{ allowed: boolean; secondsLeft: number }> {
+  lease: number,
+): Promise<{ taken: number; secondsLeft: number }> {
   const over = sql`b.updated_at <= now() - make_interval(secs => ${rule.window})`;
+  const first = sql`least(${lease}::double precision, ${rule.max}::double precision)`;
+  const count = sql`greatest(b.tokens, least(${rule.max}::double precision, b.tokens + ${lease}))`;
   const result = await db.execute(sql`
-    insert into rate_limit_buckets as b (key, tokens, updated_at, allowed)
-    values (${key}, 1, now(), true)
+    insert into rate_limit_buckets as b (key, tokens, updated_at, allowed, leased)
+    values (${key}, ${first}, now(), true, ${first})
     on conflict (key) do update set
-      tokens = case when ${over} then 1 when b.tokens < ${rule.max} then b.tokens + 1 else b.tokens end,
+      tokens = case when ${over} then ${first} else ${count} end,
+      leased = case when ${over} then ${first} else ${count} - b.tokens end,
       allowed = ${over} or b.tokens < ${rule.max},
       updated_at = case when ${over} then now() else b.updated_at end
-    returning allowed, extract(epoch from (updated_at + make_interval(secs => ${rule.window}) - now())) as seconds_left`);
-  const row = (result as unknown as { rows: { allowed: boolean; seconds_left: number | string }[] }).rows[0];
-  return { allowed: Boolean(row?.allowed), secondsLeft: Number(row?.seconds_left ?? rule.window) };
+    returning leased, extract(epoch from (updated_at + make_interval(secs => ${rule.window}) - now())) as seconds_left`);
+  const row = (result as unknown as { rows: { leased: number | string; seconds_left: number | string }[] })
+    .rows[0];
+  return { taken: Number(row?.leased ?? 0), secondsLeft: Number(row?.seconds_left ?? rule.window) };
 }
 
 /** Forgets buckets untouched for `olderThanSeconds` (full again by then). */

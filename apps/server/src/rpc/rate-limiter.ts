@@ -1,5 +1,10 @@
 import type { Database } from "../db/database";
-import { type BucketRule, takeBucketToken, takeWindowSlot, type WindowRule } from "./rate-limit-repository";
+import {
+  type BucketRule,
+  leaseBucketTokens,
+  leaseWindowSlots,
+  type WindowRule,
+} from "./rate-limit-repository";
 
 export type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -11,29 +16,129 @@ export interface RateLimiter {
   count(key: string, rule: WindowRule): Promise<RateVerdict>;
 }
 
-function verdict(allowed: boolean, tokens: number, rule: BucketRule): RateVerdict {
-  return allowed
-    ? { allowed: true }
-    : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / rule.perSecond)) };
+/**
+ * A bucket's lease holds this many seconds of its refill (at least one token). Leases of one token
+ * cost a database write per allowed call; one second's refill makes it one write per `perSecond`
+ * calls, while what replicas can allow beyond one shared bucket stays one second's refill each.
+ * Dividing the limit by a configured replica count would cost no write at all, but gives a client
+ * pinned to one replica a fraction of its limit and over-serves whenever the count is wrong.
+ * Measured in docs/operations.md ("Rate limits across replicas").
+ */
+export const LEASE_SECONDS = 1;
+/** A window's lease is this share of its calls (at least one): leases end with their window. */
+const WINDOW_LEASE_SHARE = 0.1;
+/** Local state of a key idle this long is forgotten (its unused tokens refill in the database). */
+const IDLE_MS = 10_000;
+
+/** The tokens one database write takes from a bucket for a replica to serve from memory. */
+export function leaseSize(rule: BucketRule, leaseSeconds = LEASE_SECONDS): number {
+  return Math.max(1, Math.ceil(rule.perSecond * leaseSeconds));
+}
+
+/** The calls one database write takes from a fixed window for a replica to serve from memory. */
+export function windowLeaseSize(rule: WindowRule): number {
+  return Math.max(1, Math.floor(rule.max * WINDOW_LEASE_SHARE));
+}
+
+interface Lease {
+  /** Whole tokens (or window calls) taken from the shared row and not yet used. */
+  calls: number;
+  /** Leased calls are void from then on (ms, this process's clock): a window's end. */
+  validUntil: number;
+  /** Until then the shared row has nothing to lease: the next token is due, or the window ends. */
+  emptyUntil: number;
+  usedAt: number;
+  renewing?: Promise<void>;
+}
+
+const refused = (untilMs: number, now: number): RateVerdict => ({
+  allowed: false,
+  retryAfterSeconds: Math.max(1, Math.ceil((untilMs - now) / 1000)),
+});
+
+/**
+ * One key's calls served from leases: from memory while the lease lasts, then one `renew` (which
+ * updates the lease) for every caller waiting, so concurrent calls never write more than once.
+ */
+async function takeFromLease(
+  leases: Map<string, Lease>,
+  id: string,
+  renew: (lease: Lease) => Promise<void>,
+): Promise<RateVerdict> {
+  for (;;) {
+    const now = Date.now();
+    const lease = leases.get(id) ?? { calls: 0, validUntil: Infinity, emptyUntil: 0, usedAt: now };
+    leases.set(id, lease);
+    lease.usedAt = now;
+    if (lease.calls >= 1 && now < lease.validUntil) {
+      lease.calls -= 1;
+      return { allowed: true };
+    }
+    if (now < lease.emptyUntil) return refused(lease.emptyUntil, now);
+    lease.renewing ??= renew(lease).finally(() => {
+      lease.renewing = undefined;
+    });
+    await lease.renewing;
+  }
 }
 
 /**
- * Buckets kept in the database, so every replica on one PostgreSQL shares them (on PGlite, the
- * one process does). A check is one upsert; idle buckets are deleted by the rate-limits.cleanup job.
+ * Buckets and windows kept in the database, so every replica on one PostgreSQL shares them (on
+ * PGlite, the one process does). A replica leases calls from a key's row in one upsert and serves
+ * them from memory, so an allowed call normally touches no database; a refusal is remembered until
+ * the next token is due or the window ends. Leased calls leave the shared row when taken, so
+ * replicas never share one: a window allows at most `max` across all replicas (leases end with it);
+ * a bucket refills while replicas hold leases, so across R replicas a key is allowed at most R
+ * leases (one second's refill each) beyond one shared bucket. Unused leased calls are not given
+ * back: the bucket refills them within a second. Idle rows are deleted by the rate-limits.cleanup job.
  */
-export function createRateLimiter(db: Database, defaults: BucketRule, name?: string): RateLimiter {
+export function createRateLimiter(
+  db: Database,
+  defaults: BucketRule,
+  name?: string,
+  options: { leaseSeconds?: number } = {},
+): RateLimiter {
   // Limiters share one table: a name keeps one limiter's keys apart from another's.
-  const bucket = (key: string) => (name ? `${name}:${key}` : key);
+  const row = (key: string) => (name ? `${name}:${key}` : key);
+  const buckets = new Map<string, Lease>();
+  const windows = new Map<string, Lease>();
+  let prunedAt = Date.now();
+
+  const forgetIdle = () => {
+    const now = Date.now();
+    if (now - prunedAt < IDLE_MS) return;
+    prunedAt = now;
+    for (const leases of [buckets, windows])
+      for (const [id, lease] of leases)
+        if (lease.usedAt < now - IDLE_MS && lease.emptyUntil < now && !lease.renewing) leases.delete(id);
+  };
+
   return {
-    async take(key, rule = defaults) {
-      const { allowed, tokens } = await takeBucketToken(db, bucket(key), rule);
-      return verdict(allowed, tokens, rule);
+    take(key, rule = defaults) {
+      forgetIdle();
+      const id = row(key);
+      return takeFromLease(buckets, id, async (lease) => {
+        const { taken, tokens } = await leaseBucketTokens(
+          db,
+          id,
+          rule,
+          leaseSize(rule, options.leaseSeconds),
+        );
+        lease.calls += taken;
+        if (taken === 0) lease.emptyUntil = Date.now() + ((1 - tokens) / rule.perSecond) * 1000;
+      });
     },
-    async count(key, rule) {
-      const { allowed, secondsLeft } = await takeWindowSlot(db, bucket(key), rule);
-      return allowed
-        ? { allowed: true }
-        : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(secondsLeft)) };
+    count(key, rule) {
+      forgetIdle();
+      const id = row(key);
+      return takeFromLease(windows, id, async (lease) => {
+        // Taken before the statement, so the lease ends no later than the database's window.
+        const asked = Date.now();
+        const { taken, secondsLeft } = await leaseWindowSlots(db, id, rule, windowLeaseSize(rule));
+        lease.calls = taken;
+        lease.validUntil = asked + secondsLeft * 1000;
+        if (taken === 0) lease.emptyUntil = lease.validUntil;
+      });
     },
   };
 }

@@ -10,8 +10,10 @@ export const rateLimitBuckets = pgTable(
     key: text("key").primaryKey(),
     tokens: doublePrecision("tokens").notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
-    /** Whether the last call that touched the bucket was allowed. */
+    /** Whether the last lease taken from the row found room for a call. */
     allowed: boolean("allowed").notNull(),
+    /** Calls the last lease took for a replica to serve from memory (0 when it found no room). */
+    leased: doublePrecision("leased").notNull().default(0),
   },
   (t) => [index("rate_limit_buckets_updated_idx").on(t.updatedAt)],
 );

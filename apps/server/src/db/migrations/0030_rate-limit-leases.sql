@@ -1,0 +1,1 @@
+ALTER TABLE "rate_limit_buckets" ADD COLUMN "leased" double precision DEFAULT 0 NOT NULL;
