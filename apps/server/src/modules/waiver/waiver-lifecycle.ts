@@ -13,14 +13,12 @@ import {
   cancelOpenWaiversOfBundle,
   countOpenWaivers,
   dueWaiversAnyTenant,
-  expireWaiversAnyTenant,
   findByIdempotencyKey,
   findWaiver,
   findWaivers,
   insertWaivers,
   lockBundleForWaivers,
   openWaiversOfKey,
-  settlePropagatedWaiversAnyTenant,
   setWaiverDeploymentStatus,
   transitionWaiver,
   type WaiverInsert,
@@ -33,6 +31,7 @@ import {
   refusedTransition,
   type WaiverStatusName,
 } from "./waiver-rules";
+import { expireWaiversAnyTenant, settlePropagatedWaiversAnyTenant } from "./waiver-sweep-repository";
 
 // The one writer of waivers: PENDING -> ACTIVE | REJECTED | CANCELLED, ACTIVE -> EXPIRED |
 // CANCELLED, and what the cloud did with each. Every change that can alter what the cloud
