@@ -20,7 +20,7 @@ import { waiverWindowEnd } from "@palisade/policy-engine/compilers/aws/waiver-wi
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectors } from "../src/db/schema/connectors";
-import { bundles, waivers } from "../src/db/schema/deployments";
+import { bundles, deployments, waivers } from "../src/db/schema/deployments";
 import { errorOf, scpsNamed, startSandboxServer, tryAction, waitFor } from "./support/deployment-helpers";
 import { engines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";
@@ -30,6 +30,18 @@ const ACTION = "s3:PutAccountPublicAccessBlock";
 const HOUR_SECONDS = 3_600n;
 /** Waivers the test's SCP quota leaves room for, all in one window. */
 const ROOM = 4;
+/** Principals every sandbox account has, longest ARN first (roles are written with a path wildcard). */
+const PRINCIPALS = [
+  "role/data-pipeline",
+  "role/ci-deployer",
+  "role/Developer",
+  "role/ReadOnly",
+  "role/Admin",
+  "user/alice",
+  "user/carol",
+  "user/dave",
+  "user/bob",
+];
 
 function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
   return nodes.flatMap((n) => [n, ...flatten(n.children)]);
@@ -131,12 +143,18 @@ describe.each(engines)("waivers that fit their SCP, with the sandbox cloud on %s
       },
       60_000,
     );
-    expect(row.status).toBe("DEPLOYED");
+    const why = await server.palisade.database.db
+      .select({ message: deployments.errorMessage })
+      .from(deployments)
+      .where(eq(deployments.bundleId, row.id));
+    expect(row.status, why.map((d) => d.message).join("; ")).toBe("DEPLOYED");
     const room = packedLength(account, principals.slice(0, ROOM)) - packedLength(account, []);
     const characters = (await deployedLength(account)) + room;
-    await server.palisade.database.db
+    const db = server.palisade.database.db;
+    const [connector] = await db.select().from(connectors).where(eq(connectors.id, connectorId));
+    await db
       .update(connectors)
-      .set({ config: { scpLimits: { characters, perTarget: 5 } } })
+      .set({ config: { ...(connector?.config as object), scpLimits: { characters, perTarget: 5 } } })
       .where(eq(connectors.id, connectorId));
     return key;
   }
@@ -146,7 +164,7 @@ describe.each(engines)("waivers that fit their SCP, with the sandbox cloud on %s
 
   it("acknowledges only the waivers of a burst that fit, and the cloud enforces every one of them", async () => {
     const account = accounts[0]!;
-    const principals = Array.from({ length: 10 }, (_, i) => `arn:aws:iam::${account}:role/burst-${i}`);
+    const principals = PRINCIPALS.map((name) => `arn:aws:iam::${account}:${name}`);
     const key = await deployWithRoom(account, principals);
     const requesters = await Promise.all(
       principals.map(
@@ -170,7 +188,8 @@ describe.each(engines)("waivers that fit their SCP, with the sandbox cloud on %s
     const refused = principals.filter((_, i) => outcomes[i]!.status === "rejected");
     expect(accepted.length).toBeGreaterThanOrEqual(1);
     expect(accepted.length).toBeLessThanOrEqual(ROOM);
-    expect(refused.length).toBe(principals.length - accepted.length);
+    // The room was measured for the ROOM longest ARNs, so no more than ROOM of any of them fit.
+    expect(refused.length).toBeGreaterThanOrEqual(principals.length - ROOM);
     for (const outcome of outcomes) {
       if (outcome.status === "fulfilled") continue;
       const error = await errorOf(Promise.reject(outcome.reason));
@@ -207,7 +226,7 @@ describe.each(engines)("waivers that fit their SCP, with the sandbox cloud on %s
 
   it("refuses a requester more than half of a guardrail's waiver space, and leaves the rest to others", async () => {
     const account = accounts[1]!;
-    const principals = Array.from({ length: ROOM }, (_, i) => `arn:aws:iam::${account}:role/share-${i}`);
+    const principals = PRINCIPALS.map((name) => `arn:aws:iam::${account}:${name}`);
     const key = await deployWithRoom(account, principals);
     const alice = (await server.addMember({ role: "VISITOR", name: "Alice Engineer" })).credentials;
     const bob = (await server.addMember({ role: "VISITOR", name: "Bob Engineer" })).credentials;
