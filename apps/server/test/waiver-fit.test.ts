@@ -193,7 +193,7 @@ describe.each(engines)("waivers that fit their SCP, with the sandbox cloud on %s
     for (const outcome of outcomes) {
       if (outcome.status === "fulfilled") continue;
       const error = await errorOf(Promise.reject(outcome.reason));
-      expect(error.code).toBe(Code.ResourceExhausted);
+      expect(error.code).toBe(Code.FailedPrecondition);
       expect(error.findDetails(ErrorDetailSchema).map((d) => d.code)).toEqual([
         ProductErrorCode.POLICY_LIMIT_EXCEEDED,
       ]);

@@ -64,17 +64,7 @@ export function createWaiverFitCheck(deps: { catalogue: Catalogue; publicUrl: st
     const guardrail = await loadGuardrail(db, bundle, now);
     const byId = new Map(guardrail.deployments.map((d) => [d.id, d]));
     const added = proposed.map((p, index) => ({
-      ...toActiveWaiver(
-        {
-          id: `proposed-${index}`,
-          policyKey: bundle.key,
-          expiresAt: p.expiresAt,
-          principalArn: p.principalArn,
-          resource: p.resource,
-          scope: p.scope,
-        } as Parameters<typeof toActiveWaiver>[0],
-        byId.get(p.deploymentId),
-      ),
+      ...toActiveWaiver({ ...p, id: `proposed-${index}`, policyKey: bundle.key }, byId.get(p.deploymentId)),
       requester: p.requesterIdentifier,
     }));
     const waivers = [...guardrail.waivers, ...added];
@@ -171,9 +161,9 @@ function nextWindowEnd(waivers: ActiveWaiver[], now: Date): Date | undefined {
 }
 
 function noRoom(bundle: BundleRow, where: string, until: Date | undefined, quotas: ScpLimits) {
-  const when = until ? ` until ${iso(until)}, when the earliest of its waivers end` : "";
+  const when = until ? ` until ${iso(until)} at the earliest, when the first of its waivers ends` : "";
   return callError(
-    Code.ResourceExhausted,
+    Code.FailedPrecondition,
     `Policy ${bundle.key} (${bundle.policySlug}) has no room for another waiver on ${where}${when}: its ` +
       `service control policy would not fit the ${quotas.characters} characters and ${quotas.perTarget} ` +
       "policies per target AWS Organizations allows. Ask an administrator of this tenant to cancel " +
@@ -208,7 +198,7 @@ function refuseOverShare(
   if (used <= space * REQUESTER_SHARE) return;
   const percent = Math.round(REQUESTER_SHARE * 100);
   throw callError(
-    Code.ResourceExhausted,
+    Code.FailedPrecondition,
     `You already hold ${held.length} waivers of policy ${bundle.key}, and another would give you more than ` +
       `${percent}% of the room its service control policy has for waivers, which others need too. Cancel a ` +
       "waiver you no longer need, or ask an administrator of this tenant to grant this one.",
