@@ -21,6 +21,7 @@ import { createConnectorService } from "./modules/connector/connector-service";
 import type { ConnectorServiceDeps } from "./modules/connector/connectors";
 import type { BundleEngine } from "./modules/deployment/bundle-engine";
 import { createDeploymentManagerService } from "./modules/deployment/deployment-service";
+import { createWaiverFitCheck } from "./modules/deployment/waiver-fit";
 import { createPolicyEventStoreService } from "./modules/event/event-service";
 import type { ExportService } from "./modules/export/export-service";
 import { createInitiativeService } from "./modules/initiative/initiative-service";
@@ -194,7 +195,9 @@ export async function buildServer(deps: ServerDeps) {
   });
 
   deps.exports.route(app);
-  registerChatRoutes(app, { ...deps.notifications, jobs: deps.jobs, logger: deps.logger });
+  // Every path that acknowledges a waiver checks that the cloud's policy has room for it.
+  const fits = createWaiverFitCheck({ catalogue, publicUrl: deps.publicUrl });
+  registerChatRoutes(app, { ...deps.notifications, jobs: deps.jobs, logger: deps.logger, fits });
 
   const bundleCards = createBundleCards(db, catalogue, database.listen);
   app.addHook("onClose", () => bundleCards.close());
@@ -259,11 +262,11 @@ export async function buildServer(deps: ServerDeps) {
       "palisade.deployment.v1.DeploymentManagerService",
       createDeploymentManagerService({ ...deps, db, runtime: deps.cloud.runtime }),
     ],
-    ["palisade.waiver.v1.WaiverService", createWaiverService({ db, jobs: deps.jobs })],
+    ["palisade.waiver.v1.WaiverService", createWaiverService({ db, jobs: deps.jobs, fits })],
     ["palisade.waiver.v1.WaiverAnalyticsService", createWaiverAnalyticsService({ db })],
     [
       "palisade.notification.v1.NotificationService",
-      createNotificationService({ ...deps.notifications, jobs: deps.jobs }),
+      createNotificationService({ ...deps.notifications, jobs: deps.jobs, fits }),
     ],
   ]);
   await registerConnectRoutes(app, {

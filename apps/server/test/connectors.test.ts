@@ -14,6 +14,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectors, hierarchyNodes } from "../src/db/schema/connectors";
 import { auditLog, jobs } from "../src/db/schema/operations";
+import { scpQuotasFor } from "../src/modules/deployment/scp-repack";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
@@ -157,6 +158,33 @@ describe.each(engines)("connectors on %s", (engine) => {
     expect(trust.Statement[0].Condition.StringEquals["sts:ExternalId"]).toBe(aws?.externalId);
     expect(instructions?.iamPermissions).toContain("organizations:CreatePolicy");
     expect(setup.markdown).toContain(aws?.externalId);
+  });
+
+  // Raised quotas: https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html
+  it("keeps an AWS connector's raised SCP quotas, which the compiler and packer then use", async () => {
+    const client = server.client(ConnectorService, admin);
+    const config = (scpMaxCharacters: number, scpMaxPerTarget: number) => ({
+      kind: {
+        case: "aws" as const,
+        value: {
+          managementAccountId: "111122223333",
+          roleArn: "arn:aws:iam::111122223333:role/PalisadeConnector",
+          scpMaxCharacters,
+          scpMaxPerTarget,
+        },
+      },
+    });
+    const { connector } = await client.createConnector({ name: "Raised quotas", config: config(10_240, 10) });
+    const aws = connector?.config?.kind.case === "aws" ? connector.config.kind.value : undefined;
+    expect([aws?.scpMaxCharacters, aws?.scpMaxPerTarget]).toEqual([10_240, 10]);
+    const db = server.palisade.database.db;
+    const id = connector?.entity?.id ?? "";
+    expect(await scpQuotasFor(db, server.defaultTenantId, id)).toEqual({ characters: 10_240, perTarget: 10 });
+
+    await client.updateConnector({ id, config: config(0, 0) });
+    expect(await scpQuotasFor(db, server.defaultTenantId, id)).toEqual({ characters: 5_120, perTarget: 5 });
+    const error = await errorOf(client.updateConnector({ id, config: config(2_000_000, 5) }));
+    expect(error.code).toBe(Code.InvalidArgument);
   });
 
   it("keeps an AWS connector's external id when its role changes, and its kind", async () => {

@@ -51,6 +51,8 @@ export interface CompileBundleInput {
    * management group) shared by all scopes; required when scopes span several.
    */
   azureDefinitionScope?: string;
+  /** AWS only: the characters an SCP may have in the target organisation (default 5,120). */
+  scpMaxCharacters?: number;
 }
 
 export type CompileErrorCode =

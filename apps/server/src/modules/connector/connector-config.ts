@@ -83,9 +83,21 @@ function readAws(value: AwsInput, previous: Previous): CheckedConfig {
     previous && "externalId" in previous.config
       ? previous.config.externalId
       : `palisade-${randomBytes(16).toString("hex")}`;
+  // 0 leaves AWS's default quota (the contract bounds the values).
+  const scpLimits = {
+    ...(value.scpMaxCharacters > 0 ? { characters: value.scpMaxCharacters } : {}),
+    ...(value.scpMaxPerTarget > 0 ? { perTarget: value.scpMaxPerTarget } : {}),
+  };
   return {
     kind: "aws",
-    config: { provider: "aws", managementAccountId, roleArn, externalId, region },
+    config: {
+      provider: "aws",
+      managementAccountId,
+      roleArn,
+      externalId,
+      region,
+      ...(Object.keys(scpLimits).length > 0 ? { scpLimits } : {}),
+    },
     secret: {},
   };
 }

@@ -44,6 +44,8 @@ function configMessage(row: ConnectorRow): ConnectorConfig["kind"] {
         roleArn: config.roleArn,
         externalId: config.externalId,
         region: config.region,
+        scpMaxCharacters: config.scpLimits?.characters ?? 0,
+        scpMaxPerTarget: config.scpLimits?.perTarget ?? 0,
       }),
     };
   }

@@ -10,7 +10,15 @@ export type ConnectorStatusName = "NEVER_SYNCED" | "SYNCING" | "CONNECTED" | "ER
 
 /** Non-secret settings kept in `connectors.config`. Every kind records the provider it speaks. */
 export type StoredConfig =
-  | { provider: "aws"; managementAccountId: string; roleArn: string; externalId: string; region: string }
+  | {
+      provider: "aws";
+      managementAccountId: string;
+      roleArn: string;
+      externalId: string;
+      region: string;
+      /** The organisation's SCP quotas where AWS raised them; absent ones are AWS's defaults. */
+      scpLimits?: { characters?: number; perTarget?: number };
+    }
   | {
       provider: "azure";
       tenantId: string;

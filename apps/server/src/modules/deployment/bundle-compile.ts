@@ -23,7 +23,10 @@ export type BaseInput = Omit<CompileBundleInput, "waivers">;
 
 export const documentHash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 32);
 
-export function toActiveWaiver(waiver: WaiverRow, deployment: DeploymentRow | undefined): ActiveWaiver {
+export function toActiveWaiver(
+  waiver: Pick<WaiverRow, "id" | "policyKey" | "expiresAt" | "principalArn" | "resource" | "scope">,
+  deployment: DeploymentRow | undefined,
+): ActiveWaiver {
   const named = waiver.principalArn ?? waiver.resource ?? waiver.scope;
   return {
     id: waiver.id,

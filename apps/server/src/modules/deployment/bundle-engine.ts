@@ -27,6 +27,7 @@ import { findBundle, type StoredScope } from "./bundle-repository";
 import { cloudFailure, compileFailure, type WaiverErrorCode } from "./cloud-failure";
 import { findDeploymentsOfBundle } from "./deployment-repository";
 import { definitionsOf, type EngineDeps, finishBundle, providerOf } from "./engine-context";
+import { scpQuotasFor } from "./scp-repack";
 import {
   listBundlesBeingDeleted,
   listBundlesBeingDeletedAnyTenant,
@@ -138,13 +139,17 @@ export function createBundleEngine(deps: EngineDeps) {
       const enforceable = waiverRows
         .filter((w) => isEnforceable(w, now))
         .map((w) => toActiveWaiver(w, byId.get(w.deploymentId)));
-      const input = baseInput(
-        bundle,
-        definition,
-        definitions,
-        live.map((d) => d.scope as StoredScope),
-        deps.publicUrl,
-      );
+      const quotas = await scpQuotasFor(db, tenantId, live.find((d) => d.connectorId)?.connectorId ?? null);
+      const input = {
+        ...baseInput(
+          bundle,
+          definition,
+          definitions,
+          live.map((d) => d.scope as StoredScope),
+          deps.publicUrl,
+        ),
+        scpMaxCharacters: quotas.characters,
+      };
 
       let compiled: ReturnType<typeof compileWithWaivers>;
       try {

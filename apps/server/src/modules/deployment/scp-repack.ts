@@ -36,6 +36,16 @@ export function scpLimitsOf(config: unknown): ScpLimits {
   };
 }
 
+/** The SCP quotas of a connector's organisation: its own settings, else AWS's defaults. */
+export async function scpQuotasFor(
+  db: Database,
+  tenantId: string,
+  connectorId: string | null,
+): Promise<ScpLimits> {
+  if (!connectorId) return DEFAULT_SCP_LIMITS;
+  return scpLimitsOf((await findConnector(db, tenantId, connectorId))?.config);
+}
+
 /** The guardrail being synced: its new compiled content, or none when it leaves the target. */
 export interface ChangedGuardrail {
   key: string;

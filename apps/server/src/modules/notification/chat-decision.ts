@@ -2,11 +2,9 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { Permission, type Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { rolePermissions } from "@palisade/api/roles";
 import { parseRoleName } from "../../auth/roles";
-import type { Database } from "../../db/database";
-import type { JobQueue } from "../../jobs/job-queue";
 import { insertAuditRecord } from "../audit/audit-repository";
 import { requiresSeparateApprover } from "../waiver/waiver-context-repository";
-import { approveWaiver, rejectWaiver } from "../waiver/waiver-lifecycle";
+import { approveWaiver, rejectWaiver, type WaiverLifecycleDeps } from "../waiver/waiver-lifecycle";
 import { findWaiver, type WaiverView } from "../waiver/waiver-repository";
 import type { ChatAction } from "./chat-signature";
 import { memberByEmail } from "./notification-repository";
@@ -37,10 +35,7 @@ export function hasPermission(role: string, permission: Permission): boolean {
  * WAIVERS_UPDATE, and not the requester while the tenant separates duties. The audit record names
  * the member and the chat account that acted.
  */
-export async function decideFromChat(
-  deps: { db: Database; jobs: JobQueue },
-  decision: ChatDecision,
-): Promise<WaiverView> {
+export async function decideFromChat(deps: WaiverLifecycleDeps, decision: ChatDecision): Promise<WaiverView> {
   const { db } = deps;
   const member = await memberByEmail(db, decision.tenantId, decision.approverEmail);
   if (!member) {

@@ -1,9 +1,8 @@
 import { Permission } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
-import type { Database } from "../../db/database";
-import type { JobQueue } from "../../jobs/job-queue";
 import { insertAuditRecord } from "../audit/audit-repository";
 import { findLiveBundleByKeyAnyTenant } from "../waiver/waiver-context-repository";
-import { createWaivers, tenantMaxWaiverHours } from "../waiver/waiver-lifecycle";
+import { createWaivers } from "../waiver/waiver-create";
+import { tenantMaxWaiverHours, type WaiverLifecycleDeps } from "../waiver/waiver-lifecycle";
 import type { WaiverView } from "../waiver/waiver-repository";
 import { deploymentsFor } from "../waiver/waiver-request";
 import { ChatRefusal, hasPermission } from "./chat-decision";
@@ -33,7 +32,7 @@ export function parseChatRequest(text: string): { key: string; hours: number; co
  * was used, by the member with the chat user's e-mail address.
  */
 export async function requestWaiverFromChat(
-  deps: { db: Database; jobs: JobQueue },
+  deps: WaiverLifecycleDeps,
   input: { tenantId: string; requesterEmail: string; chatUser: string; text: string },
 ): Promise<WaiverView> {
   const { db } = deps;

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } 
 import type { JobQueue } from "../../jobs/job-queue";
 import type { Logger } from "../../logger";
 import { createRateLimiter } from "../../rpc/rate-limiter";
+import type { WaiverFitCheck } from "../waiver/waiver-lifecycle";
 import { findWaiver } from "../waiver/waiver-repository";
 import { ChatRefusal, decideFromChat } from "./chat-decision";
 import { requestWaiverFromChat } from "./chat-request";
@@ -57,7 +58,7 @@ async function slackEmail(
  */
 export function registerChatRoutes(
   app: App,
-  deps: NotificationDeps & { jobs: JobQueue; logger: Logger },
+  deps: NotificationDeps & { jobs: JobQueue; logger: Logger; fits: WaiverFitCheck },
 ): void {
   const { db, logger } = deps;
   const limiter = createRateLimiter(db, { burst: 30, perSecond: 5 }, "chat.slack");

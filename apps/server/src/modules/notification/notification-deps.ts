@@ -3,11 +3,14 @@ import type { NotificationService } from "@palisade/api/gen/palisade/notificatio
 import type { Database } from "../../db/database";
 import type { JobQueue } from "../../jobs/job-queue";
 import type { SecretBox } from "../connector/secret-box";
+import type { WaiverFitCheck } from "../waiver/waiver-lifecycle";
 import type { ChatTokens } from "./chat-signature";
 
 export interface NotificationServiceDeps {
   db: Database;
   jobs: JobQueue;
+  /** Refuses a waiver the cloud's policy has no room for (approvals and requests from chat). */
+  fits: WaiverFitCheck;
   secretBox: SecretBox;
   tokens: ChatTokens;
   publicUrl: string;

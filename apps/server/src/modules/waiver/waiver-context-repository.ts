@@ -23,6 +23,20 @@ export async function findLiveBundleByKeyAnyTenant(
 }
 
 /** Whether this tenant has (or had) a bundle with the key; its waivers outlive the bundle. */
+/** The bundle a waiver belongs to, in the waiver's tenant. */
+export async function findBundleOfWaiver(
+  db: Database,
+  tenantId: string,
+  bundleId: string,
+): Promise<BundleRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(bundles)
+    .where(and(eq(bundles.tenantId, tenantId), eq(bundles.id, bundleId)))
+    .limit(1);
+  return row;
+}
+
 export async function tenantHasKey(db: Database, tenantId: string, key: string): Promise<boolean> {
   const [row] = await db
     .select({ id: bundles.id })

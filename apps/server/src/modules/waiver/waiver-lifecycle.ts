@@ -1,22 +1,17 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { ProductErrorCode } from "@palisade/api/gen/palisade/common/v1/common_pb";
+import { waiverWindowEnd } from "@palisade/policy-engine/compilers/aws/waiver-window";
 import type { Database } from "../../db/database";
 import { enqueueBundleSync } from "../../jobs/bundle-sync-job";
 import type { JobQueue } from "../../jobs/job-queue";
 import { enqueueExpiryNotice, enqueueNotification } from "../../jobs/notification-job";
 import { enqueueWaiverExpiry } from "../../jobs/waiver-expiry-job";
-import { callError } from "../../rpc/errors";
 import { writeSystemAudit } from "../audit/audit-log";
-import { maxWaiverHours } from "./waiver-context-repository";
+import { findBundleOfWaiver, maxWaiverHours } from "./waiver-context-repository";
 import {
   type BundleRow,
   cancelOpenWaiversOfBundle,
-  countOpenWaivers,
   dueWaiversAnyTenant,
-  findByIdempotencyKey,
   findWaiver,
-  findWaivers,
-  insertWaivers,
   lockBundleForWaivers,
   openWaiversOfKey,
   setWaiverDeploymentStatus,
@@ -24,22 +19,55 @@ import {
   type WaiverInsert,
   type WaiverView,
 } from "./waiver-repository";
-import {
-  describeTarget,
-  IDEMPOTENCY_WINDOW_MS,
-  MAX_OPEN_WAIVERS_PER_DEPLOYMENT,
-  refusedTransition,
-  type WaiverStatusName,
-} from "./waiver-rules";
+import { refusedTransition, type WaiverStatusName } from "./waiver-rules";
 import { expireWaiversAnyTenant, settlePropagatedWaiversAnyTenant } from "./waiver-sweep-repository";
 
 // The one writer of waivers: PENDING -> ACTIVE | REJECTED | CANCELLED, ACTIVE -> EXPIRED |
 // CANCELLED, and what the cloud did with each. Every change that can alter what the cloud
 // enforces queues a sync of the bundle; every activation queues the expiry sweep for its end.
 
-export interface WaiverLifecycleDeps {
+/** A waiver about to be acknowledged, as the fit check sees it. */
+export interface ProposedWaiver {
+  deploymentId: string;
+  scope: string | null;
+  resource: string | null;
+  principalArn: string | null;
+  expiresAt: Date;
+  requesterIdentifier: string;
+}
+
+/**
+ * Refuses (throws) when the bundle's policy, with these waivers added, would not fit what the
+ * cloud allows, or (with `share`) when their requester would hold more than their share of its
+ * waiver space; called under the bundle's waiver lock before anything is stored.
+ */
+export type WaiverFitCheck = (
+  db: Database,
+  bundle: BundleRow,
+  proposed: ProposedWaiver[],
+  options: { share: boolean },
+) => Promise<void>;
+
+/** What changes that only take waivers out of the cloud need. */
+export interface WaiverSyncDeps {
   db: Database;
   jobs: JobQueue;
+}
+
+/** Changes that put waivers into the cloud also check that they fit. */
+export interface WaiverLifecycleDeps extends WaiverSyncDeps {
+  fits: WaiverFitCheck;
+}
+
+/**
+ * When an approved waiver ends. On AWS its end is rounded up to a shared window, so waivers
+ * approved near each other share one set of statements in the SCP and more of them fit; Azure
+ * exemptions carry their own `expiresOn` and end when asked.
+ */
+export function waiverEnd(provider: string, start: Date, durationSeconds: number): Date {
+  return provider === "aws"
+    ? waiverWindowEnd(start, durationSeconds * 1_000)
+    : new Date(start.getTime() + durationSeconds * 1_000);
 }
 
 /** Who decided on a waiver. */
@@ -51,136 +79,6 @@ export interface Reviewer {
 /** How long the tenant lets a waiver last, in hours. */
 export async function tenantMaxWaiverHours(db: Database, tenantId: string): Promise<number> {
   return (await maxWaiverHours(db, tenantId)) ?? 72;
-}
-
-export interface NewWaivers {
-  bundle: BundleRow;
-  /** One waiver per deployment; the scope names the deployment in the open-waiver limit's message. */
-  rows: {
-    deploymentId: string;
-    deploymentScope: string;
-    scope: string | null;
-    resource: string | null;
-    principalArn: string | null;
-  }[];
-  createSource: string;
-  requester: { name: string; identifier: string; userId: string | null };
-  comment: string;
-  durationSeconds: number;
-  /** Approved at once (its end defaults to now + duration), or waiting for a reviewer. */
-  approval: { approved: true; expiresAt?: Date; reviewer?: Reviewer } | { approved: false };
-  /** A resubmission with the same key within the window returns the first waiver. */
-  idempotencyKey?: string;
-  /** Logged with the bundle sync. */
-  reason: string;
-}
-
-/**
- * Stores new waivers in the tenant that owns the bundle, refusing more than the open-waiver
- * limit per deployment; approved ones are synced to the cloud and expire at their end.
- */
-export async function createWaivers(
-  deps: WaiverLifecycleDeps,
-  request: NewWaivers,
-): Promise<{ waivers: WaiverView[]; replayed: boolean }> {
-  const { db, jobs } = deps;
-  const { bundle, approval } = request;
-  const created = await db.transaction(async (txn) => {
-    const tx = txn as unknown as Database;
-    await lockBundleForWaivers(tx, bundle.id);
-    if (request.idempotencyKey) {
-      const since = new Date(Date.now() - IDEMPOTENCY_WINDOW_MS);
-      const first = await findByIdempotencyKey(
-        tx,
-        bundle.tenantId,
-        request.requester.identifier,
-        request.idempotencyKey,
-        since,
-      );
-      if (first) return { waivers: [first], replayed: true };
-    }
-    for (const row of request.rows) {
-      if (
-        (await countOpenWaivers(tx, bundle.tenantId, row.deploymentId)) >= MAX_OPEN_WAIVERS_PER_DEPLOYMENT
-      ) {
-        throw callError(
-          Code.FailedPrecondition,
-          `Policy ${bundle.key} already has ${MAX_OPEN_WAIVERS_PER_DEPLOYMENT} pending or active waivers on ${describeTarget({ kind: "scope", externalId: row.deploymentScope })}; cancel some before requesting another.`,
-          {
-            product: ProductErrorCode.WAIVER_LIMIT_EXCEEDED,
-            productMessage: `At most ${MAX_OPEN_WAIVERS_PER_DEPLOYMENT} pending or active waivers per deployment.`,
-          },
-        );
-      }
-    }
-    const now = new Date();
-    const decided: Partial<WaiverInsert> = approval.approved
-      ? {
-          status: "ACTIVE",
-          approvalType: "AUTO",
-          expiresAt: approval.expiresAt ?? new Date(now.getTime() + request.durationSeconds * 1_000),
-          ...(approval.reviewer
-            ? {
-                reviewerName: approval.reviewer.name,
-                reviewerIdentifier: approval.reviewer.identifier,
-                reviewedAt: now,
-              }
-            : {}),
-        }
-      : { status: "PENDING", approvalType: "MANUAL", expiresAt: null };
-    const rows = await insertWaivers(
-      tx,
-      request.rows.map((row) => ({
-        tenantId: bundle.tenantId,
-        deploymentId: row.deploymentId,
-        policyKey: bundle.key,
-        createSource: request.createSource,
-        requesterName: request.requester.name,
-        requesterIdentifier: request.requester.identifier,
-        requesterUserId: request.requester.userId,
-        comment: request.comment,
-        durationSeconds: request.durationSeconds,
-        scope: row.scope,
-        resource: row.resource,
-        principalArn: row.principalArn,
-        idempotencyKey: request.idempotencyKey ?? null,
-        status: "PENDING",
-        approvalType: "MANUAL",
-        deploymentStatus: "PENDING",
-        ...decided,
-      })),
-    );
-    const views = await findWaivers(
-      tx,
-      bundle.tenantId,
-      rows.map((r) => r.id),
-    );
-    if (views.length === 0) throw new ConnectError("The waiver was not stored.", Code.Internal);
-    return { waivers: views, replayed: false };
-  });
-  const [first] = created.waivers;
-  if (!created.replayed && approval.approved && first) {
-    await enqueueBundleSync(jobs, { bundleId: bundle.id, tenantId: bundle.tenantId, reason: request.reason });
-    if (first.expiresAt) await enqueueWaiverExpiry(jobs, { startAfter: first.expiresAt });
-  }
-  if (!created.replayed) {
-    for (const waiver of created.waivers) {
-      if (waiver.status === "PENDING") {
-        await enqueueNotification(jobs, {
-          kind: "waiver.pending",
-          tenantId: waiver.tenantId,
-          waiverId: waiver.id,
-        });
-      } else if (waiver.expiresAt) {
-        await enqueueExpiryNotice(jobs, {
-          tenantId: waiver.tenantId,
-          id: waiver.id,
-          expiresAt: waiver.expiresAt,
-        });
-      }
-    }
-  }
-  return created;
 }
 
 export function waiverNotFound(): ConnectError {
@@ -220,19 +118,29 @@ function reviewed(reviewer: Reviewer, now: Date): Partial<WaiverInsert> {
   return { reviewerName: reviewer.name, reviewerIdentifier: reviewer.identifier, reviewedAt: now };
 }
 
-/** Approves a pending waiver: it runs for its duration from now. */
+/**
+ * Approves a pending waiver: it runs for its duration from now (to the end of its window on AWS),
+ * once the fit check found room for it in the cloud's policy.
+ */
 export async function approveWaiver(
   deps: WaiverLifecycleDeps,
   waiver: WaiverView,
   reviewer: Reviewer,
 ): Promise<WaiverView> {
   const now = new Date();
-  const expiresAt = new Date(now.getTime() + waiver.durationSeconds * 1_000);
-  const updated = await transition(deps.db, waiver.tenantId, waiver, "ACTIVE", {
-    ...reviewed(reviewer, now),
-    expiresAt,
-    deploymentStatus: "PENDING",
-    errorCode: null,
+  const expiresAt = waiverEnd(waiver.provider, now, waiver.durationSeconds);
+  const updated = await deps.db.transaction(async (txn) => {
+    const tx = txn as unknown as Database;
+    await lockBundleForWaivers(tx, waiver.bundleId);
+    const bundle = await findBundleOfWaiver(tx, waiver.tenantId, waiver.bundleId);
+    // A reviewer's approval is a decision on this waiver: only the room in the cloud limits it.
+    if (bundle) await deps.fits(tx, bundle, [{ ...waiver, expiresAt }], { share: false });
+    return transition(tx, waiver.tenantId, waiver, "ACTIVE", {
+      ...reviewed(reviewer, now),
+      expiresAt,
+      deploymentStatus: "PENDING",
+      errorCode: null,
+    });
   });
   await syncBundleOf(deps.jobs, updated, "waiver approved");
   await enqueueWaiverExpiry(deps.jobs, { startAfter: expiresAt });
@@ -246,7 +154,7 @@ export async function approveWaiver(
 }
 
 export async function rejectWaiver(
-  deps: WaiverLifecycleDeps,
+  deps: WaiverSyncDeps,
   waiver: WaiverView,
   reviewer: Reviewer,
 ): Promise<WaiverView> {
@@ -267,7 +175,7 @@ export async function rejectWaiver(
 }
 
 export async function cancelWaiver(
-  deps: WaiverLifecycleDeps,
+  deps: WaiverSyncDeps,
   waiver: WaiverView,
   reason = "waiver cancelled",
 ): Promise<WaiverView> {
@@ -278,7 +186,7 @@ export async function cancelWaiver(
 
 /** Cancels every open waiver of a key; returns each cancelled waiver with the status it left. */
 export async function cancelOpenWaiversOfKey(
-  deps: WaiverLifecycleDeps,
+  deps: WaiverSyncDeps,
   tenantId: string,
   key: string,
 ): Promise<{ waiver: WaiverView; from: WaiverStatusName }[]> {
@@ -306,7 +214,7 @@ export async function cancelWaiversOfBundle(db: Database, tenantId: string, bund
  * Expires every active waiver whose time is up and takes it out of the cloud. Re-running it is
  * harmless: only still-ACTIVE due waivers change.
  */
-export async function expireDueWaivers(deps: WaiverLifecycleDeps, now = new Date()): Promise<number> {
+export async function expireDueWaivers(deps: WaiverSyncDeps, now = new Date()): Promise<number> {
   const { db, jobs } = deps;
   const due = await dueWaiversAnyTenant(db, now);
   if (due.length === 0) return 0;

@@ -13,11 +13,16 @@ import {
   substituteAwsPlaceholders,
 } from "../tree";
 import { negate } from "./negate-statement";
+import { DEFAULT_SCP_LIMITS } from "./pack-scps";
 import { addScope, addWaiver, emptyExclusions, exclude } from "./scp-exclusions";
 import { type Condition, conjoin, merge, normalize, type Statement } from "./scp-statement";
 
-/** AWS Organizations quotas for service control policies. */
-export const SCP_MAX_CHARACTERS = 5120;
+/**
+ * AWS Organizations quotas for service control policies
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html). The
+ * character limit is the default; an organisation with a raised quota passes its own.
+ */
+export const SCP_MAX_CHARACTERS = DEFAULT_SCP_LIMITS.characters;
 export const SCP_MAX_NAME = 128;
 export const SCP_MAX_DESCRIPTION = 512;
 
@@ -132,13 +137,14 @@ export function compileScp(input: CompileBundleInput): CompiledScp {
   });
 
   const content = JSON.stringify({ Version: "2012-10-17", Statement: output });
-  if (content.length > SCP_MAX_CHARACTERS) {
-    const over = content.length - SCP_MAX_CHARACTERS;
+  const limit = input.scpMaxCharacters ?? SCP_MAX_CHARACTERS;
+  if (content.length > limit) {
+    const over = content.length - limit;
     throw new PolicyLimitExceededError(
       `The service control policy for ${input.key} (${aws.slug}) is ${content.length} characters, ${over} over the ` +
-        `${SCP_MAX_CHARACTERS}-character limit of AWS Organizations. Shorten list parameters or reduce the ` +
+        `${limit}-character limit of AWS Organizations. Shorten list parameters or reduce the ` +
         `${waivers.length} active waivers (each distinct expiry time repeats every statement).`,
-      SCP_MAX_CHARACTERS,
+      limit,
       content.length,
     );
   }

@@ -6,7 +6,7 @@ export interface ScpLimits {
   characters: number;
 }
 
-/** AWS Organizations' default quotas. */
+/** AWS Organizations' default quotas (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html). */
 export const DEFAULT_SCP_LIMITS: ScpLimits = { perTarget: 5, characters: 5120 };
 /** The quotas of organisations that had them raised. */
 export const RAISED_SCP_LIMITS: ScpLimits = { perTarget: 10, characters: 10240 };

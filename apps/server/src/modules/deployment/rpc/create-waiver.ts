@@ -5,12 +5,14 @@ import { evaluatedPrincipalArn } from "@palisade/policy-engine/principals/princi
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
-import { createWaivers, tenantMaxWaiverHours } from "../../waiver/waiver-lifecycle";
+import { createWaivers } from "../../waiver/waiver-create";
+import { tenantMaxWaiverHours } from "../../waiver/waiver-lifecycle";
 import { waiverMessage } from "../../waiver/waiver-message";
 import { deploymentsFor, waiverRowsFor } from "../../waiver/waiver-request";
 import type { WaiverTarget } from "../../waiver/waiver-rules";
 import { bundleByKey, liveBundle } from "../bundle-lookup";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
+import { createWaiverFitCheck } from "../waiver-fit";
 
 /** Records a waiver directly, approved at once (integrations, the security team). */
 export function createWaiver(deps: DeploymentServiceDeps): DeploymentRpc["createWaiver"] {
@@ -44,28 +46,33 @@ export function createWaiver(deps: DeploymentServiceDeps): DeploymentRpc["create
             : undefined;
     // The same check as a requested waiver: the target lies within a scope the bundle is deployed to.
     const targets = await deploymentsFor(db, bundle, waiverTarget);
-    const created = await createWaivers(deps, {
-      bundle,
-      rows: waiverRowsFor(targets),
-      createSource:
-        request && request.createSource !== WaiverCreateSource.UNSPECIFIED
-          ? WaiverCreateSource[request.createSource]
-          : "SYSTEM",
-      requester: {
-        name: request?.requester?.name.trim() || caller.name,
-        identifier: request?.requester?.identifier.trim() || caller.email || caller.id,
-        userId: caller.kind === "user" ? caller.id : null,
+    const created = await createWaivers(
+      { ...deps, fits: createWaiverFitCheck(deps) },
+      {
+        bundle,
+        rows: waiverRowsFor(targets),
+        createSource:
+          request && request.createSource !== WaiverCreateSource.UNSPECIFIED
+            ? WaiverCreateSource[request.createSource]
+            : "SYSTEM",
+        requester: {
+          name: request?.requester?.name.trim() || caller.name,
+          identifier: request?.requester?.identifier.trim() || caller.email || caller.id,
+          userId: caller.kind === "user" ? caller.id : null,
+        },
+        comment,
+        durationSeconds: seconds,
+        // Recorded by someone allowed to change deployments: approved by them at once.
+        approval: {
+          approved: true,
+          expiresAt,
+          reviewer: { name: caller.name, identifier: caller.email ?? caller.id },
+        },
+        // Granted by an administrator: only the room in the cloud limits it, not a requester's share.
+        limitShare: false,
+        reason: "waiver created",
       },
-      comment,
-      durationSeconds: seconds,
-      // Recorded by someone allowed to change deployments: approved by them at once.
-      approval: {
-        approved: true,
-        expiresAt,
-        reviewer: { name: caller.name, identifier: caller.email ?? caller.id },
-      },
-      reason: "waiver created",
-    });
+    );
     const [view] = created.waivers;
     if (!view) throw new ConnectError("The waiver was not stored.", Code.Internal);
     await auditCall(db, ctx, {

@@ -118,7 +118,14 @@ function AwsForm({ onCreated }: { onCreated: (connector: Connector) => void }) {
   const form = useForm<AwsConnectorValues>({
     resolver: zodResolver(awsConnectorSchema),
     mode: "onTouched",
-    defaultValues: { name: "", managementAccountId: "", roleArn: "", region: "" },
+    defaultValues: {
+      name: "",
+      managementAccountId: "",
+      roleArn: "",
+      region: "",
+      scpMaxCharacters: "",
+      scpMaxPerTarget: "",
+    },
   });
   const { errors, isValid } = form.formState;
   const onSubmit = form.handleSubmit(async (values) => {
@@ -131,6 +138,8 @@ function AwsForm({ onCreated }: { onCreated: (connector: Connector) => void }) {
             managementAccountId: values.managementAccountId,
             roleArn: values.roleArn,
             region: values.region,
+            scpMaxCharacters: Number(values.scpMaxCharacters) || 0,
+            scpMaxPerTarget: Number(values.scpMaxPerTarget) || 0,
           },
         },
       },
@@ -167,6 +176,32 @@ function AwsForm({ onCreated }: { onCreated: (connector: Connector) => void }) {
         error={errors.region?.message}
       >
         <Input id={`${id}-region`} placeholder="us-east-1" {...form.register("region")} />
+      </Field>
+      <Field
+        id={`${id}-scp-characters`}
+        label="Characters per SCP"
+        hint="Only if AWS raised this quota for your organisation; 5,120 when empty."
+        error={errors.scpMaxCharacters?.message}
+      >
+        <Input
+          id={`${id}-scp-characters`}
+          inputMode="numeric"
+          placeholder="5120"
+          {...form.register("scpMaxCharacters")}
+        />
+      </Field>
+      <Field
+        id={`${id}-scp-per-target`}
+        label="SCPs per root, OU or account"
+        hint="Only if AWS raised this quota for your organisation; 5 when empty."
+        error={errors.scpMaxPerTarget?.message}
+      >
+        <Input
+          id={`${id}-scp-per-target`}
+          inputMode="numeric"
+          placeholder="5"
+          {...form.register("scpMaxPerTarget")}
+        />
       </Field>
       <FormError error={create.error} />
       <DialogFooter>

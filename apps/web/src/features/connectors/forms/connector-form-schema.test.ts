@@ -6,6 +6,8 @@ const aws = {
   managementAccountId: "111122223333",
   roleArn: "arn:aws:iam::111122223333:role/PalisadeConnector",
   region: "",
+  scpMaxCharacters: "",
+  scpMaxPerTarget: "",
 };
 const azure = {
   name: "Contoso",
@@ -36,6 +38,13 @@ describe("AWS connector form", () => {
       "The role must be in the management account",
     ],
     ["a bad region", { region: "Virginia" }, "Region looks like us-east-1"],
+    ["raised SCP quotas", { scpMaxCharacters: "10240", scpMaxPerTarget: "10" }, undefined],
+    [
+      "characters per SCP that are not a number",
+      { scpMaxCharacters: "10k" },
+      "Characters per SCP is a number up to 1,000,000",
+    ],
+    ["too many SCPs per target", { scpMaxPerTarget: "1001" }, "SCPs per target is a number up to 1,000"],
   ])("%s", (_name, change, message) => {
     expect(firstIssue(awsConnectorSchema.safeParse({ ...aws, ...change }))).toBe(message);
   });

@@ -20,6 +20,9 @@ export const awsConnectorSchema = z
       "Role ARN looks like arn:aws:iam::111122223333:role/Name",
     ),
     region: matching(/^([a-z]{2}(-[a-z]+)+-\d{1,2})?$/, "Region looks like us-east-1"),
+    // Empty: AWS's default quota (5,120 characters per SCP, 5 SCPs per target).
+    scpMaxCharacters: matching(/^([1-9]\d{0,5}|1000000)?$/, "Characters per SCP is a number up to 1,000,000"),
+    scpMaxPerTarget: matching(/^([1-9]\d{0,2}|1000)?$/, "SCPs per target is a number up to 1,000"),
   })
   .check(
     z.refine((v) => v.roleArn.split(":")[4] === v.managementAccountId, {

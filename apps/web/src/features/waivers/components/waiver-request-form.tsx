@@ -219,6 +219,10 @@ export function WaiverRequestForm({
               <span>{hoursLabel(durationHours.min)}</span>
               <span>{hoursLabel(durationHours.max)}</span>
             </div>
+            <p className="text-xs text-muted-foreground">
+              On AWS, waivers end on the hour (those longer than a day at 00, 06, 12 or 18 UTC) so more of
+              them fit in the policy.
+            </p>
           </div>
           <div className="space-y-2">
             <div className="flex items-baseline justify-between gap-2">
