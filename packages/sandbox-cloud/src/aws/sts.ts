@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { SandboxResponse } from "../http/types";
 import type { StateStore } from "../state/store";
 import { type AwsCaller, AwsError } from "./common";
+import { uniqueId } from "./identity";
 import { recordCloudTrail } from "./trail";
 
 const XMLNS = "https://sts.amazonaws.com/doc/2011-06-15/";
@@ -52,9 +53,17 @@ export function trustAllows(
     }
     const principals =
       s.Principal === "*" ? ["*"] : list(typeof s.Principal === "object" ? s.Principal.AWS : undefined);
+    // A role named as principal trusts its sessions
+    // (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_principal.html#principal-role-session).
+    const session = /^arn:aws:sts::(\d{12}):assumed-role\/([^/]+)\//.exec(callerArn);
+    const sessionRole = session ? `arn:aws:iam::${session[1]}:role/${session[2]}` : undefined;
     const principalOk = principals.some(
       (p) =>
-        p === "*" || p === callerArn || p === `arn:aws:iam::${callerAccount}:root` || p === callerAccount,
+        p === "*" ||
+        p === callerArn ||
+        p === sessionRole ||
+        p === `arn:aws:iam::${callerAccount}:root` ||
+        p === callerAccount,
     );
     if (!principalOk) return false;
     return Object.entries(s.Condition ?? {}).every(([operator, entries]) =>
@@ -82,10 +91,13 @@ export function handleSts(store: StateStore, caller: AwsCaller, params: URLSearc
   const aws = store.state.aws;
   const action = params.get("Action") ?? "";
   if (action === "GetCallerIdentity") {
-    const principal = caller.arn.split(":")[5] ?? "";
+    const [, role, session] = (caller.arn.split(":")[5] ?? "").split("/");
+    const userId = caller.arn.includes(":assumed-role/")
+      ? `${uniqueId("AROA", `arn:aws:iam::${caller.accountId}:role/${role}`)}:${session}`
+      : uniqueId("AIDA", caller.arn);
     return xml(
       action,
-      `<Arn>${esc(caller.arn)}</Arn><UserId>${esc(principal.startsWith("assumed-role/") ? `AROA${caller.accountId.slice(0, 8)}:${principal.split("/")[2]}` : `AIDA${caller.accountId}`)}</UserId><Account>${caller.accountId}</Account>`,
+      `<Arn>${esc(caller.arn)}</Arn><UserId>${esc(userId)}</UserId><Account>${caller.accountId}</Account>`,
     );
   }
   if (action !== "AssumeRole")
@@ -118,10 +130,13 @@ export function handleSts(store: StateStore, caller: AwsCaller, params: URLSearc
   const roleName = roleArn.split("/").pop() ?? "";
   const roleAccount = roleArn.split(":")[4] ?? "";
   const assumedArn = `arn:aws:sts::${roleAccount}:assumed-role/${roleName}/${sessionName}`;
+  const assumedRoleId = `${uniqueId("AROA", roleArn)}:${sessionName}`;
+  // Recorded in the Region of the STS endpoint called, in the role's account as well when it is
+  // another's; the sandbox's event history shows it to the caller's account.
   recordCloudTrail(store, {
     eventName: "AssumeRole",
     eventSource: "sts.amazonaws.com",
-    region: "us-east-1",
+    region: caller.region,
     principalArn: caller.arn,
     accessKeyId: caller.accessKeyId,
     requestParameters: {
@@ -130,7 +145,7 @@ export function handleSts(store: StateStore, caller: AwsCaller, params: URLSearc
       durationSeconds: duration,
       ...(externalId ? { externalId } : {}),
     },
-    responseElements: allowed ? { assumedRoleUser: { arn: assumedArn } } : null,
+    responseElements: allowed ? { assumedRoleUser: { assumedRoleId, arn: assumedArn } } : null,
     resources: [{ ARN: roleArn, accountId: roleAccount, type: "AWS::IAM::Role" }],
     readOnly: true,
     userAgent: "aws-sdk-js",
@@ -152,6 +167,6 @@ export function handleSts(store: StateStore, caller: AwsCaller, params: URLSearc
   store.changed();
   return xml(
     action,
-    `<Credentials><AccessKeyId>${key.accessKeyId}</AccessKeyId><SecretAccessKey>${esc(key.secretAccessKey)}</SecretAccessKey><SessionToken>${esc(key.sessionToken)}</SessionToken><Expiration>${expiresAt}</Expiration></Credentials><AssumedRoleUser><AssumedRoleId>AROA${roleAccount.slice(0, 8)}:${esc(sessionName)}</AssumedRoleId><Arn>${esc(assumedArn)}</Arn></AssumedRoleUser><PackedPolicySize>0</PackedPolicySize>`,
+    `<Credentials><AccessKeyId>${key.accessKeyId}</AccessKeyId><SecretAccessKey>${esc(key.secretAccessKey)}</SecretAccessKey><SessionToken>${esc(key.sessionToken)}</SessionToken><Expiration>${expiresAt}</Expiration></Credentials><AssumedRoleUser><AssumedRoleId>${esc(assumedRoleId)}</AssumedRoleId><Arn>${esc(assumedArn)}</Arn></AssumedRoleUser><PackedPolicySize>0</PackedPolicySize>`,
   );
 }
