@@ -131,9 +131,9 @@ export function handleSts(store: StateStore, caller: AwsCaller, params: URLSearc
   const roleAccount = roleArn.split(":")[4] ?? "";
   const assumedArn = `arn:aws:sts::${roleAccount}:assumed-role/${roleName}/${sessionName}`;
   const assumedRoleId = `${uniqueId("AROA", roleArn)}:${sessionName}`;
-  // Recorded in the Region of the STS endpoint called, in the role's account as well when it is
-  // another's; the sandbox's event history shows it to the caller's account.
-  recordCloudTrail(store, {
+  // Recorded in the Region of the STS endpoint called, in the caller's account and, for a role of
+  // another account, in the role's as well (https://docs.aws.amazon.com/IAM/latest/UserGuide/cloudtrail-integration.html).
+  const event = {
     eventName: "AssumeRole",
     eventSource: "sts.amazonaws.com",
     region: caller.region,
@@ -150,7 +150,11 @@ export function handleSts(store: StateStore, caller: AwsCaller, params: URLSearc
     readOnly: true,
     userAgent: "aws-sdk-js",
     ...(allowed ? {} : { errorCode: "AccessDenied", errorMessage: denied }),
-  });
+  };
+  recordCloudTrail(store, event);
+  if (roleAccount !== caller.accountId && aws.accounts.some((a) => a.id === roleAccount)) {
+    recordCloudTrail(store, { ...event, recipientAccountId: roleAccount });
+  }
   if (!allowed) throw new AwsError("AccessDenied", denied, 403);
 
   // Credential lifetime follows the host clock: SDK credential caches compare against real time.
