@@ -90,7 +90,7 @@ beforeAll(async () => {
   created.bucketA = await tryAws("payments-dev", "s3:CreateBucket", "cli-bucket-a", "us-east-1");
   created.describe = await tryAws("payments-dev", "ec2:DescribeInstances", "*", "eu-west-1");
   created.bucketB = await tryAws("storefront-dev", "s3:CreateBucket", "cli-bucket-b", "us-east-1");
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   await h.stop();
@@ -119,7 +119,7 @@ describe("cloudtrail lookup-events with the AWS CLI", () => {
     });
     expect(management.map((r) => r.recipientAccountId)).not.toContain(paymentsDev.accountId);
     expect(management.map((r) => r.recipientAccountId)).toContain(h.cloud.aws.managementAccountId);
-  }, 60_000);
+  }, 120_000);
 
   it("pages with NextToken and MaxResults, refuses a foreign token, and throttles a third call in a second", async () => {
     const ids: string[] = [];
@@ -166,7 +166,7 @@ describe("cloudtrail lookup-events with the AWS CLI", () => {
       "1",
     ]);
     expectRefused(rushed, "ThrottlingException", "LookupEvents", "Rate exceeded");
-  }, 60_000);
+  }, 120_000);
 });
 
 describe("the organisation trail's bucket with the AWS CLI", () => {
@@ -220,7 +220,7 @@ describe("the organisation trail's bucket with the AWS CLI", () => {
         `${orgPrefix()}${storefrontDev.accountId}/`,
       ]),
     );
-  }, 60_000);
+  }, 120_000);
 
   it("pages ListObjectsV2 with max-keys, continuation-token and start-after", async () => {
     const all = await s3(reader, ["list-objects-v2", "--bucket", trail.bucket, "--prefix", orgPrefix()]);
@@ -271,7 +271,7 @@ describe("the organisation trail's bucket with the AWS CLI", () => {
       keys[1]!,
     ]);
     expect(after.json<{ Contents: { Key: string }[] }>().Contents.map((c) => c.Key)).toEqual(keys.slice(2));
-  }, 60_000);
+  }, 120_000);
 
   it("answers NoSuchKey, NoSuchBucket, AccessDenied and SignatureDoesNotMatch as S3 does", async () => {
     const missing = await s3(reader, [
@@ -301,11 +301,18 @@ describe("the organisation trail's bucket with the AWS CLI", () => {
       `${orgPrefix()}none.json.gz`,
     ]);
     expectRefused(head, "404", "HeadObject", "Not Found");
+    const location = await cli("us-east-1", reader, [
+      "s3api",
+      "get-bucket-location",
+      "--bucket",
+      trail.bucket,
+    ]);
+    expect(location.json()).toEqual({ LocationConstraint: trail.bucketRegion });
     const buckets = await s3(reader, ["list-buckets"]);
     expect(buckets.json<{ Buckets: { Name: string }[] }>().Buckets.map((b) => b.Name)).toEqual([
       trail.bucket,
     ]);
-  }, 60_000);
+  }, 120_000);
 
   it("takes a file put by the log-archive account's administrators, and refuses the reader's put", async () => {
     const admin = await assumeRole(
@@ -338,7 +345,7 @@ describe("the organisation trail's bucket with the AWS CLI", () => {
       body,
     ]);
     expectRefused(refused, "AccessDenied", "PutObject", "Access Denied");
-  }, 60_000);
+  }, 120_000);
 
   it("answers a request signed for another Region with AuthorizationHeaderMalformed naming the bucket's", async () => {
     // The AWS CLI follows this answer to the bucket's Region by itself; a signed request shows the answer.

@@ -15,13 +15,22 @@ const HISTORY_MS = 90 * 86_400_000;
 
 /** Calls per second per account and Region, over a sliding second. */
 export function createLookupRateLimit(perSecond: number): (key: string, nowMs: number) => boolean {
-  const calls = new Map<string, number[]>();
+  // Per key, the times of the calls let through in the last second (from `head` on).
+  const windows = new Map<string, { times: number[]; head: number }>();
   return (key, nowMs) => {
-    const recent = (calls.get(key) ?? []).filter((t) => nowMs - t < 1000);
-    const allowed = recent.length < perSecond;
-    if (allowed) recent.push(nowMs);
-    calls.set(key, recent);
-    return allowed;
+    let w = windows.get(key);
+    if (!w) {
+      w = { times: [], head: 0 };
+      windows.set(key, w);
+    }
+    while (w.head < w.times.length && nowMs - w.times[w.head]! >= 1000) w.head++;
+    if (w.head > 1024 && w.head * 2 > w.times.length) {
+      w.times = w.times.slice(w.head);
+      w.head = 0;
+    }
+    if (w.times.length - w.head >= perSecond) return false;
+    w.times.push(nowMs);
+    return true;
   };
 }
 

@@ -50,10 +50,10 @@ function grantee(callerArn: string): string {
  * Region (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html,
  * AuthorizationHeaderMalformed); a principal the bucket does not grant gets AccessDenied.
  */
-function bucketFor(ctx: S3Context, r: S3Request, access: "readers" | "writers"): S3Bucket {
+function bucketFor(ctx: S3Context, r: S3Request, access: "readers" | "writers", anyRegion = false): S3Bucket {
   const bucket = ctx.store.state.aws.s3Buckets.find((b) => b.name === r.bucketName);
   if (!bucket) throw noSuchBucket(r.bucketName ?? "");
-  if (r.caller.region !== bucket.region) {
+  if (!anyRegion && r.caller.region !== bucket.region) {
     throw new AwsError(
       "AuthorizationHeaderMalformed",
       `The authorization header is malformed; the region '${r.caller.region}' is wrong; expecting '${bucket.region}'`,
@@ -108,6 +108,17 @@ export const S3_OPERATIONS: S3Operation[] = [
     run(ctx, r) {
       const bucket = bucketFor(ctx, r, "readers");
       return { status: 200, headers: { ...requestHeaders(), "x-amz-bucket-region": bucket.region } };
+    },
+  },
+  {
+    // https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetBucketLocation.html: answered from any Region.
+    name: "GetBucketLocation",
+    matches: (r) => method(r) === "GET" && !!r.bucketName && !r.key && r.req.query.has("location"),
+    run(ctx, r) {
+      const bucket = bucketFor(ctx, r, "readers", true);
+      return xmlResult(
+        `<LocationConstraint xmlns="${S3_XMLNS}">${bucket.region === "us-east-1" ? "" : bucket.region}</LocationConstraint>`,
+      );
     },
   },
   {
