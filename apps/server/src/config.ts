@@ -45,6 +45,8 @@ export interface Config {
     cloudTrailLookupsPerSecond: number;
     /** Records the in-process sandbox keeps in each audit stream. */
     maxAuditRecords: number;
+    /** Average seconds before the in-process sandbox's organisation trail delivers a call's log file. */
+    trailDeliveryDelaySeconds: number;
   };
   /** The IAM principal this server assumes connector roles as; shown in the AWS trust policy. */
   awsPrincipalArn: string | undefined;
@@ -113,6 +115,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       actionsPerMinute: positiveNumber(env, "SANDBOX_ACTIVITY_RATE", 12),
       cloudTrailLookupsPerSecond: positiveNumber(env, "SANDBOX_CLOUDTRAIL_LOOKUPS_PER_SECOND", 2),
       maxAuditRecords: Math.floor(positiveNumber(env, "SANDBOX_AUDIT_RECORDS", 20_000)),
+      // Shorter than CloudTrail's five minutes so a local run shows its events soon; never zero.
+      trailDeliveryDelaySeconds: positiveNumber(env, "SANDBOX_TRAIL_DELAY_SECONDS", 20),
     },
     awsPrincipalArn: env.PALISADE_AWS_PRINCIPAL_ARN || undefined,
     invitationTtlHours: positiveNumber(env, "INVITATION_TTL_HOURS", 168),

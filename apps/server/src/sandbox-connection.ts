@@ -52,6 +52,7 @@ export async function startCloudConnections(deps: {
           activity: { enabled: config.sandbox.activity, actionsPerMinute: config.sandbox.actionsPerMinute },
           cloudTrailLookupsPerSecond: config.sandbox.cloudTrailLookupsPerSecond,
           maxAuditRecords: config.sandbox.maxAuditRecords,
+          trailDeliveryDelaySeconds: config.sandbox.trailDeliveryDelaySeconds,
           logger: {
             info: (message) => logger.info({ component: "sandbox" }, message),
             warn: (message) => logger.warn({ component: "sandbox" }, message),
