@@ -106,6 +106,10 @@ describe("LookupEvents scope", () => {
     expect(lookup(store, {}, { ...CALLER, region: "eu-west-1" }).Events.map((e) => e.EventId)).toEqual([
       "event-3",
     ]);
+    expect(lookup(store, { EventCategory: "insight" }).Events).toEqual([]);
+    expect(() => lookup(store, { EventCategory: "management" })).toThrow(
+      expect.objectContaining({ code: "InvalidEventCategoryException" }),
+    );
   });
 
   it("allows two calls per second per account and Region, and throttles the third", () => {

@@ -122,6 +122,11 @@ export function handleCloudTrail(
   ) {
     throw new AwsError("InvalidMaxResultsException", "MaxResults must be between 1 and 50.");
   }
+  // EventCategory "insight" asks for Insights events, which no trail here produces.
+  if (input.EventCategory !== undefined && input.EventCategory !== "insight") {
+    throw new AwsError("InvalidEventCategoryException", "The event category is not valid.");
+  }
+  if (input.EventCategory === "insight") return { Events: [] };
   const matchesAll = (r: CloudTrailRecord) => {
     const t = Date.parse(r.eventTime);
     return (
@@ -132,8 +137,8 @@ export function handleCloudTrail(
       (!attr || matches(r, attr.AttributeKey!, attr.AttributeValue!))
     );
   };
-  // "Tokens expire after 24 hours" and belong to the request that gave them: a token used with
-  // other parameters, another account or Region is refused, as CloudTrail refuses it.
+  // "This token must be passed in with the same parameters that were specified in the original
+  // call": a token used with other parameters, another account or Region is refused.
   const query = createHash("sha256")
     .update(
       JSON.stringify([
