@@ -47,6 +47,8 @@ export interface Config {
     maxAuditRecords: number;
     /** The most the in-process sandbox's Activity Log events wait before they are listed. */
     activityLogLagSeconds: number;
+    /** Average seconds before the in-process sandbox's organisation trail delivers a call's log file. */
+    trailDeliveryDelaySeconds: number;
   };
   /** The IAM principal this server assumes connector roles as; shown in the AWS trust policy. */
   awsPrincipalArn: string | undefined;
@@ -116,6 +118,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cloudTrailLookupsPerSecond: positiveNumber(env, "SANDBOX_CLOUDTRAIL_LOOKUPS_PER_SECOND", 2),
       maxAuditRecords: Math.floor(positiveNumber(env, "SANDBOX_AUDIT_RECORDS", 20_000)),
       activityLogLagSeconds: positiveNumber(env, "SANDBOX_ACTIVITY_LOG_LAG_SECONDS", 60),
+      // Shorter than CloudTrail's five minutes so a local run shows its events soon; never zero.
+      trailDeliveryDelaySeconds: positiveNumber(env, "SANDBOX_TRAIL_DELAY_SECONDS", 20),
     },
     awsPrincipalArn: env.PALISADE_AWS_PRINCIPAL_ARN || undefined,
     invitationTtlHours: positiveNumber(env, "INVITATION_TTL_HOURS", 168),

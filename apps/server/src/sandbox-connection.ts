@@ -53,6 +53,7 @@ export async function startCloudConnections(deps: {
           cloudTrailLookupsPerSecond: config.sandbox.cloudTrailLookupsPerSecond,
           maxAuditRecords: config.sandbox.maxAuditRecords,
           activityLogLagMs: config.sandbox.activityLogLagSeconds * 1000,
+          trailDeliveryDelaySeconds: config.sandbox.trailDeliveryDelaySeconds,
           logger: {
             info: (message) => logger.info({ component: "sandbox" }, message),
             warn: (message) => logger.warn({ component: "sandbox" }, message),

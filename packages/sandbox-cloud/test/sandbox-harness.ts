@@ -28,7 +28,9 @@ export interface Harness {
 
 export async function startHarness(): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), "palisade-sandbox-"));
-  let cloud = await startSandboxCloud({ dataDir, port: 0, activity: { enabled: false } });
+  // Log files arrive about a second after the call: delayed as CloudTrail's, short for a test.
+  const options = { activity: { enabled: false }, trailDeliveryDelaySeconds: 1 };
+  let cloud = await startSandboxCloud({ dataDir, port: 0, ...options });
   const agent = new Agent({ ca: cloud.azure.caCertPem, keepAlive: true });
   const makeCredential = () =>
     new ClientSecretCredential(cloud.azure.tenantId, cloud.azure.clientId, cloud.azure.clientSecret, {
@@ -98,7 +100,7 @@ export async function startHarness(): Promise<Harness> {
     async restart() {
       const port = Number(new URL(cloud.url).port);
       await cloud.close();
-      cloud = await startSandboxCloud({ dataDir, port, activity: { enabled: false } });
+      cloud = await startSandboxCloud({ dataDir, port, ...options });
       harness.cloud = cloud;
     },
     async stop() {
