@@ -38,6 +38,7 @@ function configMessage(row: ConnectorRow): ConnectorConfig["kind"] {
         roleArn: config.roleArn,
         externalId: config.externalId,
         region: config.region,
+        trail: config.trail,
       }),
     };
   }
@@ -73,6 +74,7 @@ export function connectorMessage(row: ConnectorRow): Connector {
     lastSyncAt: row.lastSyncAt ? timestampFromDate(row.lastSyncAt) : undefined,
     lastError: row.status === "ERROR" ? (row.lastError ?? "") : "",
     config: { kind: configMessage(row) },
+    eventsError: row.eventsError ?? "",
   });
 }
 

@@ -16,6 +16,7 @@ import { loadClassifyContext } from "./load-classify-context";
 import type { NewPolicyEvent } from "./policy-event";
 import { writeEvents } from "./record-event";
 import { listResourceEventStates, rebuildResourceEvents } from "./resource-event-repository";
+import { fetchOrganizationTrail } from "./trail-fetch";
 
 /** Queue of the per-connector event fetch, for modules that ask for a fetch after a change. */
 
@@ -104,6 +105,8 @@ export function createEventPipeline(deps: {
     const connector = await findConnectorAnyTenant(db, connectorId);
     if (!connector) return { records: 0, events: 0, states: 0 };
     const provider = runtime.providerFor(connector);
+    if (provider.provider === "aws" && provider.trail)
+      return fetchOrganizationTrail(deps, connector, provider.trail);
     const page = await provider.readAuditEvents(connector.eventCursor ?? undefined, {
       // A new connector starts from the day before it was added, not the provider's whole retention.
       since: new Date(connector.createdAt.getTime() - DAY_MS),
