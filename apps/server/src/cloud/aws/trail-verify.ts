@@ -7,6 +7,8 @@ import { type TrailBucket, TrailError, type TrailSettings } from "./trail-s3";
 
 /** A trail whose newest file is older than this is reported as not delivering. */
 const STALE_DAYS = 2;
+/** Newest files tried for a record before the check gives up. */
+const NEWEST_FILES_TRIED = 5;
 
 const failed = (name: string, error: unknown): ConnectionCheck => ({
   name,
@@ -67,20 +69,19 @@ export async function verifyTrail(
   const newestName = "Newest record";
   try {
     const since = addDays(dayOf(now()), -STALE_DAYS);
-    let newest: { key: string; at: string } | undefined;
+    const delivered: { key: string; at: string }[] = [];
     await Promise.all(
       prefixes.map(async (p) => {
         const folder = regionFolder(trail.keyPrefix, p);
         await bucket.keys(folder, `${folder}${since}`, async (keys) => {
           for (const key of keys) {
             const at = deliveredAt(key);
-            if (at && (!newest || at > newest.at)) newest = { key, at };
+            if (at) delivered.push({ key, at });
           }
         });
       }),
     );
-    const found = newest as { key: string; at: string } | undefined;
-    if (!found) {
+    if (delivered.length === 0) {
       checks.push({
         name: newestName,
         ok: false,
@@ -88,25 +89,27 @@ export async function verifyTrail(
       });
       return checks;
     }
-    const body = await bucket.get(found.key);
-    const parsed = body ? await parseLogFile(body, found.key) : undefined;
-    const times = (parsed?.records ?? []).map((r) => r.time.getTime());
-    const newestTime = times.length ? Math.max(...times) : undefined;
-    checks.push(
-      newestTime === undefined
-        ? {
-            name: newestName,
-            ok: false,
-            message: parsed?.problem
-              ? `${parsed.problem.code}: ${parsed.problem.message}`
-              : `${found.key} holds no record.`,
-          }
-        : {
-            name: newestName,
-            ok: true,
-            message: `The newest record is ${age(now().getTime() - newestTime)} old (${found.key}).`,
-          },
-    );
+    // The newest files first; one that cannot be read is reported only when none of them can.
+    delivered.sort((a, b) => b.at.localeCompare(a.at));
+    let problem = "";
+    for (const { key } of delivered.slice(0, NEWEST_FILES_TRIED)) {
+      const body = await bucket.get(key);
+      const parsed = body ? await parseLogFile(body, key) : undefined;
+      const times = (parsed?.records ?? []).map((r) => r.time.getTime());
+      if (times.length === 0) {
+        problem ||= parsed?.problem
+          ? `${parsed.problem.code}: ${parsed.problem.message}`
+          : `${key} holds no record.`;
+        continue;
+      }
+      checks.push({
+        name: newestName,
+        ok: true,
+        message: `The newest record is ${age(now().getTime() - Math.max(...times))} old (${key}).`,
+      });
+      return checks;
+    }
+    checks.push({ name: newestName, ok: false, message: problem });
   } catch (error) {
     checks.push(failed(newestName, error));
   }
