@@ -84,7 +84,7 @@ describe("AWS adapter against the sandbox", () => {
       ["Assume role", true],
       ["Read the organisation", true],
       ["List service control policies", true],
-      ["Read CloudTrail events", true],
+      ["Read CloudTrail events (management account only)", true],
     ]);
   });
 
