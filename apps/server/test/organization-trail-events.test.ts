@@ -181,7 +181,8 @@ describe.skipIf(!motoAvailable()).each(engines)("organisation trail events on %s
       .listEvents({ filter: { type: [EventType.PREVENTION], policyId: bundleId } });
     expect(items).toHaveLength(1);
     const event = items[0]!;
-    expect(event.resource?.scope?.externalId ?? event.resource?.externalId).toContain(MEMBER);
+    expect(event.resource?.scope?.externalId).toBe(MEMBER);
+    expect(event.resource?.details?.externalId).toBe(MEMBER);
     const audit = event.audits[0]!;
     expect(audit.id).toBe(denial.eventID);
     expect(audit.raw).toMatchObject({ awsRegion: "eu-west-1", recipientAccountId: MEMBER });

@@ -40,8 +40,37 @@ export const AWS_REQUIRED_ACTIONS = [
   "cloudtrail:LookupEvents",
 ] as const;
 
-/** IAM actions the organisation trail's reader role needs (kms:Decrypt only for SSE-KMS files). */
-export const AWS_TRAIL_READER_ACTIONS = ["s3:ListBucket", "s3:GetObject", "kms:Decrypt"] as const;
+/**
+ * The permissions policy of the organisation trail's reader role: list the trail's folders, read
+ * its log files, and decrypt them when the trail encrypts with SSE-KMS.
+ */
+export function trailReaderPolicy(bucket: string, keyPrefix: string) {
+  const logs = keyPrefix ? `${keyPrefix}/AWSLogs/` : "AWSLogs/";
+  return {
+    Version: "2012-10-17",
+    Statement: [
+      {
+        Sid: "ListTrailFolders",
+        Effect: "Allow",
+        Action: "s3:ListBucket",
+        Resource: `arn:aws:s3:::${bucket}`,
+        Condition: { StringLike: { "s3:prefix": [`${logs}*`] } },
+      },
+      {
+        Sid: "ReadTrailFiles",
+        Effect: "Allow",
+        Action: "s3:GetObject",
+        Resource: `arn:aws:s3:::${bucket}/${logs}*`,
+      },
+      {
+        Sid: "DecryptTrailFiles",
+        Effect: "Allow",
+        Action: "kms:Decrypt",
+        Resource: "arn:aws:kms:<REGION>:<LOG_ARCHIVE_ACCOUNT_ID>:key/<TRAIL_KMS_KEY_ID>",
+      },
+    ],
+  };
+}
 
 export function createAwsProvider(connection: AwsConnection): AwsCloudProvider {
   const clients = createAwsClients(connection);
