@@ -32,18 +32,18 @@ function isRecord(value: unknown): value is CloudTrailRecord {
     typeof r.eventID === "string" &&
     r.eventID.length > 0 &&
     typeof r.eventTime === "string" &&
-    !Number.isNaN(Date.parse(r.eventTime)) &&
     typeof r.eventSource === "string" &&
     typeof r.eventName === "string"
   );
 }
 
 /** The record as the event pipeline reads it; `raw` is the CloudTrail record itself. */
-export function trailAuditRecord(record: CloudTrailRecord): AuditRecord {
-  const service = record.eventSource.split(".")[0] ?? "";
+export function trailAuditRecord(record: CloudTrailRecord, time = new Date(record.eventTime)): AuditRecord {
+  const dot = record.eventSource.indexOf(".");
+  const service = dot < 0 ? record.eventSource : record.eventSource.slice(0, dot);
   return {
     id: record.eventID,
-    time: new Date(record.eventTime),
+    time,
     action: service ? `${service}:${record.eventName}` : record.eventName,
     principal: record.userIdentity?.arn,
     scopeId: record.recipientAccountId ?? record.userIdentity?.accountId,
@@ -57,7 +57,9 @@ function fromRecords(values: unknown[], context: string): ParsedLogFile {
   const records: AuditRecord[] = [];
   let invalid = 0;
   for (const value of values) {
-    if (isRecord(value)) records.push(trailAuditRecord(value));
+    const time = isRecord(value) ? new Date(value.eventTime) : undefined;
+    if (time && !Number.isNaN(time.getTime()))
+      records.push(trailAuditRecord(value as CloudTrailRecord, time));
     else invalid += 1;
   }
   return invalid === 0
