@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { createAwsProvider } from "../../apps/server/src/cloud/aws/aws-provider";
@@ -27,8 +28,9 @@ import {
 import { type Figure, record } from "../support/results";
 
 /**
- * Organisation-trail ingest end to end: log files in moto's S3 (`moto_server`, AWS emulated by
- * people outside Palisade) in the layout AWS documents, read by the connector's trail reader
+ * Organisation-trail ingest end to end: log files in the layout AWS documents, served by a
+ * file-backed S3 endpoint in its own process (`file-s3.ts`), or by moto's S3 with
+ * BENCH_TRAIL_S3=moto (`moto_server`, whose Python process bounds the read rate), read by the connector's trail reader
  * (list, get, gunzip, parse), classified against a PREVENT guardrail on the organisation root and
  * stored (events, the file ledger, the position) in PGlite, against a plain gunzip + `JSON.parse`
  * of the same files in the same run.
@@ -47,13 +49,52 @@ const SLUG = "protect-s3-account-public-access-block";
 const BUCKET = "bench-org-trail";
 const DENIAL_EVERY = 1000;
 
-if (!motoAvailable()) {
-  console.error("moto_server is not on PATH: install moto[server] to run this benchmark.");
+const USE_MOTO = process.env.BENCH_TRAIL_S3 === "moto";
+if (USE_MOTO && !motoAvailable()) {
+  console.error("moto_server is not on PATH: install moto[server], or run with the file-backed S3.");
   process.exit(1);
 }
 
-const moto = await startMotoServer();
 const dir = mkdtempSync(join(tmpdir(), "palisade-trail-bench-"));
+const objects = join(dir, "objects");
+let stopS3 = async () => {};
+
+/** moto's S3, the files put into it. */
+async function motoS3(files: { key: string; body: Uint8Array }[]) {
+  const moto = await startMotoServer();
+  const s3 = testS3(moto.url);
+  await createTrailBucketIn(s3, BUCKET);
+  for (const f of files) await putObject(s3, BUCKET, f.key, f.body);
+  return { url: moto.url, stop: moto.stop, name: "moto S3" };
+}
+
+/** The file-backed S3 endpoint (`file-s3.ts`) in a process of its own, serving the files from disk. */
+async function fileS3(files: { key: string; body: Uint8Array }[]) {
+  for (const f of files) {
+    const path = join(objects, BUCKET, ...f.key.split("/"));
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, f.body);
+  }
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(import.meta.dirname, "file-s3.ts"), objects],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout.once("data", (d: Buffer) => resolve(d.toString().trim()));
+    child.once("exit", (code) => reject(new Error(`file-s3 exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    name: "file-backed S3",
+    stop: async () => {
+      child.kill();
+    },
+  };
+}
+
 const handle = await openDatabase({ dataDir: dir });
 await handle.migrate();
 try {
@@ -102,8 +143,7 @@ try {
       'S3 public access block', ${SCP_ID}, 'bench')`);
 
   // The organisation trail's files: delivered over the last hours, every account and region.
-  const s3 = testS3(moto.url);
-  await createTrailBucketIn(s3, BUCKET);
+  const files: { key: string; body: Uint8Array }[] = [];
   const bodies: Uint8Array[] = [];
   const now = Date.now();
   let n = 0;
@@ -133,9 +173,11 @@ try {
         });
         const body = gzipLogFile(records);
         bodies.push(body);
-        await putObject(s3, BUCKET, logFileKey("", account, region, delivered), body);
+        files.push({ key: logFileKey("", account, region, delivered), body });
       }
   const total = n;
+  const s3 = USE_MOTO ? await motoS3(files) : await fileS3(files);
+  stopS3 = s3.stop;
 
   // Baseline: the same files, already in memory, gunzipped and parsed.
   let parsed = 0;
@@ -145,7 +187,7 @@ try {
   const baselineMs = performance.now() - b0;
 
   const provider = createAwsProvider({
-    endpoint: moto.url,
+    endpoint: s3.url,
     region: "us-east-1",
     roleArn: `arn:aws:iam::${MANAGEMENT}:role/palisade`,
     externalId: "bench",
@@ -191,7 +233,7 @@ try {
     },
     {
       group: "trail-ingest",
-      figure: "trail reader alone: list, get (moto S3), gunzip, parse",
+      figure: `trail reader alone: list, get (${s3.name}), gunzip, parse`,
       value: total / (readMs / 1000),
       unit: "records/s",
     },
@@ -203,7 +245,7 @@ try {
     },
     {
       group: "trail-ingest",
-      figure: `organisation-trail ingest: list, get (moto S3), gunzip, parse, classify, store (PGlite); ${total.toLocaleString("en")} records in ${bodies.length} files, ${ACCOUNTS} accounts x ${REGIONS.length} regions`,
+      figure: `organisation-trail ingest: list, get (${s3.name}), gunzip, parse, classify, store (PGlite); ${total.toLocaleString("en")} records in ${bodies.length} files, ${ACCOUNTS} accounts x ${REGIONS.length} regions`,
       value: ingestRate,
       unit: "records/s",
       budget: { kind: "min", value: 20_000 },
@@ -222,6 +264,6 @@ try {
   process.exitCode = pass ? 0 : 1;
 } finally {
   await handle.close();
-  await moto.stop();
+  await stopS3();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -47,6 +47,8 @@ export class TrailError extends Error {
   }
 }
 
+/** Attempts of a call whose connection failed, the first included. */
+const NETWORK_ATTEMPTS = 3;
 const EXPIRED = /ExpiredToken|TokenRefreshRequired|RequestExpired|InvalidToken/;
 
 /** The named failure for an error of an S3 or STS call, in words that say what to fix. */
@@ -136,16 +138,31 @@ export function createTrailBucket(options: TrailS3Options): TrailBucket {
     }
   }
 
+  /**
+   * Lists and reads are idempotent, so a connection S3 closed while idle (reset, timed out) is
+   * tried again, a bounded number of times, before the trail is reported unreachable.
+   */
+  async function resend<T>(send: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await withRetry(send, retry);
+      } catch (error) {
+        if (!isUnreachable(error) || attempt >= NETWORK_ATTEMPTS) throw error;
+        await new Promise((r) => setTimeout(r, 100 * attempt));
+      }
+    }
+  }
+
   /** One S3 call: throttling retried, an expired session renewed once, other errors named. */
   async function call<T>(what: string, send: () => Promise<T>): Promise<T> {
     return limiter.run(async () => {
       try {
-        return await withRetry(send, retry);
+        return await resend(send);
       } catch (error) {
         if (!EXPIRED.test(errorCode(error))) throw trailFailure(error, trail, what);
         await signIn();
         try {
-          return await withRetry(send, retry);
+          return await resend(send);
         } catch (again) {
           throw trailFailure(again, trail, what);
         }
