@@ -205,9 +205,7 @@ try {
   const readOnly = await provider.trail.read(undefined, { filesOf: async () => new Map() }, async () => {});
   const readMs = performance.now() - r0;
   const ctx = await loadClassifyContext(deps, row, "aws");
-  const records = (await Promise.all(bodies.map((b, i) => parseLogFile(b, String(i))))).flatMap(
-    (p) => p.records,
-  );
+  const records = bodies.flatMap((b, i) => parseLogFile(b, String(i)).records);
   const c0 = performance.now();
   for (const r of records) classifyAudit(r, ctx);
   const classifyMs = performance.now() - c0;

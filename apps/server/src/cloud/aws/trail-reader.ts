@@ -114,7 +114,7 @@ export function createTrailReader(
       const readFile = async (key: string, prefix: string, day: string, attempts: number) => {
         const body = await bucket.get(key);
         const parsed: ParsedLogFile = body
-          ? await parseLogFile(body, key)
+          ? parseLogFile(body, key)
           : {
               records: [],
               problem: {

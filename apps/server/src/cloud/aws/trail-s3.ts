@@ -125,21 +125,8 @@ export function createTrailBucket(options: TrailS3Options): TrailBucket {
     forcePathStyle: Boolean(options.endpoint),
   });
 
-  async function signIn() {
-    try {
-      await session.renew();
-    } catch (error) {
-      if (/AccessDenied/.test(errorCode(error)))
-        throw new TrailError(
-          "TRAIL_ROLE_DENIED",
-          `AssumeRole on ${trail.readerRoleArn} was denied. Check that its trust policy allows Palisade's principal${trail.readerExternalId ? ` with the external id ${trail.readerExternalId}` : ""}.`,
-        );
-      throw trailFailure(error, trail, "sign in to read");
-    }
-  }
-
   /**
-   * Lists and reads are idempotent, so a connection S3 closed while idle (reset, timed out) is
+   * Lists, reads and AssumeRole are idempotent, so a connection closed while idle (reset, timed out) is
    * tried again, a bounded number of times, before the trail is reported unreachable.
    */
   async function resend<T>(send: () => Promise<T>): Promise<T> {
@@ -150,6 +137,19 @@ export function createTrailBucket(options: TrailS3Options): TrailBucket {
         if (!isUnreachable(error) || attempt >= NETWORK_ATTEMPTS) throw error;
         await new Promise((r) => setTimeout(r, 100 * attempt));
       }
+    }
+  }
+
+  async function signIn() {
+    try {
+      await resend(session.renew);
+    } catch (error) {
+      if (/AccessDenied/.test(errorCode(error)))
+        throw new TrailError(
+          "TRAIL_ROLE_DENIED",
+          `AssumeRole on ${trail.readerRoleArn} was denied. Check that its trust policy allows Palisade's principal${trail.readerExternalId ? ` with the external id ${trail.readerExternalId}` : ""}.`,
+        );
+      throw trailFailure(error, trail, "sign in to read");
     }
   }
 

@@ -94,7 +94,7 @@ export async function verifyTrail(
     let problem = "";
     for (const { key } of delivered.slice(0, NEWEST_FILES_TRIED)) {
       const body = await bucket.get(key);
-      const parsed = body ? await parseLogFile(body, key) : undefined;
+      const parsed = body ? parseLogFile(body, key) : undefined;
       const times = (parsed?.records ?? []).map((r) => r.time.getTime());
       if (times.length === 0) {
         problem ||= parsed?.problem
