@@ -35,7 +35,7 @@ export function cloudTrailRecord(input: {
   errorMessage?: string;
   requestParameters?: Record<string, unknown> | null;
 }): Record<string, unknown> {
-  const role = "arn:aws:iam::" + input.account + ":role/Deployer";
+  const role = `arn:aws:iam::${input.account}:role/Deployer`;
   return {
     eventVersion: "1.09",
     userIdentity: {
