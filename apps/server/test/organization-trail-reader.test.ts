@@ -287,6 +287,27 @@ describe.skipIf(!motoAvailable())("organisation trail read from moto's S3", () =
     expect(read.every((f) => f.state === "read")).toBe(true);
   });
 
+  it("names a bucket in another region than the one given", async () => {
+    // S3 answers a request signed for the wrong region with PermanentRedirect
+    // (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html).
+    const redirect = await faultProxy(moto.url, (method, path) =>
+      method === "GET" && path.includes("list-type=2")
+        ? { status: 301, code: "PermanentRedirect" }
+        : undefined,
+    );
+    try {
+      const store = memoryStore();
+      const error = await reader(redirect.url)
+        .read(undefined, store.ledger, store.onBatch)
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: "TRAIL_WRONG_REGION" });
+      expect(String((error as Error).message)).toContain("Set the bucket's region on the connector");
+      expect(store.doneCount).toBe(0);
+    } finally {
+      await redirect.close();
+    }
+  });
+
   it("renews an expired role session once, and names a session S3 keeps refusing", async () => {
     let refusals = 1;
     const once = await faultProxy(moto.url, (method, path) =>
