@@ -96,7 +96,10 @@ export async function updateConnector(
   tenantId: string,
   id: string,
   patch: Partial<
-    Pick<ConnectorRow, "name" | "config" | "secretCiphertext" | "status" | "lastSyncAt" | "lastError">
+    Pick<
+      ConnectorRow,
+      "name" | "config" | "secretCiphertext" | "status" | "lastSyncAt" | "lastError" | "eventsError"
+    >
   >,
 ): Promise<ConnectorRow | undefined> {
   const [row] = await db
