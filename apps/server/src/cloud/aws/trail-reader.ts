@@ -1,10 +1,4 @@
-import type {
-  AuditRecord,
-  OrganizationTrailReader,
-  TrailBatch,
-  TrailFileOutcome,
-  TrailIssue,
-} from "../cloud-provider";
+import type { OrganizationTrailReader, TrailBatch, TrailFileOutcome, TrailIssue } from "../cloud-provider";
 import { type ParsedLogFile, parseLogFile } from "./trail-file";
 import { logFileDay, logsRoot, prefixName, regionFolder, type TrailPrefix } from "./trail-layout";
 import { decodePosition, encodePosition, floorOf, nextFloor } from "./trail-position";
@@ -147,7 +141,7 @@ export function createTrailReader(
         records += parsed.records.length;
         // The records of a damaged file are stored too: the file is retried, and `eventID` makes
         // the retry's records no-ops.
-        for (const record of parsed.records) pending.records.push(record as AuditRecord);
+        for (const record of parsed.records) pending.records.push(record);
         pending.files.push(outcome);
         if (pending.records.length >= BATCH_RECORDS || pending.files.length >= BATCH_FILES) await flush();
         return outcome;
