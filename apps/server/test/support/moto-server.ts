@@ -11,7 +11,8 @@ export interface MotoServer {
 export function motoAvailable(): boolean {
   const found = spawnSync("moto_server", ["--help"], { stdio: "ignore", timeout: 30_000 }).status === 0;
   if (!found && process.env.CI) throw new Error("moto_server is not on PATH; CI must install moto[server].");
-  if (!found) console.warn("moto_server is not on PATH: the tests against moto's S3 are skipped (they run in CI).");
+  if (!found)
+    console.warn("moto_server is not on PATH: the tests against moto's S3 are skipped (they run in CI).");
   return found;
 }
 
