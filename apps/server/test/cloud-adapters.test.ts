@@ -86,7 +86,7 @@ describe("AWS adapter against the sandbox", () => {
       ["Read the organisation", true],
       ["Service control policies enabled", true],
       ["List service control policies", true],
-      ["Read CloudTrail events", true],
+      ["Read CloudTrail events (management account only)", true],
     ]);
   });
 

@@ -93,6 +93,16 @@ export function cloudTrailEventDetail(event: Event): Record<string, unknown> {
   return detail;
 }
 
+/**
+ * The CloudTrail record an `AuditRecord.raw` holds, whichever source read it: a LookupEvents
+ * `Event` (the record is its `CloudTrailEvent` JSON) or a trail log file's record itself.
+ */
+export function cloudTrailRecordOf(raw: unknown): Record<string, unknown> {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return {};
+  if (typeof (raw as Event).CloudTrailEvent === "string") return cloudTrailEventDetail(raw as Event);
+  return raw as Record<string, unknown>;
+}
+
 export function auditRecord(event: Event): AuditRecord {
   const detail = cloudTrailEventDetail(event) as {
     errorCode?: string;

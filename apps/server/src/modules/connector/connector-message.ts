@@ -44,6 +44,7 @@ function configMessage(row: ConnectorRow): ConnectorConfig["kind"] {
         roleArn: config.roleArn,
         externalId: config.externalId,
         region: config.region,
+        trail: config.trail,
       }),
     };
   }
@@ -86,6 +87,7 @@ export function connectorMessage(row: ConnectorRow): Connector {
       .filter(Boolean)
       .join(" "),
     config: { kind: configMessage(row) },
+    eventsError: row.eventsError ?? "",
   });
 }
 

@@ -10,7 +10,15 @@ export type ConnectorStatusName = "NEVER_SYNCED" | "SYNCING" | "CONNECTED" | "ER
 
 /** Non-secret settings kept in `connectors.config`. Every kind records the provider it speaks. */
 export type StoredConfig =
-  | { provider: "aws"; managementAccountId: string; roleArn: string; externalId: string; region: string }
+  | {
+      provider: "aws";
+      managementAccountId: string;
+      roleArn: string;
+      externalId: string;
+      region: string;
+      /** Absent: events come from LookupEvents in the management account only. */
+      trail?: OrganizationTrailSettings;
+    }
   | {
       provider: "azure";
       tenantId: string;
@@ -19,6 +27,18 @@ export type StoredConfig =
       certificateThumbprint: string;
     }
   | { provider: ProviderName };
+
+/** Where an AWS organisation's CloudTrail delivers its log files, and the role that reads them. */
+export interface OrganizationTrailSettings {
+  bucket: string;
+  /** The trail's key prefix without a trailing slash; empty when it has none. */
+  keyPrefix: string;
+  bucketRegion: string;
+  readerRoleArn: string;
+  /** Empty when the reader role's trust policy requires none. */
+  readerExternalId: string;
+  backfillDays: number;
+}
 
 export type ConnectorRow = typeof connectors.$inferSelect;
 export type HierarchyNodeRow = typeof hierarchyNodes.$inferSelect;
@@ -76,7 +96,10 @@ export async function updateConnector(
   tenantId: string,
   id: string,
   patch: Partial<
-    Pick<ConnectorRow, "name" | "config" | "secretCiphertext" | "status" | "lastSyncAt" | "lastError">
+    Pick<
+      ConnectorRow,
+      "name" | "config" | "secretCiphertext" | "status" | "lastSyncAt" | "lastError" | "eventsError"
+    >
   >,
 ): Promise<ConnectorRow | undefined> {
   const [row] = await db
@@ -213,6 +236,19 @@ export async function saveReadFailures(
   await db
     .update(connectors)
     .set({ readFailures: failures })
+    .where(and(eq(connectors.tenantId, tenantId), eq(connectors.id, connectorId)));
+}
+
+/** Says why the last read of the audit stream failed or left files unread; null after a complete read. */
+export async function saveEventsError(
+  db: Database,
+  tenantId: string,
+  connectorId: string,
+  error: string | null,
+): Promise<void> {
+  await db
+    .update(connectors)
+    .set({ eventsError: error })
     .where(and(eq(connectors.tenantId, tenantId), eq(connectors.id, connectorId)));
 }
 
