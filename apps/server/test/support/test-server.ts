@@ -59,6 +59,9 @@ export async function startTestServer(engine: Engine, env: Record<string, string
     PALISADE_SANDBOX: "false",
     // Test servers run side by side: each sandbox on a port of its own.
     SANDBOX_PORT: "0",
+    // The sandbox's organisation trail delivers about a second after a call: late, as CloudTrail's
+    // files are, yet short enough for a test to wait for.
+    SANDBOX_TRAIL_DELAY_SECONDS: "1",
     ...env,
   });
   const palisade = await createPalisade(config, createLogger(config.logLevel));
