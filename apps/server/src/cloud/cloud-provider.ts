@@ -175,8 +175,9 @@ export interface AwsCloudProvider extends CloudProviderBase {
   /** The policy document of an SCP. */
   readScpContent(policyId: string): Promise<string>;
   /**
-   * CloudTrail's management events since `since`, newest first, a page at a time within the
-   * provider's request rate; answers the pages read.
+   * CloudTrail's management events since `since`, a page at a time: the organisation trail's log
+   * files where the connector names one, otherwise LookupEvents newest first within its request
+   * rate; answers the pages read.
    */
   lookupAuditPages(since: Date, onPage: (records: AuditRecord[]) => Promise<void>): Promise<number>;
 }

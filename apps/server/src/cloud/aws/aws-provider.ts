@@ -4,6 +4,7 @@ import { listAwsHierarchy } from "./aws-hierarchy";
 import { createScpOperations } from "./aws-scps";
 import { verifyAwsConnection } from "./aws-verify";
 import { lookupCloudTrailPages, readCloudTrailEvents } from "./cloudtrail-events";
+import { readTrailPages } from "./trail-pages";
 import { createTrailReader } from "./trail-reader";
 import { createTrailBucket, type TrailSettings } from "./trail-s3";
 import { verifyTrail } from "./trail-verify";
@@ -95,12 +96,18 @@ export function createAwsProvider(connection: AwsConnection): AwsCloudProvider {
     // SCPs have no audit mode, so there is no compliance state to read: ALERT deployments are
     // evaluated from the audit stream instead.
     readCompliance: async () => [],
+    // With an organisation trail, a period's records are its log files; LookupEvents would answer
+    // the management account in one region only.
     lookupAuditPages: (since, onPage) =>
-      lookupCloudTrailPages(clients, {
-        since,
-        onPage,
-        intervalMs: connection.lookupEventsPerSecond ? 1000 / connection.lookupEventsPerSecond : undefined,
-      }),
+      trail && bucket
+        ? readTrailPages(bucket, trail, since, onPage)
+        : lookupCloudTrailPages(clients, {
+            since,
+            onPage,
+            intervalMs: connection.lookupEventsPerSecond
+              ? 1000 / connection.lookupEventsPerSecond
+              : undefined,
+          }),
     ...createScpOperations(clients),
     close() {
       clients.close();
