@@ -60,6 +60,9 @@ export default defineConfig({
       // A known address for the tests that act as a cloud user; no simulated background activity.
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_ACTIVITY: "false",
+      // The organisation trail delivers a call's log file about a second later: late, as
+      // CloudTrail's are, short enough for a test to wait for.
+      SANDBOX_TRAIL_DELAY_SECONDS: "1",
       // Slack's Web API as the chat approval test's loopback receiver answers it.
       SLACK_API_URL: slackApiURL,
       // The single sign-on test's identity provider, on loopback (a private address needs trusting).

@@ -201,6 +201,7 @@ describe("AWS adapter against the sandbox", () => {
     // asked for again, as with the product's default retry.
     const aws = createAwsProvider({
       ...sandboxAwsConnection(cloud),
+      trail: undefined,
       retry: { maxAttempts: 6, baseDelayMs: 250, maxDelayMs: 2000 },
     });
     const first = await aws.readAuditEvents(undefined, { since: new Date(Date.now() - 60_000) });

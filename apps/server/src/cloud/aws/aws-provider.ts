@@ -4,7 +4,7 @@ import { listAwsHierarchy } from "./aws-hierarchy";
 import { createScpOperations } from "./aws-scps";
 import { verifyAwsConnection } from "./aws-verify";
 import { lookupCloudTrailPages, readCloudTrailEvents } from "./cloudtrail-events";
-import { readTrailPages } from "./trail-pages";
+import { readTrailEvents, readTrailPages } from "./trail-pages";
 import { createTrailReader } from "./trail-reader";
 import { createTrailBucket, type TrailSettings } from "./trail-s3";
 import { verifyTrail } from "./trail-verify";
@@ -92,7 +92,10 @@ export function createAwsProvider(connection: AwsConnection): AwsCloudProvider {
       return trail && bucket ? [...checks, ...(await verifyTrail(bucket, trail, connection.region))] : checks;
     },
     listHierarchy: () => listAwsHierarchy(clients, connection.consoleLinks),
-    readAuditEvents: (cursor, options) => readCloudTrailEvents(clients, cursor, options),
+    readAuditEvents: (cursor, options) =>
+      trail && bucket
+        ? readTrailEvents(bucket, trail, cursor, options)
+        : readCloudTrailEvents(clients, cursor, options),
     // SCPs have no audit mode, so there is no compliance state to read: ALERT deployments are
     // evaluated from the audit stream instead.
     readCompliance: async () => [],

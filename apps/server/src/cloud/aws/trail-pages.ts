@@ -1,4 +1,5 @@
-import type { AuditRecord } from "../cloud-provider";
+import { advanceCursor, decodeCursor, encodeCursor } from "../audit-cursor";
+import type { AuditPage, AuditRecord } from "../cloud-provider";
 import { parseLogFile } from "./trail-file";
 import { dayOf, regionFolder } from "./trail-layout";
 import { discoverPrefixes } from "./trail-reader";
@@ -44,4 +45,34 @@ export async function readTrailPages(
       `${problems.length} log file(s) of the organisation trail could not be read; the first: ${problems[0]}`,
     );
   return pages;
+}
+
+/**
+ * A file is delivered about 5 minutes after its records, not guaranteed and out of order
+ * (https://docs.aws.amazon.com/awscloudtrail/latest/userguide/how-cloudtrail-works.html): a read
+ * after a cursor lists again the hour before the newest record seen.
+ */
+const TRAIL_REREAD_MS = 60 * 60_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * The trail's records after a cursor, oldest first, for readers that keep a cursor of their own
+ * (recommendations); the event pipeline reads the trail with its file ledger instead.
+ */
+export async function readTrailEvents(
+  bucket: TrailBucket,
+  trail: TrailSettings,
+  cursorText: string | undefined,
+  options?: { since?: Date },
+): Promise<AuditPage> {
+  const cursor = decodeCursor(cursorText) ?? {
+    time: (options?.since ?? new Date(Date.now() - trail.backfillDays * DAY_MS)).toISOString(),
+    ids: [],
+  };
+  const records: AuditRecord[] = [];
+  await readTrailPages(bucket, trail, new Date(cursor.time), async (page) => {
+    records.push(...page);
+  });
+  const { fresh, next } = advanceCursor(cursor, records, TRAIL_REREAD_MS);
+  return { records: fresh, cursor: encodeCursor(next) };
 }
