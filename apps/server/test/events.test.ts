@@ -338,78 +338,6 @@ describe.each(engines)("policy events on %s", (engine) => {
     expect(alerts[0]?.user?.type).toBe(EventUserType.APPLICATION);
   });
 
-  it("shows a member account's denial in another region than the connector's, and its waived retry, from the organisation trail", async () => {
-    const sandboxOu = await node(awsConnector.id, "Sandbox");
-    const seeded = await seedBundle({
-      key: "TRAIL4C",
-      name: "Keep CloudTrail on",
-      slug: "protect-cloudtrail",
-      provider: "aws",
-      mode: "PREVENT",
-      scope: { externalId: sandboxOu.externalId, name: "Sandbox" },
-      connectorId: awsConnector.id,
-    });
-    await deployScp(seeded);
-    const region = "eu-west-2";
-    expect((awsConnector.config as { region?: string }).region ?? "us-east-1").not.toBe(region);
-    const stop = (principal: string) =>
-      tryAction({
-        provider: "aws",
-        account: "sandbox-alice",
-        principal,
-        action: "cloudtrail:StopLogging",
-        resource: "*",
-        region,
-      });
-    const denied = await stop("role/Developer/carol");
-    expect(denied.status).toBe(403);
-    expect((denied.body.error as { Message: string }).Message).toContain("assumed-role/Developer/carol");
-
-    const preventions = await fetchUntil(async () => {
-      await fetchEvents(awsConnector.id);
-      return eventsOf(EventType.PREVENTION, seeded.bundle.id);
-    });
-    expect(preventions).toHaveLength(1);
-    const prevention = preventions[0]!;
-    expect(prevention.policyDeployment?.key).toBe("TRAIL4C");
-    expect(prevention.resource?.scope?.name).toBe("sandbox-alice");
-    expect(prevention.audits[0]?.action).toBe("cloudtrail:StopLogging");
-    const memberAccount = prevention.resource?.scope?.externalId;
-    expect(prevention.audits[0]?.raw).toMatchObject({ awsRegion: region, recipientAccountId: memberAccount });
-
-    // A waiver for the role, written into the SCP, lets the retry through: a WAIVED event.
-    const roleArn = `arn:aws:iam::${memberAccount}:role/Developer`;
-    const expiresAt = new Date(Date.now() + 3600_000);
-    const [waiver] = await db()
-      .insert(waivers)
-      .values({
-        tenantId,
-        deploymentId: seeded.deployment.id,
-        policyKey: seeded.bundle.key,
-        createSource: "FORM",
-        requesterName: "carol",
-        requesterIdentifier: "carol@example.test",
-        comment: "trail migration",
-        durationSeconds: 3600,
-        expiresAt,
-        principalArn: roleArn,
-        status: "ACTIVE",
-        approvalType: "AUTO",
-        reviewedAt: new Date(Date.now() - 60_000),
-        deploymentStatus: "ACTIVE",
-      })
-      .returning();
-    await deployScp(seeded, [{ id: waiver!.id, key: seeded.bundle.key, expiresAt, principalArn: roleArn }]);
-    expect((await stop("role/Developer/carol")).status).toBe(200);
-    const waived = await fetchUntil(async () => {
-      await fetchEvents(awsConnector.id);
-      return eventsOf(EventType.WAIVED, seeded.bundle.id);
-    });
-    expect(waived).toHaveLength(1);
-    expect(waived[0]?.resource?.scope?.name).toBe("sandbox-alice");
-    expect(waived[0]?.audits[0]?.raw).toMatchObject({ awsRegion: region, recipientAccountId: memberAccount });
-  });
-
   it("records an Azure RequestDisallowedByPolicy as a prevention, a non-compliant resource as drift, then resolved", async () => {
     const sub = await node(azureConnector.id, "corp-dev");
     const rg = `${sub.externalId}/resourceGroups/rg-corp-dev-data`;
@@ -869,5 +797,77 @@ describe.each(engines)("policy events on %s", (engine) => {
     const queued = listed.filter((e) => e.resource === "queue-1").map((e) => e.id);
     expect(inQueue.map((e) => e.entity?.id)).toEqual(queued);
     expect(pagination?.totalItems).toBe(queued.length);
+  });
+
+  it("shows a member account's denial in another region than the connector's, and its waived retry, from the organisation trail", async () => {
+    const sandboxOu = await node(awsConnector.id, "Sandbox");
+    const seeded = await seedBundle({
+      key: "TRAIL4C",
+      name: "Keep CloudTrail on",
+      slug: "protect-cloudtrail",
+      provider: "aws",
+      mode: "PREVENT",
+      scope: { externalId: sandboxOu.externalId, name: "Sandbox" },
+      connectorId: awsConnector.id,
+    });
+    await deployScp(seeded);
+    const region = "eu-west-2";
+    expect((awsConnector.config as { region?: string }).region ?? "us-east-1").not.toBe(region);
+    const stop = (principal: string) =>
+      tryAction({
+        provider: "aws",
+        account: "sandbox-alice",
+        principal,
+        action: "cloudtrail:StopLogging",
+        resource: "*",
+        region,
+      });
+    const denied = await stop("role/Developer/carol");
+    expect(denied.status).toBe(403);
+    expect((denied.body.error as { Message: string }).Message).toContain("assumed-role/Developer/carol");
+
+    const preventions = await fetchUntil(async () => {
+      await fetchEvents(awsConnector.id);
+      return eventsOf(EventType.PREVENTION, seeded.bundle.id);
+    });
+    expect(preventions).toHaveLength(1);
+    const prevention = preventions[0]!;
+    expect(prevention.policyDeployment?.key).toBe("TRAIL4C");
+    expect(prevention.resource?.scope?.name).toBe("sandbox-alice");
+    expect(prevention.audits[0]?.action).toBe("cloudtrail:StopLogging");
+    const memberAccount = prevention.resource?.scope?.externalId;
+    expect(prevention.audits[0]?.raw).toMatchObject({ awsRegion: region, recipientAccountId: memberAccount });
+
+    // A waiver for the role, written into the SCP, lets the retry through: a WAIVED event.
+    const roleArn = `arn:aws:iam::${memberAccount}:role/Developer`;
+    const expiresAt = new Date(Date.now() + 3600_000);
+    const [waiver] = await db()
+      .insert(waivers)
+      .values({
+        tenantId,
+        deploymentId: seeded.deployment.id,
+        policyKey: seeded.bundle.key,
+        createSource: "FORM",
+        requesterName: "carol",
+        requesterIdentifier: "carol@example.test",
+        comment: "trail migration",
+        durationSeconds: 3600,
+        expiresAt,
+        principalArn: roleArn,
+        status: "ACTIVE",
+        approvalType: "AUTO",
+        reviewedAt: new Date(Date.now() - 60_000),
+        deploymentStatus: "ACTIVE",
+      })
+      .returning();
+    await deployScp(seeded, [{ id: waiver!.id, key: seeded.bundle.key, expiresAt, principalArn: roleArn }]);
+    expect((await stop("role/Developer/carol")).status).toBe(200);
+    const waived = await fetchUntil(async () => {
+      await fetchEvents(awsConnector.id);
+      return eventsOf(EventType.WAIVED, seeded.bundle.id);
+    });
+    expect(waived).toHaveLength(1);
+    expect(waived[0]?.resource?.scope?.name).toBe("sandbox-alice");
+    expect(waived[0]?.audits[0]?.raw).toMatchObject({ awsRegion: region, recipientAccountId: memberAccount });
   });
 });

@@ -127,7 +127,9 @@ export function classifyCloudTrail(record: AuditRecord, ctx: ClassifyContext): N
     ...awsUserFields(detail, record),
   };
   const message = record.errorMessage ?? detail.errorMessage ?? "";
-  const denied = /AccessDenied/i.test(record.errorCode ?? detail.errorCode ?? "");
+  // EC2 records its denials as Client.UnauthorizedOperation
+  // (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html).
+  const denied = /AccessDenied|UnauthorizedOperation/i.test(record.errorCode ?? detail.errorCode ?? "");
 
   if (denied) {
     const match = SCP_IN_MESSAGE.exec(message);

@@ -16,13 +16,13 @@ import {
   recordTrailFiles,
 } from "./trail-file-repository";
 
-/** "CODE: sentence" lines for what a complete read still could not read; null when nothing. */
-async function unreadReport(
+/** "CODE: sentence" lines for the log files a complete read still could not read. */
+async function unreadFiles(
   db: Database,
   connector: FetchedConnector,
   summary: TrailReadSummary,
-): Promise<string | null> {
-  const lines = summary.issues.map((i) => `${i.code}: ${i.message}`);
+): Promise<string[]> {
+  const lines: string[] = [];
   const retrying = summary.unread.filter((f) => f.state === "failed");
   if (retrying.length > 0)
     lines.push(
@@ -33,7 +33,7 @@ async function unreadReport(
     lines.push(
       `TRAIL_FILES_UNREADABLE: ${givenUp.count} log file(s) could not be read after every attempt and are not read again; the newest: ${givenUp.newest?.error ?? givenUp.newest?.key}`,
     );
-  return lines.length > 0 ? lines.join("\n") : null;
+  return lines;
 }
 
 /**
@@ -67,13 +67,16 @@ export async function fetchOrganizationTrail(
         });
       },
     );
-    const unread = await unreadReport(db, connector, summary);
-    await saveEventsError(db, tenantId, id, unread);
+    // Unread files fail the fetch a user asked for (the others' records are stored); a trail
+    // issue such as an uncovered region is shown on the connector only.
+    const unread = await unreadFiles(db, connector, summary);
+    const report = [...summary.issues.map((i) => `${i.code}: ${i.message}`), ...unread];
+    await saveEventsError(db, tenantId, id, report.length > 0 ? report.join("\n") : null);
     return {
       records: summary.records,
       events: written,
       states: 0,
-      failures: unread ? unread.split("\n") : [],
+      failures: unread,
     };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
