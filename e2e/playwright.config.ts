@@ -62,6 +62,9 @@ export default defineConfig({
       SANDBOX_ACTIVITY: "false",
       // Azure's propagation, short enough to watch a guardrail and a waiver go through it.
       SANDBOX_AZURE_PROPAGATION_SECONDS: "8",
+      // The organisation trail delivers a call's log file about a second later: late, as
+      // CloudTrail's are, short enough for a test to wait for.
+      SANDBOX_TRAIL_DELAY_SECONDS: "1",
       // Slack's Web API as the chat approval test's loopback receiver answers it.
       SLACK_API_URL: slackApiURL,
       // The single sign-on test's identity provider, on loopback (a private address needs trusting).

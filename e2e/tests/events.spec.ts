@@ -98,13 +98,15 @@ test("a denied action appears on the events page once the events are fetched", a
   }
 
   await page.goto("/events");
-  await page.getByRole("button", { name: "Fetch events now" }).click();
   // Another bundle of the same policy on the OU may be the one the cloud names in the deny.
   const row = page
     .getByTestId("event-row")
     .filter({ hasText: "glacier:DeleteVault" })
     .filter({ hasText: "alice" });
+  // The organisation trail delivers the call's log file a moment later: fetch again until it is in.
   await expect(async () => {
+    await page.getByRole("button", { name: "Fetch events now" }).click();
+    await page.waitForTimeout(1_000);
     await page.reload();
     await expect(row.first()).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 60_000 });

@@ -52,6 +52,8 @@ export interface Config {
      * exemption: short for the local run (Azure takes around five minutes), never zero.
      */
     azurePropagationSeconds: number;
+    /** Average seconds before the in-process sandbox's organisation trail delivers a call's log file. */
+    trailDeliveryDelaySeconds: number;
   };
   /** The IAM principal this server assumes connector roles as; shown in the AWS trust policy. */
   awsPrincipalArn: string | undefined;
@@ -122,6 +124,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAuditRecords: Math.floor(positiveNumber(env, "SANDBOX_AUDIT_RECORDS", 20_000)),
       activityLogLagSeconds: positiveNumber(env, "SANDBOX_ACTIVITY_LOG_LAG_SECONDS", 60),
       azurePropagationSeconds: positiveNumber(env, "SANDBOX_AZURE_PROPAGATION_SECONDS", 30),
+      // Shorter than CloudTrail's five minutes so a local run shows its events soon; never zero.
+      trailDeliveryDelaySeconds: positiveNumber(env, "SANDBOX_TRAIL_DELAY_SECONDS", 20),
     },
     awsPrincipalArn: env.PALISADE_AWS_PRINCIPAL_ARN || undefined,
     invitationTtlHours: positiveNumber(env, "INVITATION_TTL_HOURS", 168),

@@ -54,6 +54,7 @@ export async function startCloudConnections(deps: {
           maxAuditRecords: config.sandbox.maxAuditRecords,
           activityLogLagMs: config.sandbox.activityLogLagSeconds * 1000,
           azurePolicyPropagationSeconds: config.sandbox.azurePropagationSeconds,
+          trailDeliveryDelaySeconds: config.sandbox.trailDeliveryDelaySeconds,
           logger: {
             info: (message) => logger.info({ component: "sandbox" }, message),
             warn: (message) => logger.warn({ component: "sandbox" }, message),

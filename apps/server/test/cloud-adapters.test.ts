@@ -14,6 +14,7 @@ import { createAwsProvider } from "../src/cloud/aws/aws-provider";
 import { createAzureProvider } from "../src/cloud/azure/azure-provider";
 import type { AwsCloudProvider, AzureCloudProvider } from "../src/cloud/cloud-provider";
 import { sandboxAwsConnection, sandboxAzureConnection } from "../src/cloud/sandbox-endpoints";
+import { fetchUntil } from "./support/trail-wait";
 
 const SLUGS = ["deny-leave-organization", "storage-accounts-https-only"];
 const catalogue = parseCatalogue(
@@ -22,6 +23,12 @@ const catalogue = parseCatalogue(
     return !match || SLUGS.includes(match[2] ?? "");
   }),
 );
+const TRAIL_CHECKS = [
+  "Assume the trail reader role",
+  "Read the organisation trail",
+  "Regions covered",
+  "Newest record",
+];
 const definition = (slug: string) => catalogue.bySlug.get(slug) as Definition;
 
 function bundle(input: Partial<CompileBundleInput> & Pick<CompileBundleInput, "definition" | "scopes">) {
@@ -69,11 +76,13 @@ async function tryAction(body: Record<string, unknown>) {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "palisade-adapters-"));
+  // The organisation trail delivers about a second after a call, as late as CloudTrail's, shorter.
   cloud = await startSandboxCloud({
     dataDir,
     port: 0,
     activity: { enabled: false },
     azurePolicyPropagationSeconds: PROPAGATION_SECONDS,
+    trailDeliveryDelaySeconds: 1,
   });
   aws = createAwsProvider({ ...sandboxAwsConnection(cloud), retry: fast });
   azure = createAzureProvider({ ...sandboxAzureConnection(cloud), retry: fast });
@@ -87,14 +96,27 @@ afterAll(async () => {
 });
 
 describe("AWS adapter against the sandbox", () => {
-  it("passes every connection check with the sandbox's credentials", async () => {
-    const checks = await aws.verify();
+  it("passes every connection check with the sandbox's credentials once its trail has delivered", async () => {
+    // A new trail has delivered nothing: the check says so until the first log file arrives (the
+    // checks' own calls are recorded, and delivered about a second later).
+    const first = await aws.verify();
+    const failing = first.filter((c) => !c.ok).map((c) => c.name);
+    expect(failing.length).toBeGreaterThan(0);
+    expect(failing.every((name) => TRAIL_CHECKS.includes(name))).toBe(true);
+    const checks = await fetchUntil(
+      () => aws.verify(),
+      (all) => all.every((c) => c.ok),
+    );
     expect(checks.map((c) => [c.name, c.ok])).toEqual([
       ["Assume role", true],
       ["Read the organisation", true],
       ["Service control policies enabled", true],
       ["List service control policies", true],
-      ["Read CloudTrail events", true],
+      // Events come from the organisation trail, so LookupEvents is not checked.
+      ["Assume the trail reader role", true],
+      ["Read the organisation trail", true],
+      ["Regions covered", true],
+      ["Newest record", true],
     ]);
   });
 
@@ -102,7 +124,9 @@ describe("AWS adapter against the sandbox", () => {
     const wrong = createAwsProvider({ ...sandboxAwsConnection(cloud), externalId: "not-the-external-id" });
     const checks = await wrong.verify();
     wrong.close();
-    expect(checks).toHaveLength(1);
+    // The trail is read through its own reader role, so its checks still run.
+    const roleChecks = checks.filter((c) => !TRAIL_CHECKS.includes(c.name));
+    expect(roleChecks).toHaveLength(1);
     expect(checks[0]?.ok).toBe(false);
     expect(checks[0]?.message).toMatch(/external id not-the-external-id/);
   });
@@ -175,12 +199,20 @@ describe("AWS adapter against the sandbox", () => {
     await aws.removeScp(ref.id); // already gone: no error
   });
 
-  it("reads CloudTrail since a cursor across LookupEvents pages, each record once", async () => {
+  // LookupEvents answers the caller's account only: the management account's own calls.
+  it("reads the management account's CloudTrail since a cursor across LookupEvents pages, each record once", async () => {
+    // LookupEvents allows 2 calls a second per account and Region: throttled pages wait and are
+    // asked for again, as with the product's default retry.
+    const aws = createAwsProvider({
+      ...sandboxAwsConnection(cloud),
+      trail: undefined,
+      retry: { maxAttempts: 6, baseDelayMs: 250, maxDelayMs: 2000 },
+    });
     const first = await aws.readAuditEvents(undefined, { since: new Date(Date.now() - 60_000) });
     for (let i = 0; i < 120; i += 1) {
       await tryAction({
         provider: "aws",
-        account: "payments-dev",
+        account: "management",
         principal: "user/bob",
         action: "s3:ListBuckets",
         resource: "*",
@@ -194,6 +226,7 @@ describe("AWS adapter against the sandbox", () => {
     expect(times).toEqual([...times].sort((a, b) => a - b));
     const third = await aws.readAuditEvents(second.cursor);
     expect(third.records).toEqual([]);
+    aws.close();
   });
 
   it("retries throttled Organizations calls and succeeds", async () => {

@@ -215,6 +215,46 @@ describe.each(engines)("connectors on %s", (engine) => {
     expect(error.rawMessage).toMatch(/stays one/);
   });
 
+  it("names an AWS connector's organisation trail, returns it, and falls back to LookupEvents without it", async () => {
+    const client = server.client(ConnectorService, admin);
+    const trail = {
+      bucket: "org-cloudtrail-logs",
+      keyPrefix: "audit",
+      bucketRegion: "eu-west-1",
+      readerRoleArn: "arn:aws:iam::444455556666:role/PalisadeTrailReader",
+      readerExternalId: "log-archive-42",
+      backfillDays: 30,
+    };
+    const aws = (withTrail: boolean) => ({
+      kind: {
+        case: "aws" as const,
+        value: {
+          managementAccountId: "111122223333",
+          roleArn: "arn:aws:iam::111122223333:role/PalisadeConnector",
+          ...(withTrail ? { trail } : {}),
+        },
+      },
+    });
+    const { connector } = await client.createConnector({ name: "Org with trail", config: aws(true) });
+    const id = connector?.entity?.id ?? "";
+    const { connector: read } = await server.client(ConnectorService, viewer).getConnector({ id });
+    expect(read?.config?.kind.case === "aws" ? read.config.kind.value.trail : undefined).toMatchObject(trail);
+    const tooLong = await errorOf(
+      client.updateConnector({
+        id,
+        config: {
+          kind: {
+            ...aws(true).kind,
+            value: { ...aws(true).kind.value, trail: { ...trail, backfillDays: 91 } },
+          },
+        },
+      }),
+    );
+    expect(tooLong.code).toBe(Code.InvalidArgument);
+    const { connector: without } = await client.updateConnector({ id, config: aws(false) });
+    expect(without?.config?.kind.case === "aws" ? without.config.kind.value.trail : "none").toBeUndefined();
+  });
+
   it("stores an Azure client secret encrypted and never returns it", async () => {
     const client = server.client(ConnectorService, admin);
     const secret = "a-very-secret-client-secret-value";

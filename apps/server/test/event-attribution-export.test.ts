@@ -14,6 +14,7 @@ import { jobs } from "../src/db/schema/operations";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
+import { fetchUntil } from "./support/trail-wait";
 
 const { catalogue } = loadCatalogue();
 
@@ -224,7 +225,14 @@ describe.each(engines)("event attribution and large exports on %s", (engine) => 
       resource: "*",
     });
     expect(modify.status).toBe(200);
-    await fetchEvents();
+    // The organisation trail delivers both calls about a second later.
+    await fetchUntil(
+      async () => {
+        await fetchEvents();
+        return [...(await eventTypesOf(exits.bundle.id)), ...(await eventTypesOf(billing.bundle.id))];
+      },
+      (events) => events.length >= 2,
+    );
 
     // Each action is waived by the one bundle whose policy it would have broken.
     expect(await eventTypesOf(exits.bundle.id)).toEqual([

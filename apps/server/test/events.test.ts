@@ -33,6 +33,7 @@ import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
 import { advanceSandboxClock } from "./support/deployment-helpers";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
+import { fetchUntil } from "./support/trail-wait";
 
 const { catalogue } = loadCatalogue();
 
@@ -229,8 +230,10 @@ describe.each(engines)("policy events on %s", (engine) => {
     expect(denied.status).toBe(403);
     expect(JSON.stringify(denied.body)).toContain(ref.id);
 
-    await fetchEvents(awsConnector.id);
-    const preventions = await eventsOf(EventType.PREVENTION, seeded.bundle.id);
+    const preventions = await fetchUntil(async () => {
+      await fetchEvents(awsConnector.id);
+      return eventsOf(EventType.PREVENTION, seeded.bundle.id);
+    });
     expect(preventions).toHaveLength(1);
     const event = preventions[0]!;
     expect(event.policyDeployment?.name).toBe("No leaving the organisation");
@@ -298,8 +301,10 @@ describe.each(engines)("policy events on %s", (engine) => {
       resource: "*",
     });
     expect(allowed.status).toBe(200);
-    await fetchEvents(awsConnector.id);
-    const waived = await eventsOf(EventType.WAIVED, seeded.bundle.id);
+    const waived = await fetchUntil(async () => {
+      await fetchEvents(awsConnector.id);
+      return eventsOf(EventType.WAIVED, seeded.bundle.id);
+    });
     expect(waived).toHaveLength(1);
     expect(waived[0]?.user?.name).toBe("bob");
     // Alice is not waived and is still denied; her read-only call is not an event at all.
@@ -327,8 +332,10 @@ describe.each(engines)("policy events on %s", (engine) => {
       resource: "*",
     });
     expect(result.status).toBe(200);
-    await fetchEvents(awsConnector.id);
-    const alerts = await eventsOf(EventType.ALERT, seeded.bundle.id);
+    const alerts = await fetchUntil(async () => {
+      await fetchEvents(awsConnector.id);
+      return eventsOf(EventType.ALERT, seeded.bundle.id);
+    });
     expect(alerts).toHaveLength(1);
     expect(alerts[0]?.user?.type).toBe(EventUserType.APPLICATION);
   });
@@ -792,5 +799,77 @@ describe.each(engines)("policy events on %s", (engine) => {
     const queued = listed.filter((e) => e.resource === "queue-1").map((e) => e.id);
     expect(inQueue.map((e) => e.entity?.id)).toEqual(queued);
     expect(pagination?.totalItems).toBe(queued.length);
+  });
+
+  it("shows a member account's denial in another region than the connector's, and its waived retry, from the organisation trail", async () => {
+    const sandboxOu = await node(awsConnector.id, "Sandbox");
+    const seeded = await seedBundle({
+      key: "TRAIL4C",
+      name: "Keep CloudTrail on",
+      slug: "protect-cloudtrail",
+      provider: "aws",
+      mode: "PREVENT",
+      scope: { externalId: sandboxOu.externalId, name: "Sandbox" },
+      connectorId: awsConnector.id,
+    });
+    await deployScp(seeded);
+    const region = "eu-west-2";
+    expect((awsConnector.config as { region?: string }).region ?? "us-east-1").not.toBe(region);
+    const stop = (principal: string) =>
+      tryAction({
+        provider: "aws",
+        account: "sandbox-alice",
+        principal,
+        action: "cloudtrail:StopLogging",
+        resource: "*",
+        region,
+      });
+    const denied = await stop("role/Developer/carol");
+    expect(denied.status).toBe(403);
+    expect((denied.body.error as { Message: string }).Message).toContain("assumed-role/Developer/carol");
+
+    const preventions = await fetchUntil(async () => {
+      await fetchEvents(awsConnector.id);
+      return eventsOf(EventType.PREVENTION, seeded.bundle.id);
+    });
+    expect(preventions).toHaveLength(1);
+    const prevention = preventions[0]!;
+    expect(prevention.policyDeployment?.key).toBe("TRAIL4C");
+    expect(prevention.resource?.scope?.name).toBe("sandbox-alice");
+    expect(prevention.audits[0]?.action).toBe("cloudtrail:StopLogging");
+    const memberAccount = prevention.resource?.scope?.externalId;
+    expect(prevention.audits[0]?.raw).toMatchObject({ awsRegion: region, recipientAccountId: memberAccount });
+
+    // A waiver for the role, written into the SCP, lets the retry through: a WAIVED event.
+    const roleArn = `arn:aws:iam::${memberAccount}:role/Developer`;
+    const expiresAt = new Date(Date.now() + 3600_000);
+    const [waiver] = await db()
+      .insert(waivers)
+      .values({
+        tenantId,
+        deploymentId: seeded.deployment.id,
+        policyKey: seeded.bundle.key,
+        createSource: "FORM",
+        requesterName: "carol",
+        requesterIdentifier: "carol@example.test",
+        comment: "trail migration",
+        durationSeconds: 3600,
+        expiresAt,
+        principalArn: roleArn,
+        status: "ACTIVE",
+        approvalType: "AUTO",
+        reviewedAt: new Date(Date.now() - 60_000),
+        deploymentStatus: "ACTIVE",
+      })
+      .returning();
+    await deployScp(seeded, [{ id: waiver!.id, key: seeded.bundle.key, expiresAt, principalArn: roleArn }]);
+    expect((await stop("role/Developer/carol")).status).toBe(200);
+    const waived = await fetchUntil(async () => {
+      await fetchEvents(awsConnector.id);
+      return eventsOf(EventType.WAIVED, seeded.bundle.id);
+    });
+    expect(waived).toHaveLength(1);
+    expect(waived[0]?.resource?.scope?.name).toBe("sandbox-alice");
+    expect(waived[0]?.audits[0]?.raw).toMatchObject({ awsRegion: region, recipientAccountId: memberAccount });
   });
 });

@@ -19,6 +19,7 @@ import {
 } from "./support/deployment-helpers";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
+import { fetchUntil } from "./support/trail-wait";
 
 const REGIONS = "deny-regions-outside-allowlist";
 
@@ -27,10 +28,11 @@ const ACTIVITY = [
   // Workloads accounts, outside us-east-1: what the guardrail would deny.
   { account: "payments-prod", principal: "user/alice", action: "ec2:RunInstances", region: "ap-southeast-2" },
   { account: "payments-prod", principal: "user/bob", action: "ec2:RunInstances", region: "eu-west-1" },
+  // A management event: the organisation trail records management events, not S3's data events.
   {
     account: "storefront-prod",
     principal: "role/ci-deployer",
-    action: "s3:ListBucket",
+    action: "s3:CreateBucket",
     region: "eu-central-1",
   },
   { account: "payments-prod", principal: "user/alice", action: "ec2:RunInstances", region: "ap-southeast-2" },
@@ -97,7 +99,16 @@ describe.each(engines)("impact preview on %s", (engine) => {
     };
     const { preview: started } = await manager(viewer).startImpactPreview(request);
     expect(started?.periodDays).toBe(30);
-    const preview = await finished(started?.id ?? "", viewer);
+    // The organisation trail delivers the calls' log files about a second later: the preview is
+    // run again until it has read them.
+    const [preview] = await fetchUntil(
+      async () => {
+        const { preview: again } = await manager().startImpactPreview({ ...request, refresh: true });
+        return [await finished(again?.id ?? started?.id ?? "", viewer)];
+      },
+      ([p]) => (p?.deniedCount ?? 0) >= 4,
+    );
+    if (!preview) throw new Error("no preview");
     expect(preview.error).toBe("");
     expect(preview.status).toBe(ImpactPreviewStatus.SUCCEEDED);
     expect(preview.recordsEvaluated).toBeGreaterThanOrEqual(ACTIVITY.length);
@@ -155,13 +166,20 @@ describe.each(engines)("impact preview on %s", (engine) => {
     expect(replayed.filter((r) => r.status === 403)).toHaveLength(predicted);
 
     // Now deployed, the guardrail denies these requests already: a new preview counts nothing new.
-    const { preview } = await manager().startImpactPreview({
-      policySlug: REGIONS,
-      parameters: { allowed_regions: ["us-east-1"] },
-      scopes: await workloads(),
-      refresh: true,
-    });
-    const after = await finished(preview?.id ?? "");
+    // Once the trail has delivered the replayed calls.
+    const [after] = await fetchUntil(
+      async () => {
+        const { preview } = await manager().startImpactPreview({
+          policySlug: REGIONS,
+          parameters: { allowed_regions: ["us-east-1"] },
+          scopes: await workloads(),
+          refresh: true,
+        });
+        return [await finished(preview?.id ?? "")];
+      },
+      ([p]) => (p?.alreadyDeniedCount ?? 0) >= 2 * predicted,
+    );
+    if (!after) throw new Error("no preview");
     expect(after.deniedCount).toBe(0);
     expect(after.alreadyDeniedCount).toBe(2 * predicted);
   }, 120_000);

@@ -18,6 +18,7 @@ import {
 } from "./support/deployment-helpers";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
+import { fetchUntil } from "./support/trail-wait";
 
 async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
   try {
@@ -110,10 +111,16 @@ describe.each(engines)("recommendations on %s", (engine) => {
     ]);
     expect(acted.map((a) => a.status)).toEqual([200, 200]);
 
-    // The recomputation that follows the event fetch may have found them already; either way
-    // each is listed once.
-    await client().refreshRecommendations({});
-    const items = await open();
+    // The organisation trail delivers the calls about a second later; the recomputation that
+    // follows the event fetch may have found them already. Either way each is listed once.
+    const items = await fetchUntil(
+      async () => {
+        await client().refreshRecommendations({});
+        return open();
+      },
+      (all) =>
+        withPolicy(all, "deny-s3-public-acls").length > 0 && withPolicy(all, "protect-cloudtrail").length > 0,
+    );
     expect(withPolicy(items, "deny-s3-public-acls")).toHaveLength(1);
     expect(withPolicy(items, "protect-cloudtrail")).toHaveLength(1);
     const publicAcl = withPolicy(items, "deny-s3-public-acls")[0];
@@ -144,9 +151,15 @@ describe.each(engines)("recommendations on %s", (engine) => {
       resource: "arn:aws:s3:::payments-dev-exports",
       context: { "s3:x-amz-acl": "public-read-write" },
     });
-    const outcome = await client().refreshRecommendations({});
+    let outcome: Awaited<ReturnType<ReturnType<typeof client>["refreshRecommendations"]>> | undefined;
+    const after = await fetchUntil(
+      async () => {
+        outcome = await client().refreshRecommendations({});
+        return open();
+      },
+      (all) => withPolicy(all, "deny-s3-public-acls")[0]?.affectedResourcesCount === 2,
+    );
     expect(outcome).toMatchObject({ created: 0, removed: 0 });
-    const after = await open();
     expect(after.map((r) => r.entity?.id).sort()).toEqual(before.map((r) => r.entity?.id).sort());
     const publicAcl = withPolicy(after, "deny-s3-public-acls")[0];
     expect(publicAcl?.affectedResourcesCount).toBe(2);

@@ -10,6 +10,7 @@ import {
 } from "./cli-args";
 import { AZURE_POLICY_PROPAGATION_SECONDS } from "./enforce/propagation";
 import { CLOUDTRAIL_LOOKUPS_PER_SECOND, DEFAULT_SEED, startSandboxCloud } from "./start-sandbox-cloud";
+import { DEFAULT_TRAIL_DELIVERY_DELAY_SECONDS } from "./state/seed-trail";
 import { MAX_AUDIT_RECORDS } from "./state/store";
 
 const USAGE = `Usage:
@@ -21,7 +22,7 @@ Run a command with --help for its options.`;
 
 const SERVE_USAGE = `Usage: npm run sandbox [-- serve] [options]
 
-Starts the sandbox cloud (AWS Organizations, STS, CloudTrail; Azure ARM).
+Starts the sandbox cloud (AWS Organizations, STS, CloudTrail, S3; Azure ARM).
 
 Options:
   --port N          port (default SANDBOX_PORT or 4510)
@@ -33,6 +34,8 @@ Options:
   --lookups-per-second N
                     CloudTrail LookupEvents calls per second clients pace themselves to
                     (default SANDBOX_CLOUDTRAIL_LOOKUPS_PER_SECOND or 2, as AWS)
+  --trail-delay S   average seconds before the organisation trail delivers a call's log
+                    file (default SANDBOX_TRAIL_DELAY_SECONDS or 300, AWS's about 5 minutes)
   --audit-records N records kept in each audit stream, newest first
                     (default SANDBOX_AUDIT_RECORDS or 20000)
   --activity-log-lag-seconds N
@@ -77,6 +80,7 @@ async function serve(argv: string[]) {
       "lookups-per-second": { type: "string" },
       "audit-records": { type: "string" },
       "activity-log-lag-seconds": { type: "string" },
+      "trail-delay": { type: "string" },
       rate: { type: "string" },
       "tls-name": { type: "string", multiple: true },
       "azure-propagation-seconds": { type: "string" },
@@ -123,6 +127,12 @@ async function serve(argv: string[]) {
         DEFAULT_ACTIVITY_LOG_LAG_MS / 1000,
         SERVE_USAGE,
       ) * 1000,
+    trailDeliveryDelaySeconds: positiveOption(
+      "--trail-delay",
+      values["trail-delay"] ?? process.env.SANDBOX_TRAIL_DELAY_SECONDS,
+      DEFAULT_TRAIL_DELIVERY_DELAY_SECONDS,
+      SERVE_USAGE,
+    ),
     maxAuditRecords: integerOption(
       "--audit-records",
       values["audit-records"] ?? process.env.SANDBOX_AUDIT_RECORDS,
@@ -140,15 +150,18 @@ async function serve(argv: string[]) {
     logger: { info: (m) => console.log(m), warn: (m) => console.warn(m) },
   });
   const { aws, azure } = cloud;
+  const trail = aws.organizationTrail;
   console.log(`Palisade sandbox cloud on ${cloud.url}
 
-AWS (Organizations, STS, CloudTrail)
+AWS (Organizations, STS, CloudTrail, S3)
   endpoint             ${aws.endpoint}   region ${aws.region}
   access key id        ${aws.accessKeyId}
   secret access key    ${aws.secretAccessKey}
   management account   ${aws.managementAccountId}
   connector role       ${aws.connectorRoleArn}
   external id          ${aws.externalId}
+  organisation trail   s3://${trail.bucket}/${trail.keyPrefix ? `${trail.keyPrefix}/` : ""}AWSLogs/${trail.organizationId}/   region ${trail.bucketRegion}
+  trail reader role    ${trail.readerRoleArn}   (same external id; files about ${trail.deliveryDelaySeconds} s after each call)
 
 Azure (ARM, Azure AD v2 token endpoint; HTTPS with the sandbox CA below)
   ARM endpoint         ${azure.armEndpoint}

@@ -1,11 +1,16 @@
-import { handleCloudTrail } from "./aws/cloudtrail";
+import { issueAccessKey } from "./aws/access-keys";
+import { createLookupRateLimit, handleCloudTrail } from "./aws/cloudtrail";
 import { AwsError, authenticateAws, awsJson, awsJsonError } from "./aws/common";
 import { handleOrganizations } from "./aws/organizations";
 import { createOrganizationsFaults } from "./aws/organizations-faults";
+import { handleS3 } from "./aws/s3/s3-api";
+import type { S3Objects } from "./aws/s3/s3-objects";
+import { awsServiceOf } from "./aws/service-of";
 import { handleSts, stsError } from "./aws/sts";
 import { handleAdfs } from "./azure/adfs";
 import { handleArm } from "./azure/arm";
 import { type ArmLimits, AZURE_LIMITS, armError } from "./azure/arm-http";
+import { type Refusal, takeRefusal } from "./azure/arm-refusals";
 import { createArmThrottle } from "./azure/arm-throttle";
 import { cloudMetadata } from "./azure/cloud-metadata";
 import { directoryControl } from "./azure/directory-controls";
@@ -38,28 +43,15 @@ const SUBSCRIPTION_STATES: SubscriptionState[] = ["Enabled", "Disabled"];
 export type ThrottledService = "organizations" | "sts" | "cloudtrail" | "arm";
 const SERVICES: ThrottledService[] = ["organizations", "sts", "cloudtrail", "arm"];
 
+export interface SandboxAppOptions {
+  /** The organisation trail's bucket and any other S3 object. */
+  objects: S3Objects;
+  /** LookupEvents calls per second per account and Region (CloudTrail: 2). */
+  lookupsPerSecond: number;
+}
+
 export interface SandboxApp {
   handle(req: SandboxRequest): Promise<SandboxResponse>;
-}
-
-/** ARM requests the sandbox answers with an error instead of serving them, as a locked scope would. */
-interface Refusal {
-  method: string;
-  /** Case-insensitive substring of the request path. */
-  pathContains: string;
-  left: number;
-  status: number;
-  code: string;
-  message: string;
-}
-
-function takeRefusal(refusals: Refusal[], req: SandboxRequest): Refusal | undefined {
-  const path = req.path.toLowerCase();
-  const found = refusals.find(
-    (r) => r.left > 0 && r.method === req.method.toUpperCase() && path.includes(r.pathContains),
-  );
-  if (found) found.left -= 1;
-  return found;
 }
 
 /** The disabled subscription an ARM write falls under: Azure makes a disabled subscription read-only. */
@@ -68,6 +60,8 @@ function disabledSubscriptionOf(azure: AzureState, req: SandboxRequest): AzureSu
   const id = /^\/subscriptions\/([^/]+)/i.exec(req.path)?.[1]?.toLowerCase();
   return azure.subscriptions.find((s) => s.subscriptionId.toLowerCase() === id && s.state === "Disabled");
 }
+
+const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
 
 function takeThrottle(throttle: Map<ThrottledService, number>, service: ThrottledService): boolean {
   const left = throttle.get(service) ?? 0;
@@ -80,22 +74,29 @@ export function createSandboxApp(
   store: StateStore,
   info: () => Record<string, unknown>,
   propagation: PolicyPropagation,
+  options: SandboxAppOptions,
 ): SandboxApp {
+  const withinLookupRate = createLookupRateLimit(options.lookupsPerSecond);
   const throttle = new Map<ThrottledService, number>();
   const armThrottle = createArmThrottle();
   const organizationsFaults = createOrganizationsFaults();
   const refusals: Refusal[] = [];
   const limits: ArmLimits = { ...AZURE_LIMITS };
 
-  const handleAws = (req: SandboxRequest): SandboxResponse => {
+  /** The query (STS) and JSON (Organizations, CloudTrail) services; others are answered as unknown. */
+  const handleAws = (req: SandboxRequest, scoped: string): SandboxResponse => {
     const target = header(req, "x-amz-target") ?? "";
-    const isSts = !target && (header(req, "content-type") ?? "").includes("x-www-form-urlencoded");
-    const service: ThrottledService = isSts
-      ? "sts"
-      : target.startsWith("AWSOrganizationsV20161128.")
-        ? "organizations"
-        : "cloudtrail";
-    const fail = (err: AwsError) => (isSts ? stsError(err) : awsJsonError(err));
+    const isQuery = !target && (header(req, "content-type") ?? "").includes("x-www-form-urlencoded");
+    const isSts = scoped === "sts";
+    const fail = (err: AwsError) => (isQuery ? stsError(err) : awsJsonError(err));
+    if (!["sts", "organizations", "cloudtrail"].includes(scoped)) {
+      return fail(
+        isQuery
+          ? new AwsError("InvalidAction", `The sandbox does not serve the service '${scoped}'.`)
+          : new AwsError("UnknownOperationException", `The sandbox does not serve the service '${scoped}'.`),
+      );
+    }
+    const service = scoped as ThrottledService;
     try {
       if (takeThrottle(throttle, service)) {
         throw service === "organizations"
@@ -109,7 +110,7 @@ export function createSandboxApp(
             ? new AwsError("Throttling", "Rate exceeded", 400)
             : new AwsError("ThrottlingException", "Rate exceeded", 400);
       }
-      const caller = authenticateAws(store.state.aws, req, new Date(), isSts);
+      const caller = authenticateAws(store.state.aws, req, new Date(), isQuery ? "query" : "json");
       if (caller instanceof AwsError) throw caller;
       if (isSts) return handleSts(store, caller, new URLSearchParams(req.body.toString()));
       const action = target.slice(target.lastIndexOf(".") + 1);
@@ -126,7 +127,7 @@ export function createSandboxApp(
       }
       if (!/CloudTrail_20131101\./.test(target))
         throw new AwsError("UnknownOperationException", `Unknown target ${target}.`);
-      return awsJson(handleCloudTrail(store, action, input));
+      return awsJson(handleCloudTrail(store, caller, action, input, withinLookupRate));
     } catch (err) {
       if (err instanceof AwsError) return fail(err);
       throw err;
@@ -162,6 +163,19 @@ export function createSandboxApp(
     if (directory) return directory;
     if (req.path === "/sandbox/control/propagation" && req.method === "POST")
       return propagationControl(propagation, input);
+    if (req.path === "/sandbox/control/access-key" && req.method === "POST") {
+      const key = issueAccessKey(store.state.aws, String(input.principal ?? ""), text(input.account));
+      if (!key) {
+        return json(404, {
+          error: {
+            code: "PrincipalNotFound",
+            message: "principal must be an IAM user's ARN, or user/<name> with account (id or name).",
+          },
+        });
+      }
+      store.changed();
+      return json(200, key);
+    }
     if (req.path === "/sandbox/control/throttle" && req.method === "POST") {
       const service = input.service as ThrottledService;
       const count = Number(input.count ?? 1);
@@ -360,13 +374,9 @@ export function createSandboxApp(
     async handle(req) {
       await settle();
       if (req.path.startsWith("/sandbox/")) return handleControl(req);
-      if (
-        req.method === "POST" &&
-        (req.path === "/" || req.path === "") &&
-        !header(req, "authorization")?.startsWith("Bearer ")
-      ) {
-        return handleAws(req);
-      }
+      const awsService = awsServiceOf(req);
+      if (awsService === "s3") return handleS3({ store, objects: options.objects }, req);
+      if (awsService) return handleAws(req, awsService);
       const host = header(req, "host") ?? "127.0.0.1";
       const baseUrl = `${req.secure ? "https" : "http"}://${host}`;
       const identity =

@@ -1,5 +1,7 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { startActivity } from "./activity/generator";
+import { openS3Objects } from "./aws/s3/s3-objects";
+import { deliverDueLogFiles } from "./aws/trail-delivery";
 import {
   AZURE_POLICY_PROPAGATION_SECONDS,
   checkPropagationSeconds,
@@ -8,6 +10,8 @@ import {
 import { listen } from "./http/listener";
 import { loadOrCreateTls } from "./http/self-signed";
 import { createSandboxApp } from "./sandbox-app";
+import type { AwsState } from "./state/model";
+import { DEFAULT_TRAIL_DELIVERY_DELAY_SECONDS } from "./state/seed-trail";
 import { openStateStore } from "./state/store";
 
 export interface SandboxLogger {
@@ -43,6 +47,27 @@ export interface StartSandboxOptions {
    * never zero. AZURE_POLICY_PROPAGATION_SECONDS (Microsoft's figure, doubled) by default.
    */
   azurePolicyPropagationSeconds?: number;
+  /**
+   * Average seconds from a call to the organisation trail's delivery of its log file; AWS's
+   * average of about 5 minutes (300) unless set. Must be positive: CloudTrail never delivers at once.
+   */
+  trailDeliveryDelaySeconds?: number;
+}
+
+/** Where the organisation trail delivers and who may read it, for a reader configured like a customer's. */
+export interface OrganizationTrailInfo {
+  name: string;
+  arn: string;
+  organizationId: string;
+  logArchiveAccountId: string;
+  bucket: string;
+  bucketRegion: string;
+  /** The trail's S3 key prefix ("" for none); log files lie under `${prefix}AWSLogs/<org-id>/`. */
+  keyPrefix: string;
+  readerRoleArn: string;
+  /** The external id the reader role's trust policy requires (the connector's). */
+  readerExternalId: string;
+  deliveryDelaySeconds: number;
 }
 
 export interface SandboxCloud {
@@ -57,6 +82,7 @@ export interface SandboxCloud {
     externalId: string;
     /** LookupEvents calls per second a client may make (CloudTrail answers 2). */
     lookupEventsPerSecond: number;
+    organizationTrail: OrganizationTrailInfo;
   };
   azure: {
     armEndpoint: string;
@@ -73,6 +99,23 @@ export interface SandboxCloud {
 }
 
 export const DEFAULT_SEED = 20240611;
+
+function organizationTrailInfo(aws: AwsState): OrganizationTrailInfo {
+  const trail = aws.organizationTrail;
+  const bucket = aws.s3Buckets.find((b) => b.name === trail.bucket)!;
+  return {
+    name: trail.name,
+    arn: trail.arn,
+    organizationId: aws.organizationId,
+    logArchiveAccountId: trail.logArchiveAccountId,
+    bucket: trail.bucket,
+    bucketRegion: bucket.region,
+    keyPrefix: trail.keyPrefix,
+    readerRoleArn: trail.readerRoleArn,
+    readerExternalId: aws.connector.externalId,
+    deliveryDelaySeconds: trail.deliveryDelaySeconds,
+  };
+}
 /** CloudTrail answers LookupEvents at most twice a second per account and region. */
 export const CLOUDTRAIL_LOOKUPS_PER_SECOND = 2;
 
@@ -89,6 +132,11 @@ export async function startSandboxCloud(options: StartSandboxOptions): Promise<S
       options.azurePolicyPropagationSeconds ?? AZURE_POLICY_PROPAGATION_SECONDS,
     ),
   };
+  const delay = options.trailDeliveryDelaySeconds ?? DEFAULT_TRAIL_DELIVERY_DELAY_SECONDS;
+  if (!(delay > 0)) throw new Error("trailDeliveryDelaySeconds must be a positive number of seconds.");
+  store.state.aws.organizationTrail.deliveryDelaySeconds = delay;
+  const objects = openS3Objects(join(dataDir, "s3"));
+  const lookupsPerSecond = options.cloudTrailLookupsPerSecond ?? CLOUDTRAIL_LOOKUPS_PER_SECOND;
   let cloud: SandboxCloud | undefined;
   const app = createSandboxApp(
     store,
@@ -97,7 +145,11 @@ export async function startSandboxCloud(options: StartSandboxOptions): Promise<S
       return { ...rest, now: store.now().toISOString() };
     },
     propagation,
+    { objects, lookupsPerSecond },
   );
+  // Log files appear in the bucket when their delivery time comes, whether or not anyone is listing.
+  const delivery = setInterval(() => deliverDueLogFiles(store, objects), 1000);
+  delivery.unref();
   const listener = await listen((req) => app.handle(req), tls, host, options.port ?? 4510);
   const urlHost = host.includes(":") ? `[${host}]` : host;
   const url = `http://${urlHost}:${listener.port}`;
@@ -121,7 +173,8 @@ export async function startSandboxCloud(options: StartSandboxOptions): Promise<S
       managementAccountId: aws.managementAccountId,
       connectorRoleArn: aws.connector.roleArn,
       externalId: aws.connector.externalId,
-      lookupEventsPerSecond: options.cloudTrailLookupsPerSecond ?? CLOUDTRAIL_LOOKUPS_PER_SECOND,
+      lookupEventsPerSecond: lookupsPerSecond,
+      organizationTrail: organizationTrailInfo(store.state.aws),
     },
     azure: {
       armEndpoint: secureUrl,
@@ -139,6 +192,7 @@ export async function startSandboxCloud(options: StartSandboxOptions): Promise<S
       },
     },
     async close() {
+      clearInterval(delivery);
       activity?.stop();
       await listener.close();
       await store.flush();

@@ -235,6 +235,27 @@ describe("service control policies", () => {
     expect(missingTarget.name).toBe("TargetNotFoundException");
   });
 
+  it("records a failed call with its error code in the management account's history", async () => {
+    const err = await errorOf(org.send(new DescribePolicyCommand({ PolicyId: "p-zzzzzzzz" })));
+    expect(err.name).toBe("PolicyNotFoundException");
+    const ct = new CloudTrailClient({
+      endpoint: h.cloud.aws.endpoint,
+      region: "us-east-1",
+      credentials: { accessKeyId: h.cloud.aws.accessKeyId, secretAccessKey: h.cloud.aws.secretAccessKey },
+    });
+    const { Events } = await ct.send(
+      new LookupEventsCommand({
+        LookupAttributes: [{ AttributeKey: "EventName", AttributeValue: "DescribePolicy" }],
+      }),
+    );
+    expect(JSON.parse(Events![0]!.CloudTrailEvent!)).toMatchObject({
+      eventSource: "organizations.amazonaws.com",
+      errorCode: "PolicyNotFoundException",
+      requestParameters: { policyId: "p-zzzzzzzz" },
+      readOnly: true,
+    });
+  });
+
   it("answers TooManyRequestsException while throttled and the SDK's retry then succeeds", async () => {
     await h.post("/sandbox/control/throttle", { service: "organizations", count: 1 });
     const out = await org.send(new ListRootsCommand({}));
@@ -313,11 +334,14 @@ describe("STS", () => {
 });
 
 describe("CloudTrail LookupEvents", () => {
-  it("pages through events newest first and filters by attribute and time", async () => {
+  it("pages through the caller account's events newest first, at two calls a second, filtered by attribute and time", async () => {
+    const key = (
+      await h.post("/sandbox/control/access-key", { account: "payments-dev", principal: "user/bob" })
+    ).body as { accessKeyId: string; secretAccessKey: string };
     const ct = new CloudTrailClient({
       endpoint: h.cloud.aws.endpoint,
       region: "us-east-1",
-      credentials: { accessKeyId: h.cloud.aws.accessKeyId, secretAccessKey: h.cloud.aws.secretAccessKey },
+      credentials: key,
     });
     for (let i = 0; i < 7; i++) {
       await h.post("/sandbox/try", {
@@ -330,10 +354,12 @@ describe("CloudTrail LookupEvents", () => {
     }
     const ids: string[] = [];
     let pages = 0;
+    // CloudTrail allows two LookupEvents calls per second per account and Region: the pages are paced.
     for await (const page of paginateLookupEvents(
       { client: ct, pageSize: 3 },
       { LookupAttributes: [{ AttributeKey: "EventName", AttributeValue: "CreateBucket" }] },
     )) {
+      await new Promise((r) => setTimeout(r, 500));
       pages++;
       ids.push(...(page.Events ?? []).map((e) => e.EventId!));
       for (const e of page.Events ?? []) expect(e.EventName).toBe("CreateBucket");
@@ -342,6 +368,7 @@ describe("CloudTrail LookupEvents", () => {
     expect(new Set(ids).size).toBe(7);
     expect(pages).toBe(3);
 
+    await new Promise((r) => setTimeout(r, 1000));
     const first = await ct.send(
       new LookupEventsCommand({
         MaxResults: 1,
@@ -352,6 +379,18 @@ describe("CloudTrail LookupEvents", () => {
     expect(record.userIdentity.arn).toMatch(/^arn:aws:iam::\d{12}:user\/alice$/);
     expect(record.errorCode).toBeUndefined();
     expect(first.Events![0]!.Resources?.[0]?.ResourceName).toBe("arn:aws:s3:::trail-page-6");
+
+    const management = new CloudTrailClient({
+      endpoint: h.cloud.aws.endpoint,
+      region: "us-east-1",
+      credentials: { accessKeyId: h.cloud.aws.accessKeyId, secretAccessKey: h.cloud.aws.secretAccessKey },
+    });
+    const fromManagement = await management.send(
+      new LookupEventsCommand({
+        LookupAttributes: [{ AttributeKey: "EventName", AttributeValue: "CreateBucket" }],
+      }),
+    );
+    expect(fromManagement.Events).toEqual([]);
 
     const future = await ct.send(
       new LookupEventsCommand({

@@ -1,6 +1,9 @@
+import { CloudTrailClient, LookupEventsCommand } from "@aws-sdk/client-cloudtrail";
 import {
   AttachPolicyCommand,
   CreatePolicyCommand,
+  DescribePolicyCommand,
+  OrganizationsClient as Organizations,
   type OrganizationsClient,
 } from "@aws-sdk/client-organizations";
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts";
@@ -191,6 +194,59 @@ describe("STS names callers by the unique ids aws:userid carries", () => {
     });
     expect((await session.send(new GetCallerIdentityCommand({}))).UserId).toBe(
       assumed.AssumedRoleUser?.AssumedRoleId,
+    );
+  });
+
+  // https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudtrail-event-reference-user-identity.html:
+  // principalId is the user's unique id, or "ROLEID:SESSION" for an assumed role.
+  it("records each caller in CloudTrail under the UserId STS answers", async () => {
+    const userCredentials = {
+      accessKeyId: h.cloud.aws.accessKeyId,
+      secretAccessKey: h.cloud.aws.secretAccessKey,
+    };
+    const user = new STSClient({
+      endpoint: h.cloud.aws.endpoint,
+      region: "us-east-1",
+      credentials: userCredentials,
+    });
+    const userId = (await user.send(new GetCallerIdentityCommand({}))).UserId;
+    const assumed = await user.send(
+      new AssumeRoleCommand({
+        RoleArn: h.cloud.aws.connectorRoleArn,
+        RoleSessionName: "recorded",
+        ExternalId: h.cloud.aws.externalId,
+      }),
+    );
+    const sessionCredentials = {
+      accessKeyId: assumed.Credentials!.AccessKeyId!,
+      secretAccessKey: assumed.Credentials!.SecretAccessKey!,
+      sessionToken: assumed.Credentials!.SessionToken!,
+    };
+    const endpoint = h.cloud.aws.endpoint;
+    // A failed call is recorded too.
+    await expect(
+      new Organizations({ endpoint, region: "us-east-1", credentials: sessionCredentials }).send(
+        new DescribePolicyCommand({ PolicyId: "p-00000000" }),
+      ),
+    ).rejects.toThrow();
+    const trail = new CloudTrailClient({ endpoint, region: "us-east-1", credentials: userCredentials });
+    const identityOf = async (eventName: string) => {
+      const page = await trail.send(
+        new LookupEventsCommand({
+          LookupAttributes: [{ AttributeKey: "EventName", AttributeValue: eventName }],
+        }),
+      );
+      const records = (page.Events ?? []).map((e) => JSON.parse(e.CloudTrailEvent!));
+      return records.find(
+        (r) =>
+          r.userIdentity.arn.endsWith("/recorded") || r.requestParameters?.roleSessionName === "recorded",
+      )?.userIdentity;
+    };
+    expect((await identityOf("AssumeRole"))?.principalId).toBe(userId);
+    const sessionIdentity = await identityOf("DescribePolicy");
+    expect(sessionIdentity?.principalId).toBe(assumed.AssumedRoleUser?.AssumedRoleId);
+    expect(sessionIdentity?.sessionContext.sessionIssuer.principalId).toBe(
+      assumed.AssumedRoleUser?.AssumedRoleId?.split(":")[0],
     );
   });
 });

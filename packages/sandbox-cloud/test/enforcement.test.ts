@@ -52,6 +52,22 @@ async function createScp(name: string, statements: unknown[], targetId: string):
   return out.Policy!.PolicySummary!.Id!;
 }
 
+/** A record read back with LookupEvents as the account it belongs to, in its Region. */
+async function lookupRecord(account: string, region: string, eventId: string) {
+  const key = (await h.post("/sandbox/control/access-key", { account, principal: "user/carol" })).body as {
+    accessKeyId: string;
+    secretAccessKey: string;
+  };
+  const ct = new CloudTrailClient({ endpoint: h.cloud.aws.endpoint, region, credentials: key });
+  const { Events } = await ct.send(
+    new LookupEventsCommand({ LookupAttributes: [{ AttributeKey: "EventId", AttributeValue: eventId }] }),
+  );
+  expect(Events, `event ${eventId} in ${account}/${region}`).toHaveLength(1);
+  return JSON.parse(Events![0]!.CloudTrailEvent!) as Record<string, unknown> & {
+    userIdentity: Record<string, unknown> & { arn: string; principalId: string };
+  };
+}
+
 const tryAws = (body: Record<string, unknown>) => h.post("/sandbox/try", { provider: "aws", ...body });
 const tryAzure = (body: Record<string, unknown>) => h.post("/sandbox/try", { provider: "azure", ...body });
 
@@ -79,11 +95,13 @@ describe("AWS enforcement", () => {
       context: { "ec2:MetadataHttpTokens": "optional" },
     });
     expect(denied.status).toBe(403);
+    // EC2's denial: UnauthorizedOperation with an encoded authorization message
+    // (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html), naming the SCP.
     const error = denied.body.error as { Code: string; Message: string };
-    expect(error.Code).toBe("AccessDeniedException");
+    expect(error.Code).toBe("UnauthorizedOperation");
     expect(error.Message).toMatch(
       new RegExp(
-        `^User: arn:aws:iam::\\d{12}:user/alice is not authorized to perform: ec2:RunInstances on resource: arn:aws:ec2:us-east-1:\\*:instance/\\* with an explicit deny in a service control policy: arn:aws:organizations::${h.cloud.aws.managementAccountId}:policy/${orgId}/service_control_policy/${policyId}$`,
+        `^You are not authorized to perform this operation\\. User: arn:aws:iam::\\d{12}:user/alice is not authorized to perform: ec2:RunInstances on resource: arn:aws:ec2:us-east-1:\\*:instance/\\* with an explicit deny in a service control policy: arn:aws:organizations::${h.cloud.aws.managementAccountId}:policy/${orgId}/service_control_policy/${policyId}\\. Encoded authorization failure message: [A-Za-z0-9_-]+$`,
       ),
     );
 
@@ -106,25 +124,131 @@ describe("AWS enforcement", () => {
       expect(elsewhere.body.allowed).toBe(true);
     }
 
-    const ct = new CloudTrailClient({
-      endpoint: h.cloud.aws.endpoint,
-      region: "us-east-1",
-      credentials: { accessKeyId: h.cloud.aws.accessKeyId, secretAccessKey: h.cloud.aws.secretAccessKey },
-    });
-    const { Events } = await ct.send(
-      new LookupEventsCommand({
-        LookupAttributes: [{ AttributeKey: "EventId", AttributeValue: String(denied.body.eventId) }],
-      }),
-    );
-    const record = JSON.parse(Events![0]!.CloudTrailEvent!);
+    const record = await lookupRecord("payments-dev", "us-east-1", String(denied.body.eventId));
+    // https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudtrail-event-reference-record-contents.html
     expect(record).toMatchObject({
       eventName: "RunInstances",
       eventSource: "ec2.amazonaws.com",
-      errorCode: "AccessDenied",
+      awsRegion: "us-east-1",
+      errorCode: "Client.UnauthorizedOperation",
       errorMessage: error.Message,
-      requestParameters: { "ec2:MetadataHttpTokens": "optional" },
+      requestParameters: {
+        instancesSet: { items: [{ minCount: 1, maxCount: 1 }] },
+        instanceType: "t3.micro",
+        metadataOptions: { httpTokens: "optional" },
+      },
+      userIdentity: { type: "IAMUser", userName: "alice" },
     });
+    expect(JSON.stringify(record.requestParameters)).not.toMatch(/ec2:|aws:/);
+    expect(record.resources).toBeUndefined();
     expect(record.userIdentity.arn).toMatch(/user\/alice$/);
+  });
+
+  it("records each API in its own shape: sessions of roles, per-principal ids, each service's error code", async () => {
+    const policyId = await createScp(
+      "pal-protect-s3-account-pab",
+      [
+        {
+          Sid: "PalPab",
+          Effect: "Deny",
+          Action: ["s3:PutAccountPublicAccessBlock", "iam:CreateUser"],
+          Resource: "*",
+        },
+      ],
+      await ouId("Sandbox"),
+    );
+    const pab = await tryAws({
+      account: "sandbox-alice",
+      principal: "role/Developer",
+      action: "s3:PutAccountPublicAccessBlock",
+      resource: "*",
+      region: "eu-west-1",
+    });
+    expect(pab.body.error).toMatchObject({ Code: "AccessDenied" });
+    const message = (pab.body.error as { Message: string }).Message;
+    expect(message).toMatch(
+      /^User: arn:aws:sts::\d{12}:assumed-role\/Developer\/[\w+=,.@-]+ is not authorized to perform: s3:PutAccountPublicAccessBlock on resource: "\*" with an explicit deny in a service control policy: arn:aws:organizations::\d{12}:policy\/o-[a-z0-9]+\/service_control_policy\//,
+    );
+    expect(message).toContain(policyId);
+    const denied = await lookupRecord("sandbox-alice", "eu-west-1", String(pab.body.eventId));
+    expect(denied).toMatchObject({
+      eventSource: "s3.amazonaws.com",
+      eventName: "PutAccountPublicAccessBlock",
+      errorCode: "AccessDenied",
+      errorMessage: message,
+      requestParameters: {
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          IgnorePublicAcls: true,
+          BlockPublicPolicy: true,
+          RestrictPublicBuckets: true,
+        },
+      },
+      userIdentity: {
+        type: "AssumedRole",
+        sessionContext: { sessionIssuer: { type: "Role", userName: "Developer" } },
+      },
+    });
+    const issuer = (
+      denied.userIdentity as unknown as {
+        sessionContext: { sessionIssuer: { arn: string; principalId: string } };
+      }
+    ).sessionContext.sessionIssuer;
+    expect(issuer.arn).toMatch(/^arn:aws:iam::\d{12}:role\/Developer$/);
+    expect(denied.userIdentity.principalId).toMatch(new RegExp(`^${issuer.principalId}:[\\w+=,.@-]+$`));
+    expect(issuer.principalId).toMatch(/^AROA[A-Z2-7]{17}$/);
+
+    // IAM is global: its events are recorded in us-east-1 whatever the caller's Region.
+    const users = await Promise.all(
+      ["alice", "bob"].map((user) =>
+        tryAws({
+          account: "sandbox-alice",
+          principal: `user/${user}`,
+          action: "iam:CreateUser",
+          resource: `svc-${user}`,
+          region: "eu-west-1",
+        }),
+      ),
+    );
+    const [byAlice, byBob] = await Promise.all(
+      users.map((u) => lookupRecord("sandbox-alice", "us-east-1", String(u.body.eventId))),
+    );
+    expect(byAlice).toMatchObject({
+      eventSource: "iam.amazonaws.com",
+      errorCode: "AccessDenied",
+      requestParameters: { userName: "svc-alice" },
+    });
+    expect(byAlice!.userIdentity.principalId).toMatch(/^AIDA[A-Z2-7]{17}$/);
+    expect(byAlice!.userIdentity.principalId).not.toBe(byBob!.userIdentity.principalId);
+
+    const kms = await tryAws({
+      account: "sandbox-alice",
+      principal: "user/alice",
+      action: "kms:CreateKey",
+      resource: "*",
+      region: "eu-west-1",
+    });
+    expect(kms.body.allowed).toBe(true);
+    await createScp(
+      "pal-deny-kms",
+      [{ Effect: "Deny", Action: "kms:*", Resource: "*" }],
+      await ouId("Sandbox"),
+    );
+    const kmsDenied = await tryAws({
+      account: "sandbox-alice",
+      principal: "user/alice",
+      action: "kms:CreateKey",
+      resource: "*",
+      region: "eu-west-1",
+    });
+    expect(kmsDenied.body.error).toMatchObject({
+      __type: "AccessDeniedException",
+      Code: "AccessDeniedException",
+    });
+    expect(await lookupRecord("sandbox-alice", "eu-west-1", String(kmsDenied.body.eventId))).toMatchObject({
+      errorCode: "AccessDeniedException",
+      requestParameters: { keySpec: "SYMMETRIC_DEFAULT", keyUsage: "ENCRYPT_DECRYPT" },
+    });
   });
 
   it("gives a principal the organisation path of its account, so an OU exception in an SCP applies", async () => {

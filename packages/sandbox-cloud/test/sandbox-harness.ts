@@ -36,7 +36,12 @@ export const TEST_PROPAGATION_SECONDS = 1;
 
 export async function startHarness(): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), "palisade-sandbox-"));
-  const options = { activity: { enabled: false }, azurePolicyPropagationSeconds: TEST_PROPAGATION_SECONDS };
+  // Log files arrive about a second after the call: delayed as CloudTrail's, short for a test.
+  const options = {
+    activity: { enabled: false },
+    azurePolicyPropagationSeconds: TEST_PROPAGATION_SECONDS,
+    trailDeliveryDelaySeconds: 1,
+  };
   let cloud = await startSandboxCloud({ dataDir, port: 0, ...options });
   const agent = new Agent({ ca: cloud.azure.caCertPem, keepAlive: true });
   const makeCredential = () =>

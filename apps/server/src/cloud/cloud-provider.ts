@@ -97,8 +97,70 @@ export interface AttachedScp extends ScpRef {
   awsManaged: boolean;
 }
 
+/** A log file of an organisation trail after an attempt to read it. */
+export interface TrailFileOutcome {
+  key: string;
+  /** `<account-id>/<region>`. */
+  prefix: string;
+  /** The delivery day folder, `YYYY/MM/DD`. */
+  day: string;
+  /**
+   * read: every record was taken; failed: read again next time; given_up: failed its bounded
+   * attempts, reported and not read again.
+   */
+  state: "read" | "failed" | "given_up";
+  attempts: number;
+  records: number;
+  /** "CODE: sentence" when not read. */
+  error: string | undefined;
+}
+
+/** The files of one prefix already recorded, from the ledger the caller keeps. */
+export interface TrailFileLedger {
+  filesOf(
+    prefix: string,
+    fromDay: string,
+  ): Promise<Map<string, { state: TrailFileOutcome["state"]; attempts: number }>>;
+}
+
+/** Records and the files they came from; the caller stores both in one transaction. */
+export interface TrailBatch {
+  records: AuditRecord[];
+  files: TrailFileOutcome[];
+  /** On the last batch only: the position to save, and each prefix's floor (older ledger rows are spent). */
+  done?: { position: string; floors: Record<string, string> };
+}
+
+/** A named problem of an organisation trail, shown on the connector. */
+export interface TrailIssue {
+  code: string;
+  message: string;
+}
+
+export interface TrailReadSummary {
+  files: number;
+  records: number;
+  accounts: string[];
+  regions: string[];
+  /** Files of this read that were not wholly read (retried or given up). */
+  unread: TrailFileOutcome[];
+  /** Problems of the trail as a whole that did not stop the read (a region it does not cover). */
+  issues: TrailIssue[];
+}
+
+/** Reads the log files an organisation trail delivered to S3 since the saved position. */
+export interface OrganizationTrailReader {
+  read(
+    position: string | undefined,
+    ledger: TrailFileLedger,
+    onBatch: (batch: TrailBatch) => Promise<void>,
+  ): Promise<TrailReadSummary>;
+}
+
 export interface AwsCloudProvider extends CloudProviderBase {
   readonly provider: "aws";
+  /** Present when the connector names its organisation trail: the source of its events. */
+  readonly trail: OrganizationTrailReader | undefined;
   /**
    * Creates the SCP, or updates it in place when `policyId` (or an SCP of the same name) exists,
    * then makes its attachments exactly `compiled.targets` (none when `compiled.attach` is false).
@@ -117,11 +179,6 @@ export interface AwsCloudProvider extends CloudProviderBase {
   listTargetScps(targetId: string): Promise<AttachedScp[]>;
   /** The policy document of an SCP. */
   readScpContent(policyId: string): Promise<string>;
-  /**
-   * CloudTrail's management events since `since`, newest first, a page at a time within the
-   * provider's request rate; answers the pages read.
-   */
-  lookupAuditPages(since: Date, onPage: (records: AuditRecord[]) => Promise<void>): Promise<number>;
 }
 
 export interface AzureCloudProvider extends CloudProviderBase {

@@ -26,6 +26,8 @@ const THROTTLING_NAMES = new Set([
   "ThrottledException",
   "RequestLimitExceeded",
   "TooManyRequests",
+  // S3: https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html
+  "SlowDown",
 ]);
 
 /**

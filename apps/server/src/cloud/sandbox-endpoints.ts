@@ -1,12 +1,16 @@
 import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import type { AwsConnection } from "./aws/aws-provider";
+import { DEFAULT_TRAIL_BACKFILL_DAYS } from "./aws/trail-s3";
 import type { AzureConnection } from "./azure/azure-provider";
 
 /**
  * The sandbox differs from a real organisation or tenant only by its endpoints and credentials:
- * these are the connections the production adapters are given for it.
+ * these are the connections the production adapters are given for it. Events come from the
+ * sandbox's organisation trail, read as a customer's is: the log-archive account's bucket, through
+ * its reader role, as `/sandbox/info` names them.
  */
 export function sandboxAwsConnection(cloud: SandboxCloud): AwsConnection {
+  const trail = cloud.aws.organizationTrail;
   return {
     endpoint: cloud.aws.endpoint,
     region: cloud.aws.region,
@@ -15,7 +19,14 @@ export function sandboxAwsConnection(cloud: SandboxCloud): AwsConnection {
     externalId: cloud.aws.externalId,
     baseCredentials: { accessKeyId: cloud.aws.accessKeyId, secretAccessKey: cloud.aws.secretAccessKey },
     consoleLinks: false,
-    lookupEventsPerSecond: cloud.aws.lookupEventsPerSecond,
+    trail: {
+      bucket: trail.bucket,
+      keyPrefix: trail.keyPrefix.replace(/\/+$/, ""),
+      bucketRegion: trail.bucketRegion,
+      readerRoleArn: trail.readerRoleArn,
+      readerExternalId: trail.readerExternalId,
+      backfillDays: DEFAULT_TRAIL_BACKFILL_DAYS,
+    },
   };
 }
 

@@ -67,6 +67,9 @@ export async function startTestServer(
     SANDBOX_PORT: "0",
     // Azure enforces policy changes minutes late; tests keep the delay short but never zero.
     SANDBOX_AZURE_PROPAGATION_SECONDS: "1",
+    // The sandbox's organisation trail delivers about a second after a call: late, as CloudTrail's
+    // files are, yet short enough for a test to wait for.
+    SANDBOX_TRAIL_DELAY_SECONDS: "1",
     ...env,
   });
   const palisade = await createPalisade(config, createLogger(config.logLevel, log));

@@ -50,10 +50,12 @@ it("generates actions the try path accepts, from humans and applications, some b
   expect(seen.publicAcl).toBeGreaterThan(0);
   expect(seen.insecureStorage).toBeGreaterThan(0);
   const humans = s.state.aws.trail.filter((t) =>
-    /:user\/(alice|bob|carol|dave)$|:role\/(Admin|Developer|ReadOnly)$/.test(String(t.userIdentity.arn)),
+    /:user\/(alice|bob|carol|dave)$|:assumed-role\/(Admin|Developer|ReadOnly)\//.test(
+      String(t.userIdentity.arn),
+    ),
   );
   const apps = s.state.aws.trail.filter((t) =>
-    /:role\/(ci-deployer|data-pipeline)$/.test(String(t.userIdentity.arn)),
+    /:assumed-role\/(ci-deployer|data-pipeline)\//.test(String(t.userIdentity.arn)),
   );
   expect(humans.length).toBeGreaterThan(0);
   expect(apps.length).toBeGreaterThan(0);

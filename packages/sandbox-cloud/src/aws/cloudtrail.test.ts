@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { CloudTrailRecord } from "../state/model";
 import type { StateStore } from "../state/store";
-import { handleCloudTrail } from "./cloudtrail";
+import { createLookupRateLimit, handleCloudTrail } from "./cloudtrail";
 import { AwsError } from "./common";
 
 const NOW = Date.parse("2026-06-01T12:00:00Z");
 
-function record(n: number): CloudTrailRecord {
+const CALLER = { accountId: "111111111111", region: "us-east-1" };
+
+function record(n: number, more: Partial<CloudTrailRecord> = {}): CloudTrailRecord {
   return {
     eventVersion: "1.08",
     eventID: `event-${n}`,
@@ -24,6 +26,7 @@ function record(n: number): CloudTrailRecord {
     recipientAccountId: "111111111111",
     eventType: "AwsApiCall",
     managementEvent: true,
+    ...more,
   };
 }
 
@@ -37,8 +40,8 @@ function storeOf(trail: CloudTrailRecord[]): StateStore {
 }
 
 type Page = { Events: { EventId: string }[]; NextToken?: string };
-const lookup = (store: StateStore, input: Record<string, unknown>) =>
-  handleCloudTrail(store, "LookupEvents", input) as Page;
+const lookup = (store: StateStore, input: Record<string, unknown>, caller = CALLER) =>
+  handleCloudTrail(store, caller, "LookupEvents", input) as Page;
 
 describe("LookupEvents paging", () => {
   it("lists every record once, newest first, page after page", () => {
@@ -63,10 +66,67 @@ describe("LookupEvents paging", () => {
     expect(second.Events[0]?.EventId).toBe("event-69");
   });
 
+  it("refuses a token given for other parameters, another account or another Region", () => {
+    const store = storeOf(Array.from({ length: 60 }, (_, i) => record(i)));
+    const { NextToken } = lookup(store, { MaxResults: 10 });
+    expect(() =>
+      lookup(store, {
+        NextToken,
+        LookupAttributes: [{ AttributeKey: "EventName", AttributeValue: "RunInstances" }],
+      }),
+    ).toThrow(expect.objectContaining({ code: "InvalidNextTokenException" }));
+    expect(() => lookup(store, { NextToken }, { ...CALLER, region: "eu-west-1" })).toThrow(AwsError);
+    expect(lookup(store, { NextToken, MaxResults: 10 }).Events).toHaveLength(10);
+  });
+
   it("refuses a token it did not give", () => {
     const store = storeOf(Array.from({ length: 60 }, (_, i) => record(i)));
     for (const token of ["not-a-token", Buffer.from("12:event-999").toString("base64url")]) {
       expect(() => lookup(store, { NextToken: token })).toThrow(AwsError);
     }
+  });
+});
+
+// https://docs.aws.amazon.com/awscloudtrail/latest/APIReference/API_LookupEvents.html
+describe("LookupEvents scope", () => {
+  it("answers the caller's account in the endpoint's Region, over the last 90 days", () => {
+    const day = 86_400_000;
+    const store = storeOf([
+      record(1),
+      record(2, { recipientAccountId: "222222222222" }),
+      record(3, { awsRegion: "eu-west-1" }),
+      record(4, { eventTime: new Date(NOW - 91 * day).toISOString() }),
+      record(5, { eventTime: new Date(NOW - 89 * day).toISOString() }),
+    ]);
+    expect(lookup(store, {}).Events.map((e) => e.EventId)).toEqual(["event-5", "event-1"]);
+    expect(lookup(store, { StartTime: (NOW - 100 * day) / 1000 }).Events).toHaveLength(2);
+    expect(
+      lookup(store, {}, { accountId: "222222222222", region: "us-east-1" }).Events.map((e) => e.EventId),
+    ).toEqual(["event-2"]);
+    expect(lookup(store, {}, { ...CALLER, region: "eu-west-1" }).Events.map((e) => e.EventId)).toEqual([
+      "event-3",
+    ]);
+    expect(lookup(store, { EventCategory: "insight" }).Events).toEqual([]);
+    expect(() => lookup(store, { EventCategory: "management" })).toThrow(
+      expect.objectContaining({ code: "InvalidEventCategoryException" }),
+    );
+  });
+
+  it("allows two calls per second per account and Region, and throttles the third", () => {
+    const allow = createLookupRateLimit(2);
+    expect([allow("a/us-east-1", 0), allow("a/us-east-1", 10), allow("a/us-east-1", 20)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(allow("a/eu-west-1", 20)).toBe(true);
+    expect(allow("b/us-east-1", 20)).toBe(true);
+    expect(allow("a/us-east-1", 1000)).toBe(true);
+    const store = storeOf([record(1)]);
+    const limit = createLookupRateLimit(2);
+    const call = () => handleCloudTrail(store, CALLER, "LookupEvents", {}, limit);
+    call();
+    call();
+    expect(call).toThrow(expect.objectContaining({ code: "ThrottlingException" }));
   });
 });

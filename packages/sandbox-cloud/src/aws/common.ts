@@ -34,9 +34,79 @@ export interface AwsCaller {
   accessKeyId: string;
   arn: string;
   accountId: string;
+  /** The region of the request's credential scope: the endpoint's region as the caller signed it. */
+  region: string;
 }
 
+/** The wire protocols of the services the sandbox serves; each names authentication failures its own way. */
+export type AwsProtocol = "query" | "json" | "rest-xml";
+
 const MAX_SKEW_MS = 15 * 60_000;
+
+type AuthFailure = "missing" | "unknownKey" | "badToken" | "expired" | "skewed" | "signature";
+
+const SIGNATURE_MISMATCH =
+  "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method.";
+
+/**
+ * Each protocol's codes for a refused signature: the query and JSON services' common errors
+ * (https://docs.aws.amazon.com/STS/latest/APIReference/CommonErrors.html) and S3's
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html).
+ */
+function authError(protocol: AwsProtocol, failure: AuthFailure): AwsError {
+  const expired = "The security token included in the request is expired";
+  const invalid = "The security token included in the request is invalid.";
+  const skew = "Signature expired: the request time is more than 15 minutes from the server time.";
+  if (protocol === "rest-xml") {
+    switch (failure) {
+      case "missing":
+        return new AwsError("AccessDenied", "Access Denied", 403);
+      case "unknownKey":
+        return new AwsError(
+          "InvalidAccessKeyId",
+          "The AWS Access Key Id you provided does not exist in our records.",
+          403,
+        );
+      case "badToken":
+        return new AwsError("InvalidToken", "The provided token is malformed or otherwise invalid.", 400);
+      case "expired":
+        return new AwsError("ExpiredToken", "The provided token has expired.", 400);
+      case "skewed":
+        return new AwsError(
+          "RequestTimeTooSkewed",
+          "The difference between the request time and the current time is too large.",
+          403,
+        );
+      case "signature":
+        return new AwsError(
+          "SignatureDoesNotMatch",
+          "The request signature we calculated does not match the signature you provided. Check your key and signing method.",
+          403,
+        );
+    }
+  }
+  const query = protocol === "query";
+  switch (failure) {
+    case "missing":
+      return query
+        ? new AwsError("MissingAuthenticationToken", "Request is missing Authentication Token", 403)
+        : new AwsError("MissingAuthenticationTokenException", "Missing Authentication Token", 400);
+    case "unknownKey":
+    case "badToken":
+      return query
+        ? new AwsError("InvalidClientTokenId", invalid, 403)
+        : new AwsError("UnrecognizedClientException", invalid, 400);
+    case "expired":
+      return new AwsError(query ? "ExpiredToken" : "ExpiredTokenException", expired, query ? 403 : 400);
+    case "skewed":
+    case "signature":
+      return new AwsError(
+        query ? "SignatureDoesNotMatch" : "InvalidSignatureException",
+        failure === "skewed" ? skew : SIGNATURE_MISMATCH,
+        query ? 403 : 400,
+      );
+  }
+}
 
 /**
  * Authenticates a SigV4-signed call: the access key must exist and be unexpired (session keys with
@@ -46,67 +116,31 @@ export function authenticateAws(
   aws: AwsState,
   req: SandboxRequest,
   hostNow: Date,
-  query: boolean,
+  protocol: AwsProtocol,
 ): AwsCaller | AwsError {
-  const invalidToken = query
-    ? new AwsError("InvalidClientTokenId", "The security token included in the request is invalid.", 403)
-    : new AwsError(
-        "UnrecognizedClientException",
-        "The security token included in the request is invalid.",
-        400,
-      );
   const auth = parseAuthorization(header(req, "authorization"));
-  if (!auth) {
-    return query
-      ? new AwsError("MissingAuthenticationToken", "Request is missing Authentication Token", 403)
-      : new AwsError("MissingAuthenticationTokenException", "Missing Authentication Token", 400);
-  }
+  if (!auth) return authError(protocol, "missing");
   let secret: string;
-  let caller: AwsCaller;
+  let arn: string;
   if (auth.accessKeyId === aws.connector.accessKeyId) {
     secret = aws.connector.secretAccessKey;
-    caller = {
-      accessKeyId: auth.accessKeyId,
-      arn: aws.connector.userArn,
-      accountId: aws.managementAccountId,
-    };
+    arn = aws.connector.userArn;
   } else {
     const key = aws.accessKeys.find((k) => k.accessKeyId === auth.accessKeyId);
-    if (!key) return invalidToken;
-    if (key.expiresAt && new Date(key.expiresAt) <= hostNow) {
-      return new AwsError(
-        query ? "ExpiredToken" : "ExpiredTokenException",
-        "The security token included in the request is expired",
-        query ? 403 : 400,
-      );
-    }
-    if (key.sessionToken && header(req, "x-amz-security-token") !== key.sessionToken) return invalidToken;
+    if (!key) return authError(protocol, "unknownKey");
+    if (key.expiresAt && new Date(key.expiresAt) <= hostNow) return authError(protocol, "expired");
+    if (key.sessionToken && header(req, "x-amz-security-token") !== key.sessionToken)
+      return authError(protocol, "badToken");
     secret = key.secretAccessKey;
-    caller = {
-      accessKeyId: auth.accessKeyId,
-      arn: key.principalArn,
-      accountId: key.principalArn.split(":")[4] ?? "",
-    };
+    arn = key.principalArn;
   }
   const amzDate = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(header(req, "x-amz-date") ?? "");
   const signedAt = amzDate
     ? Date.UTC(+amzDate[1]!, +amzDate[2]! - 1, +amzDate[3]!, +amzDate[4]!, +amzDate[5]!, +amzDate[6]!)
     : Number.NaN;
-  if (!(Math.abs(signedAt - hostNow.getTime()) <= MAX_SKEW_MS)) {
-    return new AwsError(
-      query ? "SignatureDoesNotMatch" : "InvalidSignatureException",
-      "Signature expired: the request time is more than 15 minutes from the server time.",
-      query ? 403 : 400,
-    );
-  }
-  if (!signatureMatches(req, auth, secret)) {
-    return new AwsError(
-      query ? "SignatureDoesNotMatch" : "InvalidSignatureException",
-      "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method.",
-      query ? 403 : 400,
-    );
-  }
-  return caller;
+  if (!(Math.abs(signedAt - hostNow.getTime()) <= MAX_SKEW_MS)) return authError(protocol, "skewed");
+  if (!signatureMatches(req, auth, secret)) return authError(protocol, "signature");
+  return { accessKeyId: auth.accessKeyId, arn, accountId: arn.split(":")[4] ?? "", region: auth.region };
 }
 
 export function encodeToken(offset: number): string {

@@ -4,6 +4,7 @@ import { type AwsCaller, AwsError } from "./common";
 import { orgArn } from "./organization-tree";
 import { type OrganizationsInput, paged, required } from "./organizations-input";
 import { handlePolicyAction, POLICY_ACTIONS, SCP } from "./organizations-policies";
+import { recordCloudTrail } from "./trail";
 
 const ORGANIZATIONS_ACTIONS = new Set([
   "DescribeOrganization",
@@ -17,7 +18,44 @@ const ORGANIZATIONS_ACTIONS = new Set([
   "ListParents",
 ]);
 
+/**
+ * An Organizations call; a refused or failed one is recorded with its error code, as CloudTrail
+ * records failed calls (https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudtrail-event-reference-record-contents.html,
+ * errorCode), its request parameters being the API's input with lowerCamelCase names.
+ */
 export function handleOrganizations(
+  store: StateStore,
+  caller: AwsCaller,
+  action: string,
+  input: OrganizationsInput,
+): unknown {
+  try {
+    return serveOrganizations(store, caller, action, input);
+  } catch (err) {
+    if (err instanceof AwsError && err.code !== "UnknownOperationException") {
+      recordCloudTrail(store, {
+        eventName: action,
+        eventSource: "organizations.amazonaws.com",
+        region: "us-east-1",
+        principalArn: caller.arn,
+        accessKeyId: caller.accessKeyId,
+        requestParameters: Object.fromEntries(
+          Object.entries(input).map(([k, v]) => [`${k[0]?.toLowerCase() ?? ""}${k.slice(1)}`, v]),
+        ),
+        readOnly:
+          !/^(Create|Update|Delete|Attach|Detach|Enable|Disable|Leave|Move|Remove|Invite|Accept|Decline|Cancel|Register|Deregister|Tag|Untag|Close|Put)/.test(
+            action,
+          ),
+        errorCode: err.code,
+        errorMessage: err.message,
+        userAgent: "aws-sdk-js",
+      });
+    }
+    throw err;
+  }
+}
+
+function serveOrganizations(
   store: StateStore,
   caller: AwsCaller,
   action: string,

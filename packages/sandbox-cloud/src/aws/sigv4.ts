@@ -14,11 +14,22 @@ const hmac = (key: Buffer | string, data: string) => createHmac("sha256", key).u
 const rfc3986 = (s: string) =>
   encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-function canonicalRequest(req: SignableRequest, signedHeaders: string[]): string {
-  // Services other than S3 encode each path segment twice.
+/** A malformed escape is signed as sent, so it fails the signature instead of the request. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function canonicalRequest(req: SignableRequest, signedHeaders: string[], service: string): string {
+  // S3 encodes each path segment once, every other service twice:
+  // https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html
+  const encode = service === "s3" ? rfc3986 : (s: string) => rfc3986(rfc3986(s));
   const uri = req.path
     .split("/")
-    .map((segment) => rfc3986(rfc3986(decodeURIComponent(segment))))
+    .map((segment) => encode(decodeSegment(segment)))
     .join("/");
   const query = [...req.query.entries()]
     .map(([k, v]) => [rfc3986(k), rfc3986(v)] as const)
@@ -75,7 +86,7 @@ export function computeSignature(
     "AWS4-HMAC-SHA256",
     amzDate,
     scope,
-    sha256(canonicalRequest(req, auth.signedHeaders)),
+    sha256(canonicalRequest(req, auth.signedHeaders, auth.service)),
   ].join("\n");
   return createHmac("sha256", signingKey(secret, auth.date, auth.region, auth.service))
     .update(stringToSign)

@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { evaluatedPrincipalArn } from "@palisade/policy-engine/principals/principal-arn";
-import { resolveCaller, uniqueIdOf, userIdOf } from "../enforce/aws-caller";
+import { resolveCaller, userIdOf } from "../enforce/aws-caller";
 import type { SandboxResponse } from "../http/types";
 import type { StateStore } from "../state/store";
 import { type AwsCaller, AwsError } from "./common";
+import { uniqueId } from "./identity";
 import { recordCloudTrail } from "./trail";
 
 const XMLNS = "https://sts.amazonaws.com/doc/2011-06-15/";
@@ -54,9 +55,17 @@ export function trustAllows(
     }
     const principals =
       s.Principal === "*" ? ["*"] : list(typeof s.Principal === "object" ? s.Principal.AWS : undefined);
+    // A role named as principal trusts its sessions
+    // (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_principal.html#principal-role-session).
+    const session = /^arn:aws:sts::(\d{12}):assumed-role\/([^/]+)\//.exec(callerArn);
+    const sessionRole = session ? `arn:aws:iam::${session[1]}:role/${session[2]}` : undefined;
     const principalOk = principals.some(
       (p) =>
-        p === "*" || p === callerArn || p === `arn:aws:iam::${callerAccount}:root` || p === callerAccount,
+        p === "*" ||
+        p === callerArn ||
+        p === sessionRole ||
+        p === `arn:aws:iam::${callerAccount}:root` ||
+        p === callerAccount,
     );
     if (!principalOk) return false;
     return Object.entries(s.Condition ?? {}).every(([operator, entries]) =>
@@ -123,10 +132,13 @@ export function handleSts(store: StateStore, caller: AwsCaller, params: URLSearc
   const roleName = roleArn.split("/").pop() ?? "";
   const roleAccount = roleArn.split(":")[4] ?? "";
   const assumedArn = `arn:aws:sts::${roleAccount}:assumed-role/${roleName}/${sessionName}`;
-  recordCloudTrail(store, {
+  const assumedRoleId = `${uniqueId("AROA", roleArn)}:${sessionName}`;
+  // Recorded in the Region of the STS endpoint called, in the caller's account and, for a role of
+  // another account, in the role's as well (https://docs.aws.amazon.com/IAM/latest/UserGuide/cloudtrail-integration.html).
+  const event = {
     eventName: "AssumeRole",
     eventSource: "sts.amazonaws.com",
-    region: "us-east-1",
+    region: caller.region,
     principalArn: caller.arn,
     accessKeyId: caller.accessKeyId,
     requestParameters: {
@@ -135,12 +147,16 @@ export function handleSts(store: StateStore, caller: AwsCaller, params: URLSearc
       durationSeconds: duration,
       ...(externalId ? { externalId } : {}),
     },
-    responseElements: allowed ? { assumedRoleUser: { arn: assumedArn } } : null,
+    responseElements: allowed ? { assumedRoleUser: { assumedRoleId, arn: assumedArn } } : null,
     resources: [{ ARN: roleArn, accountId: roleAccount, type: "AWS::IAM::Role" }],
     readOnly: true,
     userAgent: "aws-sdk-js",
     ...(allowed ? {} : { errorCode: "AccessDenied", errorMessage: denied }),
-  });
+  };
+  recordCloudTrail(store, event);
+  if (roleAccount !== caller.accountId && aws.accounts.some((a) => a.id === roleAccount)) {
+    recordCloudTrail(store, { ...event, recipientAccountId: roleAccount });
+  }
   if (!allowed) throw new AwsError("AccessDenied", denied, 403);
 
   // Credential lifetime follows the host clock: SDK credential caches compare against real time.
@@ -157,6 +173,6 @@ export function handleSts(store: StateStore, caller: AwsCaller, params: URLSearc
   store.changed();
   return xml(
     action,
-    `<Credentials><AccessKeyId>${key.accessKeyId}</AccessKeyId><SecretAccessKey>${esc(key.secretAccessKey)}</SecretAccessKey><SessionToken>${esc(key.sessionToken)}</SessionToken><Expiration>${expiresAt}</Expiration></Credentials><AssumedRoleUser><AssumedRoleId>${role ? uniqueIdOf(role) : ""}:${esc(sessionName)}</AssumedRoleId><Arn>${esc(assumedArn)}</Arn></AssumedRoleUser><PackedPolicySize>0</PackedPolicySize>`,
+    `<Credentials><AccessKeyId>${key.accessKeyId}</AccessKeyId><SecretAccessKey>${esc(key.secretAccessKey)}</SecretAccessKey><SessionToken>${esc(key.sessionToken)}</SessionToken><Expiration>${expiresAt}</Expiration></Credentials><AssumedRoleUser><AssumedRoleId>${esc(assumedRoleId)}</AssumedRoleId><Arn>${esc(assumedArn)}</Arn></AssumedRoleUser><PackedPolicySize>0</PackedPolicySize>`,
   );
 }

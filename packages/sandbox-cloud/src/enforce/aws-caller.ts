@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import type { ContextValue } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
 import { parseRoleSession } from "@palisade/policy-engine/principals/principal-arn";
+import { uniqueId } from "../aws/identity";
 import { targetPath } from "../aws/organization-tree";
 import type { AwsAccount, AwsPrincipal, AwsState } from "../state/model";
 
@@ -61,16 +61,9 @@ function roleSession(arn: string, role: AwsPrincipal, sessionName: string): AwsC
   return { arn, principalArn: role.arn, accountId: role.accountId, kind: "role-session", role, sessionName };
 }
 
-/**
- * The unique id IAM gives a user (AIDA...) or role (AROA...), 21 characters
- * (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_identifiers.html#identifiers-unique-ids);
- * the sandbox derives it from the ARN so it is stable for the life of the entity.
- */
+/** The unique id IAM gives a user (AIDA...) or role (AROA...). */
 export function uniqueIdOf(principal: AwsPrincipal): string {
-  const prefix = principal.kind === "user" ? "AIDA" : "AROA";
-  const digest = createHash("sha256").update(principal.arn).digest();
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  return prefix + Array.from(digest.subarray(0, 17), (byte) => alphabet[byte % 32]).join("");
+  return uniqueId(principal.kind === "user" ? "AIDA" : "AROA", principal.arn);
 }
 
 /** `aws:userid` of a caller: a user's unique id, or "ROLEID:SESSION" for a role session. */

@@ -4,8 +4,11 @@ import {
   evaluateScpHierarchy,
   type ScpPolicy,
 } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
+import { apiCallOf, responseElementsOf } from "../aws/api-calls";
+import { callerArnOf } from "../aws/identity";
 import { policiesForTarget, policyArn, targetPath } from "../aws/organization-tree";
-import { recordCloudTrail } from "../aws/trail";
+import { scpDenial } from "../aws/service-errors";
+import { recordCloudTrail, type TrailInput } from "../aws/trail";
 import type { AwsAccount, AwsResource, AwsState } from "../state/model";
 import type { StateStore } from "../state/store";
 import { type AwsCaller, principalContext, resolveCaller } from "./aws-caller";
@@ -192,18 +195,6 @@ function canonicalAction(action: string): string {
   return `${service.toLowerCase()}:${operation}`;
 }
 
-const RESOURCE_TYPES: [RegExp, string][] = [
-  [/^arn:aws:s3:::/, "AWS::S3::Bucket"],
-  [/:instance\//, "AWS::EC2::Instance"],
-  [/:volume\//, "AWS::EC2::Volume"],
-  [/:vpc\//, "AWS::EC2::VPC"],
-  [/^arn:aws:rds:/, "AWS::RDS::DBInstance"],
-  [/^arn:aws:kms:/, "AWS::KMS::Key"],
-  [/^arn:aws:cloudtrail:/, "AWS::CloudTrail::Trail"],
-  [/:role\//, "AWS::IAM::Role"],
-  [/:user\//, "AWS::IAM::User"],
-];
-
 export function tryAws(store: StateStore, given: AwsTryInput): TryOutcome {
   const aws = store.state.aws;
   if (!/^[a-z0-9-]+:[a-z0-9*]+$/i.test(given.action))
@@ -251,37 +242,43 @@ export function tryAws(store: StateStore, given: AwsTryInput): TryOutcome {
           levels,
         );
 
-  const [service = "", operation = ""] = input.action.split(":");
-  const requestParameters = Object.fromEntries(
-    Object.entries(input.context ?? {}).filter(([k]) => !k.toLowerCase().startsWith("aws:")),
-  );
-  const type = RESOURCE_TYPES.find(([re]) => re.test(resource))?.[1] ?? "AWS::Unknown";
-  const resources = resource === "*" ? [] : [{ ARN: resource, accountId: account.id, type }];
-  const eventSource = `${service}.amazonaws.com`;
+  const call = apiCallOf({ action: input.action, resource, accountId: account.id, region, context });
+  const record = (more: Pick<TrailInput, "responseElements" | "errorCode" | "errorMessage">) =>
+    call.managementEvent
+      ? recordCloudTrail(store, {
+          eventName: call.eventName,
+          eventSource: call.eventSource,
+          region: call.region,
+          principalArn: principal.arn,
+          recipientAccountId: account.id,
+          requestParameters: call.requestParameters,
+          resources: call.resources,
+          readOnly: call.readOnly,
+          userAgent: input.userAgent,
+          ...more,
+        })
+      : undefined;
 
   if (decision.decision !== "allow") {
-    const message =
-      decision.decision === "explicit_deny" && decision.policy
-        ? `User: ${principal.arn} is not authorized to perform: ${input.action} on resource: ${resource} with an explicit deny in a service control policy: ${decision.policy.arn}`
-        : `User: ${principal.arn} is not authorized to perform: ${input.action} on resource: ${resource} because no service control policy allows the ${input.action} action`;
-    const record = recordCloudTrail(store, {
-      eventName: operation,
-      eventSource,
-      region,
-      principalArn: principal.arn,
-      requestParameters,
-      resources,
-      errorCode: "AccessDenied",
-      errorMessage: message,
-      userAgent: input.userAgent,
+    const policy = decision.decision === "explicit_deny" ? decision.policy : undefined;
+    const denial = scpDenial({
+      callerArn: callerArnOf(principal.arn),
+      action: input.action,
+      resource,
+      policyArn: policy?.arn,
     });
+    const recorded = record({ errorCode: denial.recordedCode, errorMessage: denial.message });
     return {
       httpStatus: 403,
       allowed: false,
       body: {
         provider: "aws",
         allowed: false,
-        error: { __type: "AccessDeniedException", Code: "AccessDeniedException", Message: message },
+        error: {
+          ...(denial.jsonType ? { __type: denial.jsonType } : {}),
+          Code: denial.code,
+          Message: denial.message,
+        },
         policy: decision.policy
           ? {
               id: decision.policy.id,
@@ -290,24 +287,12 @@ export function tryAws(store: StateStore, given: AwsTryInput): TryOutcome {
               sid: decision.sid,
             }
           : undefined,
-        eventId: record.eventID,
+        eventId: recorded?.eventID,
       },
     };
   }
   const changed = applyAction(aws, { action: input.action, resource, account, region, context });
-  const record = recordCloudTrail(store, {
-    eventName: operation,
-    eventSource,
-    region,
-    principalArn: principal.arn,
-    requestParameters,
-    responseElements: changed ? { resource: changed.arn } : null,
-    resources:
-      changed && resource !== changed.arn
-        ? [{ ARN: changed.arn, accountId: account.id, type: changed.type }]
-        : resources,
-    userAgent: input.userAgent,
-  });
+  const recorded = record({ responseElements: responseElementsOf(call.eventName, changed) });
   return {
     httpStatus: 200,
     allowed: true,
@@ -317,7 +302,7 @@ export function tryAws(store: StateStore, given: AwsTryInput): TryOutcome {
       principal: principal.arn,
       action: input.action,
       resource: changed?.arn ?? resource,
-      eventId: record.eventID,
+      eventId: recorded?.eventID,
     },
   };
 }

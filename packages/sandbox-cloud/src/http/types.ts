@@ -12,7 +12,8 @@ export interface SandboxRequest {
 export interface SandboxResponse {
   status: number;
   headers?: Record<string, string>;
-  body?: string;
+  /** Text, or bytes for binary bodies (S3 objects). */
+  body?: string | Buffer;
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): SandboxResponse {

@@ -54,25 +54,62 @@ export interface AwsAccessKey {
   expiresAt?: string;
 }
 
+/** A CloudTrail record (https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudtrail-event-reference-record-contents.html). */
 export interface CloudTrailRecord {
   eventVersion: string;
-  eventID: string;
+  userIdentity: Record<string, unknown>;
   eventTime: string;
-  eventName: string;
   eventSource: string;
+  eventName: string;
   awsRegion: string;
   sourceIPAddress: string;
   userAgent: string;
-  userIdentity: Record<string, unknown>;
-  requestParameters: Record<string, unknown> | null;
-  responseElements: Record<string, unknown> | null;
-  resources: { ARN: string; accountId: string; type: string }[];
-  readOnly: boolean;
-  recipientAccountId: string;
   errorCode?: string;
   errorMessage?: string;
+  requestParameters: Record<string, unknown> | null;
+  responseElements: Record<string, unknown> | null;
+  requestID?: string;
+  eventID: string;
+  readOnly: boolean;
+  /** Absent from most records: only some APIs name the resources they touch. */
+  resources?: { ARN: string; accountId: string; type: string }[];
   eventType: string;
   managementEvent: boolean;
+  recipientAccountId: string;
+  eventCategory?: string;
+}
+
+export interface S3Bucket {
+  name: string;
+  accountId: string;
+  region: string;
+  createdAt: string;
+  /** Principals that may list and read its objects; a role ARN stands for every session of the role. */
+  readers: string[];
+  /** Principals that may put objects into it. */
+  writers: string[];
+}
+
+/** The organisation trail: every account's management events, every region, delivered to one bucket. */
+export interface OrganizationTrail {
+  name: string;
+  arn: string;
+  bucket: string;
+  /** The trail's S3 key prefix; empty when the trail names none. */
+  keyPrefix: string;
+  logArchiveAccountId: string;
+  readerRoleArn: string;
+  /** Average seconds from a call to the delivery of the log file holding its record. */
+  deliveryDelaySeconds: number;
+}
+
+/** Records of one account and region gathered for one log file, delivered at `dueAt`. */
+export interface TrailBatch {
+  accountId: string;
+  region: string;
+  closesAt: string;
+  dueAt: string;
+  records: CloudTrailRecord[];
 }
 
 export interface AwsState {
@@ -95,6 +132,10 @@ export interface AwsState {
     secretAccessKey: string;
   };
   trail: CloudTrailRecord[];
+  s3Buckets: S3Bucket[];
+  organizationTrail: OrganizationTrail;
+  /** Records recorded but not yet delivered to the organisation trail's bucket. */
+  trailBatches: TrailBatch[];
 }
 
 export interface AzureManagementGroup {

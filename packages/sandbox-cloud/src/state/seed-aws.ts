@@ -33,7 +33,10 @@ export const AWS_HUMAN_ROLES = ["Admin", "Developer", "ReadOnly"];
 export const AWS_APP_ROLES = ["ci-deployer", "data-pipeline"];
 
 /** The organization, its principals and resources; the connector's access key is drawn later. */
-export function seedAwsOrganization(rnd: Random): Omit<AwsState, "connector"> & {
+export function seedAwsOrganization(rnd: Random): Omit<
+  AwsState,
+  "connector" | "s3Buckets" | "organizationTrail" | "trailBatches"
+> & {
   connector: Pick<AwsState["connector"], "userArn" | "roleArn" | "externalId">;
 } {
   const managementAccountId = rnd.digits(12);

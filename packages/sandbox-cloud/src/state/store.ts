@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SandboxState } from "./model";
 import { createSeedState } from "./seed";
+import { ensureOrganizationTrail } from "./seed-trail";
 
 const STATE_FILE = "sandbox-state.json";
 /**
@@ -33,6 +34,8 @@ export async function openStateStore(
   const state: SandboxState = existsSync(file)
     ? (JSON.parse(await readFile(file, "utf8")) as SandboxState)
     : createSeedState(seed);
+  // A state saved before the organisation trail existed gains it.
+  ensureOrganizationTrail(state.aws);
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
   let dirty = !existsSync(file);

@@ -46,22 +46,19 @@ const SESSION_SECONDS = 3600;
 /** Credentials are renewed this long before they expire. */
 const RENEW_MS = 5 * 60_000;
 
-export function createAwsClients(options: AwsSessionOptions): AwsClients {
-  const limiter = createLimiter(options.concurrency ?? 4);
-  const retry = options.retry ?? DEFAULT_RETRY;
-  // The SDK's own retries are off: throttling is retried by `withRetry`, with the backoff and
-  // bound Palisade chose, and other errors surface at once.
-  const common = {
-    region: options.region,
-    maxAttempts: 1,
-    requestHandler: { connectionTimeout: 5000, requestTimeout: 30_000 },
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-  };
-  const sts = new STSClient({
-    ...common,
-    ...(options.baseCredentials ? { credentials: options.baseCredentials } : {}),
-  });
+/** Temporary credentials of an assumed role, renewed before they expire. */
+export interface RoleSession {
+  credentials(): Promise<AwsCredentialIdentity>;
+  /** Assumes the role again, whatever the current session's expiry. */
+  renew(): Promise<void>;
+}
 
+export function createRoleSession(
+  sts: STSClient,
+  roleArn: string,
+  externalId: string | undefined,
+  retry: RetryOptions,
+): RoleSession {
   let session: AwsCredentialIdentity | undefined;
   let renewing: Promise<AwsCredentialIdentity> | undefined;
   async function assumeRole(): Promise<AwsCredentialIdentity> {
@@ -69,9 +66,9 @@ export function createAwsClients(options: AwsSessionOptions): AwsClients {
       () =>
         sts.send(
           new AssumeRoleCommand({
-            RoleArn: options.roleArn,
+            RoleArn: roleArn,
             RoleSessionName: "palisade",
-            ExternalId: options.externalId,
+            ExternalId: externalId || undefined,
             DurationSeconds: SESSION_SECONDS,
           }),
         ),
@@ -97,6 +94,33 @@ export function createAwsClients(options: AwsSessionOptions): AwsClients {
     session = await renewing;
     return session;
   };
+  return {
+    credentials,
+    async renew() {
+      session = undefined;
+      await credentials();
+    },
+  };
+}
+
+export function createAwsClients(options: AwsSessionOptions): AwsClients {
+  const limiter = createLimiter(options.concurrency ?? 4);
+  const retry = options.retry ?? DEFAULT_RETRY;
+  // The SDK's own retries are off: throttling is retried by `withRetry`, with the backoff and
+  // bound Palisade chose, and other errors surface at once.
+  const common = {
+    region: options.region,
+    maxAttempts: 1,
+    requestHandler: { connectionTimeout: 5000, requestTimeout: 30_000 },
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+  };
+  const sts = new STSClient({
+    ...common,
+    ...(options.baseCredentials ? { credentials: options.baseCredentials } : {}),
+  });
+
+  const session = createRoleSession(sts, options.roleArn, options.externalId, retry);
+  const credentials = session.credentials;
 
   const organizations = new OrganizationsClient({ ...common, credentials });
   const cloudtrail = new CloudTrailClient({ ...common, credentials });
@@ -121,10 +145,7 @@ export function createAwsClients(options: AwsSessionOptions): AwsClients {
     cloudtrail,
     call,
     allPages,
-    async renewSession() {
-      session = undefined;
-      await credentials();
-    },
+    renewSession: session.renew,
     close() {
       sts.destroy();
       organizations.destroy();

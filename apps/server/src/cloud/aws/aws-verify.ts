@@ -56,6 +56,8 @@ export async function verifyAwsConnection(
     roleArn: string;
     managementAccountId: string;
     externalId: string;
+    /** With an organisation trail, events do not come from LookupEvents. */
+    trail?: unknown;
   },
 ): Promise<ConnectionCheck[]> {
   const where = connection.endpoint ?? `AWS (${connection.region})`;
@@ -121,12 +123,13 @@ export async function verifyAwsConnection(
       missing("organizations:ListPolicies"),
     ),
   );
+  if (connection.trail) return checks;
   checks.push(
     await runCheck(
-      "Read CloudTrail events",
+      "Read CloudTrail events (management account only)",
       async () => {
         await call(() => cloudtrail.send(new LookupEventsCommand({ MaxResults: 1 })));
-        return `CloudTrail events readable in ${connection.region}.`;
+        return `LookupEvents answers the management account's own events in ${connection.region} only; name the organisation trail on the connector to see member accounts' denials in every region.`;
       },
       missing("cloudtrail:LookupEvents"),
     ),

@@ -31,49 +31,6 @@ export async function readCloudTrailEvents(
   return { records: fresh, cursor: encodeCursor(next) };
 }
 
-/** CloudTrail answers LookupEvents at most twice a second per account and region. */
-export const LOOKUP_EVENTS_INTERVAL_MS = 500;
-
-/**
- * Every management event since `since`, newest first, one page at a time, no faster than
- * CloudTrail's 2 requests/s (or `intervalMs`). The next page is asked for while `onPage` works on
- * the current one, so at most two pages are held. Answers the pages read.
- */
-export async function lookupCloudTrailPages(
-  { cloudtrail, call }: AwsClients,
-  options: {
-    since: Date;
-    onPage: (records: AuditRecord[]) => Promise<void>;
-    intervalMs?: number;
-    sleep?: (ms: number) => Promise<void>;
-  },
-): Promise<number> {
-  const interval = options.intervalMs ?? LOOKUP_EVENTS_INTERVAL_MS;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  let lastCall = Number.NEGATIVE_INFINITY;
-  const page = async (token: string | undefined) => {
-    const wait = lastCall + interval - Date.now();
-    if (wait > 0) await sleep(wait);
-    lastCall = Date.now();
-    return call(() =>
-      cloudtrail.send(
-        new LookupEventsCommand({ StartTime: options.since, MaxResults: 50, NextToken: token }),
-      ),
-    );
-  };
-  let pages = 0;
-  let out = await page(undefined);
-  for (;;) {
-    pages += 1;
-    const next = out.NextToken ? page(out.NextToken) : undefined;
-    // A failed page is reported once, by the await below, after the current page is replayed.
-    next?.catch(() => {});
-    await options.onPage((out.Events ?? []).map(auditRecord));
-    if (!next) return pages;
-    out = await next;
-  }
-}
-
 const parsedDetails = new WeakMap<Event, Record<string, unknown>>();
 
 /**
@@ -91,6 +48,16 @@ export function cloudTrailEventDetail(event: Event): Record<string, unknown> {
   }
   parsedDetails.set(event, detail);
   return detail;
+}
+
+/**
+ * The CloudTrail record an `AuditRecord.raw` holds, whichever source read it: a LookupEvents
+ * `Event` (the record is its `CloudTrailEvent` JSON) or a trail log file's record itself.
+ */
+export function cloudTrailRecordOf(raw: unknown): Record<string, unknown> {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return {};
+  if (typeof (raw as Event).CloudTrailEvent === "string") return cloudTrailEventDetail(raw as Event);
+  return raw as Record<string, unknown>;
 }
 
 export function auditRecord(event: Event): AuditRecord {

@@ -5,17 +5,24 @@ import {
   AzureCredentialType,
   type ConnectorConfig,
 } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import { DEFAULT_TRAIL_BACKFILL_DAYS } from "../../cloud/aws/trail-s3";
 import type { ProviderName } from "../../cloud/cloud-provider";
 import { invalidArgument } from "../../rpc/errors";
-import type { ConnectorKind, StoredConfig } from "./connector-repository";
+import type { ConnectorKind, OrganizationTrailSettings, StoredConfig } from "./connector-repository";
 import { SandboxNotRunningError, type StoredSecret } from "./connector-runtime";
 
 // Lengths (name, secret, certificate) are bounds of the contract, checked before a handler runs.
 const ACCOUNT_ID = /^\d{12}$/;
 const ROLE_ARN = /^arn:aws(?:-[a-z]+)*:iam::(\d{12}):role\/[\w+=,.@/-]{1,512}$/;
 const REGION = /^[a-z]{2}(?:-[a-z]+)+-\d{1,2}$/;
+// https://docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+// https://docs.aws.amazon.com/AmazonS3/latest/userguide/object-keys.html (safe characters)
+const KEY_PREFIX = /^[\w!.*'()/-]*$/;
+const EXTERNAL_ID = /^[\w+=,.@:/-]{2,1224}$/;
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEFAULT_REGION = "us-east-1";
+const MAX_BACKFILL_DAYS = 90;
 
 /** A connector's settings checked for storing: what goes in `config`, and what is sealed. */
 export interface CheckedConfig {
@@ -56,6 +63,43 @@ function certificateThumbprint(pem: string): string {
 type AwsInput = Extract<ConnectorConfig["kind"], { case: "aws" }>["value"];
 type AzureInput = Extract<ConnectorConfig["kind"], { case: "azure" }>["value"];
 type Previous = { config: StoredConfig; secret: StoredSecret } | undefined;
+type TrailInput = NonNullable<AwsInput["trail"]>;
+
+/** The organisation trail's settings; the reader role may be in any account (the log archive). */
+function readTrail(value: TrailInput, region: string): OrganizationTrailSettings {
+  const field = (name: string) => `config.aws.trail.${name}`;
+  const bucket = value.bucket.trim();
+  if (!BUCKET.test(bucket) || bucket.includes(".."))
+    invalid(field("bucket"), `${field("bucket")} "${bucket}" is not an S3 bucket name.`);
+  const keyPrefix = value.keyPrefix.trim().replace(/^\/+|\/+$/g, "");
+  if (!KEY_PREFIX.test(keyPrefix))
+    invalid(
+      field("key_prefix"),
+      `${field("key_prefix")} may hold only letters, digits and the characters S3 calls safe (/!-_.*'()).`,
+    );
+  const bucketRegion = value.bucketRegion.trim() || region;
+  if (!REGION.test(bucketRegion))
+    invalid(
+      field("bucket_region"),
+      `${field("bucket_region")} "${bucketRegion}" is not an AWS region such as eu-west-1.`,
+    );
+  const readerRoleArn = value.readerRoleArn.trim();
+  if (!ROLE_ARN.test(readerRoleArn))
+    invalid(
+      field("reader_role_arn"),
+      `${field("reader_role_arn")} must be an IAM role ARN such as "arn:aws:iam::444455556666:role/palisade-trail-reader".`,
+    );
+  const readerExternalId = value.readerExternalId.trim();
+  if (readerExternalId && !EXTERNAL_ID.test(readerExternalId))
+    invalid(
+      field("reader_external_id"),
+      `${field("reader_external_id")} must be 2 to 1224 letters, digits or +=,.@:/- characters.`,
+    );
+  const backfillDays = value.backfillDays || DEFAULT_TRAIL_BACKFILL_DAYS;
+  if (backfillDays > MAX_BACKFILL_DAYS)
+    invalid(field("backfill_days"), `${field("backfill_days")} must be 1 to ${MAX_BACKFILL_DAYS}.`);
+  return { bucket, keyPrefix, bucketRegion, readerRoleArn, readerExternalId, backfillDays };
+}
 
 function readAws(value: AwsInput, previous: Previous): CheckedConfig {
   const managementAccountId = value.managementAccountId.trim();
@@ -88,6 +132,7 @@ function readAws(value: AwsInput, previous: Previous): CheckedConfig {
     ...(value.scpMaxCharacters > 0 ? { characters: value.scpMaxCharacters } : {}),
     ...(value.scpMaxPerTarget > 0 ? { perTarget: value.scpMaxPerTarget } : {}),
   };
+  const trail = value.trail ? readTrail(value.trail, region) : undefined;
   return {
     kind: "aws",
     config: {
@@ -97,6 +142,7 @@ function readAws(value: AwsInput, previous: Previous): CheckedConfig {
       externalId,
       region,
       ...(Object.keys(scpLimits).length > 0 ? { scpLimits } : {}),
+      ...(trail ? { trail } : {}),
     },
     secret: {},
   };

@@ -46,6 +46,7 @@ function configMessage(row: ConnectorRow): ConnectorConfig["kind"] {
         region: config.region,
         scpMaxCharacters: config.scpLimits?.characters ?? 0,
         scpMaxPerTarget: config.scpLimits?.perTarget ?? 0,
+        trail: config.trail,
       }),
     };
   }
@@ -88,6 +89,7 @@ export function connectorMessage(row: ConnectorRow): Connector {
       .filter(Boolean)
       .join(" "),
     config: { kind: configMessage(row) },
+    eventsError: row.eventsError ?? "",
   });
 }
 

@@ -18,6 +18,8 @@ export type StoredConfig =
       region: string;
       /** The organisation's SCP quotas where AWS raised them; absent ones are AWS's defaults. */
       scpLimits?: { characters?: number; perTarget?: number };
+      /** Absent: events come from LookupEvents in the management account only. */
+      trail?: OrganizationTrailSettings;
     }
   | {
       provider: "azure";
@@ -27,6 +29,18 @@ export type StoredConfig =
       certificateThumbprint: string;
     }
   | { provider: ProviderName };
+
+/** Where an AWS organisation's CloudTrail delivers its log files, and the role that reads them. */
+export interface OrganizationTrailSettings {
+  bucket: string;
+  /** The trail's key prefix without a trailing slash; empty when it has none. */
+  keyPrefix: string;
+  bucketRegion: string;
+  readerRoleArn: string;
+  /** Empty when the reader role's trust policy requires none. */
+  readerExternalId: string;
+  backfillDays: number;
+}
 
 export type ConnectorRow = typeof connectors.$inferSelect;
 export type HierarchyNodeRow = typeof hierarchyNodes.$inferSelect;
@@ -84,7 +98,10 @@ export async function updateConnector(
   tenantId: string,
   id: string,
   patch: Partial<
-    Pick<ConnectorRow, "name" | "config" | "secretCiphertext" | "status" | "lastSyncAt" | "lastError">
+    Pick<
+      ConnectorRow,
+      "name" | "config" | "secretCiphertext" | "status" | "lastSyncAt" | "lastError" | "eventsError"
+    >
   >,
 ): Promise<ConnectorRow | undefined> {
   const [row] = await db
@@ -244,6 +261,19 @@ export async function saveSignInFailure(
     .update(connectors)
     .set({ status: "CONNECTED", lastError: null })
     .where(and(connector, eq(connectors.status, "ERROR"), inArray(connectors.lastError, [...signInErrors])));
+}
+
+/** Says why the last read of the audit stream failed or left files unread; null after a complete read. */
+export async function saveEventsError(
+  db: Database,
+  tenantId: string,
+  connectorId: string,
+  error: string | null,
+): Promise<void> {
+  await db
+    .update(connectors)
+    .set({ eventsError: error })
+    .where(and(eq(connectors.tenantId, tenantId), eq(connectors.id, connectorId)));
 }
 
 /** The tenant's hierarchy nodes with these external ids (scopes chosen for a bundle, a filter). */

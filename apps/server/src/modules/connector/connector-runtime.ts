@@ -130,6 +130,7 @@ export function createConnectorRuntime(deps: {
           roleArn: config.roleArn,
           externalId: config.externalId,
           consoleLinks: true,
+          ...(config.trail ? { trail: config.trail } : {}),
         },
       };
     }

@@ -1,4 +1,4 @@
-import { AWS_REQUIRED_ACTIONS } from "../../cloud/aws/aws-provider";
+import { AWS_REQUIRED_ACTIONS, trailReaderPolicy } from "../../cloud/aws/aws-provider";
 import { AZURE_REQUIRED_ROLES } from "../../cloud/azure/azure-provider";
 
 export interface AwsSetup {
@@ -60,7 +60,14 @@ ${trustPolicyJson}
 ${permissionsPolicyJson}
 \`\`\`
 
-4. Enter the management account id and the role ARN in Palisade, then **Test connection**.
+4. Events: Palisade reads the **organisation trail**'s log files in S3. In the account of the trail's bucket (typically the log-archive account) create a role (for example \`PalisadeTrailReader\`) trusted by the same principal, with this policy (drop the KMS statement if the trail does not use SSE-KMS):
+
+\`\`\`json
+${JSON.stringify(trailReaderPolicy("<TRAIL_BUCKET>", "<KEY_PREFIX>"), null, 2)}
+\`\`\`
+
+   Without a trail, Palisade reads CloudTrail LookupEvents: the management account's own events in one region, never a member account's denial.
+5. Enter the management account id, the role ARN and the trail (bucket, key prefix, bucket region, reader role) in Palisade, then **Test connection**.
 `;
   return {
     palisadePrincipalArn: options.principalArn ?? "",

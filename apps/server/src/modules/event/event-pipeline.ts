@@ -29,6 +29,7 @@ import type { NewPolicyEvent } from "./policy-event";
 import { writeEvents } from "./record-event";
 import { storeRequests } from "./request-summary";
 import { listResourceEventStates, rebuildResourceEvents } from "./resource-event-repository";
+import { fetchOrganizationTrail } from "./trail-fetch";
 
 /** Queue of the per-connector event fetch, for modules that ask for a fetch after a change. */
 
@@ -119,6 +120,8 @@ export function createEventPipeline(deps: {
     const connector = await findConnectorAnyTenant(db, connectorId);
     if (!connector) return { records: 0, events: 0, states: 0, failures: [] };
     const provider = runtime.providerFor(connector);
+    if (provider.provider === "aws" && provider.trail)
+      return fetchOrganizationTrail(deps, connector, provider.trail);
     const ctx = await loadClassifyContext(deps, connector, provider.provider);
     // The two reads are independent: one failing leaves the other's records to be stored.
     const [audit, compliance] = await Promise.allSettled([

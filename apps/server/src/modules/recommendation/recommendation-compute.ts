@@ -1,5 +1,6 @@
 import { deriveInitiatives } from "@palisade/policy-engine/catalogue/initiatives";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
+import { cloudTrailRecordOf } from "../../cloud/aws/cloudtrail-events";
 import type { AuditRecord } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
 import { createKeyedLock } from "../../lib/keyed-lock";
@@ -47,14 +48,11 @@ export function activityOf(provider: Provider, record: AuditRecord): ActivityRec
   let params: Record<string, unknown> = {};
   let resource = "";
   if (provider === "aws") {
-    try {
-      const detail = typeof raw.CloudTrailEvent === "string" ? JSON.parse(raw.CloudTrailEvent) : {};
-      if (isObject(detail.requestParameters)) params = detail.requestParameters;
-      const first = Array.isArray(detail.resources) ? detail.resources[0] : undefined;
-      if (isObject(first) && typeof first.ARN === "string") resource = first.ARN;
-    } catch {
-      // A record that is not JSON still names its action and account.
-    }
+    // A record that is not JSON still names its action and account.
+    const detail = cloudTrailRecordOf(raw);
+    if (isObject(detail.requestParameters)) params = detail.requestParameters;
+    const first = Array.isArray(detail.resources) ? detail.resources[0] : undefined;
+    if (isObject(first) && typeof first.ARN === "string") resource = first.ARN;
   } else if (typeof raw.resourceId === "string") {
     resource = raw.resourceId;
   }

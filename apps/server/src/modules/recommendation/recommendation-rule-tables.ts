@@ -15,7 +15,13 @@ export interface ActivityRule {
   matches(record: ActivityRecord): boolean;
 }
 
-const lower = (value: unknown) => (typeof value === "string" ? value.toLowerCase() : "");
+/**
+ * A request parameter in lower case. CloudTrail writes a header such as `x-amz-acl` as a list
+ * (`"x-amz-acl": ["public-read"]`,
+ * https://docs.aws.amazon.com/AmazonS3/latest/userguide/cloudtrail-logging-understanding-s3-entries.html).
+ */
+const lower = (value: unknown): string =>
+  typeof value === "string" ? value.toLowerCase() : Array.isArray(value) ? value.map(lower).join(" ") : "";
 const isRoot = (principal: string) => /:root$/.test(principal) || principal.toLowerCase() === "root";
 const armWrite = (type: string) => (r: ActivityRecord) =>
   r.action.toLowerCase() === `${type.toLowerCase()}/write`;

@@ -135,6 +135,11 @@ describe("recommendation rules", () => {
       ["observed_activity:s3-public-acl"],
     ],
     [
+      "a public ACL as CloudTrail records the header, a list",
+      { activity: [call("s3:PutBucketAcl", { params: { bucketName: "b", "x-amz-acl": ["public-read"] } })] },
+      ["observed_activity:s3-public-acl"],
+    ],
+    [
       "a private ACL is not risky",
       { activity: [call("s3:PutBucketAcl", { params: { "s3:x-amz-acl": "private" } })] },
       [],

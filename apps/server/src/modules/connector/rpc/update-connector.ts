@@ -46,6 +46,8 @@ export async function updateConnector(
     }
     patch.config = next.config;
     patch.secretCiphertext = sealSecret(deps.secretBox, next.secret, row.id);
+    // The events source may have changed: the next fetch says whether the new one reads.
+    patch.eventsError = null;
     changed.push("config");
   }
   if (changed.length === 0) return { connector: connectorMessage(row) };

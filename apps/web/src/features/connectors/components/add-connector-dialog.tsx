@@ -3,7 +3,7 @@ import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { AzureCredentialType, type Connector } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { useQuery } from "@tanstack/react-query";
 import { LoaderIcon, PlusIcon } from "lucide-react";
-import { type ReactNode, useId, useState } from "react";
+import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import {
@@ -16,7 +16,6 @@ import {
   DialogTrigger,
 } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { Textarea } from "@/components/ui/textarea";
@@ -27,35 +26,11 @@ import {
   type AzureConnectorValues,
   awsConnectorSchema,
   azureConnectorSchema,
+  trailOf,
 } from "../forms/connector-form-schema";
+import { Field } from "./field";
 import { SetupMarkdown } from "./setup-markdown";
-
-function Field({
-  id,
-  label,
-  error,
-  hint,
-  children,
-}: {
-  id: string;
-  label: string;
-  error?: string;
-  hint?: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className="space-y-1.5">
-      <Label htmlFor={id}>{label}</Label>
-      {children}
-      {hint && !error && <p className="text-xs text-muted-foreground">{hint}</p>}
-      {error && (
-        <p id={`${id}-error`} className="text-sm text-destructive">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
+import { TrailFields } from "./trail-fields";
 
 function FormError({ error }: { error: unknown }) {
   if (!error) return null;
@@ -125,6 +100,12 @@ function AwsForm({ onCreated }: { onCreated: (connector: Connector) => void }) {
       region: "",
       scpMaxCharacters: "",
       scpMaxPerTarget: "",
+      trailBucket: "",
+      trailKeyPrefix: "",
+      trailBucketRegion: "",
+      trailReaderRoleArn: "",
+      trailReaderExternalId: "",
+      trailBackfillDays: "",
     },
   });
   const { errors, isValid } = form.formState;
@@ -140,6 +121,7 @@ function AwsForm({ onCreated }: { onCreated: (connector: Connector) => void }) {
             region: values.region,
             scpMaxCharacters: Number(values.scpMaxCharacters) || 0,
             scpMaxPerTarget: Number(values.scpMaxPerTarget) || 0,
+            trail: trailOf(values),
           },
         },
       },
@@ -172,7 +154,7 @@ function AwsForm({ onCreated }: { onCreated: (connector: Connector) => void }) {
       <Field
         id={`${id}-region`}
         label="Region"
-        hint="For CloudTrail; us-east-1 when empty."
+        hint="Home region: the trail must cover it; without a trail, the one region LookupEvents reads. us-east-1 when empty."
         error={errors.region?.message}
       >
         <Input id={`${id}-region`} placeholder="us-east-1" {...form.register("region")} />
@@ -203,6 +185,7 @@ function AwsForm({ onCreated }: { onCreated: (connector: Connector) => void }) {
           {...form.register("scpMaxPerTarget")}
         />
       </Field>
+      <TrailFields id={id} form={form} />
       <FormError error={create.error} />
       <DialogFooter>
         <Button type="submit" disabled={create.isPending || !isValid}>

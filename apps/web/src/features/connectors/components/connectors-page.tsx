@@ -47,6 +47,16 @@ function kindLabel(connector: Connector): string {
   return connector.config?.kind.case === "sandbox" ? `${provider} · sandbox` : provider;
 }
 
+/** Where an AWS connector's events come from; LookupEvents is named for what it cannot see. */
+function eventsSource(connector: Connector): string {
+  const kind = connector.config?.kind;
+  if (kind?.case !== "aws") return "";
+  const trail = kind.value.trail;
+  return trail
+    ? `Events: organisation trail s3://${trail.bucket}/${trail.keyPrefix}`
+    : "Events: LookupEvents, management account only";
+}
+
 function lastSync(connector: Connector): string {
   return connector.lastSyncAt ? formatDateTime(timestampDate(connector.lastSyncAt)) : "Never";
 }
@@ -160,11 +170,24 @@ function ConnectorRow({
       <TableCell label="Name" className="font-medium">
         {connector.name}
       </TableCell>
-      <TableCell label="Provider">{kindLabel(connector)}</TableCell>
+      <TableCell label="Provider">
+        <div>{kindLabel(connector)}</div>
+        {eventsSource(connector) && (
+          <p className="text-xs text-muted-foreground">{eventsSource(connector)}</p>
+        )}
+      </TableCell>
       <TableCell label="Status">
         <div className="space-y-1">
           <Badge variant={status.variant}>{status.label}</Badge>
           {connector.lastError && <p className="max-w-xs text-xs text-destructive">{connector.lastError}</p>}
+          {connector.eventsError && (
+            <p
+              data-testid="connector-events-error"
+              className="max-w-xs whitespace-pre-line text-xs text-destructive"
+            >
+              {connector.eventsError}
+            </p>
+          )}
         </div>
       </TableCell>
       <TableCell label="Last sync" className="text-sm text-muted-foreground">

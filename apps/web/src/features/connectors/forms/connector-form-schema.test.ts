@@ -8,6 +8,16 @@ const aws = {
   region: "",
   scpMaxCharacters: "",
   scpMaxPerTarget: "",
+  trailBucket: "",
+  trailKeyPrefix: "",
+  trailBucketRegion: "",
+  trailReaderRoleArn: "",
+  trailReaderExternalId: "",
+  trailBackfillDays: "",
+};
+const trail = {
+  trailBucket: "org-cloudtrail-logs",
+  trailReaderRoleArn: "arn:aws:iam::444455556666:role/PalisadeTrailReader",
 };
 const azure = {
   name: "Contoso",
@@ -45,6 +55,18 @@ describe("AWS connector form", () => {
       "Characters per SCP is a number up to 1,000,000",
     ],
     ["too many SCPs per target", { scpMaxPerTarget: "1001" }, "SCPs per target is a number up to 1,000"],
+    ["an organisation trail read by a role of the log-archive account", trail, undefined],
+    [
+      "a trail without its reader role",
+      { ...trail, trailReaderRoleArn: "" },
+      "Reader role ARN looks like arn:aws:iam::444455556666:role/Name",
+    ],
+    [
+      "a bucket name with capitals",
+      { ...trail, trailBucket: "Org-Logs" },
+      "Bucket name is 3 to 63 lower-case letters, digits, dots and hyphens",
+    ],
+    ["a backfill over 90 days", { ...trail, trailBackfillDays: "91" }, "Backfill is 1 to 90 days"],
   ])("%s", (_name, change, message) => {
     expect(firstIssue(awsConnectorSchema.safeParse({ ...aws, ...change }))).toBe(message);
   });

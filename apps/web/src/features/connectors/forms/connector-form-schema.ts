@@ -11,14 +11,26 @@ const name = () =>
     );
 const matching = (pattern: RegExp, message: string) => z.string().check(z.trim(), z.regex(pattern, message));
 
+const ROLE_ARN = /^arn:aws(?:-[a-z]+)*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
+
 export const awsConnectorSchema = z
   .object({
     name: name(),
-    managementAccountId: matching(/^\d{12}$/, "Management account id is 12 digits"),
-    roleArn: matching(
-      /^arn:aws(?:-[a-z]+)*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/,
-      "Role ARN looks like arn:aws:iam::111122223333:role/Name",
+    // The organisation trail; all empty: events from LookupEvents, management account only.
+    trailBucket: matching(
+      /^([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])?$/,
+      "Bucket name is 3 to 63 lower-case letters, digits, dots and hyphens",
     ),
+    trailKeyPrefix: matching(/^[\w!.*'()/-]{0,512}$/, "Key prefix holds letters, digits and /!-_.*'()"),
+    trailBucketRegion: matching(/^([a-z]{2}(-[a-z]+)+-\d{1,2})?$/, "Region looks like eu-west-1"),
+    trailReaderRoleArn: z.string().check(z.trim()),
+    trailReaderExternalId: matching(
+      /^([\w+=,.@:/-]{2,1224})?$/,
+      "External id is 2 to 1224 letters, digits or +=,.@:/-",
+    ),
+    trailBackfillDays: matching(/^([1-9]|[1-8]\d|90)?$/, "Backfill is 1 to 90 days"),
+    managementAccountId: matching(/^\d{12}$/, "Management account id is 12 digits"),
+    roleArn: matching(ROLE_ARN, "Role ARN looks like arn:aws:iam::111122223333:role/Name"),
     region: matching(/^([a-z]{2}(-[a-z]+)+-\d{1,2})?$/, "Region looks like us-east-1"),
     // Empty: AWS's default quota (5,120 characters per SCP, 5 SCPs per target).
     scpMaxCharacters: matching(/^([1-9]\d{0,5}|1000000)?$/, "Characters per SCP is a number up to 1,000,000"),
@@ -29,9 +41,26 @@ export const awsConnectorSchema = z
       message: "The role must be in the management account",
       path: ["roleArn"],
     }),
+    z.refine((v) => !v.trailBucket || ROLE_ARN.test(v.trailReaderRoleArn), {
+      message: "Reader role ARN looks like arn:aws:iam::444455556666:role/Name",
+      path: ["trailReaderRoleArn"],
+    }),
   );
 
 export type AwsConnectorValues = z.output<typeof awsConnectorSchema>;
+
+/** The trail settings of the contract, or none when no bucket is named. */
+export function trailOf(v: AwsConnectorValues) {
+  if (!v.trailBucket) return undefined;
+  return {
+    bucket: v.trailBucket,
+    keyPrefix: v.trailKeyPrefix,
+    bucketRegion: v.trailBucketRegion,
+    readerRoleArn: v.trailReaderRoleArn,
+    readerExternalId: v.trailReaderExternalId,
+    backfillDays: v.trailBackfillDays ? Number(v.trailBackfillDays) : 0,
+  };
+}
 
 export const azureConnectorSchema = z
   .object({

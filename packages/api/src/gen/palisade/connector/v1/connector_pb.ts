@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file palisade/connector/v1/connector.proto.
  */
 export const file_palisade_connector_v1_connector: GenFile = /*@__PURE__*/
-  fileDesc("CiVwYWxpc2FkZS9jb25uZWN0b3IvdjEvY29ubmVjdG9yLnByb3RvEhVwYWxpc2FkZS5jb25uZWN0b3IudjEiogEKEkF3c0Nvbm5lY3RvckNvbmZpZxIdChVtYW5hZ2VtZW50X2FjY291bnRfaWQYASABKAkSEAoIcm9sZV9hcm4YAiABKAkSEwoLZXh0ZXJuYWxfaWQYAyABKAkSDgoGcmVnaW9uGAQgASgJEhoKEnNjcF9tYXhfY2hhcmFjdGVycxgUIAEoDRIaChJzY3BfbWF4X3Blcl90YXJnZXQYFSABKA0ijwIKFEF6dXJlQ29ubmVjdG9yQ29uZmlnEhEKCXRlbmFudF9pZBgBIAEoCRIRCgljbGllbnRfaWQYAiABKAkSQwoPY3JlZGVudGlhbF90eXBlGAMgASgOMioucGFsaXNhZGUuY29ubmVjdG9yLnYxLkF6dXJlQ3JlZGVudGlhbFR5cGUSGgoNY2xpZW50X3NlY3JldBgEIAEoCUgAiAEBEiMKFmNsaWVudF9jZXJ0aWZpY2F0ZV9wZW0YBSABKAlIAYgBARIeChZjZXJ0aWZpY2F0ZV90aHVtYnByaW50GAYgASgJQhAKDl9jbGllbnRfc2VjcmV0QhkKF19jbGllbnRfY2VydGlmaWNhdGVfcGVtIk0KFlNhbmRib3hDb25uZWN0b3JDb25maWcSMwoIcHJvdmlkZXIYASABKA4yIS5wYWxpc2FkZS5jb21tb24udjEuQ2xvdWRQcm92aWRlciLTAQoPQ29ubmVjdG9yQ29uZmlnEjgKA2F3cxgBIAEoCzIpLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5Bd3NDb25uZWN0b3JDb25maWdIABI8CgVhenVyZRgCIAEoCzIrLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5BenVyZUNvbm5lY3RvckNvbmZpZ0gAEkAKB3NhbmRib3gYAyABKAsyLS5wYWxpc2FkZS5jb25uZWN0b3IudjEuU2FuZGJveENvbm5lY3RvckNvbmZpZ0gAQgYKBGtpbmQisAIKCUNvbm5lY3RvchIqCgZlbnRpdHkYASABKAsyGi5wYWxpc2FkZS5jb21tb24udjEuRW50aXR5EgwKBG5hbWUYAiABKAkSMwoIcHJvdmlkZXIYAyABKA4yIS5wYWxpc2FkZS5jb21tb24udjEuQ2xvdWRQcm92aWRlchI2CgZzdGF0dXMYBCABKA4yJi5wYWxpc2FkZS5jb25uZWN0b3IudjEuQ29ubmVjdG9yU3RhdHVzEjAKDGxhc3Rfc3luY19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKbGFzdF9lcnJvchgGIAEoCRI2CgZjb25maWcYByABKAsyJi5wYWxpc2FkZS5jb25uZWN0b3IudjEuQ29ubmVjdG9yQ29uZmlnIpwCCg1IaWVyYXJjaHlOb2RlEioKBmVudGl0eRgBIAEoCzIaLnBhbGlzYWRlLmNvbW1vbi52MS5FbnRpdHkSDAoEbmFtZRgCIAEoCRIzCghwcm92aWRlchgDIAEoDjIhLnBhbGlzYWRlLmNvbW1vbi52MS5DbG91ZFByb3ZpZGVyEjYKCGNoaWxkcmVuGAQgAygLMiQucGFsaXNhZGUuY29ubmVjdG9yLnYxLkhpZXJhcmNoeU5vZGUSFAoMY29ubmVjdG9yX2lkGAUgASgJEgwKBGxpbmsYBiABKAkSKwoEdHlwZRgHIAEoDjIdLnBhbGlzYWRlLmNvbW1vbi52MS5TY29wZVR5cGUSEwoLZXh0ZXJuYWxfaWQYCCABKAkqsAEKD0Nvbm5lY3RvclN0YXR1cxIgChxDT05ORUNUT1JfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHgoaQ09OTkVDVE9SX1NUQVRVU19DT05ORUNURUQQARIaChZDT05ORUNUT1JfU1RBVFVTX0VSUk9SEAISHAoYQ09OTkVDVE9SX1NUQVRVU19TWU5DSU5HEAMSIQodQ09OTkVDVE9SX1NUQVRVU19ORVZFUl9TWU5DRUQQBCqMAQoTQXp1cmVDcmVkZW50aWFsVHlwZRIlCiFBWlVSRV9DUkVERU5USUFMX1RZUEVfVU5TUEVDSUZJRUQQABInCiNBWlVSRV9DUkVERU5USUFMX1RZUEVfQ0xJRU5UX1NFQ1JFVBABEiUKIUFaVVJFX0NSRURFTlRJQUxfVFlQRV9DRVJUSUZJQ0FURRACYgZwcm90bzM", [file_google_protobuf_timestamp, file_palisade_common_v1_common]);
+  fileDesc("CiVwYWxpc2FkZS9jb25uZWN0b3IvdjEvY29ubmVjdG9yLnByb3RvEhVwYWxpc2FkZS5jb25uZWN0b3IudjEi7QEKEkF3c0Nvbm5lY3RvckNvbmZpZxIdChVtYW5hZ2VtZW50X2FjY291bnRfaWQYASABKAkSEAoIcm9sZV9hcm4YAiABKAkSEwoLZXh0ZXJuYWxfaWQYAyABKAkSDgoGcmVnaW9uGAQgASgJEhoKEnNjcF9tYXhfY2hhcmFjdGVycxgUIAEoDRIaChJzY3BfbWF4X3Blcl90YXJnZXQYFSABKA0SPwoFdHJhaWwYBSABKAsyKy5wYWxpc2FkZS5jb25uZWN0b3IudjEuQXdzT3JnYW5pemF0aW9uVHJhaWxIAIgBAUIICgZfdHJhaWwinQEKFEF3c09yZ2FuaXphdGlvblRyYWlsEg4KBmJ1Y2tldBgBIAEoCRISCgprZXlfcHJlZml4GAIgASgJEhUKDWJ1Y2tldF9yZWdpb24YAyABKAkSFwoPcmVhZGVyX3JvbGVfYXJuGAQgASgJEhoKEnJlYWRlcl9leHRlcm5hbF9pZBgFIAEoCRIVCg1iYWNrZmlsbF9kYXlzGAYgASgNIo8CChRBenVyZUNvbm5lY3RvckNvbmZpZxIRCgl0ZW5hbnRfaWQYASABKAkSEQoJY2xpZW50X2lkGAIgASgJEkMKD2NyZWRlbnRpYWxfdHlwZRgDIAEoDjIqLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5BenVyZUNyZWRlbnRpYWxUeXBlEhoKDWNsaWVudF9zZWNyZXQYBCABKAlIAIgBARIjChZjbGllbnRfY2VydGlmaWNhdGVfcGVtGAUgASgJSAGIAQESHgoWY2VydGlmaWNhdGVfdGh1bWJwcmludBgGIAEoCUIQCg5fY2xpZW50X3NlY3JldEIZChdfY2xpZW50X2NlcnRpZmljYXRlX3BlbSJNChZTYW5kYm94Q29ubmVjdG9yQ29uZmlnEjMKCHByb3ZpZGVyGAEgASgOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXIi0wEKD0Nvbm5lY3RvckNvbmZpZxI4CgNhd3MYASABKAsyKS5wYWxpc2FkZS5jb25uZWN0b3IudjEuQXdzQ29ubmVjdG9yQ29uZmlnSAASPAoFYXp1cmUYAiABKAsyKy5wYWxpc2FkZS5jb25uZWN0b3IudjEuQXp1cmVDb25uZWN0b3JDb25maWdIABJACgdzYW5kYm94GAMgASgLMi0ucGFsaXNhZGUuY29ubmVjdG9yLnYxLlNhbmRib3hDb25uZWN0b3JDb25maWdIAEIGCgRraW5kIsYCCglDb25uZWN0b3ISKgoGZW50aXR5GAEgASgLMhoucGFsaXNhZGUuY29tbW9uLnYxLkVudGl0eRIMCgRuYW1lGAIgASgJEjMKCHByb3ZpZGVyGAMgASgOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXISNgoGc3RhdHVzGAQgASgOMiYucGFsaXNhZGUuY29ubmVjdG9yLnYxLkNvbm5lY3RvclN0YXR1cxIwCgxsYXN0X3N5bmNfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCmxhc3RfZXJyb3IYBiABKAkSNgoGY29uZmlnGAcgASgLMiYucGFsaXNhZGUuY29ubmVjdG9yLnYxLkNvbm5lY3RvckNvbmZpZxIUCgxldmVudHNfZXJyb3IYCCABKAkinAIKDUhpZXJhcmNoeU5vZGUSKgoGZW50aXR5GAEgASgLMhoucGFsaXNhZGUuY29tbW9uLnYxLkVudGl0eRIMCgRuYW1lGAIgASgJEjMKCHByb3ZpZGVyGAMgASgOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXISNgoIY2hpbGRyZW4YBCADKAsyJC5wYWxpc2FkZS5jb25uZWN0b3IudjEuSGllcmFyY2h5Tm9kZRIUCgxjb25uZWN0b3JfaWQYBSABKAkSDAoEbGluaxgGIAEoCRIrCgR0eXBlGAcgASgOMh0ucGFsaXNhZGUuY29tbW9uLnYxLlNjb3BlVHlwZRITCgtleHRlcm5hbF9pZBgIIAEoCSqwAQoPQ29ubmVjdG9yU3RhdHVzEiAKHENPTk5FQ1RPUl9TVEFUVVNfVU5TUEVDSUZJRUQQABIeChpDT05ORUNUT1JfU1RBVFVTX0NPTk5FQ1RFRBABEhoKFkNPTk5FQ1RPUl9TVEFUVVNfRVJST1IQAhIcChhDT05ORUNUT1JfU1RBVFVTX1NZTkNJTkcQAxIhCh1DT05ORUNUT1JfU1RBVFVTX05FVkVSX1NZTkNFRBAEKowBChNBenVyZUNyZWRlbnRpYWxUeXBlEiUKIUFaVVJFX0NSRURFTlRJQUxfVFlQRV9VTlNQRUNJRklFRBAAEicKI0FaVVJFX0NSRURFTlRJQUxfVFlQRV9DTElFTlRfU0VDUkVUEAESJQohQVpVUkVfQ1JFREVOVElBTF9UWVBFX0NFUlRJRklDQVRFEAJiBnByb3RvMw", [file_google_protobuf_timestamp, file_palisade_common_v1_common]);
 
 /**
  * An AWS organisation reached by assuming a role in its management account.
@@ -64,6 +64,15 @@ export type AwsConnectorConfig = Message<"palisade.connector.v1.AwsConnectorConf
    * @generated from field: uint32 scp_max_per_target = 21;
    */
   scpMaxPerTarget: number;
+
+  /**
+   * Where the organisation's CloudTrail delivers its log files. Absent: events are read with
+   * CloudTrail LookupEvents as the connector's role, which sees the management account's own
+   * events in `region` only, never a member account's denials.
+   *
+   * @generated from field: optional palisade.connector.v1.AwsOrganizationTrail trail = 5;
+   */
+  trail?: AwsOrganizationTrail | undefined;
 };
 
 /**
@@ -72,6 +81,63 @@ export type AwsConnectorConfig = Message<"palisade.connector.v1.AwsConnectorConf
  */
 export const AwsConnectorConfigSchema: GenMessage<AwsConnectorConfig> = /*@__PURE__*/
   messageDesc(file_palisade_connector_v1_connector, 0);
+
+/**
+ * The S3 bucket an organisation trail writes to (AWSLogs/<org-id>/<account-id>/CloudTrail/<region>/...),
+ * and the role that reads it, typically in the log-archive account.
+ *
+ * @generated from message palisade.connector.v1.AwsOrganizationTrail
+ */
+export type AwsOrganizationTrail = Message<"palisade.connector.v1.AwsOrganizationTrail"> & {
+  /**
+   * S3 bucket name, 3 to 63 characters.
+   *
+   * @generated from field: string bucket = 1;
+   */
+  bucket: string;
+
+  /**
+   * The trail's S3 key prefix, without a trailing slash; empty when the trail has none.
+   *
+   * @generated from field: string key_prefix = 2;
+   */
+  keyPrefix: string;
+
+  /**
+   * Region of the bucket, e.g. "eu-west-1"; default the connector's region.
+   *
+   * @generated from field: string bucket_region = 3;
+   */
+  bucketRegion: string;
+
+  /**
+   * Role Palisade assumes to read the bucket, e.g. "arn:aws:iam::444455556666:role/palisade-trail-reader".
+   *
+   * @generated from field: string reader_role_arn = 4;
+   */
+  readerRoleArn: string;
+
+  /**
+   * The external id the reader role's trust policy requires; empty when it requires none.
+   *
+   * @generated from field: string reader_external_id = 5;
+   */
+  readerExternalId: string;
+
+  /**
+   * Days of log files read on the first connection, 1 to 90; default 7.
+   *
+   * @generated from field: uint32 backfill_days = 6;
+   */
+  backfillDays: number;
+};
+
+/**
+ * Describes the message palisade.connector.v1.AwsOrganizationTrail.
+ * Use `create(AwsOrganizationTrailSchema)` to create a new message.
+ */
+export const AwsOrganizationTrailSchema: GenMessage<AwsOrganizationTrail> = /*@__PURE__*/
+  messageDesc(file_palisade_connector_v1_connector, 1);
 
 /**
  * An Azure (Entra ID) tenant reached through an app registration.
@@ -123,7 +189,7 @@ export type AzureConnectorConfig = Message<"palisade.connector.v1.AzureConnector
  * Use `create(AzureConnectorConfigSchema)` to create a new message.
  */
 export const AzureConnectorConfigSchema: GenMessage<AzureConnectorConfig> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector, 1);
+  messageDesc(file_palisade_connector_v1_connector, 2);
 
 /**
  * The built-in sandbox cloud, which speaks either provider's APIs.
@@ -142,7 +208,7 @@ export type SandboxConnectorConfig = Message<"palisade.connector.v1.SandboxConne
  * Use `create(SandboxConnectorConfigSchema)` to create a new message.
  */
 export const SandboxConnectorConfigSchema: GenMessage<SandboxConnectorConfig> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector, 2);
+  messageDesc(file_palisade_connector_v1_connector, 3);
 
 /**
  * @generated from message palisade.connector.v1.ConnectorConfig
@@ -177,7 +243,7 @@ export type ConnectorConfig = Message<"palisade.connector.v1.ConnectorConfig"> &
  * Use `create(ConnectorConfigSchema)` to create a new message.
  */
 export const ConnectorConfigSchema: GenMessage<ConnectorConfig> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector, 3);
+  messageDesc(file_palisade_connector_v1_connector, 4);
 
 /**
  * @generated from message palisade.connector.v1.Connector
@@ -222,6 +288,14 @@ export type Connector = Message<"palisade.connector.v1.Connector"> & {
    * @generated from field: palisade.connector.v1.ConnectorConfig config = 7;
    */
   config?: ConnectorConfig | undefined;
+
+  /**
+   * Why the last read of the audit stream failed or left files unread, "CODE: sentence"; empty
+   * after a complete read.
+   *
+   * @generated from field: string events_error = 8;
+   */
+  eventsError: string;
 };
 
 /**
@@ -229,7 +303,7 @@ export type Connector = Message<"palisade.connector.v1.Connector"> & {
  * Use `create(ConnectorSchema)` to create a new message.
  */
 export const ConnectorSchema: GenMessage<Connector> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector, 4);
+  messageDesc(file_palisade_connector_v1_connector, 5);
 
 /**
  * A scope of the cloud hierarchy as last synced.
@@ -285,7 +359,7 @@ export type HierarchyNode = Message<"palisade.connector.v1.HierarchyNode"> & {
  * Use `create(HierarchyNodeSchema)` to create a new message.
  */
 export const HierarchyNodeSchema: GenMessage<HierarchyNode> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector, 5);
+  messageDesc(file_palisade_connector_v1_connector, 6);
 
 /**
  * @generated from enum palisade.connector.v1.ConnectorStatus
