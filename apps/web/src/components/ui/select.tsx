@@ -1,6 +1,7 @@
 import { CheckIcon, ChevronDownIcon } from "lucide-react";
 import { Select as SelectPrimitive } from "radix-ui";
 import type { ComponentProps } from "react";
+import { styleNonce } from "@/lib/style-nonce";
 import { cn } from "@/lib/utils";
 
 export const Select = SelectPrimitive.Root;
@@ -44,7 +45,10 @@ export function SelectContent({
         )}
         {...props}
       >
-        <SelectPrimitive.Viewport className="p-1">{children}</SelectPrimitive.Viewport>
+        {/* The viewport adds a style element, which the Content-Security-Policy allows only with the page's nonce. */}
+        <SelectPrimitive.Viewport className="p-1" nonce={styleNonce()}>
+          {children}
+        </SelectPrimitive.Viewport>
       </SelectPrimitive.Content>
     </SelectPrimitive.Portal>
   );
