@@ -9,6 +9,7 @@ import { classifyAudit } from "./classify";
 import type { FetchedConnector } from "./fetch-repository";
 import { loadClassifyContext } from "./load-classify-context";
 import { writeEvents } from "./record-event";
+import { storeRequests } from "./request-summary";
 import {
   givenUpTrailFiles,
   listTrailFiles,
@@ -59,6 +60,9 @@ export async function fetchOrganizationTrail(
         const fresh = ctx.deployments.length === 0 ? [] : batch.records.flatMap((r) => classifyAudit(r, ctx));
         await db.transaction(async (tx) => {
           written += await writeEvents(tx, fresh);
+          // Every request, classified or not, is what a preview of a guardrail not deployed yet reads;
+          // the ledger makes each file's requests counted once.
+          await storeRequests(tx, connector, batch.records, ctx.managementAccountId, new Date());
           await recordTrailFiles(tx, tenantId, id, batch.files);
           if (batch.done) {
             await pruneTrailFiles(tx, tenantId, id, batch.done.floors);
