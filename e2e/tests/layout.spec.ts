@@ -41,7 +41,8 @@ async function fixture(): Promise<Fixture> {
       "palisade.deployment.v1.DeploymentManagerService/CreateBundle",
       {
         name: `${longName} ${Date.now()}`,
-        policySlug: "deny-default-vpc-creation",
+        // A policy no other spec expects uninstalled.
+        policySlug: "deny-route53-domain-transfer",
         scopes: [
           { provider: "CLOUD_PROVIDER_AWS", externalId: root?.externalId, connectorId: root?.connectorId },
         ],

@@ -19,7 +19,8 @@ async function ownPendingWaiver(): Promise<string> {
       "palisade.deployment.v1.DeploymentManagerService/CreateBundle",
       {
         name: `Reviewed waivers ${Date.now()}`,
-        policySlug: "deny-default-vpc-creation",
+        // A policy no other spec expects uninstalled.
+        policySlug: "deny-leave-organization",
         scopes: [
           { provider: "CLOUD_PROVIDER_AWS", externalId: root?.externalId, connectorId: root?.connectorId },
         ],

@@ -152,7 +152,8 @@ function EventRow({
         <span className="text-xs text-muted-foreground md:hidden">User: </span>
         {eventUserName(event.user)}
       </TableCell>
-      <TableCell className={`text-sm md:whitespace-nowrap ${cardCell}`}>
+      {/* The date and its zone wrap on a desktop screen, so the row's actions stay in view. */}
+      <TableCell className={`text-sm 2xl:whitespace-nowrap ${cardCell}`}>
         <span className="text-xs text-muted-foreground md:hidden">
           {perResource ? "Last seen: " : "When: "}
         </span>
@@ -165,20 +166,23 @@ function EventRow({
         </TableCell>
       )}
       {(canDismiss || onOpen) && (
-        <TableCell className={`text-right md:whitespace-nowrap ${cardCell} max-md:text-left`}>
-          {onOpen && (
-            <Button size="sm" variant="ghost" onClick={() => onOpen(event.entity?.id ?? "")}>
-              <PanelRightOpenIcon />
-              Details
-            </Button>
-          )}
-          {canDismiss && (
-            <DismissButton
-              isDismissed={item.isDismissed}
-              pending={update.isPending}
-              onToggle={() => (item.isDismissed ? void toggle() : setConfirmDismiss(true))}
-            />
-          )}
+        <TableCell className={`text-right ${cardCell} max-md:text-left`}>
+          {/* Stacked below the widest screens, so the row fits beside the sidebar. */}
+          <div className="flex flex-wrap justify-end gap-1 md:flex-col md:items-end 2xl:flex-row 2xl:flex-nowrap max-md:justify-start">
+            {onOpen && (
+              <Button size="sm" variant="ghost" onClick={() => onOpen(event.entity?.id ?? "")}>
+                <PanelRightOpenIcon />
+                Details
+              </Button>
+            )}
+            {canDismiss && (
+              <DismissButton
+                isDismissed={item.isDismissed}
+                pending={update.isPending}
+                onToggle={() => (item.isDismissed ? void toggle() : setConfirmDismiss(true))}
+              />
+            )}
+          </div>
           <ConfirmDialog
             open={confirmDismiss}
             onOpenChange={setConfirmDismiss}
