@@ -59,9 +59,3 @@ export function invalidArgument(message: string, fields?: readonly FieldProblem[
 export function invalidField(field: string, problem: string): ConnectError {
   return invalidArgument(`${field}: ${problem}`, [{ field, message: problem }]);
 }
-
-/** The product error code carried by an error, if any (for logs and stored failures). */
-export function productErrorOf(error: unknown): ProductErrorCode {
-  if (!(error instanceof ConnectError)) return ProductErrorCode.UNSPECIFIED;
-  return error.findDetails(ErrorDetailSchema)[0]?.code ?? ProductErrorCode.UNSPECIFIED;
-}

@@ -1,6 +1,5 @@
 import {
   DEFAULT_SCP_LIMITS,
-  guardrailStatements,
   keyOfSid,
   keysOfContent,
   type PackGuardrail,
@@ -214,9 +213,4 @@ async function repackNow(ctx: RepackContext, changed: ChangedGuardrail): Promise
     wasPresent,
     keptPrevious,
   };
-}
-
-/** The statements of a compiled guardrail as the packed SCP will hold them (for hashing). */
-export function packedStatementsOf(guardrail: PackGuardrail): string {
-  return guardrailStatements(guardrail).join(",");
 }

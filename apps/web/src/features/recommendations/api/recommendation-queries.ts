@@ -1,5 +1,4 @@
 import { createQueryOptions, useMutation } from "@connectrpc/connect-query";
-import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { RecommendationService } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import { useQueryClient } from "@tanstack/react-query";
 import { invalidateMethods } from "@/lib/query-keys";
@@ -57,17 +56,5 @@ export function useRefreshRecommendations() {
   const queryClient = useQueryClient();
   return useMutation(RecommendationService.method.refreshRecommendations, {
     onSuccess: () => invalidateMethods(queryClient, changedByRecommendation),
-  });
-}
-
-export function useInstallRecommendation() {
-  const queryClient = useQueryClient();
-  return useMutation(RecommendationService.method.installRecommendation, {
-    onSuccess: () =>
-      invalidateMethods(queryClient, [
-        ...changedByRecommendation,
-        DeploymentManagerService.method.listBundle,
-        DeploymentManagerService.method.summaryBundle,
-      ]),
   });
 }
