@@ -22,8 +22,8 @@ export async function preparePlan(
 ): Promise<{ plan: Plan; source: Source; clients: ClientFactory; dir: string; remote: RemoteState }> {
   const dir = context.positionals[0] as string;
   const source = resolveSource(dir, context.values.source as string | undefined, context.env);
-  const folder = loadValidFolder(dir);
   const clients = clientFactory(connectionFromEnv(context.env));
+  const folder = loadValidFolder(dir);
   const remote = await readRemoteState(clients, {
     notifications: folder.notificationSettings ? "required" : "skip",
   });

@@ -36,7 +36,7 @@ function yamlFiles(root: string): string[] {
   const found: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name.startsWith(".")) continue;
+      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
       const full = join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (/\.ya?ml$/.test(entry.name)) found.push(relative(root, full).split(sep).join("/"));

@@ -4,6 +4,12 @@ import { z } from "zod";
 // a `kind`. The JSON Schema in schema/ is generated from these (npm run -w @palisade/cli schema).
 
 const text = (max: number) => z.string().trim().min(1).max(max);
+/** A scope id; an unquoted AWS account id reads as a number in YAML (and loses leading zeros). */
+const scopeId = z
+  .string({ error: 'must be text: quote an account id ("012345678901").' })
+  .trim()
+  .min(1)
+  .max(2048);
 
 export const bundleFileSchema = z
   .strictObject({
@@ -12,13 +18,13 @@ export const bundleFileSchema = z
     policy: text(128).describe("The catalogue slug of the policy, e.g. storage-accounts-https-only."),
     mode: z.enum(["prevent", "alert"]).describe("prevent denies; alert only reports."),
     scopes: z
-      .array(text(2048))
+      .array(scopeId)
       .min(1)
       .max(100)
       .describe(
         "Where it applies: AWS root (r-…), OU (ou-…) or 12-digit account id; Azure /providers/Microsoft.Management/managementGroups/<id>, /subscriptions/<id> or /subscriptions/<id>/resourceGroups/<name>.",
       ),
-    excluded_scopes: z.array(text(2048)).max(100).optional().describe("Scopes below `scopes` it skips."),
+    excluded_scopes: z.array(scopeId).max(100).optional().describe("Scopes below `scopes` it skips."),
     parameters: z
       .record(z.string(), z.unknown())
       .optional()
