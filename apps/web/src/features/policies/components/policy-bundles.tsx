@@ -25,6 +25,7 @@ import {
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { describeError } from "@/lib/error-text";
+import { managedByCodeNote } from "@/lib/managed-by-code";
 import { bundlesQuery, deploymentsQuery, useDeleteBundle, useUpdateBundle } from "../api/policy-queries";
 import { modeLabels } from "../bundle-status";
 import { DeploymentStatusBadge } from "./deployment-status-badge";
@@ -127,14 +128,13 @@ function DeleteDialog({
 
 /** Where a bundle applied from a file comes from; the page's actions stay disabled. */
 export function ManagedByCodeNote({ managedBy }: { managedBy: ManagedBy }) {
-  const source = managedBy.commit ? `${managedBy.path}@${managedBy.commit}` : managedBy.path;
   return (
     <p
       role="note"
       data-testid="managed-by-code"
       className="rounded-md border border-dashed px-3 py-2 text-sm text-muted-foreground break-all"
     >
-      Managed by code: <span className="font-mono">{source}</span>; change it in the repository.
+      {managedByCodeNote(managedBy)}
     </p>
   );
 }
