@@ -59,7 +59,8 @@ export function codeName(code: Code): string {
 
 /** A failed call in words: the code, the server's sentence, the fields at fault, what to do. */
 export function describeCallError(error: unknown): string {
-  const failure = ConnectError.from(error);
+  if (!(error instanceof ConnectError)) return error instanceof Error ? error.message : String(error);
+  const failure = error;
   const lines = [`${codeName(failure.code)}: ${failure.rawMessage}`];
   for (const detail of failure.findDetails(ErrorDetailSchema)) {
     for (const violation of detail.fieldViolations) lines.push(`  ${violation.field}: ${violation.message}`);
