@@ -249,6 +249,15 @@ describe("palisade export, plan and apply against a server", () => {
     expect(pruned.code).toBe(0);
     expect(pruned.out).toContain('remove bundle "Allowed locations"');
     expect((await bundlesOf(freshAdmin)).map((b) => b.name)).toEqual(["Made by hand", "Storage HTTPS only"]);
+
+    // Exported again over the folder, the managed bundle keeps its file and the hand-made one gets its own.
+    writeFileSync(join(folder, "bundles", "stale.yaml"), "kind: Bundle\n");
+    const exported = await runCli(["export", folder, "--force"], env(freshKey));
+    expect(exported.code).toBe(0);
+    expect(readdirSync(join(folder, "bundles")).sort()).toEqual([
+      "made-by-hand.yaml",
+      "storage-https-only.yaml",
+    ]);
   });
 
   it("refuses a waiver whose requester owns the API key that applies it", async () => {

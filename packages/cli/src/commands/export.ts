@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { stringify } from "yaml";
 import {
@@ -45,7 +45,11 @@ export const exportCommand: Command = {
   args: "<dir>",
   positionals: { min: 1, max: 1 },
   options: {
-    force: { type: "boolean", description: "write into a folder that is not empty" },
+    force: {
+      type: "boolean",
+      description:
+        "write into a folder that is not empty, replacing its bundles/, waivers/ and settings/ files",
+    },
   },
   help: [
     "Writes bundles/*.yaml, waivers/*.yaml (pre-approved waivers still open), settings/tenant.yaml",
@@ -105,6 +109,15 @@ export const exportCommand: Command = {
       io.err(
         "note: notification settings not exported (the API key's role does not grant TENANT_SETTINGS_WRITE).",
       );
+    // A re-export replaces the files of the objects it writes: one left from an object since gone
+    // would come back on the next apply.
+    for (const sub of ["bundles", "waivers", "settings"]) {
+      const folder = join(dir, sub);
+      if (!existsSync(folder)) continue;
+      for (const name of readdirSync(folder)) {
+        if (/\.ya?ml$/.test(name) && !files.has(`${sub}/${name}`)) rmSync(join(folder, name));
+      }
+    }
     for (const [path, value] of [...files.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       const full = join(dir, path);
       mkdirSync(dirname(full), { recursive: true });
