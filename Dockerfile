@@ -8,6 +8,7 @@ COPY package.json package-lock.json ./
 COPY packages/api/package.json packages/api/
 COPY packages/policy-engine/package.json packages/policy-engine/
 COPY packages/sandbox-cloud/package.json packages/sandbox-cloud/
+COPY packages/cli/package.json packages/cli/
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/

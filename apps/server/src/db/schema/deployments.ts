@@ -3,6 +3,12 @@ import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex }
 import { id, tenantId, timestamps } from "./columns";
 
 /** A policy deployed with one set of parameters and one mode to a list of scopes. */
+/** Where an object applied from a file comes from: its path in the repository and the commit. */
+export interface ManagedBy {
+  path: string;
+  commit: string;
+}
+
 export const bundles = pgTable(
   "bundles",
   {
@@ -27,6 +33,8 @@ export const bundles = pgTable(
     isVisible: boolean("is_visible").notNull().default(true),
     namespace: text("namespace"),
     waiverApprovalMode: text("waiver_approval_mode").notNull().default("AUTO"),
+    /** Applied from a file ({ path, commit }); null for a bundle made by hand. */
+    managedBy: jsonb("managed_by").$type<ManagedBy>(),
     createdBy: text("created_by").notNull(),
     editedBy: text("edited_by"),
     editedAt: timestamp("edited_at", { withTimezone: true }),
@@ -105,6 +113,10 @@ export const waivers = pgTable(
     /** While PROPAGATING: when the cloud is expected to honour it (Azure). */
     propagationEndsAt: timestamp("propagation_ends_at", { withTimezone: true }),
     errorCode: text("error_code"),
+    /** The change or incident ticket the waiver was granted for; empty when none. */
+    ticketReference: text("ticket_reference").notNull().default(""),
+    /** A pre-approved waiver applied from a file ({ path, commit }); null otherwise. */
+    managedBy: jsonb("managed_by").$type<ManagedBy>(),
     ...timestamps(),
   },
   (t) => [

@@ -6,6 +6,7 @@ import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogu
 import { renderFeedbackMessage } from "@palisade/policy-engine/compilers/compile-input";
 import { generatePolicyKey } from "@palisade/policy-engine/keys/policy-key";
 import type { Database } from "../../db/database";
+import type { ManagedBy } from "../../db/schema/deployments";
 import { enqueueBundleSync } from "../../jobs/bundle-sync-job";
 import type { JobQueue } from "../../jobs/job-queue";
 import { findHierarchyNodes } from "../connector/connector-repository";
@@ -41,6 +42,8 @@ export interface NewBundle {
   /** The tenant's default when absent. */
   waiverApprovalMode: string | undefined;
   createdBy: string;
+  /** Applied from a file: its path and commit. */
+  managedBy?: ManagedBy | null;
 }
 
 /** A bundle checked and ready to store. */
@@ -110,6 +113,7 @@ export async function storeBundle(
         namespace: input.namespace,
         waiverApprovalMode: input.waiverApprovalMode ?? settings.defaultWaiverApprovalMode,
         createdBy: input.createdBy,
+        managedBy: input.managedBy ?? null,
       },
       scopes,
     );

@@ -1,6 +1,7 @@
 import type { Scope } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
 import { validateBundleParameters } from "@palisade/policy-engine/compilers/tree";
+import type { ManagedBy } from "../../db/schema/deployments";
 import { invalidArgument, invalidField } from "../../rpc/errors";
 import type { HierarchyNodeRow } from "../connector/connector-repository";
 import type { StoredScope } from "./bundle-repository";
@@ -12,6 +13,14 @@ export function parseName(raw: string, field = "name"): string {
   const name = raw.trim();
   if (name.length === 0) throw invalidField(field, `required.`);
   return name;
+}
+
+/** Where an object applied from a file comes from; absent when made by hand. */
+export function parseManagedBy(raw: { path: string; commit: string } | undefined): ManagedBy | null {
+  if (!raw) return null;
+  const path = raw.path.trim();
+  if (path === "") throw invalidField("managed_by.path", "required.");
+  return { path, commit: raw.commit.trim() };
 }
 
 /** An empty namespace means none. */

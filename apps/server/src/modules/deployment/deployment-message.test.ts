@@ -28,6 +28,7 @@ const row: BundleRow = {
   isVisible: true,
   namespace: null,
   waiverApprovalMode: "MANUAL",
+  managedBy: null,
   createdBy: "Ada",
   editedBy: null,
   editedAt: null,

@@ -110,6 +110,7 @@ export function bundleMessage(row: BundleRow, excluded: ReadonlySet<string> = ne
       row.status === "PROPAGATING" && row.propagationEndsAt
         ? timestampFromDate(row.propagationEndsAt)
         : undefined,
+    managed_by: () => row.managedBy ?? undefined,
   };
   const init: Record<string, unknown> = {
     entity: {

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, notInArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { member, organization } from "../../db/schema/auth";
+import { apikey, member, organization, user } from "../../db/schema/auth";
 import { hierarchyNodes } from "../../db/schema/connectors";
 import { bundles, deployments } from "../../db/schema/deployments";
 import { tenantSettings } from "../../db/schema/tenants";
@@ -124,4 +124,26 @@ export async function tenantName(db: Database, tenantId: string): Promise<string
     .where(eq(organization.id, tenantId))
     .limit(1);
   return row?.name ?? "";
+}
+
+/** The person who created an API key (its owner), as its metadata records them; undefined when unknown. */
+export async function apiKeyOwner(
+  db: Database,
+  tenantId: string,
+  keyId: string,
+): Promise<{ userId: string; email: string } | undefined> {
+  const [key] = await db
+    .select({ metadata: apikey.metadata })
+    .from(apikey)
+    .where(and(eq(apikey.id, keyId), eq(apikey.referenceId, tenantId)))
+    .limit(1);
+  let createdBy: unknown;
+  try {
+    createdBy = (JSON.parse(key?.metadata ?? "{}") as { createdBy?: unknown }).createdBy;
+  } catch {
+    return undefined;
+  }
+  if (typeof createdBy !== "string") return undefined;
+  const [owner] = await db.select({ email: user.email }).from(user).where(eq(user.id, createdBy)).limit(1);
+  return owner ? { userId: createdBy, email: owner.email } : undefined;
 }

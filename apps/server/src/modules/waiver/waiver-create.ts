@@ -1,6 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ProductErrorCode } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { Database } from "../../db/database";
+import type { ManagedBy } from "../../db/schema/deployments";
 import { enqueueBundleSync } from "../../jobs/bundle-sync-job";
 import { enqueueExpiryNotice, enqueueNotification } from "../../jobs/notification-job";
 import { enqueueWaiverExpiry } from "../../jobs/waiver-expiry-job";
@@ -31,6 +32,10 @@ export interface NewWaivers {
   createSource: string;
   requester: { name: string; identifier: string; userId: string | null };
   comment: string;
+  /** The change or incident ticket it was granted for; empty when none. */
+  ticketReference?: string;
+  /** A pre-approved waiver applied from a file. */
+  managedBy?: ManagedBy | null;
   durationSeconds: number;
   /** Approved at once (its end defaults to now + duration), or waiting for a reviewer. */
   approval: { approved: true; expiresAt?: Date; reviewer?: Reviewer } | { approved: false };
@@ -124,6 +129,8 @@ export async function createWaivers(
         requesterIdentifier: request.requester.identifier,
         requesterUserId: request.requester.userId,
         comment: request.comment,
+        ticketReference: request.ticketReference ?? "",
+        managedBy: request.managedBy ?? null,
         durationSeconds: request.durationSeconds,
         scope: row.scope,
         resource: row.resource,

@@ -68,6 +68,8 @@ export function waiverMessage(row: WaiverView): Waiver {
     duration: BigInt(row.durationSeconds),
     scope: target ? describeTarget(target) : "",
     scopeName: target?.kind === "scope" ? (row.scopeName ?? "") : "",
+    ticketReference: row.ticketReference,
+    managedBy: row.managedBy ?? undefined,
     status: statusOfName(status),
     reviewer: row.reviewerName
       ? { name: row.reviewerName, identifier: row.reviewerIdentifier ?? "" }

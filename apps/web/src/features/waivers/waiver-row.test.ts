@@ -132,6 +132,19 @@ describe("a propagating waiver", () => {
       cancel: true,
     });
   });
+
+  it("offers nothing when applied from a file, naming the file and commit to change instead", () => {
+    const managed = {
+      ...propagating,
+      managedBy: { path: "guardrails/waivers/legacy.yaml", commit: "3f2c1e0" },
+    };
+    expect(waiverActions(managed, { canUpdate: true, canWrite: true })).toEqual({
+      approve: false,
+      reject: false,
+      cancel: false,
+      note: "Managed by code: guardrails/waivers/legacy.yaml@3f2c1e0; change it in the repository.",
+    });
+  });
 });
 
 describe("what a waiver exempts, by name", () => {

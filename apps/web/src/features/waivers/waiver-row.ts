@@ -4,6 +4,7 @@ import {
   WaiverDeploymentStatus,
   WaiverStatus,
 } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
+import { managedByCodeNote } from "@/lib/managed-by-code";
 import { waiverPropagationText } from "@/lib/propagation";
 
 export interface WaiverRowInput {
@@ -13,6 +14,8 @@ export interface WaiverRowInput {
   hasExpiry: boolean;
   /** While PROPAGATING: when the cloud honours it. */
   propagationEndsAt?: Date;
+  /** A pre-approved waiver applied from a file: changed in the repository, not here. */
+  managedBy?: { path: string; commit: string };
 }
 
 export interface WaiverRowGrants {
@@ -47,6 +50,8 @@ export function waiverActions(waiver: WaiverRowInput, grants: WaiverRowGrants): 
     waiver.status === WaiverStatus.ACTIVE;
   const blockedAsOwn = grants.canUpdate && awaitingDecision && !!grants.ownRequestNeedsOtherApprover;
   const decide = grants.canUpdate && awaitingDecision && !blockedAsOwn;
+  if (waiver.managedBy)
+    return { approve: false, reject: false, cancel: false, note: managedByCodeNote(waiver.managedBy) };
   return {
     approve: decide,
     reject: decide,

@@ -3,7 +3,7 @@ import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
 import { createBundleNow } from "../bundle-create";
-import { parseName, parseNamespace } from "../bundle-input";
+import { parseManagedBy, parseName, parseNamespace } from "../bundle-input";
 import { definitionFor } from "../compile-check";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
 import { bundleMessage, modeName } from "../deployment-message";
@@ -33,6 +33,7 @@ export function createBundle(deps: DeploymentServiceDeps): DeploymentRpc["create
       waiverApprovalMode:
         approval === WaiverApprovalMode.UNSPECIFIED ? undefined : WaiverApprovalMode[approval],
       createdBy: caller.name,
+      managedBy: parseManagedBy(req.managedBy),
     });
     await auditCall(db, ctx, {
       targetType: "bundle",

@@ -2,17 +2,36 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { WaiverCreateSource } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { evaluatedPrincipalArn } from "@palisade/policy-engine/principals/principal-arn";
-import { requireCaller } from "../../../rpc/call-context";
+import type { Database } from "../../../db/database";
+import { type Caller, requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
 import { auditCall } from "../../audit/audit-log";
+import { apiKeyOwner, requiresSeparateApprover } from "../../waiver/waiver-context-repository";
 import { createWaivers } from "../../waiver/waiver-create";
 import { tenantMaxWaiverHours } from "../../waiver/waiver-lifecycle";
 import { waiverMessage } from "../../waiver/waiver-message";
 import { deploymentsFor, waiverRowsFor } from "../../waiver/waiver-request";
 import type { WaiverTarget } from "../../waiver/waiver-rules";
+import { parseManagedBy } from "../bundle-input";
 import { bundleByKey, liveBundle } from "../bundle-lookup";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
 import { createWaiverFitCheck } from "../waiver-fit";
+
+/**
+ * Separation of duties (when the tenant requires it): whoever grants the waiver, the signed-in
+ * user or the person who owns the API key, must not be the requester it names.
+ */
+async function refuseSelfApproval(db: Database, caller: Caller, requesterIdentifier: string) {
+  if (!(await requiresSeparateApprover(db, caller.tenantId))) return;
+  const approver =
+    caller.kind === "user" ? caller.email : (await apiKeyOwner(db, caller.tenantId, caller.id))?.email;
+  if (approver && approver.toLowerCase() === requesterIdentifier.toLowerCase()) {
+    throw new ConnectError(
+      `Separation of duties: ${requesterIdentifier} is the requester and ${caller.kind === "user" ? "is" : "owns the API key"} granting the waiver. Name another requester, or grant it with a key another person owns.`,
+      Code.PermissionDenied,
+    );
+  }
+}
 
 /** Records a waiver directly, approved at once (integrations, the security team). */
 export function createWaiver(deps: DeploymentServiceDeps): DeploymentRpc["createWaiver"] {
@@ -29,6 +48,8 @@ export function createWaiver(deps: DeploymentServiceDeps): DeploymentRpc["create
     if (seconds > maxHours * 3_600) throw invalidField("expires_at", `at most ${maxHours} hours from now.`);
     const request = req.waiverRequest;
     const comment = request?.requester?.comment.trim() ?? "";
+    const requesterIdentifier = request?.requester?.identifier.trim() ?? "";
+    if (requesterIdentifier !== "") await refuseSelfApproval(db, caller, requesterIdentifier);
     const target = request?.target;
     const scope = target?.case === "targetScope" ? target.value.externalId.trim() : undefined;
     const resource = target?.case === "resource" ? target.value.externalId.trim() : undefined;
@@ -57,10 +78,12 @@ export function createWaiver(deps: DeploymentServiceDeps): DeploymentRpc["create
             : "SYSTEM",
         requester: {
           name: request?.requester?.name.trim() || caller.name,
-          identifier: request?.requester?.identifier.trim() || caller.email || caller.id,
+          identifier: requesterIdentifier || caller.email || caller.id,
           userId: caller.kind === "user" ? caller.id : null,
         },
         comment,
+        ticketReference: request?.ticketReference.trim() ?? "",
+        managedBy: parseManagedBy(req.managedBy),
         durationSeconds: seconds,
         // Recorded by someone allowed to change deployments: approved by them at once.
         approval: {
@@ -78,7 +101,11 @@ export function createWaiver(deps: DeploymentServiceDeps): DeploymentRpc["create
     await auditCall(db, ctx, {
       targetType: "waiver",
       targetId: view.id,
-      details: { key: bundle.key, expiresAt: expiresAt.toISOString() },
+      details: {
+        key: bundle.key,
+        expiresAt: expiresAt.toISOString(),
+        ...(req.managedBy ? { managedBy: req.managedBy.path } : {}),
+      },
     });
     return { waiver: waiverMessage(view) };
   };

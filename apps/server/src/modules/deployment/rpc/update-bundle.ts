@@ -9,6 +9,7 @@ import { auditCall } from "../../audit/audit-log";
 import { findHierarchyNodes } from "../../connector/connector-repository";
 import { awsManagementAccountOf } from "../../connector/connectors";
 import {
+  parseManagedBy,
   parseName,
   parseNamespace,
   parseParameters,
@@ -52,6 +53,7 @@ export function updateBundle(deps: DeploymentServiceDeps): DeploymentRpc["update
     }
     if (req.namespace !== undefined) changes.namespace = parseNamespace(req.namespace);
     if (req.isVisible !== undefined) changes.isVisible = req.isVisible;
+    if (req.managedBy !== undefined) changes.managedBy = parseManagedBy(req.managedBy);
     const approval = req.waiverSettings?.approvalMode ?? WaiverApprovalMode.UNSPECIFIED;
     if (approval !== WaiverApprovalMode.UNSPECIFIED)
       changes.waiverApprovalMode = WaiverApprovalMode[approval];

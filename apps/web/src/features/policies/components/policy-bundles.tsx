@@ -1,3 +1,4 @@
+import type { ManagedBy } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import {
   type DeploymentBundle,
   DeploymentMode,
@@ -24,6 +25,7 @@ import {
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { describeError } from "@/lib/error-text";
+import { managedByCodeNote } from "@/lib/managed-by-code";
 import { bundlesQuery, deploymentsQuery, useDeleteBundle, useUpdateBundle } from "../api/policy-queries";
 import { modeLabels } from "../bundle-status";
 import { DeploymentStatusBadge } from "./deployment-status-badge";
@@ -124,6 +126,19 @@ function DeleteDialog({
   );
 }
 
+/** Where a bundle applied from a file comes from; the page's actions stay disabled. */
+export function ManagedByCodeNote({ managedBy }: { managedBy: ManagedBy }) {
+  return (
+    <p
+      role="note"
+      data-testid="managed-by-code"
+      className="rounded-md border border-dashed px-3 py-2 text-sm text-muted-foreground break-all"
+    >
+      {managedByCodeNote(managedBy)}
+    </p>
+  );
+}
+
 function BundleCard({
   bundle,
   current,
@@ -140,6 +155,8 @@ function BundleCard({
   const [confirmMode, setConfirmMode] = useState(false);
   const scopeCount = useQuery(deploymentsQuery(bundle.entity?.id ?? "")).data?.items.length;
   const id = bundle.entity?.id ?? "";
+  // Applied from a file: changed in its repository, not here.
+  const managed = bundle.managedBy !== undefined;
   const nextMode = bundle.mode === DeploymentMode.PREVENT ? DeploymentMode.ALERT : DeploymentMode.PREVENT;
   const switchMode = async () => {
     try {
@@ -178,13 +195,13 @@ function BundleCard({
             <Button
               size="sm"
               variant="outline"
-              disabled={update.isPending}
+              disabled={update.isPending || managed}
               onClick={() => setConfirmMode(true)}
             >
               {update.isPending && <LoaderIcon className="animate-spin" />}
               Switch to {modeLabels[nextMode].toLowerCase()}
             </Button>
-            <Button size="sm" variant="ghost" onClick={() => setConfirmDelete(true)}>
+            <Button size="sm" variant="ghost" disabled={managed} onClick={() => setConfirmDelete(true)}>
               <Trash2Icon />
               Delete
             </Button>
@@ -192,6 +209,7 @@ function BundleCard({
         )}
       </CardHeader>
       <CardContent className="space-y-2">
+        {bundle.managedBy && <ManagedByCodeNote managedBy={bundle.managedBy} />}
         <ProductErrors codes={bundle.errorCodes} label="Bundle errors" className="text-sm" />
         {bundle.namespace && <p className="text-xs text-muted-foreground">Namespace {bundle.namespace}</p>}
         <Deployments bundleId={id} />

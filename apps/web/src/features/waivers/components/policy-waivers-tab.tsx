@@ -85,6 +85,7 @@ function WaiverRow({
     deploymentStatus: waiver.deploymentStatus,
     hasExpiry: !!waiver.expiresAt,
     propagationEndsAt: waiver.propagationEndsAt ? timestampDate(waiver.propagationEndsAt) : undefined,
+    managedBy: waiver.managedBy,
   };
   const actions = waiverActions(row, grants);
   const status = waiverStatusLabel(row);
