@@ -26,6 +26,8 @@ export interface AwsRequest {
   account: AwsAccount;
   /** The IAM action, `service:Operation`, as the service spells it. */
   action: string;
+  /** The API's name where it differs from the action's (DeletePublicAccessBlock is authorised as s3:PutBucketPublicAccessBlock). */
+  eventName?: string;
   /**
    * Every resource the call is authorised on; the call is denied when any of them is
    * (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_evaluation-logic.html).
@@ -131,7 +133,7 @@ export function performAws<T>(
   }) =>
     call.managementEvent
       ? recordCloudTrail(store, {
-          eventName: call.eventName,
+          eventName: request.eventName ?? call.eventName,
           eventSource: call.eventSource,
           region: call.region,
           principalArn: caller.arn,
@@ -164,7 +166,12 @@ export function performAws<T>(
   try {
     effect = perform();
   } catch (err) {
-    if (err instanceof AwsError) record({ errorCode: err.code, errorMessage: err.message });
+    // EC2 records its client errors as `Client.<Code>`.
+    if (err instanceof AwsError)
+      record({
+        errorCode: `${action.startsWith("ec2:") ? "Client." : ""}${err.code}`,
+        errorMessage: err.message,
+      });
     throw err;
   }
   const eventId = record({

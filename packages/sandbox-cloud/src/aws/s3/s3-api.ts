@@ -5,6 +5,7 @@ import type { StateStore } from "../../state/store";
 import { type AwsCaller, AwsError, authenticateAws } from "../common";
 import { deliverDueLogFiles } from "../trail-delivery";
 import { listObjectsV2 } from "./list-objects";
+import { BUCKET_CONFIGURATION_OPERATIONS, checkRegion } from "./s3-bucket-configuration";
 import type { S3Objects } from "./s3-objects";
 import {
   accessDenied,
@@ -24,14 +25,14 @@ export interface S3Context {
 }
 
 /** A path-style request: /bucket/key. */
-interface S3Request {
+export interface S3Request {
   req: SandboxRequest;
   caller: AwsCaller;
   bucketName?: string;
   key?: string;
 }
 
-interface S3Operation {
+export interface S3Operation {
   name: string;
   matches(r: S3Request): boolean;
   run(ctx: S3Context, r: S3Request): SandboxResponse;
@@ -53,14 +54,7 @@ function grantee(callerArn: string): string {
 function bucketFor(ctx: S3Context, r: S3Request, access: "readers" | "writers", anyRegion = false): S3Bucket {
   const bucket = ctx.store.state.aws.s3Buckets.find((b) => b.name === r.bucketName);
   if (!bucket) throw noSuchBucket(r.bucketName ?? "");
-  if (!anyRegion && r.caller.region !== bucket.region) {
-    throw new AwsError(
-      "AuthorizationHeaderMalformed",
-      `The authorization header is malformed; the region '${r.caller.region}' is wrong; expecting '${bucket.region}'`,
-      400,
-      { Region: bucket.region },
-    );
-  }
+  if (!anyRegion) checkRegion(bucket.region, r);
   if (!bucket[access].includes(grantee(r.caller.arn))) throw accessDenied();
   return bucket;
 }
@@ -77,6 +71,7 @@ function objectHeaders(meta: { etag: string; lastModified: string; contentType: 
 
 /** The operations served, matched in order; another data-plane call is one more entry. */
 export const S3_OPERATIONS: S3Operation[] = [
+  ...BUCKET_CONFIGURATION_OPERATIONS,
   {
     // https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListBuckets.html
     name: "ListBuckets",

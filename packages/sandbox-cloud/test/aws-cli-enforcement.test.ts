@@ -1,0 +1,248 @@
+import { existsSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AWS_CLI, type CliCredentials, type CliResult, runAws } from "./aws-cli";
+import { type Harness, startHarness } from "./sandbox-harness";
+
+// The AWS CLI v1 (botocore) calls S3 (REST/XML), EC2 and IAM (Query) on the sandbox as member-account
+// principals; an SCP written by the management account through `aws organizations` denies them with
+// each service's documented error:
+// - S3: https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html and
+//   https://docs.aws.amazon.com/AmazonS3/latest/userguide/troubleshoot-403-errors.html (AccessDenied, 403,
+//   naming the service control policy),
+// - EC2: https://docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html (UnauthorizedOperation
+//   with an encoded authorization failure message),
+// - IAM: https://docs.aws.amazon.com/IAM/latest/APIReference/CommonErrors.html (AccessDenied),
+// each recorded in CloudTrail with its errorCode
+// (https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudtrail-event-reference-record-contents.html).
+
+const present = existsSync(AWS_CLI);
+if (!present && process.env.CI === "true") throw new Error(`The AWS CLI is required under CI: ${AWS_CLI}`);
+
+let h: Harness;
+let management: CliCredentials;
+let alice: CliCredentials & { accountId: string };
+let developer: CliCredentials;
+let admin: CliCredentials;
+const bucket = `cli-guarded-${Date.now().toString(36)}`;
+
+const cli = (region: string, credentials: CliCredentials, args: string[]) =>
+  runAws(h.cloud.url, region, credentials, args);
+
+function refusal(out: CliResult) {
+  const m = /An error occurred \(([^)]+)\) when calling the (\w+) operation(?: \([^)]*\))?: (.*)/.exec(
+    out.stderr,
+  );
+  return { code: m?.[1], operation: m?.[2], message: m?.[3] ?? out.stderr };
+}
+
+async function assumeRole(credentials: CliCredentials, roleArn: string, session: string) {
+  const out = await cli("us-east-1", credentials, [
+    "sts",
+    "assume-role",
+    "--role-arn",
+    roleArn,
+    "--role-session-name",
+    session,
+  ]);
+  expect(out.stderr).toBe("");
+  const c = out.json<{
+    Credentials: { AccessKeyId: string; SecretAccessKey: string; SessionToken: string };
+  }>().Credentials;
+  return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken };
+}
+
+const blockOff =
+  "BlockPublicAcls=false,IgnorePublicAcls=false,BlockPublicPolicy=false,RestrictPublicBuckets=false";
+const putBlock = (who: CliCredentials) =>
+  cli("us-east-1", who, [
+    "s3api",
+    "put-public-access-block",
+    "--bucket",
+    bucket,
+    "--public-access-block-configuration",
+    blockOff,
+  ]);
+const runImdsV1 = (who: CliCredentials) =>
+  cli("eu-west-1", who, ["ec2", "run-instances", "--image-id", "ami-0abcdef1234567890", "--count", "1"]);
+const createUser = (who: CliCredentials, name: string) =>
+  cli("us-east-1", who, ["iam", "create-user", "--user-name", name]);
+
+describe.skipIf(!present)("guardrails on the AWS CLI's S3, EC2 and IAM calls", () => {
+  beforeAll(async () => {
+    h = await startHarness();
+    management = { accessKeyId: h.cloud.aws.accessKeyId, secretAccessKey: h.cloud.aws.secretAccessKey };
+    const { body } = await h.post("/sandbox/control/access-key", {
+      account: "payments-dev",
+      principal: "user/alice",
+    });
+    const key = body as { accessKeyId: string; secretAccessKey: string; principalArn: string };
+    alice = { ...key, accountId: key.principalArn.split(":")[4]! };
+    developer = await assumeRole(alice, `arn:aws:iam::${alice.accountId}:role/Developer`, "alice");
+    admin = await assumeRole(alice, `arn:aws:iam::${alice.accountId}:role/Admin`, "alice");
+  }, 120_000);
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  it("serves each call with the service's documented answer while no guardrail applies", async () => {
+    const created = await cli("us-east-1", developer, ["s3api", "create-bucket", "--bucket", bucket]);
+    expect(created.stderr).toBe("");
+    expect(created.json()).toEqual({ Location: `/${bucket}` });
+    expect((await putBlock(developer)).code).toBe(0);
+    const read = await cli("us-east-1", developer, ["s3api", "get-public-access-block", "--bucket", bucket]);
+    expect(read.json()).toEqual({
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: false,
+        IgnorePublicAcls: false,
+        BlockPublicPolicy: false,
+        RestrictPublicBuckets: false,
+      },
+    });
+
+    const launched = await runImdsV1(developer);
+    expect(launched.stderr).toBe("");
+    const instance = launched.json<{
+      OwnerId: string;
+      Instances: { InstanceId: string; MetadataOptions: unknown }[];
+    }>();
+    expect(instance.OwnerId).toBe(alice.accountId);
+    expect(instance.Instances[0]?.MetadataOptions).toMatchObject({
+      HttpTokens: "optional",
+      HttpPutResponseHopLimit: 1,
+    });
+    const described = await cli("eu-west-1", developer, [
+      "ec2",
+      "describe-instances",
+      "--instance-ids",
+      instance.Instances[0]!.InstanceId,
+    ]);
+    expect(described.stderr).toBe("");
+    expect(
+      described.json<{ Reservations: { Instances: { InstanceId: string }[] }[] }>().Reservations[0]
+        ?.Instances[0]?.InstanceId,
+    ).toBe(instance.Instances[0]!.InstanceId);
+
+    const user = await createUser(developer, "cli-integration");
+    expect(user.stderr).toBe("");
+    expect(user.json<{ User: { Arn: string; UserId: string } }>().User).toMatchObject({
+      Arn: `arn:aws:iam::${alice.accountId}:user/cli-integration`,
+      UserId: expect.stringMatching(/^AIDA[A-Z2-7]{17}$/),
+    });
+    expect(refusal(await createUser(developer, "CLI-Integration")).code).toBe("EntityAlreadyExists");
+    const key = await cli("us-east-1", developer, [
+      "iam",
+      "create-access-key",
+      "--user-name",
+      "cli-integration",
+    ]);
+    const k = key.json<{ AccessKey: { AccessKeyId: string; SecretAccessKey: string; Status: string } }>()
+      .AccessKey;
+    expect(k.Status).toBe("Active");
+    const as = await cli("us-east-1", { accessKeyId: k.AccessKeyId, secretAccessKey: k.SecretAccessKey }, [
+      "sts",
+      "get-caller-identity",
+    ]);
+    expect(as.json<{ Arn: string }>().Arn).toBe(`arn:aws:iam::${alice.accountId}:user/cli-integration`);
+  }, 120_000);
+
+  it("denies them under an SCP with each service's error, spares the exempt role, and records the denials", async () => {
+    const document = JSON.stringify({
+      Version: "2012-10-17",
+      Statement: [
+        {
+          Effect: "Deny",
+          Action: ["s3:PutBucketPublicAccessBlock", "iam:CreateUser"],
+          Resource: "*",
+          Condition: { ArnNotLike: { "aws:PrincipalArn": "arn:aws:iam::*:role/Admin" } },
+        },
+        {
+          Effect: "Deny",
+          Action: "ec2:RunInstances",
+          Resource: "arn:aws:ec2:*:*:instance/*",
+          Condition: { StringNotEquals: { "ec2:MetadataHttpTokens": "required" } },
+        },
+      ],
+    });
+    const policy = await cli("us-east-1", management, [
+      "organizations",
+      "create-policy",
+      "--name",
+      "cli-guardrails",
+      "--description",
+      "guardrails",
+      "--type",
+      "SERVICE_CONTROL_POLICY",
+      "--content",
+      document,
+    ]);
+    expect(policy.stderr).toBe("");
+    const { Id: policyId, Arn: policyArn } = policy.json<{
+      Policy: { PolicySummary: { Id: string; Arn: string } };
+    }>().Policy.PolicySummary;
+    const attached = await cli("us-east-1", management, [
+      "organizations",
+      "attach-policy",
+      "--policy-id",
+      policyId,
+      "--target-id",
+      alice.accountId,
+    ]);
+    expect(attached.stderr).toBe("");
+
+    const s3 = refusal(await putBlock(developer));
+    expect([s3.code, s3.operation]).toEqual(["AccessDenied", "PutPublicAccessBlock"]);
+    expect(s3.message).toBe(
+      `User: arn:aws:sts::${alice.accountId}:assumed-role/Developer/alice is not authorized to perform: s3:PutBucketPublicAccessBlock on resource: "arn:aws:s3:::${bucket}" with an explicit deny in a service control policy: ${policyArn}`,
+    );
+    const ec2 = refusal(await runImdsV1(developer));
+    expect([ec2.code, ec2.operation]).toEqual(["UnauthorizedOperation", "RunInstances"]);
+    expect(ec2.message).toMatch(
+      /^You are not authorized to perform this operation\. .*Encoded authorization failure message: \S+$/,
+    );
+    const iam = refusal(await createUser(developer, "another-user"));
+    expect([iam.code, iam.operation]).toEqual(["AccessDenied", "CreateUser"]);
+    expect(iam.message).toContain(`with an explicit deny in a service control policy: ${policyArn}`);
+
+    // What the SCP does not deny still works: IMDSv2 launches, and the exempt role's changes.
+    const v2 = await cli("eu-west-1", developer, [
+      "ec2",
+      "run-instances",
+      "--image-id",
+      "ami-0abcdef1234567890",
+      "--metadata-options",
+      "HttpTokens=required,HttpPutResponseHopLimit=1",
+    ]);
+    expect(v2.stderr).toBe("");
+    expect((await putBlock(admin)).code).toBe(0);
+    expect((await createUser(admin, "exempt-made")).stderr).toBe("");
+
+    const lookup = async (region: string) => {
+      const out = await cli(region, alice, ["cloudtrail", "lookup-events", "--no-paginate"]);
+      expect(out.stderr).toBe("");
+      return out
+        .json<{ Events: { CloudTrailEvent: string }[] }>()
+        .Events.map((e) => JSON.parse(e.CloudTrailEvent) as Record<string, unknown>);
+    };
+    const east = await lookup("us-east-1");
+    const west = await lookup("eu-west-1");
+    const denied = (records: Record<string, unknown>[], name: string) =>
+      records.find((r) => r.eventName === name && r.errorCode !== undefined);
+    expect(denied(east, "PutBucketPublicAccessBlock")).toMatchObject({
+      eventSource: "s3.amazonaws.com",
+      errorCode: "AccessDenied",
+      errorMessage: s3.message,
+      userIdentity: {
+        type: "AssumedRole",
+        arn: `arn:aws:sts::${alice.accountId}:assumed-role/Developer/alice`,
+      },
+    });
+    expect(denied(east, "CreateUser")).toMatchObject({
+      eventSource: "iam.amazonaws.com",
+      errorCode: "AccessDenied",
+    });
+    expect(denied(west, "RunInstances")).toMatchObject({
+      eventSource: "ec2.amazonaws.com",
+      errorCode: "Client.UnauthorizedOperation",
+    });
+  }, 120_000);
+});
