@@ -4,6 +4,7 @@ import { performAws } from "../enforce/aws-request";
 import type { SandboxRequest, SandboxResponse } from "../http/types";
 import type { AwsResource } from "../state/model";
 import type { StateStore } from "../state/store";
+import { apiCallOf } from "./api-calls";
 import { AwsError, authenticateAws } from "./common";
 import { elements } from "./s3/s3-xml";
 import { scpDenialError } from "./service-errors";
@@ -190,6 +191,24 @@ function runInstances(store: StateStore, who: WireCaller, params: URLSearchParam
       resources,
       region,
       context: { "ec2:ImageID": imageId },
+      // The parameters as the request states them: MetadataOptions only when it has them.
+      requestParameters: apiCallOf({
+        action: "ec2:RunInstances",
+        resource: "*",
+        accountId: account.id,
+        region,
+        context: {
+          "ec2:ImageID": imageId,
+          "ec2:InstanceType": instanceType,
+          ...(params.get("MetadataOptions.HttpTokens") ? { "ec2:MetadataHttpTokens": tokens } : {}),
+          ...(hops ? { "ec2:MetadataHttpPutResponseHopLimit": hops } : {}),
+          ...(volume?.get("Ebs.VolumeSize") ? { "ec2:VolumeSize": volume.get("Ebs.VolumeSize")! } : {}),
+          ...(volume?.get("Ebs.Encrypted") ? { "ec2:Encrypted": volume.get("Ebs.Encrypted")! } : {}),
+          ...(instanceTags.find(([k]) => k === "Owner")
+            ? { "aws:RequestTag/Owner": instanceTags.find(([k]) => k === "Owner")![1] }
+            : {}),
+        },
+      }).requestParameters,
       accessKeyId: who.signed.accessKeyId,
       userAgent: who.userAgent,
     },
