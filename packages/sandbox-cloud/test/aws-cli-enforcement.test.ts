@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signRequest } from "../src/aws/sigv4";
 import { AWS_CLI, type CliCredentials, type CliResult, runAws } from "./aws-cli";
 import { type Harness, startHarness } from "./sandbox-harness";
 
@@ -49,6 +51,29 @@ async function assumeRole(credentials: CliCredentials, roleArn: string, session:
     Credentials: { AccessKeyId: string; SecretAccessKey: string; SessionToken: string };
   }>().Credentials;
   return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken };
+}
+
+async function accountBlock(who: CliCredentials & { sessionToken?: string }, method: "PUT" | "GET") {
+  const body =
+    method === "PUT"
+      ? `<PublicAccessBlockConfiguration xmlns="http://awss3control.amazonaws.com/doc/2018-08-20/"><BlockPublicAcls>true</BlockPublicAcls><IgnorePublicAcls>true</IgnorePublicAcls><BlockPublicPolicy>true</BlockPublicPolicy><RestrictPublicBuckets>true</RestrictPublicBuckets></PublicAccessBlockConfiguration>`
+      : "";
+  const url = new URL("/v20180820/configuration/publicAccessBlock", h.cloud.url);
+  const req = {
+    method,
+    path: url.pathname,
+    query: new URLSearchParams(),
+    headers: {
+      host: url.host,
+      "x-amz-account-id": alice.accountId,
+      "x-amz-content-sha256": createHash("sha256").update(body).digest("hex"),
+      ...(who.sessionToken ? { "x-amz-security-token": who.sessionToken } : {}),
+    } as Record<string, string>,
+    body: Buffer.from(body),
+  };
+  signRequest(req, who, "us-east-1", "s3");
+  const res = await fetch(url, { method, headers: req.headers, ...(body ? { body } : {}) });
+  return { status: res.status, body: await res.text() };
 }
 
 const blockOff =
@@ -151,7 +176,7 @@ describe.skipIf(!present)("guardrails on the AWS CLI's S3, EC2 and IAM calls", (
       Statement: [
         {
           Effect: "Deny",
-          Action: ["s3:PutBucketPublicAccessBlock", "iam:CreateUser"],
+          Action: ["s3:PutBucketPublicAccessBlock", "s3:PutAccountPublicAccessBlock", "iam:CreateUser"],
           Resource: "*",
           Condition: { ArnNotLike: { "aws:PrincipalArn": "arn:aws:iam::*:role/Admin" } },
         },
@@ -202,6 +227,18 @@ describe.skipIf(!present)("guardrails on the AWS CLI's S3, EC2 and IAM calls", (
     const iam = refusal(await createUser(developer, "another-user"));
     expect([iam.code, iam.operation]).toEqual(["AccessDenied", "CreateUser"]);
     expect(iam.message).toContain(`with an explicit deny in a service control policy: ${policyArn}`);
+
+    // S3 Control's account-level setting (the CLI cannot reach a local endpoint for it: it puts the
+    // account id in front of the endpoint's host), signed as the CLI signs it.
+    const account = await accountBlock(developer, "PUT");
+    expect(account.status).toBe(403);
+    expect(account.body).toContain("<Code>AccessDenied</Code>");
+    expect(account.body).toContain(
+      `s3:PutAccountPublicAccessBlock on resource: &quot;*&quot; with an explicit deny in a service control policy: ${policyArn}`,
+    );
+    expect((await accountBlock(admin, "PUT")).status).toBe(200);
+    const readBack = await accountBlock(developer, "GET");
+    expect(readBack.body).toContain("<BlockPublicAcls>true</BlockPublicAcls>");
 
     // What the SCP does not deny still works: IMDSv2 launches, and the exempt role's changes.
     const v2 = await cli("eu-west-1", developer, [

@@ -6,6 +6,7 @@ import { type AwsCaller, AwsError, authenticateAws } from "../common";
 import { deliverDueLogFiles } from "../trail-delivery";
 import { listObjectsV2 } from "./list-objects";
 import { BUCKET_CONFIGURATION_OPERATIONS, checkRegion } from "./s3-bucket-configuration";
+import { S3_CONTROL_OPERATIONS } from "./s3-control";
 import type { S3Objects } from "./s3-objects";
 import {
   accessDenied,
@@ -71,6 +72,7 @@ function objectHeaders(meta: { etag: string; lastModified: string; contentType: 
 
 /** The operations served, matched in order; another data-plane call is one more entry. */
 export const S3_OPERATIONS: S3Operation[] = [
+  ...S3_CONTROL_OPERATIONS,
   ...BUCKET_CONFIGURATION_OPERATIONS,
   {
     // https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListBuckets.html

@@ -65,12 +65,14 @@ function ownBucket(ctx: S3Context, r: S3Request): { resource?: AwsResource; regi
 }
 
 /** Authorises and performs one bucket call as the signed caller; a denial is S3's AccessDenied. */
-function perform<T>(
+export function perform<T>(
   ctx: S3Context,
   r: S3Request,
   call: {
     action: string;
     eventName?: string;
+    /** The resource authorised; the bucket's ARN unless given. */
+    resource?: string;
     context?: Record<string, ContextValue>;
     requestParameters?: Record<string, unknown>;
   },
@@ -84,7 +86,7 @@ function perform<T>(
       account: who.account,
       action: call.action,
       eventName: call.eventName,
-      resources: [{ arn: `arn:aws:s3:::${r.bucketName}` }],
+      resources: [{ arn: call.resource ?? `arn:aws:s3:::${r.bucketName}` }],
       region: r.caller.region,
       context: call.context ?? {},
       accessKeyId: r.caller.accessKeyId,
@@ -97,16 +99,21 @@ function perform<T>(
   return outcome.result;
 }
 
-const emptyOk = (status = 200, more: Record<string, string> = {}): SandboxResponse => ({
+export const emptyOk = (status = 200, more: Record<string, string> = {}): SandboxResponse => ({
   status,
   headers: { ...requestHeaders(), ...more },
 });
 
 const BUCKET_NAME = /^(?!xn--|sthree-)(?!.*-s3alias$)[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
-const FLAGS = ["BlockPublicAcls", "IgnorePublicAcls", "BlockPublicPolicy", "RestrictPublicBuckets"] as const;
-type PublicAccessBlock = Record<(typeof FLAGS)[number], boolean>;
+export const FLAGS = [
+  "BlockPublicAcls",
+  "IgnorePublicAcls",
+  "BlockPublicPolicy",
+  "RestrictPublicBuckets",
+] as const;
+export type PublicAccessBlock = Record<(typeof FLAGS)[number], boolean>;
 
-function readPublicAccessBlock(body: string): PublicAccessBlock {
+export function readPublicAccessBlock(body: string): PublicAccessBlock {
   if (!/<PublicAccessBlockConfiguration[\s>]/.test(body)) {
     throw new AwsError(
       "MalformedXML",
