@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signRequest } from "../src/aws/sigv4";
 import { AWS_CLI, type CliCredentials, type CliResult, runAws } from "./aws-cli";
@@ -26,6 +28,7 @@ let alice: CliCredentials & { accountId: string };
 let developer: CliCredentials;
 let admin: CliCredentials;
 const bucket = `cli-guarded-${Date.now().toString(36)}`;
+let file: string;
 
 const cli = (region: string, credentials: CliCredentials, args: string[]) =>
   runAws(h.cloud.url, region, credentials, args);
@@ -95,6 +98,8 @@ const createUser = (who: CliCredentials, name: string) =>
 describe.skipIf(!present)("guardrails on the AWS CLI's S3, EC2 and IAM calls", () => {
   beforeAll(async () => {
     h = await startHarness();
+    file = join(mkdtempSync(join(tmpdir(), "palisade-cli-")), "object.txt");
+    writeFileSync(file, "hello");
     management = { accessKeyId: h.cloud.aws.accessKeyId, secretAccessKey: h.cloud.aws.secretAccessKey };
     const { body } = await h.post("/sandbox/control/access-key", {
       account: "payments-dev",
@@ -107,6 +112,7 @@ describe.skipIf(!present)("guardrails on the AWS CLI's S3, EC2 and IAM calls", (
   }, 120_000);
   afterAll(async () => {
     await h?.stop();
+    if (file) rmSync(dirname(file), { recursive: true, force: true });
   });
 
   it("serves each call with the service's documented answer while no guardrail applies", async () => {
@@ -123,6 +129,27 @@ describe.skipIf(!present)("guardrails on the AWS CLI's S3, EC2 and IAM calls", (
         RestrictPublicBuckets: false,
       },
     });
+
+    const put = await cli("us-east-1", developer, [
+      "s3api",
+      "put-object",
+      "--bucket",
+      bucket,
+      "--key",
+      "a.txt",
+      "--body",
+      file,
+    ]);
+    expect(put.stderr).toBe("");
+    const got = await cli("us-east-1", developer, [
+      "s3api",
+      "head-object",
+      "--bucket",
+      bucket,
+      "--key",
+      "a.txt",
+    ]);
+    expect(got.json<{ ContentLength: number }>().ContentLength).toBe(5);
 
     const launched = await runImdsV1(developer);
     expect(launched.stderr).toBe("");
@@ -182,6 +209,12 @@ describe.skipIf(!present)("guardrails on the AWS CLI's S3, EC2 and IAM calls", (
         },
         {
           Effect: "Deny",
+          Action: ["s3:PutObject", "s3:PutBucketAcl"],
+          Resource: "*",
+          Condition: { StringEquals: { "s3:x-amz-acl": ["public-read", "public-read-write"] } },
+        },
+        {
+          Effect: "Deny",
           Action: "ec2:RunInstances",
           Resource: "arn:aws:ec2:*:*:instance/*",
           Condition: { StringNotEquals: { "ec2:MetadataHttpTokens": "required" } },
@@ -227,6 +260,45 @@ describe.skipIf(!present)("guardrails on the AWS CLI's S3, EC2 and IAM calls", (
     const iam = refusal(await createUser(developer, "another-user"));
     expect([iam.code, iam.operation]).toEqual(["AccessDenied", "CreateUser"]);
     expect(iam.message).toContain(`with an explicit deny in a service control policy: ${policyArn}`);
+
+    const publicPut = refusal(
+      await cli("us-east-1", developer, [
+        "s3api",
+        "put-object",
+        "--bucket",
+        bucket,
+        "--key",
+        "b.txt",
+        "--body",
+        file,
+        "--acl",
+        "public-read",
+      ]),
+    );
+    expect([publicPut.code, publicPut.operation]).toEqual(["AccessDenied", "PutObject"]);
+    expect(publicPut.message).toContain(
+      `s3:PutObject on resource: "arn:aws:s3:::${bucket}/b.txt" with an explicit deny`,
+    );
+    const publicAcl = refusal(
+      await cli("us-east-1", developer, [
+        "s3api",
+        "put-bucket-acl",
+        "--bucket",
+        bucket,
+        "--acl",
+        "public-read",
+      ]),
+    );
+    expect([publicAcl.code, publicAcl.operation]).toEqual(["AccessDenied", "PutBucketAcl"]);
+    const privateAcl = await cli("us-east-1", developer, [
+      "s3api",
+      "put-bucket-acl",
+      "--bucket",
+      bucket,
+      "--acl",
+      "private",
+    ]);
+    expect(privateAcl.stderr).toBe("");
 
     // S3 Control's account-level setting (the CLI cannot reach a local endpoint for it: it puts the
     // account id in front of the endpoint's host), signed as the CLI signs it.

@@ -7,6 +7,7 @@ import { deliverDueLogFiles } from "../trail-delivery";
 import { listObjectsV2 } from "./list-objects";
 import { BUCKET_CONFIGURATION_OPERATIONS, checkRegion } from "./s3-bucket-configuration";
 import { S3_CONTROL_OPERATIONS } from "./s3-control";
+import { MEMBER_OBJECT_OPERATIONS } from "./s3-member-objects";
 import type { S3Objects } from "./s3-objects";
 import {
   accessDenied,
@@ -14,6 +15,7 @@ import {
   noSuchBucket,
   noSuchKey,
   notImplemented,
+  objectHeaders,
   requestHeaders,
   S3_XMLNS,
   s3Error,
@@ -35,7 +37,7 @@ export interface S3Request {
 
 export interface S3Operation {
   name: string;
-  matches(r: S3Request): boolean;
+  matches(r: S3Request, ctx: S3Context): boolean;
   run(ctx: S3Context, r: S3Request): SandboxResponse;
 }
 
@@ -60,20 +62,11 @@ function bucketFor(ctx: S3Context, r: S3Request, access: "readers" | "writers", 
   return bucket;
 }
 
-function objectHeaders(meta: { etag: string; lastModified: string; contentType: string }) {
-  return {
-    ...requestHeaders(),
-    "content-type": meta.contentType,
-    etag: meta.etag,
-    "last-modified": new Date(meta.lastModified).toUTCString(),
-    "accept-ranges": "bytes",
-  };
-}
-
 /** The operations served, matched in order; another data-plane call is one more entry. */
 export const S3_OPERATIONS: S3Operation[] = [
   ...S3_CONTROL_OPERATIONS,
   ...BUCKET_CONFIGURATION_OPERATIONS,
+  ...MEMBER_OBJECT_OPERATIONS,
   {
     // https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListBuckets.html
     name: "ListBuckets",
@@ -202,7 +195,7 @@ export function handleS3(ctx: S3Context, req: SandboxRequest): SandboxResponse {
       throw new AwsError("InvalidURI", "Couldn't parse the specified URI.", 400);
     }
     const r: S3Request = { req, caller, bucketName: bucketName || undefined, key };
-    const operation = S3_OPERATIONS.find((o) => o.matches(r));
+    const operation = S3_OPERATIONS.find((o) => o.matches(r, ctx));
     if (!operation) throw notImplemented();
     return operation.run(ctx, r);
   } catch (err) {

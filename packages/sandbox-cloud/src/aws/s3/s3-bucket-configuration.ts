@@ -34,7 +34,7 @@ const onBucket = (r: S3Request, m: string, sub?: string) =>
   (sub ? r.req.query.has(sub) : [...r.req.query.keys()].length === 0);
 
 /** The ACL headers S3 exposes as condition keys (https://docs.aws.amazon.com/AmazonS3/latest/userguide/amazon-s3-policy-keys.html). */
-function aclKeys(r: S3Request): Record<string, ContextValue> {
+export function aclKeys(r: S3Request): Record<string, ContextValue> {
   const names = [
     "x-amz-acl",
     "x-amz-grant-read",
@@ -52,7 +52,7 @@ function aclKeys(r: S3Request): Record<string, ContextValue> {
 }
 
 /** A bucket of a member account (or the trail's bucket), in its Region, owned by the caller's account. */
-function ownBucket(ctx: S3Context, r: S3Request): { resource?: AwsResource; region: string } {
+export function ownBucket(ctx: S3Context, r: S3Request): { resource?: AwsResource; region: string } {
   const aws = ctx.store.state.aws;
   const resource = aws.resources.find((b) => b.type === "AWS::S3::Bucket" && b.name === r.bucketName);
   const trailBucket = aws.s3Buckets.find((b) => b.name === r.bucketName);
