@@ -12,6 +12,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AWS_CLI,
+  assumeRoleWithCli,
   type CliCredentials,
   type CliResult,
   runAws,
@@ -123,23 +124,12 @@ describe.skipIf(!present).each(engines)(
         body: JSON.stringify({ account: accountId, principal: "user/alice" }),
       });
       const key = (await keyResponse.json()) as { accessKeyId: string; secretAccessKey: string };
-      const assumed = await runAws(sandboxUrl, "us-east-1", key, [
-        "sts",
-        "assume-role",
-        "--role-arn",
+      developer = await assumeRoleWithCli(
+        sandboxUrl,
+        key,
         `arn:aws:iam::${accountId}:role/Developer`,
-        "--role-session-name",
         "alice",
-      ]);
-      expect(assumed.stderr).toBe("");
-      const c = assumed.json<{
-        Credentials: { AccessKeyId: string; SecretAccessKey: string; SessionToken: string };
-      }>().Credentials;
-      developer = {
-        accessKeyId: c.AccessKeyId,
-        secretAccessKey: c.SecretAccessKey,
-        sessionToken: c.SessionToken,
-      };
+      );
       const session = `arn:aws:sts::${accountId}:assumed-role/Developer/alice`;
 
       expect((await cli("us-east-1", ["s3api", "create-bucket", "--bucket", bucket])).stderr).toBe("");

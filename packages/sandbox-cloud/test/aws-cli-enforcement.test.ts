@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signRequest } from "../src/aws/sigv4";
-import { AWS_CLI, type CliCredentials, type CliResult, runAws } from "./aws-cli";
+import { AWS_CLI, assumeRoleWithCli, type CliCredentials, type CliResult, runAws } from "./aws-cli";
 import { type Harness, startHarness } from "./sandbox-harness";
 
 // The AWS CLI v1 (botocore) calls S3 (REST/XML), EC2 and IAM (Query) on the sandbox as member-account
@@ -40,21 +40,8 @@ function refusal(out: CliResult) {
   return { code: m?.[1], operation: m?.[2], message: m?.[3] ?? out.stderr };
 }
 
-async function assumeRole(credentials: CliCredentials, roleArn: string, session: string) {
-  const out = await cli("us-east-1", credentials, [
-    "sts",
-    "assume-role",
-    "--role-arn",
-    roleArn,
-    "--role-session-name",
-    session,
-  ]);
-  expect(out.stderr).toBe("");
-  const c = out.json<{
-    Credentials: { AccessKeyId: string; SecretAccessKey: string; SessionToken: string };
-  }>().Credentials;
-  return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken };
-}
+const assumeRole = (credentials: CliCredentials, roleArn: string, session: string) =>
+  assumeRoleWithCli(h.cloud.url, credentials, roleArn, session);
 
 async function accountBlock(who: CliCredentials & { sessionToken?: string }, method: "PUT" | "GET") {
   const body =

@@ -1,4 +1,5 @@
 import type { ContextValue } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
+import { S3_ACL_KEYS } from "@palisade/policy-engine/evaluators/scp/request-from-cloudtrail";
 import { type Effect, performAws } from "../../enforce/aws-request";
 import { header, type SandboxResponse } from "../../http/types";
 import type { AwsResource } from "../../state/model";
@@ -35,16 +36,8 @@ const onBucket = (r: S3Request, m: string, sub?: string) =>
 
 /** The ACL headers S3 exposes as condition keys (https://docs.aws.amazon.com/AmazonS3/latest/userguide/amazon-s3-policy-keys.html). */
 export function aclKeys(r: S3Request): Record<string, ContextValue> {
-  const names = [
-    "x-amz-acl",
-    "x-amz-grant-read",
-    "x-amz-grant-write",
-    "x-amz-grant-read-acp",
-    "x-amz-grant-write-acp",
-    "x-amz-grant-full-control",
-  ];
   return Object.fromEntries(
-    names.flatMap((n) => {
+    S3_ACL_KEYS.flatMap((n) => {
       const v = header(r.req, n);
       return v === undefined ? [] : [[`s3:${n}`, v]];
     }),
