@@ -145,6 +145,7 @@ describe.skipIf(!present)("guardrails on the AWS CLI's S3, EC2 and IAM calls", (
       Instances: { InstanceId: string; MetadataOptions: unknown }[];
     }>();
     expect(instance.OwnerId).toBe(alice.accountId);
+    expect((instance.Instances[0] as { State?: unknown })?.State).toEqual({ Code: 0, Name: "pending" });
     expect(instance.Instances[0]?.MetadataOptions).toMatchObject({
       HttpTokens: "optional",
       HttpPutResponseHopLimit: 1,
@@ -156,10 +157,14 @@ describe.skipIf(!present)("guardrails on the AWS CLI's S3, EC2 and IAM calls", (
       instance.Instances[0]!.InstanceId,
     ]);
     expect(described.stderr).toBe("");
+    // Launched as pending; described afterwards as running.
     expect(
-      described.json<{ Reservations: { Instances: { InstanceId: string }[] }[] }>().Reservations[0]
-        ?.Instances[0]?.InstanceId,
-    ).toBe(instance.Instances[0]!.InstanceId);
+      described.json<{ Reservations: { Instances: unknown[] }[] }>().Reservations[0]?.Instances[0],
+    ).toMatchObject({
+      InstanceId: instance.Instances[0]!.InstanceId,
+      State: { Name: "running", Code: 16 },
+      MetadataOptions: { HttpTokens: "optional" },
+    });
 
     const user = await createUser(developer, "cli-integration");
     expect(user.stderr).toBe("");

@@ -87,9 +87,10 @@ function tagKeys(tags: [string, string][]): Record<string, ContextValue> {
   };
 }
 
-function instanceXml(r: AwsResource): string {
+/** An instance as EC2 describes it; a launch answers its instances as still pending. */
+function instanceXml(r: AwsResource, launching = false): string {
   const p = r.properties;
-  const state = String(p.state ?? "running");
+  const state = launching ? "pending" : String(p.state ?? "running");
   const code = { pending: 0, running: 16, "shutting-down": 32, terminated: 48, stopping: 64, stopped: 80 }[
     state
   ];
@@ -234,7 +235,7 @@ function runInstances(store: StateStore, who: WireCaller, params: URLSearchParam
             imageId,
             metadataHttpTokens: tokens,
             metadataHttpPutResponseHopLimit: Number(hops ?? 1),
-            state: "pending",
+            state: "running",
             launchTime,
             tags: instanceTags,
           },
@@ -265,7 +266,7 @@ function runInstances(store: StateStore, who: WireCaller, params: URLSearchParam
     `${elements([
       ["reservationId", reservationOf(launched[0]!.name)],
       ["ownerId", account.id],
-    ])}<groupSet/><instancesSet>${launched.map(instanceXml).join("")}</instancesSet>`,
+    ])}<groupSet/><instancesSet>${launched.map((r) => instanceXml(r, true)).join("")}</instancesSet>`,
   );
 }
 
