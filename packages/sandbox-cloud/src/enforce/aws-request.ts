@@ -104,11 +104,12 @@ export function performAws<T>(
   const { caller, account, action, region } = request;
   const context = { ...globalContext(store, caller, region), ...request.context };
   const levels = scpLevels(aws, account);
+  // An explicit deny on any resource decides; otherwise the first resource no SCP allows.
   let decision: ScpDecision = { decision: "allow" };
   let denied: string | undefined;
   if (levels.length > 0) {
     for (const resource of request.resources) {
-      decision = evaluateScpHierarchy(
+      const result = evaluateScpHierarchy(
         {
           action,
           resource: resource.arn,
@@ -117,10 +118,12 @@ export function performAws<T>(
         },
         levels,
       );
-      if (decision.decision !== "allow") {
+      if (result.decision === "allow") continue;
+      if (denied === undefined || result.decision === "explicit_deny") {
+        decision = result;
         denied = resource.arn;
-        break;
       }
+      if (result.decision === "explicit_deny") break;
     }
   }
   const recorded = request.resources[0]?.arn ?? "*";
@@ -151,7 +154,7 @@ export function performAws<T>(
   if (denied !== undefined) {
     const policy = decision.decision === "explicit_deny" ? decision.policy : undefined;
     const denial = scpDenial({
-      callerArn: caller.kind === "service" ? caller.arn : callerArnOf(caller.arn),
+      callerArn: callerArnOf(caller.arn),
       action,
       resource: denied,
       policyArn: policy?.arn,
