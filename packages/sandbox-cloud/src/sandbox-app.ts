@@ -1,12 +1,12 @@
 import { issueAccessKey } from "./aws/access-keys";
-import { createLookupRateLimit, handleCloudTrail } from "./aws/cloudtrail";
-import { AwsError, authenticateAws, awsJson, awsJsonError } from "./aws/common";
-import { handleOrganizations } from "./aws/organizations";
+import { createAwsServices, type ThrottledService } from "./aws/aws-services";
+import { createLookupRateLimit } from "./aws/cloudtrail";
+import { handleEc2 } from "./aws/ec2";
+import { handleIam } from "./aws/iam";
 import { createOrganizationsFaults } from "./aws/organizations-faults";
 import { handleS3 } from "./aws/s3/s3-api";
 import type { S3Objects } from "./aws/s3/s3-objects";
 import { awsServiceOf } from "./aws/service-of";
-import { handleSts, stsError } from "./aws/sts";
 import { handleAdfs } from "./azure/adfs";
 import { handleArm } from "./azure/arm";
 import { type ArmLimits, AZURE_LIMITS, armError } from "./azure/arm-http";
@@ -40,7 +40,6 @@ const POLICY_OBJECT_PATH =
 
 const SUBSCRIPTION_STATES: SubscriptionState[] = ["Enabled", "Disabled"];
 
-export type ThrottledService = "organizations" | "sts" | "cloudtrail" | "arm";
 const SERVICES: ThrottledService[] = ["organizations", "sts", "cloudtrail", "arm"];
 
 export interface SandboxAppOptions {
@@ -63,13 +62,6 @@ function disabledSubscriptionOf(azure: AzureState, req: SandboxRequest): AzureSu
 
 const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
 
-function takeThrottle(throttle: Map<ThrottledService, number>, service: ThrottledService): boolean {
-  const left = throttle.get(service) ?? 0;
-  if (left <= 0) return false;
-  throttle.set(service, left - 1);
-  return true;
-}
-
 export function createSandboxApp(
   store: StateStore,
   info: () => Record<string, unknown>,
@@ -83,56 +75,7 @@ export function createSandboxApp(
   const refusals: Refusal[] = [];
   const limits: ArmLimits = { ...AZURE_LIMITS };
 
-  /** The query (STS) and JSON (Organizations, CloudTrail) services; others are answered as unknown. */
-  const handleAws = (req: SandboxRequest, scoped: string): SandboxResponse => {
-    const target = header(req, "x-amz-target") ?? "";
-    const isQuery = !target && (header(req, "content-type") ?? "").includes("x-www-form-urlencoded");
-    const isSts = scoped === "sts";
-    const fail = (err: AwsError) => (isQuery ? stsError(err) : awsJsonError(err));
-    if (!["sts", "organizations", "cloudtrail"].includes(scoped)) {
-      return fail(
-        isQuery
-          ? new AwsError("InvalidAction", `The sandbox does not serve the service '${scoped}'.`)
-          : new AwsError("UnknownOperationException", `The sandbox does not serve the service '${scoped}'.`),
-      );
-    }
-    const service = scoped as ThrottledService;
-    try {
-      if (takeThrottle(throttle, service)) {
-        throw service === "organizations"
-          ? new AwsError(
-              "TooManyRequestsException",
-              "You have sent too many requests in too short a period of time. The quota helps protect against denial-of-service attacks. Try again later.",
-              400,
-              { Type: "AWSOrganizations" },
-            )
-          : service === "sts"
-            ? new AwsError("Throttling", "Rate exceeded", 400)
-            : new AwsError("ThrottlingException", "Rate exceeded", 400);
-      }
-      const caller = authenticateAws(store.state.aws, req, new Date(), isQuery ? "query" : "json");
-      if (caller instanceof AwsError) throw caller;
-      if (isSts) return handleSts(store, caller, new URLSearchParams(req.body.toString()));
-      const action = target.slice(target.lastIndexOf(".") + 1);
-      let input: Record<string, unknown>;
-      try {
-        input = JSON.parse(req.body.toString() || "{}") as Record<string, unknown>;
-      } catch {
-        throw new AwsError("SerializationException", "The request body is not valid JSON.");
-      }
-      if (service === "organizations") {
-        const fault = organizationsFaults.take(action);
-        if (fault) throw fault;
-        return awsJson(handleOrganizations(store, caller, action, input));
-      }
-      if (!/CloudTrail_20131101\./.test(target))
-        throw new AwsError("UnknownOperationException", `Unknown target ${target}.`);
-      return awsJson(handleCloudTrail(store, caller, action, input, withinLookupRate));
-    } catch (err) {
-      if (err instanceof AwsError) return fail(err);
-      throw err;
-    }
-  };
+  const handleAws = createAwsServices(store, { throttle, organizationsFaults, withinLookupRate });
 
   const handleControl = async (req: SandboxRequest): Promise<SandboxResponse> => {
     let input: Record<string, unknown> = {};
@@ -376,6 +319,8 @@ export function createSandboxApp(
       if (req.path.startsWith("/sandbox/")) return handleControl(req);
       const awsService = awsServiceOf(req);
       if (awsService === "s3") return handleS3({ store, objects: options.objects }, req);
+      if (awsService === "ec2") return handleEc2(store, req);
+      if (awsService === "iam") return handleIam(store, req);
       if (awsService) return handleAws(req, awsService);
       const host = header(req, "host") ?? "127.0.0.1";
       const baseUrl = `${req.secure ? "https" : "http"}://${host}`;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signRequest } from "../src/aws/sigv4";
 import type { OrganizationTrailInfo } from "../src/start-sandbox-cloud";
 import type { CloudTrailRecord } from "../src/state/model";
-import { type CliCredentials, runAws } from "./aws-cli";
+import { assumeRoleWithCli, type CliCredentials, runAws } from "./aws-cli";
 import { type Harness, startHarness } from "./sandbox-harness";
 
 // The AWS CLI v1 drives the sandbox's CloudTrail and S3 unchanged; each answer is the one AWS documents:
@@ -61,22 +61,8 @@ type Lookup = {
   NextToken?: string;
 };
 
-async function assumeRole(credentials: CliCredentials, roleArn: string, externalId?: string) {
-  const out = await cli("us-east-1", credentials, [
-    "sts",
-    "assume-role",
-    "--role-arn",
-    roleArn,
-    "--role-session-name",
-    "cli-test",
-    ...(externalId ? ["--external-id", externalId] : []),
-  ]);
-  expect(out.stderr).toBe("");
-  const c = out.json<{
-    Credentials: { AccessKeyId: string; SecretAccessKey: string; SessionToken: string };
-  }>().Credentials;
-  return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken };
-}
+const assumeRole = (credentials: CliCredentials, roleArn: string, externalId?: string) =>
+  assumeRoleWithCli(h.cloud.url, credentials, roleArn, "cli-test", externalId);
 
 beforeAll(async () => {
   h = await startHarness();

@@ -51,3 +51,27 @@ export function runAws(
     );
   });
 }
+
+/** `aws sts assume-role`: the session's credentials, as the CLI prints them. */
+export async function assumeRoleWithCli(
+  endpoint: string,
+  credentials: CliCredentials,
+  roleArn: string,
+  sessionName: string,
+  externalId?: string,
+): Promise<Required<CliCredentials>> {
+  const out = await runAws(endpoint, "us-east-1", credentials, [
+    "sts",
+    "assume-role",
+    "--role-arn",
+    roleArn,
+    "--role-session-name",
+    sessionName,
+    ...(externalId ? ["--external-id", externalId] : []),
+  ]);
+  if (out.code !== 0) throw new Error(`assume-role failed: ${out.stderr}`);
+  const c = out.json<{
+    Credentials: { AccessKeyId: string; SecretAccessKey: string; SessionToken: string };
+  }>().Credentials;
+  return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken };
+}

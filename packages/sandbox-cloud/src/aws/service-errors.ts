@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { AwsError } from "./common";
 
 /** Services on the query and REST-XML protocols (botocore's service models): their denial is `AccessDenied`. */
 const ACCESS_DENIED_SERVICES = new Set([
@@ -70,4 +71,9 @@ export function scpDenial(input: {
     message: detail,
     jsonType: "AccessDeniedException",
   };
+}
+
+/** The denial as the service answers it: 403 with the service's code and message. */
+export function scpDenialError(denial: Denial): AwsError {
+  return new AwsError(denial.code, denial.message, 403);
 }

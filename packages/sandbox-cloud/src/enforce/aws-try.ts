@@ -1,17 +1,9 @@
 import { randomBytes } from "node:crypto";
-import {
-  type ContextValue,
-  evaluateScpHierarchy,
-  type ScpPolicy,
-} from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
-import { apiCallOf, responseElementsOf } from "../aws/api-calls";
-import { callerArnOf } from "../aws/identity";
-import { policiesForTarget, policyArn, targetPath } from "../aws/organization-tree";
-import { scpDenial } from "../aws/service-errors";
-import { recordCloudTrail, type TrailInput } from "../aws/trail";
+import type { ContextValue } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
 import type { AwsAccount, AwsResource, AwsState } from "../state/model";
 import type { StateStore } from "../state/store";
-import { type AwsCaller, principalContext, resolveCaller } from "./aws-caller";
+import { resolveCaller } from "./aws-caller";
+import { globalContext, performAws } from "./aws-request";
 import { TryInputError, type TryOutcome } from "./try-types";
 
 export interface AwsTryInput {
@@ -29,24 +21,11 @@ function findAccount(aws: AwsState, ref: string | undefined): AwsAccount | undef
   return aws.accounts.find((a) => a.id === ref || a.name === ref);
 }
 
-/** Context keys a real request carries even when the caller names none. */
-function baseContext(store: StateStore, caller: AwsCaller, region: string) {
-  const now = store.now();
-  return {
-    ...principalContext(store.state.aws, caller),
-    "aws:RequestedRegion": region,
-    "aws:CurrentTime": now.toISOString().replace(/\.\d{3}Z$/, "Z"),
-    "aws:EpochTime": String(Math.floor(now.getTime() / 1000)),
-    "aws:SecureTransport": "true",
-    "aws:ViaAWSService": "false",
-  } satisfies Record<string, ContextValue>;
-}
-
 /**
  * The one resource a reference names: its ARN, or its name in the account. A reference with a
  * wildcard ("*" above all) names no resource, so what earlier tries created never changes it.
  */
-function namedResource(aws: AwsState, account: AwsAccount, ref: string): AwsResource | undefined {
+export function namedResource(aws: AwsState, account: AwsAccount, ref: string): AwsResource | undefined {
   if (/[*?]/.test(ref)) return undefined;
   return aws.resources.find((r) => r.arn === ref || (r.accountId === account.id && r.name === ref));
 }
@@ -57,7 +36,7 @@ const ctxGet = (context: Record<string, ContextValue>, key: string): ContextValu
 };
 
 /** The resource change a successful call makes; calls not listed change nothing (reads, tagging...). */
-function applyAction(
+export function applyAction(
   aws: AwsState,
   input: {
     action: string;
@@ -220,54 +199,25 @@ export function tryAws(store: StateStore, given: AwsTryInput): TryOutcome {
       known?.region ??
       (resource.split(":")[3] || "us-east-1"),
   );
-  const context = { ...baseContext(store, principal, region), ...(input.context ?? {}) };
-
-  const levels: ScpPolicy[][] =
-    account.id === aws.managementAccountId
-      ? []
-      : targetPath(aws, account.id).map((target) =>
-          policiesForTarget(aws, target).map((p) => ({
-            id: p.id,
-            arn: policyArn(aws, p),
-            name: p.name,
-            document: p.content,
-          })),
-        );
-  // SCPs never restrict the management account.
-  const decision =
-    levels.length === 0
-      ? { decision: "allow" as const }
-      : evaluateScpHierarchy(
-          { action: input.action, resource, principalArn: principal.principalArn, context },
-          levels,
-        );
-
-  const call = apiCallOf({ action: input.action, resource, accountId: account.id, region, context });
-  const record = (more: Pick<TrailInput, "responseElements" | "errorCode" | "errorMessage">) =>
-    call.managementEvent
-      ? recordCloudTrail(store, {
-          eventName: call.eventName,
-          eventSource: call.eventSource,
-          region: call.region,
-          principalArn: principal.arn,
-          recipientAccountId: account.id,
-          requestParameters: call.requestParameters,
-          resources: call.resources,
-          readOnly: call.readOnly,
-          userAgent: input.userAgent,
-          ...more,
-        })
-      : undefined;
-
-  if (decision.decision !== "allow") {
-    const policy = decision.decision === "explicit_deny" ? decision.policy : undefined;
-    const denial = scpDenial({
-      callerArn: callerArnOf(principal.arn),
+  const outcome = performAws(
+    store,
+    {
+      caller: principal,
+      account,
       action: input.action,
-      resource,
-      policyArn: policy?.arn,
-    });
-    const recorded = record({ errorCode: denial.recordedCode, errorMessage: denial.message });
+      resources: [{ arn: resource }],
+      region,
+      context: input.context ?? {},
+      userAgent: input.userAgent,
+    },
+    () => {
+      const context = { ...globalContext(store, principal, region), ...(input.context ?? {}) };
+      const changed = applyAction(aws, { action: input.action, resource, account, region, context });
+      return { result: changed, changed };
+    },
+  );
+  if (!outcome.allowed) {
+    const { denial } = outcome;
     return {
       httpStatus: 403,
       allowed: false,
@@ -279,20 +229,11 @@ export function tryAws(store: StateStore, given: AwsTryInput): TryOutcome {
           Code: denial.code,
           Message: denial.message,
         },
-        policy: decision.policy
-          ? {
-              id: decision.policy.id,
-              arn: decision.policy.arn,
-              name: decision.policy.name,
-              sid: decision.sid,
-            }
-          : undefined,
-        eventId: recorded?.eventID,
+        policy: outcome.policy,
+        eventId: outcome.eventId,
       },
     };
   }
-  const changed = applyAction(aws, { action: input.action, resource, account, region, context });
-  const recorded = record({ responseElements: responseElementsOf(call.eventName, changed) });
   return {
     httpStatus: 200,
     allowed: true,
@@ -301,8 +242,8 @@ export function tryAws(store: StateStore, given: AwsTryInput): TryOutcome {
       allowed: true,
       principal: principal.arn,
       action: input.action,
-      resource: changed?.arn ?? resource,
-      eventId: recorded?.eventID,
+      resource: outcome.result?.arn ?? resource,
+      eventId: outcome.eventId,
     },
   };
 }

@@ -12,6 +12,8 @@ export interface AwsAccount {
   parentId: string;
   joinedMethod: "CREATED" | "INVITED";
   joinedAt: string;
+  /** The account-level S3 Block Public Access settings (S3 Control), once set. */
+  publicAccessBlock?: Record<string, boolean>;
 }
 
 export interface AwsScp {

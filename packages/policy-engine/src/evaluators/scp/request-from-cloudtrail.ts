@@ -282,7 +282,8 @@ const SSE_HEADER: Record<string, Record<string, ContextValue>> = {
   Default_SSE_S3: {},
   Default_SSE_KMS: {},
 };
-const S3_ACL_KEYS = [
+/** The ACL headers S3 exposes as condition keys, `s3:<header>`. */
+export const S3_ACL_KEYS = [
   "x-amz-acl",
   "x-amz-grant-read",
   "x-amz-grant-write",

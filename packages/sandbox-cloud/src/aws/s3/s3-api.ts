@@ -5,6 +5,9 @@ import type { StateStore } from "../../state/store";
 import { type AwsCaller, AwsError, authenticateAws } from "../common";
 import { deliverDueLogFiles } from "../trail-delivery";
 import { listObjectsV2 } from "./list-objects";
+import { BUCKET_CONFIGURATION_OPERATIONS, checkRegion } from "./s3-bucket-configuration";
+import { S3_CONTROL_OPERATIONS } from "./s3-control";
+import { MEMBER_OBJECT_OPERATIONS } from "./s3-member-objects";
 import type { S3Objects } from "./s3-objects";
 import {
   accessDenied,
@@ -12,6 +15,7 @@ import {
   noSuchBucket,
   noSuchKey,
   notImplemented,
+  objectHeaders,
   requestHeaders,
   S3_XMLNS,
   s3Error,
@@ -24,16 +28,16 @@ export interface S3Context {
 }
 
 /** A path-style request: /bucket/key. */
-interface S3Request {
+export interface S3Request {
   req: SandboxRequest;
   caller: AwsCaller;
   bucketName?: string;
   key?: string;
 }
 
-interface S3Operation {
+export interface S3Operation {
   name: string;
-  matches(r: S3Request): boolean;
+  matches(r: S3Request, ctx: S3Context): boolean;
   run(ctx: S3Context, r: S3Request): SandboxResponse;
 }
 
@@ -53,30 +57,16 @@ function grantee(callerArn: string): string {
 function bucketFor(ctx: S3Context, r: S3Request, access: "readers" | "writers", anyRegion = false): S3Bucket {
   const bucket = ctx.store.state.aws.s3Buckets.find((b) => b.name === r.bucketName);
   if (!bucket) throw noSuchBucket(r.bucketName ?? "");
-  if (!anyRegion && r.caller.region !== bucket.region) {
-    throw new AwsError(
-      "AuthorizationHeaderMalformed",
-      `The authorization header is malformed; the region '${r.caller.region}' is wrong; expecting '${bucket.region}'`,
-      400,
-      { Region: bucket.region },
-    );
-  }
+  if (!anyRegion) checkRegion(bucket.region, r);
   if (!bucket[access].includes(grantee(r.caller.arn))) throw accessDenied();
   return bucket;
 }
 
-function objectHeaders(meta: { etag: string; lastModified: string; contentType: string }) {
-  return {
-    ...requestHeaders(),
-    "content-type": meta.contentType,
-    etag: meta.etag,
-    "last-modified": new Date(meta.lastModified).toUTCString(),
-    "accept-ranges": "bytes",
-  };
-}
-
 /** The operations served, matched in order; another data-plane call is one more entry. */
 export const S3_OPERATIONS: S3Operation[] = [
+  ...S3_CONTROL_OPERATIONS,
+  ...BUCKET_CONFIGURATION_OPERATIONS,
+  ...MEMBER_OBJECT_OPERATIONS,
   {
     // https://docs.aws.amazon.com/AmazonS3/latest/API/API_ListBuckets.html
     name: "ListBuckets",
@@ -205,7 +195,7 @@ export function handleS3(ctx: S3Context, req: SandboxRequest): SandboxResponse {
       throw new AwsError("InvalidURI", "Couldn't parse the specified URI.", 400);
     }
     const r: S3Request = { req, caller, bucketName: bucketName || undefined, key };
-    const operation = S3_OPERATIONS.find((o) => o.matches(r));
+    const operation = S3_OPERATIONS.find((o) => o.matches(r, ctx));
     if (!operation) throw notImplemented();
     return operation.run(ctx, r);
   } catch (err) {

@@ -69,3 +69,14 @@ export const invalidArgument = (message: string, name: string, value: string) =>
 
 export const notImplemented = () =>
   new AwsError("NotImplemented", "A header you provided implies functionality that is not implemented.", 501);
+
+/** The headers of an object answer (GetObject, HeadObject). */
+export function objectHeaders(meta: { etag: string; lastModified: string; contentType: string }) {
+  return {
+    ...requestHeaders(),
+    "content-type": meta.contentType,
+    etag: meta.etag,
+    "last-modified": new Date(meta.lastModified).toUTCString(),
+    "accept-ranges": "bytes",
+  };
+}
