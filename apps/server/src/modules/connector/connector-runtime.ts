@@ -177,6 +177,11 @@ export function createConnectorRuntime(deps: {
     try {
       const provider = providerFor(row);
       const entries = await provider.listHierarchy();
+      // SCPs written before Palisade tagged its own get the tag the connector's permissions need.
+      if (provider.provider === "aws") {
+        const tagged = await provider.tagManagedScps();
+        if (tagged > 0) logger.info({ connectorId: row.id, tagged }, "untagged Palisade SCPs tagged");
+      }
       const stored = await listHierarchyNodes(db, row.tenantId, { connectorIds: [row.id] });
       const refusal = refuseMassRemoval(
         stored.map((n) => n.externalId),
