@@ -211,7 +211,7 @@ describe.skipIf(!motoAvailable())("Palisade's AWS adapter on moto's Organization
   // documents it, and what moto answers; Palisade's adapter works with either (the scenario
   // above passes on both), because it tolerates the documented error or never makes the call.
   it("differs from moto only where moto is kinder than AWS documents", async () => {
-    const outcome = async (b: Backend, send: () => Promise<unknown>) => {
+    const outcome = async (send: () => Promise<unknown>) => {
       try {
         await send();
         return "ok";
@@ -241,35 +241,35 @@ describe.skipIf(!motoAvailable())("Palisade's AWS adapter on moto's Organization
       const detach = (id: string) => raw.send(new DetachPolicyCommand({ PolicyId: id, TargetId: target }));
       const row: Record<string, string> = {};
       await attach(first);
-      row.attachTwice = await outcome(b, () => attach(first));
-      row.detachUnattached = await outcome(b, () => detach(second));
+      row.attachTwice = await outcome(() => attach(first));
+      row.detachUnattached = await outcome(() => detach(second));
       await detach(first);
-      row.detachLastScp = await outcome(b, () => detach("p-FullAWSAccess"));
+      row.detachLastScp = await outcome(() => detach("p-FullAWSAccess"));
       const extra: string[] = [];
       for (let i = 0; i < 5; i++) extra.push(await create(`diff-extra-${i}`));
       for (const id of extra.slice(0, 4)) await attach(id);
-      row.attachSixth = await outcome(b, () => attach(extra[4]!));
+      row.attachSixth = await outcome(() => attach(extra[4]!));
       for (const id of extra.slice(0, 4)) await detach(id);
       const big = JSON.stringify({
         Version: "2012-10-17",
         Statement: [{ Effect: "Deny", Action: "s3:*", Resource: `arn:aws:s3:::${"b".repeat(5200)}` }],
       });
-      row.contentOverQuota = await outcome(b, () =>
+      row.contentOverQuota = await outcome(() =>
         raw.send(new CreatePolicyCommand(scp(`diff-big-${name}`, big))),
       );
-      row.contentNotJson = await outcome(b, () =>
+      row.contentNotJson = await outcome(() =>
         raw.send(new CreatePolicyCommand(scp(`diff-bad-${name}`, "{not json"))),
       );
-      row.renameToTakenName = await outcome(b, () =>
+      row.renameToTakenName = await outcome(() =>
         raw.send(new UpdatePolicyCommand({ PolicyId: second, Name: `diff-first-${name}` })),
       );
-      row.tagKeyAwsPrefix = await outcome(b, () =>
+      row.tagKeyAwsPrefix = await outcome(() =>
         raw.send(new TagResourceCommand({ ResourceId: second, Tags: [{ Key: "aws:owner", Value: "x" }] })),
       );
-      row.attachToUnknownAccount = await outcome(b, () =>
+      row.attachToUnknownAccount = await outcome(() =>
         raw.send(new AttachPolicyCommand({ PolicyId: first, TargetId: "999999999999" })),
       );
-      row.describeResourcePolicy = await outcome(b, () => raw.send(new DescribeResourcePolicyCommand({})));
+      row.describeResourcePolicy = await outcome(() => raw.send(new DescribeResourcePolicyCommand({})));
       rows[name] = row;
     }
     expect(rows.sandbox).toEqual({
