@@ -309,3 +309,13 @@ describe.skipIf(!motoAvailable())("Palisade's AWS adapter on moto's Organization
     });
   });
 });
+
+// Further differences, outside the calls above:
+// - A new moto organisation has no policy type enabled on its root until EnablePolicyType, as AWS
+//   documents (https://docs.aws.amazon.com/organizations/latest/userguide/enable-policy-type.html);
+//   the sandbox's organisation is seeded with SCPs enabled. Not a difference in behaviour: the
+//   test enables them on moto, and TestConnector reads ListRoots' PolicyTypes on both.
+// - moto serves no PutResourcePolicy/DescribeResourcePolicy (an HTML 404), so the delegated
+//   administrator is tested against the sandbox alone (organizations-delegated-admin.test.ts).
+// - moto's CloudTrail has no LookupEvents, so TestConnector's LookupEvents check fails there; a
+//   connector with an organisation trail does not make that call.

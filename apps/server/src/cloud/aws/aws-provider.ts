@@ -57,6 +57,7 @@ export function trailReaderPolicy(bucket: string, keyPrefix: string) {
 export function createAwsProvider(connection: AwsConnection): AwsCloudProvider {
   const clients = createAwsClients(connection);
   const { trail } = connection;
+  const taggedScps = new Set<string>();
   const bucket = trail
     ? createTrailBucket({
         trail,
@@ -81,7 +82,7 @@ export function createAwsProvider(connection: AwsConnection): AwsCloudProvider {
     // evaluated from the audit stream instead.
     readCompliance: async () => [],
     ...createScpOperations(clients),
-    tagManagedScps: () => tagManagedScps(clients),
+    tagManagedScps: () => tagManagedScps(clients, taggedScps),
     close() {
       clients.close();
       bucket?.close();

@@ -18,8 +18,12 @@ const PALISADE_NAME = /^palisade-/;
 /**
  * Tags Palisade's SCPs that lack the tag (created before Palisade tagged them), so the
  * tag-scoped permissions policy lets Palisade keep managing them. Returns how many were tagged.
+ * `known` holds the SCPs already seen with the tag, so a later sync reads the tags of new ones only.
  */
-export async function tagManagedScps({ organizations, allPages, call }: AwsClients): Promise<number> {
+export async function tagManagedScps(
+  { organizations, allPages, call }: AwsClients,
+  known: Set<string>,
+): Promise<number> {
   const policies = await allPages(async (NextToken) => {
     const out = await organizations.send(
       new ListPoliciesCommand({ Filter: "SERVICE_CONTROL_POLICY", NextToken }),
@@ -28,7 +32,8 @@ export async function tagManagedScps({ organizations, allPages, call }: AwsClien
   });
   let tagged = 0;
   for (const policy of policies) {
-    if (policy.AwsManaged || !policy.Id || !PALISADE_NAME.test(policy.Name ?? "")) continue;
+    if (policy.AwsManaged || !policy.Id || known.has(policy.Id) || !PALISADE_NAME.test(policy.Name ?? ""))
+      continue;
     const id = policy.Id;
     const tags = await allPages(async (NextToken) => {
       const out = await organizations.send(new ListTagsForResourceCommand({ ResourceId: id, NextToken }));
