@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { evaluatedPrincipalArn } from "@palisade/policy-engine/principals/principal-arn";
 import type { AwsState } from "../state/model";
 import type { StateStore } from "../state/store";
 import { type AwsCaller, AwsError } from "./common";
 import { findTarget, orgArn, policyArn } from "./organization-tree";
 import { type OrganizationsInput, required, str } from "./organizations-input";
+import { globMatch } from "./sts";
 
 /**
  * The organisation's resource-based delegation policy: the management account delegates
@@ -32,14 +34,6 @@ interface Statement {
 
 const list = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
-function glob(pattern: string, value: string, caseless = false): boolean {
-  const re = pattern
-    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
-    .replace(/\*/g, ".*")
-    .replace(/\?/g, ".");
-  return new RegExp(`^${re}$`, caseless ? "i" : "").test(value);
-}
-
 function statementsOf(aws: AwsState): Statement[] {
   if (!aws.resourcePolicy) return [];
   const doc = JSON.parse(aws.resourcePolicy.content) as { Statement?: Statement | Statement[] };
@@ -49,8 +43,7 @@ function statementsOf(aws: AwsState): Statement[] {
 function namesCaller(statement: Statement, caller: AwsCaller): boolean {
   const principal = statement.Principal;
   const names = principal === "*" ? ["*"] : list(typeof principal === "object" ? principal.AWS : undefined);
-  const session = /^arn:aws:sts::(\d{12}):assumed-role\/([^/]+)\//.exec(caller.arn);
-  const role = session ? `arn:aws:iam::${session[1]}:role/${session[2]}` : undefined;
+  const role = evaluatedPrincipalArn(caller.arn);
   return names.some(
     (p) =>
       p === `arn:aws:iam::${caller.accountId}:root` ||
@@ -106,7 +99,7 @@ function conditionsHold(statement: Statement, policyType: string | undefined): b
       const base = ifExists ? operator.slice(0, -"IfExists".length) : operator;
       if (policyType === undefined) return ifExists;
       if (base === "StringEquals") return list(expected).includes(policyType);
-      if (base === "StringLike") return list(expected).some((e) => glob(e, policyType));
+      if (base === "StringLike") return list(expected).some((e) => globMatch(e, policyType));
       return false;
     }),
   );
@@ -127,10 +120,10 @@ export function delegationAllows(
   const policyType = policyTypeOf(aws, action, input);
   const applies = (s: Statement) =>
     namesCaller(s, caller) &&
-    list(s.Action).some((a) => glob(a, `organizations:${action}`, true)) &&
+    list(s.Action).some((a) => globMatch(a.toLowerCase(), `organizations:${action}`.toLowerCase())) &&
     (resources.length === 0
       ? list(s.Resource).includes("*")
-      : resources.every((r) => list(s.Resource).some((p) => glob(p, r)))) &&
+      : resources.every((r) => list(s.Resource).some((p) => globMatch(p, r)))) &&
     conditionsHold(s, policyType);
   const statements = statementsOf(aws);
   if (statements.some((s) => s.Effect === "Deny" && applies(s))) return false;
