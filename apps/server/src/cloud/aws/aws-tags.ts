@@ -39,11 +39,13 @@ export async function tagManagedScps(
       const out = await organizations.send(new ListTagsForResourceCommand({ ResourceId: id, NextToken }));
       return { items: out.Tags ?? [], next: out.NextToken };
     });
-    if (tags.some((t) => t.Key === MANAGED_TAG.Key && t.Value === MANAGED_TAG.Value)) continue;
-    await call(() =>
-      organizations.send(new TagResourceCommand({ ResourceId: id, Tags: [{ ...MANAGED_TAG }] })),
-    );
-    tagged += 1;
+    if (!tags.some((t) => t.Key === MANAGED_TAG.Key && t.Value === MANAGED_TAG.Value)) {
+      await call(() =>
+        organizations.send(new TagResourceCommand({ ResourceId: id, Tags: [{ ...MANAGED_TAG }] })),
+      );
+      tagged += 1;
+    }
+    known.add(id);
   }
   return tagged;
 }
