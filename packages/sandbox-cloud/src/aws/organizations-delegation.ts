@@ -24,6 +24,23 @@ const MAX_CONTENT = 40_000;
 
 const DENIED = "You don't have permissions to access this resource.";
 
+/**
+ * What a delegation policy can hand a member account: reads, and the policy actions
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_delegate_policies.html). Other
+ * writes (accounts, OUs, the delegation policy itself) stay with the management account.
+ */
+const DELEGABLE_WRITES = new Set([
+  "CreatePolicy",
+  "UpdatePolicy",
+  "DeletePolicy",
+  "AttachPolicy",
+  "DetachPolicy",
+  "EnablePolicyType",
+  "DisablePolicyType",
+  "TagResource",
+  "UntagResource",
+]);
+
 interface Statement {
   Effect?: string;
   Principal?: string | { AWS?: string | string[] };
@@ -116,6 +133,7 @@ export function delegationAllows(
   action: string,
   input: OrganizationsInput,
 ): boolean {
+  if (!/^(Describe|List)/.test(action) && !DELEGABLE_WRITES.has(action)) return false;
   const resources = resourcesOf(aws, action, input);
   const policyType = policyTypeOf(aws, action, input);
   const applies = (s: Statement) =>
