@@ -110,6 +110,7 @@ describe("AWS adapter against the sandbox", () => {
     expect(checks.map((c) => [c.name, c.ok])).toEqual([
       ["Assume role", true],
       ["Read the organisation", true],
+      ["Connector account", true],
       ["Service control policies enabled", true],
       ["List service control policies", true],
       // Events come from the organisation trail, so LookupEvents is not checked.

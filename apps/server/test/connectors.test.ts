@@ -307,19 +307,6 @@ describe.each(engines)("connectors on %s", (engine) => {
       /management_account_id/,
     ],
     [
-      "a role in another account",
-      {
-        name: "x",
-        config: {
-          kind: {
-            case: "aws",
-            value: { managementAccountId: "111122223333", roleArn: "arn:aws:iam::999999999999:role/P" },
-          },
-        },
-      },
-      /role in the management account 111122223333/,
-    ],
-    [
       "an Azure secret connector without a secret",
       {
         name: "x",

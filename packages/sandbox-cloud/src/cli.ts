@@ -159,6 +159,7 @@ AWS (Organizations, STS, CloudTrail, S3)
   secret access key    ${aws.secretAccessKey}
   management account   ${aws.managementAccountId}
   connector role       ${aws.connectorRoleArn}
+  delegated admin role ${aws.delegatedConnectorRoleArn}   (after the management account's PutResourcePolicy)
   external id          ${aws.externalId}
   organisation trail   s3://${trail.bucket}/${trail.keyPrefix ? `${trail.keyPrefix}/` : ""}AWSLogs/${trail.organizationId}/   region ${trail.bucketRegion}
   trail reader role    ${trail.readerRoleArn}   (same external id; files about ${trail.deliveryDelaySeconds} s after each call)

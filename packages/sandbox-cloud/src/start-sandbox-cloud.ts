@@ -11,7 +11,7 @@ import { listen } from "./http/listener";
 import { loadOrCreateTls } from "./http/self-signed";
 import { createSandboxApp } from "./sandbox-app";
 import type { AwsState } from "./state/model";
-import { DEFAULT_TRAIL_DELIVERY_DELAY_SECONDS } from "./state/seed-trail";
+import { DEFAULT_TRAIL_DELIVERY_DELAY_SECONDS, ensureDelegatedConnectorRole } from "./state/seed-trail";
 import { openStateStore } from "./state/store";
 
 export interface SandboxLogger {
@@ -79,6 +79,8 @@ export interface SandboxCloud {
     secretAccessKey: string;
     managementAccountId: string;
     connectorRoleArn: string;
+    /** The connector role in a member account, for a connector set up as delegated administrator. */
+    delegatedConnectorRoleArn: string;
     externalId: string;
     /** LookupEvents calls per second a client may make (CloudTrail answers 2). */
     lookupEventsPerSecond: number;
@@ -172,6 +174,7 @@ export async function startSandboxCloud(options: StartSandboxOptions): Promise<S
       secretAccessKey: aws.connector.secretAccessKey,
       managementAccountId: aws.managementAccountId,
       connectorRoleArn: aws.connector.roleArn,
+      delegatedConnectorRoleArn: ensureDelegatedConnectorRole(store.state.aws),
       externalId: aws.connector.externalId,
       lookupEventsPerSecond: lookupsPerSecond,
       organizationTrail: organizationTrailInfo(store.state.aws),

@@ -179,6 +179,8 @@ export interface AwsCloudProvider extends CloudProviderBase {
   listTargetScps(targetId: string): Promise<AttachedScp[]>;
   /** The policy document of an SCP. */
   readScpContent(policyId: string): Promise<string>;
+  /** Tags Palisade's SCPs that lack Palisade's tag; how many it tagged. */
+  tagManagedScps(): Promise<number>;
 }
 
 export interface AzureCloudProvider extends CloudProviderBase {

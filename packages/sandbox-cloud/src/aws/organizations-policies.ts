@@ -4,6 +4,7 @@ import type { StateStore } from "../state/store";
 import { type AwsCaller, AwsError } from "./common";
 import { findTarget, type OrganizationTarget, policiesForTarget, policyArn } from "./organization-tree";
 import { type OrganizationsInput, paged, required, str, validateScpContent } from "./organizations-input";
+import { readTags, setInitialTags } from "./organizations-tags";
 import { recordCloudTrail } from "./trail";
 
 export const SCP = "SERVICE_CONTROL_POLICY";
@@ -89,6 +90,7 @@ export function handlePolicyAction(
         throw new AwsError("DuplicatePolicyException", "A policy with the same name already exists.");
       }
       validateScpContent(content);
+      const tags = readTags(input);
       const policy: AwsScp = {
         id: `p-${randomBytes(6).toString("hex").slice(0, 8)}`,
         name,
@@ -96,10 +98,17 @@ export function handlePolicyAction(
         content,
         awsManaged: false,
       };
+      setInitialTags(aws, policy.id, tags);
       aws.policies.push(policy);
       store.changed();
       audit(
-        { name, description: policy.description, type, content },
+        {
+          name,
+          description: policy.description,
+          type,
+          content,
+          ...(input.Tags ? { tags: Object.entries(tags).map(([key, value]) => ({ key, value })) } : {}),
+        },
         { policy: { policySummary: { id: policy.id, arn: policyArn(aws, policy), name } } },
       );
       return full(policy);
@@ -135,6 +144,7 @@ export function handlePolicyAction(
         );
       }
       aws.policies = aws.policies.filter((p) => p !== policy);
+      setInitialTags(aws, policy.id, {});
       store.changed();
       audit({ policyId: policy.id }, null);
       return {};

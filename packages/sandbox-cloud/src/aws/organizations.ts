@@ -2,8 +2,14 @@ import type { AwsState } from "../state/model";
 import type { StateStore } from "../state/store";
 import { type AwsCaller, AwsError } from "./common";
 import { orgArn } from "./organization-tree";
+import {
+  delegationAllows,
+  handleResourcePolicyAction,
+  RESOURCE_POLICY_ACTIONS,
+} from "./organizations-delegation";
 import { type OrganizationsInput, paged, required } from "./organizations-input";
 import { handlePolicyAction, POLICY_ACTIONS, SCP } from "./organizations-policies";
+import { handleTagAction, TAG_ACTIONS } from "./organizations-tags";
 import { recordCloudTrail } from "./trail";
 
 const ORGANIZATIONS_ACTIONS = new Set([
@@ -62,13 +68,51 @@ function serveOrganizations(
   input: OrganizationsInput,
 ): unknown {
   const aws = store.state.aws;
-  if (!ORGANIZATIONS_ACTIONS.has(action) && !POLICY_ACTIONS.has(action)) {
+  if (
+    !ORGANIZATIONS_ACTIONS.has(action) &&
+    !POLICY_ACTIONS.has(action) &&
+    !TAG_ACTIONS.has(action) &&
+    !RESOURCE_POLICY_ACTIONS.has(action)
+  ) {
     throw new AwsError("UnknownOperationException", `Operation ${action} is not supported by the sandbox.`);
   }
-  if (caller.accountId !== aws.managementAccountId) {
+  if (RESOURCE_POLICY_ACTIONS.has(action)) {
+    const out = handleResourcePolicyAction(store, caller, action, input);
+    if (action !== "DescribeResourcePolicy")
+      recordCloudTrail(store, {
+        eventName: action,
+        eventSource: "organizations.amazonaws.com",
+        region: "us-east-1",
+        principalArn: caller.arn,
+        accessKeyId: caller.accessKeyId,
+        requestParameters: action === "PutResourcePolicy" ? { content: input.Content } : null,
+        userAgent: "aws-sdk-js",
+      });
+    return out;
+  }
+  // A member account may call exactly what the delegation policy delegates to it
+  // (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_delegate_policies.html).
+  if (caller.accountId !== aws.managementAccountId && !delegationAllows(aws, caller, action, input)) {
     throw new AwsError("AccessDeniedException", "You don't have permissions to access this resource.");
   }
   if (POLICY_ACTIONS.has(action)) return handlePolicyAction(store, caller, action, input);
+  if (TAG_ACTIONS.has(action)) {
+    const out = handleTagAction(aws, action, input, () => store.changed());
+    if (action !== "ListTagsForResource")
+      recordCloudTrail(store, {
+        eventName: action,
+        eventSource: "organizations.amazonaws.com",
+        region: "us-east-1",
+        principalArn: caller.arn,
+        accessKeyId: caller.accessKeyId,
+        requestParameters: {
+          resourceId: input.ResourceId,
+          ...(action === "TagResource" ? { tags: input.Tags } : { tagKeys: input.TagKeys }),
+        },
+        userAgent: "aws-sdk-js",
+      });
+    return out;
+  }
 
   const getParent = (id: string) => {
     if (id !== aws.rootId && !aws.ous.some((o) => o.id === id)) {

@@ -81,7 +81,8 @@ export function trustAllows(
   });
 }
 
-function globMatch(pattern: string, value: string): boolean {
+/** IAM's wildcards: `*` any run of characters, `?` one character. */
+export function globMatch(pattern: string, value: string): boolean {
   const re = pattern
     .replace(/[.+^${}()|[\]\\]/g, "\\$&")
     .replace(/\*/g, ".*")

@@ -138,6 +138,10 @@ export interface AwsState {
   organizationTrail: OrganizationTrail;
   /** Records recorded but not yet delivered to the organisation trail's bucket. */
   trailBatches: TrailBatch[];
+  /** Tags of the organisation's resources (policies, root, OUs, accounts) by resource id. */
+  tags?: Record<string, Record<string, string>>;
+  /** The organisation's resource-based delegation policy (PutResourcePolicy), if any. */
+  resourcePolicy?: { id: string; content: string };
 }
 
 export interface AzureManagementGroup {

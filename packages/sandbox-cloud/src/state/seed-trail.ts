@@ -62,3 +62,37 @@ export function ensureOrganizationTrail(aws: AwsState): void {
   };
   aws.trailBatches ??= [];
 }
+
+/** The account a connector set up as delegated administrator lives in, as a landing zone's security tooling does. */
+export const DELEGATED_ADMIN_ACCOUNT = "security-tooling";
+
+/**
+ * A connector role in a member account, trusted like the management account's, for a connector
+ * set up in a delegated administrator account; it may call Organizations only as far as the
+ * management account's delegation policy (PutResourcePolicy) allows.
+ */
+export function ensureDelegatedConnectorRole(aws: AwsState): string {
+  const account = aws.accounts.find((a) => a.name === DELEGATED_ADMIN_ACCOUNT);
+  if (!account) throw new Error(`The sandbox organisation has no ${DELEGATED_ADMIN_ACCOUNT} account.`);
+  const arn = `arn:aws:iam::${account.id}:role/PalisadeConnector`;
+  if (!aws.principals.some((p) => p.arn === arn))
+    aws.principals.push({
+      arn,
+      accountId: account.id,
+      kind: "role",
+      name: "PalisadeConnector",
+      human: false,
+      trustPolicy: JSON.stringify({
+        Version: "2012-10-17",
+        Statement: [
+          {
+            Effect: "Allow",
+            Principal: { AWS: aws.connector.userArn },
+            Action: "sts:AssumeRole",
+            Condition: { StringEquals: { "sts:ExternalId": aws.connector.externalId } },
+          },
+        ],
+      }),
+    });
+  return arn;
+}

@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SandboxState } from "./model";
 import { createSeedState } from "./seed";
-import { ensureOrganizationTrail } from "./seed-trail";
+import { ensureDelegatedConnectorRole, ensureOrganizationTrail } from "./seed-trail";
 
 const STATE_FILE = "sandbox-state.json";
 /**
@@ -36,6 +36,7 @@ export async function openStateStore(
     : createSeedState(seed);
   // A state saved before the organisation trail existed gains it.
   ensureOrganizationTrail(state.aws);
+  ensureDelegatedConnectorRole(state.aws);
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
   let dirty = !existsSync(file);

@@ -2,6 +2,7 @@ import type { AwsCloudProvider } from "../cloud-provider";
 import { type AwsSessionOptions, createAwsClients } from "./aws-clients";
 import { listAwsHierarchy } from "./aws-hierarchy";
 import { createScpOperations } from "./aws-scps";
+import { tagManagedScps } from "./aws-tags";
 import { verifyAwsConnection } from "./aws-verify";
 import { readCloudTrailEvents } from "./cloudtrail-events";
 import { readTrailEvents } from "./trail-pages";
@@ -20,24 +21,6 @@ export interface AwsConnection extends AwsSessionOptions {
    */
   trail?: TrailSettings;
 }
-
-/** IAM actions the connector role needs, shown in the setup instructions. */
-export const AWS_REQUIRED_ACTIONS = [
-  "organizations:DescribeOrganization",
-  "organizations:ListRoots",
-  "organizations:ListOrganizationalUnitsForParent",
-  "organizations:ListAccountsForParent",
-  "organizations:ListPolicies",
-  "organizations:ListPoliciesForTarget",
-  "organizations:DescribePolicy",
-  "organizations:ListTargetsForPolicy",
-  "organizations:CreatePolicy",
-  "organizations:UpdatePolicy",
-  "organizations:DeletePolicy",
-  "organizations:AttachPolicy",
-  "organizations:DetachPolicy",
-  "cloudtrail:LookupEvents",
-] as const;
 
 /**
  * The permissions policy of the organisation trail's reader role: list the trail's folders, read
@@ -74,6 +57,7 @@ export function trailReaderPolicy(bucket: string, keyPrefix: string) {
 export function createAwsProvider(connection: AwsConnection): AwsCloudProvider {
   const clients = createAwsClients(connection);
   const { trail } = connection;
+  const taggedScps = new Set<string>();
   const bucket = trail
     ? createTrailBucket({
         trail,
@@ -98,6 +82,7 @@ export function createAwsProvider(connection: AwsConnection): AwsCloudProvider {
     // evaluated from the audit stream instead.
     readCompliance: async () => [],
     ...createScpOperations(clients),
+    tagManagedScps: () => tagManagedScps(clients, taggedScps),
     close() {
       clients.close();
       bucket?.close();

@@ -13,6 +13,7 @@ import {
 import type { AttachedScp, AwsCloudProvider, ScpRef } from "../cloud-provider";
 import { errorCode, isNotFound } from "../errors";
 import type { AwsClients } from "./aws-clients";
+import { MANAGED_TAG } from "./aws-tags";
 
 export const SCP = "SERVICE_CONTROL_POLICY";
 
@@ -78,6 +79,7 @@ export function createScpOperations({ organizations, call, allPages }: AwsClient
             Description: compiled.description,
             Content: compiled.content,
             Type: SCP,
+            Tags: [{ ...MANAGED_TAG }],
           }),
         ),
       );

@@ -9,6 +9,7 @@ import type { ConnectionCheck } from "../cloud-provider";
 import { runCheck, unreachableMessage } from "../connection-check";
 import { errorCode, errorMessage } from "../errors";
 import type { AwsClients } from "./aws-clients";
+import { connectorAccountCheck } from "./aws-delegation";
 import { SCP } from "./aws-scps";
 
 /**
@@ -49,7 +50,7 @@ export function scpsEnabledCheck(organisation: { featureSet?: string; roots: Roo
  * in the terms of the AWS console.
  */
 export async function verifyAwsConnection(
-  { organizations, cloudtrail, call, renewSession }: AwsClients,
+  clients: AwsClients,
   connection: {
     endpoint?: string;
     region: string;
@@ -60,7 +61,9 @@ export async function verifyAwsConnection(
     trail?: unknown;
   },
 ): Promise<ConnectionCheck[]> {
+  const { organizations, cloudtrail, call, renewSession } = clients;
   const where = connection.endpoint ?? `AWS (${connection.region})`;
+  const roleAccountId = connection.roleArn.split(":")[4] ?? "";
   const unreachable = (error: unknown) => unreachableMessage(where, error);
   const missing = (action: string) => (error: unknown) =>
     unreachable(error) ??
@@ -77,7 +80,7 @@ export async function verifyAwsConnection(
     (error) =>
       unreachable(error) ??
       (/AccessDenied/.test(errorCode(error))
-        ? `AssumeRole on ${connection.roleArn} was denied. Check that the role exists in account ${connection.managementAccountId}, that its trust policy allows Palisade's principal, and that it requires exactly the external id ${connection.externalId}.`
+        ? `AssumeRole on ${connection.roleArn} was denied. Check that the role exists in account ${roleAccountId}, that its trust policy allows Palisade's principal, and that it requires exactly the external id ${connection.externalId}.`
         : errorCode(error) === "CredentialsProviderError"
           ? "The Palisade server has no AWS identity to call sts:AssumeRole with. Give it one (environment variables, instance profile, task role) that the role's trust policy names."
           : /InvalidClientTokenId|SignatureDoesNotMatch|UnrecognizedClient|ExpiredToken/.test(
@@ -104,13 +107,16 @@ export async function verifyAwsConnection(
       },
       (error) =>
         errorCode(error) === "WrongAccount"
-          ? `The organisation's management account is ${(error as { master: string }).master}, not ${connection.managementAccountId}. Create the role in the management account.`
+          ? `The organisation's management account is ${(error as { master: string }).master}, not ${connection.managementAccountId}. Check the management account id on the connector.`
           : errorCode(error) === "AWSOrganizationsNotInUseException"
             ? `Account ${connection.managementAccountId} is not part of an organisation. Enable AWS Organizations with all features.`
             : missing("organizations:DescribeOrganization and organizations:ListRoots")(error),
     ),
   );
-  if (organisation) checks.push(scpsEnabledCheck(organisation));
+  if (organisation) {
+    checks.push(await connectorAccountCheck(clients, roleAccountId, connection.managementAccountId));
+    checks.push(scpsEnabledCheck(organisation));
+  }
   checks.push(
     await runCheck(
       "List service control policies",

@@ -115,11 +115,8 @@ function readAws(value: AwsInput, previous: Previous): CheckedConfig {
       "config.aws.role_arn",
       'config.aws.role_arn must be an IAM role ARN such as "arn:aws:iam::111122223333:role/PalisadeConnector".',
     );
-  if (match[1] !== managementAccountId)
-    invalid(
-      "config.aws.role_arn",
-      `config.aws.role_arn must be a role in the management account ${managementAccountId}.`,
-    );
+  // The role is in the management account or in a member account that is delegated
+  // administrator for Organizations; the connection test tells which, and what is missing.
   const region = value.region.trim() || DEFAULT_REGION;
   if (!REGION.test(region))
     invalid("config.aws.region", `config.aws.region "${region}" is not an AWS region such as us-east-1.`);

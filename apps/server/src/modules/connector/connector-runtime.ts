@@ -177,6 +177,20 @@ export function createConnectorRuntime(deps: {
     try {
       const provider = providerFor(row);
       const entries = await provider.listHierarchy();
+      // SCPs written before Palisade tagged its own get the tag the connector's permissions need;
+      // a failure is logged and does not fail the sync (the next sync tries again).
+      if (provider.provider === "aws") {
+        await provider.tagManagedScps().then(
+          (tagged) => {
+            if (tagged > 0) logger.info({ connectorId: row.id, tagged }, "untagged Palisade SCPs tagged");
+          },
+          (error) =>
+            logger.warn(
+              { connectorId: row.id, err: describeCloudFailure(error) },
+              "tagging Palisade SCPs failed",
+            ),
+        );
+      }
       const stored = await listHierarchyNodes(db, row.tenantId, { connectorIds: [row.id] });
       const refusal = refuseMassRemoval(
         stored.map((n) => n.externalId),

@@ -1,4 +1,9 @@
-import { AWS_REQUIRED_ACTIONS, trailReaderPolicy } from "../../cloud/aws/aws-provider";
+import {
+  AWS_REQUIRED_ACTIONS,
+  awsPermissionsPolicy,
+  delegationPolicy,
+} from "../../cloud/aws/aws-permissions";
+import { trailReaderPolicy } from "../../cloud/aws/aws-provider";
 import { AZURE_REQUIRED_ROLES } from "../../cloud/azure/azure-provider";
 
 export interface AwsSetup {
@@ -31,12 +36,7 @@ export function awsSetup(options: {
       },
     ],
   };
-  const permissions = {
-    Version: "2012-10-17",
-    Statement: [
-      { Sid: "PalisadeGuardrails", Effect: "Allow", Action: [...AWS_REQUIRED_ACTIONS], Resource: "*" },
-    ],
-  };
+  const permissions = awsPermissionsPolicy();
   const trustPolicyJson = JSON.stringify(trust, null, 2);
   const permissionsPolicyJson = JSON.stringify(permissions, null, 2);
   const principalNote = options.principalArn
@@ -47,14 +47,20 @@ export function awsSetup(options: {
     : "\n   The external id is generated when you create the connector.";
   const markdown = `### Connect an AWS organisation
 
-1. Sign in to the organisation's **management account** and make sure service control policies are enabled (AWS Organizations → Policies).
+1. Choose the account the role lives in: the organisation's **management account**, or a member account that is **delegated administrator** for AWS Organizations policies (recommended: nothing else runs in the management account). For a delegated administrator, sign in to the management account and, in AWS Organizations → Settings → Delegated administrator for AWS Organizations, add this delegation policy (replace \`<DELEGATED_ACCOUNT_ID>\`):
+
+\`\`\`json
+${JSON.stringify(delegationPolicy("<DELEGATED_ACCOUNT_ID>"), null, 2)}
+\`\`\`
+
+   Either way, make sure service control policies are enabled (AWS Organizations → Policies).
 2. Create an IAM role (for example \`PalisadeConnector\`) with the **trust policy** below.${principalNote}${externalIdNote}
 
 \`\`\`json
 ${trustPolicyJson}
 \`\`\`
 
-3. Attach this **permissions policy** to the role:
+3. Attach this **permissions policy** to the role. Palisade tags every SCP it creates \`palisade:managed = true\` and may update, delete, attach and detach only SCPs with that tag, never the organisation's other SCPs. The last statement lets it tag its own SCPs created before it tagged them; a sync tags them, after which you may remove that statement.
 
 \`\`\`json
 ${permissionsPolicyJson}
@@ -67,7 +73,7 @@ ${JSON.stringify(trailReaderPolicy("<TRAIL_BUCKET>", "<KEY_PREFIX>"), null, 2)}
 \`\`\`
 
    Without a trail, Palisade reads CloudTrail LookupEvents: the management account's own events in one region, never a member account's denial.
-5. Enter the management account id, the role ARN and the trail (bucket, key prefix, bucket region, reader role) in Palisade, then **Test connection**.
+5. Enter the management account id, the role ARN (in the management or the delegated administrator account) and the trail (bucket, key prefix, bucket region, reader role) in Palisade, then **Test connection**.
 `;
   return {
     palisadePrincipalArn: options.principalArn ?? "",

@@ -133,10 +133,34 @@ export function repackTarget(ctx: RepackContext, changed: ChangedGuardrail): Pro
 const targetLock = createKeyedLock();
 
 async function repackNow(ctx: RepackContext, changed: ChangedGuardrail): Promise<RepackOutcome> {
-  const { db, provider, tenantId, connectorId, target } = ctx;
+  const { db, tenantId, connectorId, target } = ctx;
   const connector = await findConnector(db, tenantId, connectorId);
-  const limits = scpLimitsOf(connector?.config);
   const live = await listGuardrailsOnTarget(db, tenantId, connectorId, target);
+  return repackScps(
+    { provider: ctx.provider, logger: ctx.logger, target },
+    {
+      limits: scpLimitsOf(connector?.config),
+      live: live.map(({ bundle }) => ({ key: bundle.key, slug: bundle.policySlug })),
+      targetName: (live[0]?.deployment.scope as { name?: string } | undefined)?.name,
+    },
+    changed,
+  );
+}
+
+/** The guardrails deployed to a target, oldest bundle first, and the target's quotas. */
+export interface RepackInputs {
+  limits: ScpLimits;
+  live: { key: string; slug: string }[];
+  targetName: string | undefined;
+}
+
+/** The re-pack itself, on the cloud alone: reads the target's SCPs and writes the new packs. */
+export async function repackScps(
+  ctx: { provider: AwsCloudProvider; logger: Pick<Logger, "info">; target: string },
+  { limits, live, targetName }: RepackInputs,
+  changed: ChangedGuardrail,
+): Promise<RepackOutcome> {
+  const { provider, target } = ctx;
   const state = await readTarget(provider, target);
   const wasPresent = state.statements.has(changed.key);
 
@@ -145,19 +169,18 @@ async function repackNow(ctx: RepackContext, changed: ChangedGuardrail): Promise
   // Guardrails in force keep their place, oldest bundle first; the changed one comes last, so a
   // change never pushes another guardrail out.
   const guardrails: PackGuardrail[] = [];
-  for (const { bundle } of live) {
+  for (const bundle of live) {
     if (bundle.key === changed.key || guardrails.some((g) => g.key === bundle.key)) continue;
     const statements = state.statements.get(bundle.key);
-    if (statements)
-      guardrails.push({ key: bundle.key, slug: bundle.policySlug, content: asContent(statements) });
+    if (statements) guardrails.push({ key: bundle.key, slug: bundle.slug, content: asContent(statements) });
   }
-  const stillLive = live.some(({ bundle }) => bundle.key === changed.key);
+  const stillLive = live.some((bundle) => bundle.key === changed.key);
   const previous = new Map<string, number>();
   for (const pack of state.packs) for (const key of keysOfContent(pack.content)) previous.set(key, pack.slot);
   const pack = (content: string | undefined) =>
     packScps({
       target,
-      targetName: (live[0]?.deployment.scope as { name?: string } | undefined)?.name,
+      targetName,
       guardrails:
         content === undefined || !stillLive
           ? guardrails

@@ -143,7 +143,12 @@ function AwsForm({ onCreated }: { onCreated: (connector: Connector) => void }) {
           {...form.register("managementAccountId")}
         />
       </Field>
-      <Field id={`${id}-role`} label="Role ARN" error={errors.roleArn?.message}>
+      <Field
+        id={`${id}-role`}
+        label="Role ARN"
+        hint="In the management account, or in a member account the management account made delegated administrator for Organizations (see the setup instructions)."
+        error={errors.roleArn?.message}
+      >
         <Input
           id={`${id}-role`}
           placeholder="arn:aws:iam::111122223333:role/PalisadeConnector"

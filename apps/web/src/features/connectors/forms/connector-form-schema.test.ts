@@ -42,11 +42,8 @@ describe("AWS connector form", () => {
       { roleArn: "arn:aws:iam::111122223333:user/bob" },
       "Role ARN looks like arn:aws:iam::111122223333:role/Name",
     ],
-    [
-      "a role in another account",
-      { roleArn: "arn:aws:iam::999999999999:role/P" },
-      "The role must be in the management account",
-    ],
+    // A delegated administrator's role is in a member account.
+    ["a role in a member account", { roleArn: "arn:aws:iam::999999999999:role/P" }, undefined],
     ["a bad region", { region: "Virginia" }, "Region looks like us-east-1"],
     ["raised SCP quotas", { scpMaxCharacters: "10240", scpMaxPerTarget: "10" }, undefined],
     [

@@ -37,10 +37,6 @@ export const awsConnectorSchema = z
     scpMaxPerTarget: matching(/^([1-9]\d{0,2}|1000)?$/, "SCPs per target is a number up to 1,000"),
   })
   .check(
-    z.refine((v) => v.roleArn.split(":")[4] === v.managementAccountId, {
-      message: "The role must be in the management account",
-      path: ["roleArn"],
-    }),
     z.refine((v) => !v.trailBucket || ROLE_ARN.test(v.trailReaderRoleArn), {
       message: "Reader role ARN looks like arn:aws:iam::444455556666:role/Name",
       path: ["trailReaderRoleArn"],
