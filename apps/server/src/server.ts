@@ -11,6 +11,7 @@ import type { PasswordPolicy } from "./auth/password-policy";
 import { isSessionRead, withoutSessionTokens } from "./auth/session-listing";
 import type { SocialSignInConfig } from "./auth/social-auth";
 import type { DatabaseHandle } from "./db/database";
+import { dualProtocolServerFactory } from "./http/dual-protocol-server";
 import { registerRequestLimits } from "./http/request-limits";
 import { registerSecurityHeaders } from "./http/security-headers";
 import { registerStaticWeb } from "./http/static-web";
@@ -98,6 +99,8 @@ export async function buildServer(deps: ServerDeps) {
     loggerInstance: deps.logger,
     trustProxy: deps.trustProxy,
     bodyLimit: deps.maxRequestBytes,
+    // HTTP/1.1 and cleartext HTTP/2 (gRPC clients) on one port.
+    serverFactory: dualProtocolServerFactory,
   });
   registerSecurityHeaders(app, { publicUrl: deps.publicUrl });
   registerRequestLimits(app, deps.maxRequestBytes);
