@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createContextValues } from "@connectrpc/connect";
+import { allServices } from "@palisade/api/services";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import Fastify from "fastify";
 import { holdingBackWork } from "./auth/after-answer";
@@ -47,6 +48,7 @@ import { withIdempotencyKeys } from "./rpc/idempotency";
 import { createOriginCheck, requestOriginKey } from "./rpc/origin-check";
 import type { RateLimiter } from "./rpc/rate-limiter";
 import { type AnyServiceImpl, registerServices } from "./rpc/register-services";
+import { registerServerReflection } from "./rpc/server-reflection";
 import { createValidateInterceptor } from "./rpc/validate-interceptor";
 
 export interface ServerDeps {
@@ -274,7 +276,10 @@ export async function buildServer(deps: ServerDeps) {
   ]);
   await registerConnectRoutes(app, {
     logger: deps.logger,
-    routes: (router) => registerServices(router, withIdempotencyKeys(db, implementations)),
+    routes: (router) => {
+      registerServices(router, withIdempotencyKeys(db, implementations));
+      registerServerReflection(router, allServices);
+    },
     interceptors: [
       createDatabaseUnavailableInterceptor(),
       createAuthInterceptor({
