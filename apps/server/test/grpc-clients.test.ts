@@ -2,6 +2,8 @@ import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
+import { Code, createClient, type Interceptor } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
 import * as grpc from "@grpc/grpc-js";
 import {
   type ServerReflectionRequest,
@@ -9,6 +11,7 @@ import {
   type ServerReflectionResponse,
   ServerReflectionResponseSchema,
 } from "@palisade/api/gen/grpc/reflection/v1/reflection_pb";
+import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import {
   type GetCurrentRequest,
   GetCurrentRequestSchema,
@@ -16,6 +19,7 @@ import {
   GetCurrentResponseSchema,
   TenantService,
 } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
+import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { engines } from "./support/test-database";
 import { startTestServer, type TestServer } from "./support/test-server";
@@ -262,6 +266,26 @@ describe.each(engines)("gRPC clients over HTTP/2 on %s", (engine) => {
       expect(error?.code).toBe(grpc.status.UNAUTHENTICATED);
       expect(answers).toEqual([]);
     });
+  });
+
+  it("the generated package calls over gRPC with an API key, as docs/api.md shows", async () => {
+    const apiKey: Interceptor = (next) => (request) => {
+      request.header.set("authorization", `Bearer ${adminKey}`);
+      return next(request);
+    };
+    const tenants = createClient(
+      TenantService,
+      createGrpcTransport({ baseUrl: server.url, interceptors: [apiKey] }),
+    );
+    const { tenant: before } = await tenants.updateSettings({
+      settings: { defaultWaiverApprovalMode: WaiverApprovalMode.AUTO, maxWaiverDurationHours: 24 },
+    });
+    expect(before?.settings?.maxWaiverDurationHours).toBe(24);
+    const { tenant, role } = await tenants.getCurrent({});
+    expect(tenant?.settings?.defaultWaiverApprovalMode).toBe(WaiverApprovalMode.AUTO);
+    expect(role).toBe(Role.ADMINISTRATOR);
+    const anonymous = createClient(TenantService, createGrpcTransport({ baseUrl: server.url }));
+    await expect(anonymous.getCurrent({})).rejects.toMatchObject({ code: Code.Unauthenticated });
   });
 
   it("HTTP/1.1 answers as before, security headers included", async () => {
