@@ -28,7 +28,8 @@ export class DualProtocolServer extends http.Server {
 
   constructor(options: http.ServerOptions, handler: Handler) {
     super(options, handler);
-    this.http2Server = http2.createServer({}, handler as never);
+    // As many concurrent calls per connection as gRPC servers commonly allow.
+    this.http2Server = http2.createServer({ settings: { maxConcurrentStreams: 100 } }, handler as never);
     this.http2Server.on("session", (session) => {
       this.sessions.add(session);
       session.once("close", () => this.sessions.delete(session));
