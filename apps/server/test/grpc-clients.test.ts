@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import http2 from "node:http2";
 import { createRequire } from "node:module";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
@@ -286,6 +287,42 @@ describe.each(engines)("gRPC clients over HTTP/2 on %s", (engine) => {
     expect(role).toBe(Role.ADMINISTRATOR);
     const anonymous = createClient(TenantService, createGrpcTransport({ baseUrl: server.url }));
     await expect(anonymous.getCurrent({})).rejects.toMatchObject({ code: Code.Unauthenticated });
+  });
+
+  it("a body declared over the limit on HTTP/2 is refused, and the connection serves the next call", async () => {
+    const session = http2.connect(server.url);
+    const call = (headers: http2.OutgoingHttpHeaders) =>
+      new Promise<{ status?: number; body: string }>((resolve, reject) => {
+        const stream = session.request({ ":method": "POST", "content-type": "application/grpc", ...headers });
+        let status: number | undefined;
+        let body = "";
+        stream.on("response", (answer) => {
+          status = Number(answer[":status"]);
+        });
+        stream.on("data", (chunk) => {
+          body += chunk;
+        });
+        stream.on("end", () => {
+          resolve({ status, body });
+          stream.close();
+        });
+        stream.on("error", reject);
+        // A GET ends at once; the large POST sends a first frame and waits for the answer.
+        if (headers[":method"] === "GET") stream.end();
+        else stream.write(Buffer.alloc(5));
+      });
+    try {
+      const tooLarge = await call({
+        ":path": "/palisade.tenant.v1.TenantService/GetCurrent",
+        "content-length": String(50 * 1024 * 1024),
+      });
+      expect(tooLarge.status).toBe(413);
+      expect(JSON.parse(tooLarge.body).code).toBe("resource_exhausted");
+      const health = await call({ ":method": "GET", ":path": "/healthz", "content-type": "text/plain" });
+      expect(health.status).toBe(200);
+    } finally {
+      session.close();
+    }
   });
 
   it("HTTP/1.1 answers as before, security headers included", async () => {
