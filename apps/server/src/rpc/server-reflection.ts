@@ -1,5 +1,12 @@
-import { create, type DescFile, type FileRegistry, toBinary } from "@bufbuild/protobuf";
-import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
+import {
+  create,
+  type DescFile,
+  type FileRegistry,
+  type Message,
+  type MessageInitShape,
+  toBinary,
+} from "@bufbuild/protobuf";
+import type { GenMessage, GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { Code, type ConnectRouter } from "@connectrpc/connect";
 import { contractRulesRegistry } from "@palisade/api/contract-rules";
@@ -42,29 +49,25 @@ export function registerServerReflection(
     v1alpha.ServerReflection.typeName,
   ];
   const answer = createAnswerer(registry, names);
-  router.service(v1.ServerReflection, {
-    async *serverReflectionInfo(requests) {
+  /** One stream: each request answered in turn, each file sent once. */
+  const answering = <Response extends Message>(schema: GenMessage<Response>) =>
+    async function* (requests: AsyncIterable<ReflectionRequest>) {
       const sent = new Set<string>();
       for await (const request of requests) {
-        yield create(v1.ServerReflectionResponseSchema, {
+        const init = {
           validHost: request.host,
           originalRequest: request,
           messageResponse: answer(request, sent),
-        });
+        };
+        // Both versions declare the same fields; each stream answers in its own version.
+        yield create(schema, init as unknown as MessageInitShape<GenMessage<Response>>);
       }
-    },
+    };
+  router.service(v1.ServerReflection, {
+    serverReflectionInfo: answering(v1.ServerReflectionResponseSchema),
   });
   router.service(v1alpha.ServerReflection, {
-    async *serverReflectionInfo(requests) {
-      const sent = new Set<string>();
-      for await (const request of requests) {
-        yield create(v1alpha.ServerReflectionResponseSchema, {
-          validHost: request.host,
-          originalRequest: request,
-          messageResponse: answer(request, sent),
-        });
-      }
-    },
+    serverReflectionInfo: answering(v1alpha.ServerReflectionResponseSchema),
   });
 }
 
