@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createContextValues } from "@connectrpc/connect";
+import { allServices } from "@palisade/api/services";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import Fastify from "fastify";
 import { holdingBackWork } from "./auth/after-answer";
@@ -11,6 +12,7 @@ import type { PasswordPolicy } from "./auth/password-policy";
 import { isSessionRead, withoutSessionTokens } from "./auth/session-listing";
 import type { SocialSignInConfig } from "./auth/social-auth";
 import type { DatabaseHandle } from "./db/database";
+import { dualProtocolServerFactory } from "./http/dual-protocol-server";
 import { registerRequestLimits } from "./http/request-limits";
 import { registerSecurityHeaders } from "./http/security-headers";
 import { registerStaticWeb } from "./http/static-web";
@@ -46,6 +48,7 @@ import { withIdempotencyKeys } from "./rpc/idempotency";
 import { createOriginCheck, requestOriginKey } from "./rpc/origin-check";
 import type { RateLimiter } from "./rpc/rate-limiter";
 import { type AnyServiceImpl, registerServices } from "./rpc/register-services";
+import { registerServerReflection } from "./rpc/server-reflection";
 import { createValidateInterceptor } from "./rpc/validate-interceptor";
 
 export interface ServerDeps {
@@ -98,6 +101,8 @@ export async function buildServer(deps: ServerDeps) {
     loggerInstance: deps.logger,
     trustProxy: deps.trustProxy,
     bodyLimit: deps.maxRequestBytes,
+    // HTTP/1.1 and cleartext HTTP/2 (gRPC clients) on one port.
+    serverFactory: dualProtocolServerFactory,
   });
   registerSecurityHeaders(app, { publicUrl: deps.publicUrl });
   registerRequestLimits(app, deps.maxRequestBytes);
@@ -271,7 +276,10 @@ export async function buildServer(deps: ServerDeps) {
   ]);
   await registerConnectRoutes(app, {
     logger: deps.logger,
-    routes: (router) => registerServices(router, withIdempotencyKeys(db, implementations)),
+    routes: (router) => {
+      registerServices(router, withIdempotencyKeys(db, implementations));
+      registerServerReflection(router, allServices);
+    },
     interceptors: [
       createDatabaseUnavailableInterceptor(),
       createAuthInterceptor({

@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 npm run --silent generate
-changes="$(git status --porcelain -- src/gen)"
+changes="$(git status --porcelain -- src/gen ../../proto/buf)"
 if [ -n "$changes" ]; then
   echo "Generated code is out of date; run 'npm run generate' and commit the result:" >&2
   echo "$changes" >&2

@@ -14,6 +14,8 @@ const image = execFileSync(
     "../../proto",
     "--path",
     "../../proto/palisade",
+    "--path",
+    "../../proto/grpc",
     "--exclude-imports",
     "--exclude-source-info",
     "-o",

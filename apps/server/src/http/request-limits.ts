@@ -1,8 +1,8 @@
 import type { HttpApp } from "./http-app";
 
-/** Paths of the RPC routes: `/<package>.<Service>/<Method>`. */
+/** Paths of the RPC routes: `/<package>.<Service>/<Method>`, server reflection included. */
 export function isRpcPath(url: string): boolean {
-  return url.startsWith("/palisade.");
+  return url.startsWith("/palisade.") || url.startsWith("/grpc.reflection.");
 }
 
 /**
@@ -15,8 +15,10 @@ export function registerRequestLimits(app: HttpApp, maxRequestBytes: number) {
     const declared = Number(request.headers["content-length"] ?? 0);
     if (!(declared > maxRequestBytes)) return;
     const message = `The request body is ${declared} bytes; the limit is ${maxRequestBytes} bytes.`;
-    // Closing the connection spares reading the rest of the body just to throw it away.
-    reply.code(413).header("connection", "close");
+    // Closing the connection spares reading the rest of the body just to throw it away; HTTP/2
+    // has no such header (the stream ends with the answer, the connection serves others).
+    reply.code(413);
+    if (request.raw.httpVersionMajor < 2) reply.header("connection", "close");
     // Connect clients read the code from a JSON body when the status is not 200.
     if (isRpcPath(request.url)) return reply.send({ code: "resource_exhausted", message });
     return reply.send({ statusCode: 413, error: "Payload Too Large", message });

@@ -43,7 +43,7 @@ import type { Logger } from "../logger";
  * own answer: a body that does not decode is replaced by an empty message and the problem is
  * handed to the first interceptor, which refuses the call with `invalid_argument`. Every method of
  * the contract is unary, so reading the whole body first changes nothing for a caller; it is
- * bounded by `readMaxBytes` as before. Only binary bodies are decoded twice (the web app sends JSON).
+ * bounded by `readMaxBytes` as before. Server reflection streams, and is left to the protocol. Only binary bodies are decoded twice (the web app sends JSON).
  */
 export interface ConnectRoutesOptions extends ConnectRouterOptions {
   routes: (router: ConnectRouter) => void;
@@ -153,8 +153,9 @@ function bodyProblemInterceptor(): Interceptor {
   };
 }
 
-/** A handler that checks a binary body first (see above). */
+/** A handler that checks a binary body first (see above); a streaming method reads its messages as they come. */
 function checkingDecode(handler: UniversalHandler, options: ConnectRoutesOptions): UniversalHandler {
+  if (handler.method.methodKind !== "unary") return handler;
   const checked = async (request: UniversalServerRequest) => {
     const outcome = await checkBody(request, handler.method.input, options.readMaxBytes);
     if (!outcome) return handler(request);
