@@ -19,6 +19,7 @@ const SHORT: [string, Record<string, string>][] = [
   ["impact-preview", { BENCH_PREVIEW_ACTIONS: "50000", BENCH_PREVIEW_LOOKUPS_PER_SECOND: "100000" }],
   ["jobs", { BENCH_JOB_EVENTS: "1000000", BENCH_ROUNDS: "3" }],
   ["trail-ingest", { BENCH_TRAIL_ACCOUNTS: "10", BENCH_TRAIL_FILES: "10", BENCH_TRAIL_RECORDS: "500" }],
+  ["trail-catch-up", { BENCH_CATCHUP_RECORDS: "200000", BENCH_CATCHUP_ACCOUNTS: "10" }],
 ];
 // `--from a.jsonl b.jsonl`: print the table of figures recorded earlier (BENCH_RESULTS files)
 // instead of running the benchmarks.

@@ -29,6 +29,8 @@ const buckets = new Map<string, string[]>(
   ]),
 );
 
+const known = new Set([...buckets].flatMap(([bucket, keys]) => keys.map((key) => `${bucket}/${key}`)));
+
 const xml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 function list(keys: string[], q: URLSearchParams): string {
@@ -75,7 +77,7 @@ const server = createServer((req, res) => {
   }
   const key = rest.map(decodeURIComponent).join("/");
   const path = join(root, decodeURIComponent(bucket), ...key.split("/"));
-  if (!keys.includes(key)) {
+  if (!known.has(`${decodeURIComponent(bucket)}/${key}`)) {
     res
       .writeHead(404, { "content-type": "application/xml" })
       .end("<Error><Code>NoSuchKey</Code><Message>NoSuchKey</Message></Error>");

@@ -78,7 +78,12 @@ interface CloudProviderBase {
   verify(): Promise<ConnectionCheck[]>;
   /** The whole hierarchy, parents before their children. */
   listHierarchy(): Promise<HierarchyEntry[]>;
-  /** Audit records after `cursor` (from the start of the provider's retention when absent). */
+  /**
+   * Audit records after `cursor` (from the start of the provider's retention when absent): Azure's
+   * Activity Log; AWS's LookupEvents (the management account's own events in one region). An AWS
+   * connector with an organisation trail is read through `trail` instead, and every reader reads
+   * what that stored.
+   */
   readAuditEvents(cursor: string | undefined, options?: { since?: Date }): Promise<AuditPage>;
   /** Policy states of these assignments (of every assignment when absent); empty for AWS. */
   readCompliance(options?: { since?: Date; assignmentIds?: string[] }): Promise<ComplianceRecord[]>;

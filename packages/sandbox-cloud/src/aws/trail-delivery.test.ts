@@ -21,7 +21,7 @@ function storeAt(start: number): StateStore & { advance(ms: number): void } {
   };
 }
 
-// https://docs.aws.amazon.com/awscloudtrail/latest/userguide/how-cloudtrail-works.html ("within an
+// https://docs.aws.amazon.com/awscloudtrail/latest/userguide/get-and-view-cloudtrail-log-files.html ("within an
 // average of about 5 minutes"), cloudtrail-log-file-examples.html (file name, one account and Region).
 describe("organisation trail delivery", () => {
   it("delivers each record once, never at once, one account and Region per file, about the delay later", () => {

@@ -7,7 +7,7 @@ import type { S3Objects } from "./s3/s3-objects";
 /**
  * Delivery of the organisation trail, as CloudTrail documents it:
  * - "CloudTrail typically delivers logs within an average of about 5 minutes of an API call. This
- *   time is not guaranteed." (https://docs.aws.amazon.com/awscloudtrail/latest/userguide/how-cloudtrail-works.html)
+ *   time is not guaranteed." (https://docs.aws.amazon.com/awscloudtrail/latest/userguide/get-and-view-cloudtrail-log-files.html)
  * - a log file holds the records of one account and region; "a log file delivered at a specific
  *   time can contain records written at any point before that time"; its name is
  *   AccountID_CloudTrail_RegionName_YYYYMMDDTHHmmZ_UniqueString.json.gz, the time being the

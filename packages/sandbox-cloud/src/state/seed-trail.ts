@@ -1,6 +1,10 @@
 import type { AwsState } from "./model";
 
-/** AWS's average: "CloudTrail typically delivers logs within an average of about 5 minutes of an API call." */
+/**
+ * AWS's average, never zero by default: "CloudTrail typically delivers logs within an average of
+ * about 5 minutes of an API call. This time is not guaranteed."
+ * (https://docs.aws.amazon.com/awscloudtrail/latest/userguide/get-and-view-cloudtrail-log-files.html)
+ */
 export const DEFAULT_TRAIL_DELIVERY_DELAY_SECONDS = 300;
 
 /** The log-archive account's bucket sits in another region than the connector's, as it often does. */

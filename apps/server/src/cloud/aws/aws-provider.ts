@@ -5,7 +5,6 @@ import { createScpOperations } from "./aws-scps";
 import { tagManagedScps } from "./aws-tags";
 import { verifyAwsConnection } from "./aws-verify";
 import { readCloudTrailEvents } from "./cloudtrail-events";
-import { readTrailEvents } from "./trail-pages";
 import { createTrailReader } from "./trail-reader";
 import { createTrailBucket, type TrailSettings } from "./trail-s3";
 import { verifyTrail } from "./trail-verify";
@@ -74,10 +73,9 @@ export function createAwsProvider(connection: AwsConnection): AwsCloudProvider {
       return trail && bucket ? [...checks, ...(await verifyTrail(bucket, trail, connection.region))] : checks;
     },
     listHierarchy: () => listAwsHierarchy(clients, connection.consoleLinks),
-    readAuditEvents: (cursor, options) =>
-      trail && bucket
-        ? readTrailEvents(bucket, trail, cursor, options)
-        : readCloudTrailEvents(clients, cursor, options),
+    // With a trail, every reader reads what the trail reader stored (events, requests); LookupEvents
+    // answers the management account's own events in `region` only.
+    readAuditEvents: (cursor, options) => readCloudTrailEvents(clients, cursor, options),
     // SCPs have no audit mode, so there is no compliance state to read: ALERT deployments are
     // evaluated from the audit stream instead.
     readCompliance: async () => [],

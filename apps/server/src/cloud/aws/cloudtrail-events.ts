@@ -5,7 +5,7 @@ import type { AwsClients } from "./aws-clients";
 
 /**
  * CloudTrail delivers an event "within an average of about 5 minutes of an API call. This time is
- * not guaranteed" (https://docs.aws.amazon.com/awscloudtrail/latest/userguide/how-cloudtrail-works.html):
+ * not guaranteed" (https://docs.aws.amazon.com/awscloudtrail/latest/userguide/get-and-view-cloudtrail-log-files.html):
  * each read lists again the quarter hour before the newest event seen.
  */
 export const CLOUDTRAIL_REREAD_MS = 15 * 60_000;
@@ -48,16 +48,6 @@ export function cloudTrailEventDetail(event: Event): Record<string, unknown> {
   }
   parsedDetails.set(event, detail);
   return detail;
-}
-
-/**
- * The CloudTrail record an `AuditRecord.raw` holds, whichever source read it: a LookupEvents
- * `Event` (the record is its `CloudTrailEvent` JSON) or a trail log file's record itself.
- */
-export function cloudTrailRecordOf(raw: unknown): Record<string, unknown> {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return {};
-  if (typeof (raw as Event).CloudTrailEvent === "string") return cloudTrailEventDetail(raw as Event);
-  return raw as Record<string, unknown>;
 }
 
 export function auditRecord(event: Event): AuditRecord {

@@ -30,7 +30,14 @@ export interface TrailPosition {
   floors: Record<string, string>;
 }
 
-/** Days of folders re-listed behind the newest one, for files delivered late or out of order. */
+/**
+ * Days of folders re-listed behind the newest one, for files delivered late or out of order:
+ * "CloudTrail typically delivers logs within an average of about 5 minutes of an API call. This
+ * time is not guaranteed" (https://docs.aws.amazon.com/awscloudtrail/latest/userguide/get-and-view-cloudtrail-log-files.html), and
+ * "a log file delivered at a specific time can contain records written at any point before that
+ * time" (https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudtrail-log-file-examples.html).
+ * A file put late into a folder already listed is found by a read within these days.
+ */
 export const RE_READ_WINDOW_DAYS = 2;
 
 export function encodePosition(position: TrailPosition): string {

@@ -31,6 +31,11 @@ export type StoredConfig =
   | { provider: ProviderName };
 
 /** Where an AWS organisation's CloudTrail delivers its log files, and the role that reads them. */
+
+/** The cloud a connector row reaches, whether the sandbox's or a real one. */
+export const connectorProvider = (row: { config: unknown }): StoredConfig["provider"] =>
+  (row.config as StoredConfig).provider;
+
 export interface OrganizationTrailSettings {
   bucket: string;
   /** The trail's key prefix without a trailing slash; empty when it has none. */

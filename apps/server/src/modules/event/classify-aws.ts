@@ -58,12 +58,36 @@ function denialCause(message: string): { policyId: string } | "unnamed" | "other
 }
 
 /** The IAM request a CloudTrail record stands for, with the condition keys it tells. */
-export function requestOf(record: AuditRecord, detail: CloudTrailRecord): RecordedRequest {
+function deriveRequest(record: AuditRecord, detail: CloudTrailRecord): RecordedRequest {
   const request = requestFromCloudTrail(detail, {
     principalArn: principalOf(detail, record),
     ...(record.action ? { action: record.action } : {}),
   });
   return request.account ? request : { ...request, account: record.scopeId ?? "" };
+}
+
+/**
+ * Each record's request, derived once however many readers ask for it (classification, the
+ * stored requests of the preview), for as long as the record is kept.
+ */
+const derived = new WeakMap<AuditRecord, RecordedRequest>();
+export function requestOf(record: AuditRecord, detail: CloudTrailRecord): RecordedRequest {
+  let request = derived.get(record);
+  if (!request) {
+    request = deriveRequest(record, detail);
+    derived.set(record, request);
+  }
+  return request;
+}
+
+/**
+ * Whether an allowed request could give an event at `at`: only an ALERT guardrail, or a PREVENT
+ * guardrail under a waiver in force then, lets through what it would deny.
+ */
+function allowedMayRaise(ctx: ClassifyContext, at: Date): boolean {
+  if (ctx.deployments.some((d) => d.mode === "ALERT")) return true;
+  const t = at.getTime();
+  return ctx.waivers.some((w) => w.from.getTime() <= t && t < w.until.getTime());
 }
 
 /** The resource the request names for waivers and samples: the first ARN its checks know. */
@@ -161,6 +185,8 @@ function denyingDeployment(
 
 export function classifyCloudTrail(record: AuditRecord, ctx: ClassifyContext): NewPolicyEvent[] {
   const detail = cloudTrailDetail(record.raw);
+  const denied = isDenial(record.errorCode ?? detail.errorCode);
+  if (!denied && !allowedMayRaise(ctx, record.time)) return [];
   const request = requestOf(record, detail);
   // SCPs never restrict the management account: nothing there is a guardrail's doing.
   if (!request.account || request.account === ctx.managementAccountId) return [];
@@ -170,7 +196,7 @@ export function classifyCloudTrail(record: AuditRecord, ctx: ClassifyContext): N
     ...awsUserFields(detail, record),
   };
 
-  if (isDenial(record.errorCode ?? detail.errorCode)) {
+  if (denied) {
     const message = record.errorMessage ?? detail.errorMessage ?? "";
     const deployment = denyingDeployment(request, message, path, ctx);
     return deployment ? [{ ...baseEvent(ctx, record, deployment, "PREVENTION"), ...fields }] : [];

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import type { RecordedRequest } from "@palisade/policy-engine/evaluators/scp/evaluate-recorded";
 import { GLOBAL_KNOWN } from "@palisade/policy-engine/evaluators/scp/request-from-cloudtrail";
+import { requestShapeKey } from "@palisade/policy-engine/evaluators/scp/request-shape-key";
 import type { AuditRecord } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
-import { cloudTrailDetail, isDenial, requestOf } from "./classify-aws";
+import { cloudTrailDetail, isDenial, principalOf, requestOf } from "./classify-aws";
 import { addRequestSummaries, listStoredRequests, pruneRequestSummaries } from "./request-summary-repository";
 
 /** How far back requests are kept: the longest period an impact preview covers. */
@@ -77,42 +78,66 @@ export async function loadStoredRequests(
 
 /**
  * The records of one batch folded into distinct requests per day. Requests in the management
- * account are left out: SCPs never restrict it, so no preview counts them.
+ * account are left out: SCPs never restrict it, so no preview counts them. Records of one shape
+ * (`requestShapeKey`: the fields their request is derived from) are counted by that key once one
+ * of them was derived; the request is derived once per shape, not per record.
  */
 export function summariseRecords(
   records: AuditRecord[],
   managementAccountId: string | undefined,
 ): RequestSummary[] {
   const byText = new Map<string, RequestSummary>();
+  /** Day, refusal and shape → its summary, or null for the management account's. */
+  const byShape = new Map<string, RequestSummary | null>();
+  const days = new Map<number, string>();
   for (const record of records) {
     const detail = cloudTrailDetail(record.raw);
-    const request = foldable(requestOf(record, detail));
-    if (!request.account || request.account === managementAccountId) continue;
     const refused = isDenial(record.errorCode ?? detail.errorCode);
-    const day = record.time.toISOString().slice(0, 10);
-    const text = `${day}\n${refused}\n${JSON.stringify(request)}`;
-    const seen = byText.get(text);
-    if (seen) {
-      seen.count += 1;
-      if (record.time.getTime() >= seen.lastSeenAt.getTime()) {
-        seen.lastSeenAt = record.time;
-        seen.lastEventId = record.id;
-      }
-      continue;
+    const dayNumber = Math.floor(record.time.getTime() / DAY_MS);
+    let day = days.get(dayNumber);
+    if (day === undefined) {
+      day = new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
+      days.set(dayNumber, day);
     }
-    byText.set(text, {
-      day,
-      requestKey: createHash("sha256")
-        .update(text.slice(day.length + 1))
-        .digest("base64url"),
-      refused,
-      account: request.account,
-      action: request.action,
-      request,
-      count: 1,
-      lastEventId: record.id,
-      lastSeenAt: record.time,
+    const shapeKey = requestShapeKey(detail, {
+      principalArn: principalOf(detail, record),
+      ...(record.action ? { action: record.action } : {}),
     });
+    const shape = shapeKey === undefined ? undefined : `${day}\n${refused}\n${shapeKey}`;
+    let seen = shape === undefined ? undefined : byShape.get(shape);
+    if (seen === null) continue;
+    if (seen === undefined) {
+      const request = foldable(requestOf(record, detail));
+      if (!request.account || request.account === managementAccountId) {
+        if (shape !== undefined) byShape.set(shape, null);
+        continue;
+      }
+      const text = `${day}\n${refused}\n${JSON.stringify(request)}`;
+      seen = byText.get(text);
+      if (!seen) {
+        byText.set(text, {
+          day,
+          requestKey: createHash("sha256")
+            .update(text.slice(day.length + 1))
+            .digest("base64url"),
+          refused,
+          account: request.account,
+          action: request.action,
+          request,
+          count: 1,
+          lastEventId: record.id,
+          lastSeenAt: record.time,
+        });
+        if (shape !== undefined) byShape.set(shape, byText.get(text) ?? null);
+        continue;
+      }
+      if (shape !== undefined) byShape.set(shape, seen);
+    }
+    seen.count += 1;
+    if (record.time.getTime() >= seen.lastSeenAt.getTime()) {
+      seen.lastSeenAt = record.time;
+      seen.lastEventId = record.id;
+    }
   }
   return [...byText.values()];
 }

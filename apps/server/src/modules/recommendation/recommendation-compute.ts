@@ -1,11 +1,13 @@
 import { deriveInitiatives } from "@palisade/policy-engine/catalogue/initiatives";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
-import { cloudTrailRecordOf } from "../../cloud/aws/cloudtrail-events";
 import type { AuditRecord } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
 import { createKeyedLock } from "../../lib/keyed-lock";
 import type { Logger } from "../../logger";
+import { connectorProvider } from "../connector/connector-repository";
 import type { ConnectorRuntime } from "../connector/connector-runtime";
+import { resourceOf } from "../event/classify-aws";
+import { loadStoredRequests, type StoredRequest } from "../event/request-summary";
 import { loadTenantCatalogue } from "../policy-definition/tenant-catalogue";
 import {
   readDrift,
@@ -20,7 +22,6 @@ import {
   type ActivityRecord,
   computeFindings,
   type PolicyInfo,
-  type Provider,
   WAIVER_WINDOW_DAYS,
 } from "./recommendation-rules";
 
@@ -38,32 +39,39 @@ export interface RecommendationComputer {
   compute(tenantId: string): Promise<FindingsOutcome>;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** What the rules need of an audit record; undefined for calls the cloud refused (a guardrail held). */
-export function activityOf(provider: Provider, record: AuditRecord): ActivityRecord | undefined {
+/** What the rules need of an Activity Log record; undefined for calls Azure refused. */
+export function activityOf(record: AuditRecord): ActivityRecord | undefined {
   if (record.errorCode || !record.scopeId) return undefined;
-  const raw = isObject(record.raw) ? record.raw : {};
-  let params: Record<string, unknown> = {};
-  let resource = "";
-  if (provider === "aws") {
-    // A record that is not JSON still names its action and account.
-    const detail = cloudTrailRecordOf(raw);
-    if (isObject(detail.requestParameters)) params = detail.requestParameters;
-    const first = Array.isArray(detail.resources) ? detail.resources[0] : undefined;
-    if (isObject(first) && typeof first.ARN === "string") resource = first.ARN;
-  } else if (typeof raw.resourceId === "string") {
-    resource = raw.resourceId;
-  }
+  const raw = record.raw as { resourceId?: unknown } | null;
   return {
-    provider,
+    provider: "azure",
     action: record.action,
     scopeId: record.scopeId,
     principal: record.principal ?? "",
-    resource,
-    params,
+    resource: typeof raw?.resourceId === "string" ? raw.resourceId : "",
+    params: {},
     time: record.time,
+  };
+}
+
+/**
+ * An AWS request the event fetch stored (from the organisation trail, or LookupEvents), as the
+ * rules read it; undefined for requests AWS refused (a guardrail held). The management account's
+ * requests are not stored: no SCP could guard it.
+ */
+export function storedActivityOf(stored: StoredRequest): ActivityRecord | undefined {
+  if (stored.refused) return undefined;
+  const { request } = stored;
+  const resource = resourceOf(request);
+  return {
+    provider: "aws",
+    action: request.action,
+    scopeId: request.account,
+    principal: request.principalArn,
+    resource: resource === "*" ? "" : resource,
+    params: Object.assign({}, ...request.checks.map((check) => check.context)),
+    time: stored.lastSeenAt,
+    count: stored.count,
   };
 }
 
@@ -72,26 +80,30 @@ export function createRecommendationComputer(deps: RecommendationComputeDeps): R
   const exclusive = createKeyedLock();
 
   /**
-   * What was read of each connector's audit stream: the window's records and where the read
-   * stopped, so a recomputation reads only what arrived since (the provider's LookupEvents is
-   * rate limited and shared with the event pipeline and deployments).
+   * What was read of each Azure connector's Activity Log: the window's records and where the read
+   * stopped, so a recomputation reads only what arrived since (without touching the connector's
+   * own cursor, the event pipeline's).
    */
   const streams = new Map<string, { cursor: string; records: ActivityRecord[] }>();
 
-  /** The connected clouds' recent audit streams; a cloud that cannot be read is skipped and logged. */
+  /** The connected clouds' recent activity; a cloud that cannot be read is skipped and logged. */
   async function readActivity(tenantId: string, now: Date): Promise<ActivityRecord[]> {
     const since = new Date(now.getTime() - ACTIVITY_WINDOW_DAYS * DAY_MS);
     const out: ActivityRecord[] = [];
     for (const connector of await readTenantConnectors(db, tenantId)) {
       try {
+        if (connectorProvider(connector) === "aws") {
+          // AWS is read through the event fetch, which stores every request it reads.
+          const stored = await loadStoredRequests(db, connector, since.toISOString().slice(0, 10));
+          out.push(...stored.flatMap((s) => storedActivityOf(s) ?? []));
+          continue;
+        }
         const provider = runtime.providerFor(connector);
         const known = streams.get(connector.id);
-        // Reads from where the last computation stopped, or the window's start, without touching
-        // the connector's own cursor (the event pipeline's).
         const read = await provider.readAuditEvents(known?.cursor, { since });
         const records = [
           ...(known?.records ?? []),
-          ...read.records.flatMap((record) => activityOf(provider.provider, record) ?? []),
+          ...read.records.flatMap((record) => activityOf(record) ?? []),
         ].filter((record) => record.time >= since);
         streams.set(connector.id, { cursor: read.cursor, records });
         out.push(...records);

@@ -110,9 +110,10 @@ export function activityFindings(input: RuleInput, coverage: Coverage): Finding[
     const principals = [...new Set(hits.map((h) => h.principal).filter(Boolean))].sort();
     const last = hits.reduce((a, b) => (a.time > b.time ? a : b));
     const actions = [...new Set(hits.map((h) => h.action))].sort();
+    const calls = hits.reduce((n, h) => n + (h.count ?? 1), 0);
     const scopeList = sortScopes([...scopes.values()].map(scopeOf)).slice(0, MAX_SCOPES);
     const description = [
-      `**What happened:** in the last ${ACTIVITY_WINDOW_DAYS} days, ${plural(hits.length, "call")} ${rule.happened} (${codeList(actions)}), in ${scopeList.map((s) => s.name).join(", ")}.`,
+      `**What happened:** in the last ${ACTIVITY_WINDOW_DAYS} days, ${plural(calls, "call")} ${rule.happened} (${codeList(actions)}), in ${scopeList.map((s) => s.name).join(", ")}.`,
       "",
       `- Resources: ${resources.size}`,
       `- By: ${codeList(principals.slice(0, 5))}${principals.length > 5 ? ` and ${principals.length - 5} more` : ""}`,
@@ -131,7 +132,7 @@ export function activityFindings(input: RuleInput, coverage: Coverage): Finding[
       provider: rule.provider,
       scopes: scopeList,
       mode: "ALERT",
-      score: clamp(rule.severity + Math.min(10, Math.log2(hits.length + 1) * 2)),
+      score: clamp(rule.severity + Math.min(10, Math.log2(calls + 1) * 2)),
       affectedResourcesCount: resources.size,
     });
   }

@@ -41,9 +41,15 @@ export interface ActivityRecord {
   scopeId: string;
   principal: string;
   resource: string;
-  /** Request parameters where the record carries them (CloudTrail). */
+  /**
+   * What the request set: AWS, the IAM condition keys its stored request tells
+   * (`s3:x-amz-acl`, `ec2:MetadataHttpTokens`); Azure, nothing.
+   */
   params: Record<string, unknown>;
+  /** The newest time it was made. */
   time: Date;
+  /** How many times it was made in the window (1 when absent). */
+  count?: number;
 }
 
 /** Resources drifting from a policy deployed on a scope. */

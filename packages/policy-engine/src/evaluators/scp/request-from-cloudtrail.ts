@@ -347,6 +347,12 @@ const MAPPERS: Record<string, Mapper> = {
 const ROLE_ACTION =
   /^iam:(CreateRole|DeleteRole|UpdateAssumeRolePolicy|AttachRolePolicy|DetachRolePolicy|PutRolePolicy|DeleteRolePolicy|PutRolePermissionsBoundary|DeleteRolePermissionsBoundary|UpdateRole|UpdateRoleDescription|TagRole|UntagRole)$/i;
 
+/** Whether the request of `action` is derived from its parameters, not its caller and resource alone. */
+export const readsParameters = (action: string): boolean => mapperOf(action) !== undefined;
+
+const mapperOf = (action: string): Mapper | undefined =>
+  MAPPERS[action.toLowerCase()] ?? (ROLE_ACTION.test(action) ? iamRole : undefined);
+
 export interface FromCloudTrailOptions {
   /** `aws:PrincipalArn`, when the caller normalises principals its own way. */
   principalArn?: string;
@@ -369,8 +375,7 @@ export function requestFromCloudTrail(
   const account = record.recipientAccountId ?? record.userIdentity?.accountId ?? "";
   const region = record.awsRegion ?? "";
   const global = globalContext(record, principalArn, account);
-  const lower = action.toLowerCase();
-  const mapper = MAPPERS[lower] ?? (ROLE_ACTION.test(action) ? iamRole : undefined);
+  const mapper = mapperOf(action);
   const derived: Derived[] = mapper
     ? record.requestParameters
       ? mapper(record.requestParameters, { region, account, record })

@@ -4,11 +4,18 @@ import type {
   RefreshRecommendationsRequest,
   RefreshRecommendationsResponseSchema,
 } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
+import { enqueueEventFetch } from "../../../jobs/event-fetch-job";
 import { requireCaller } from "../../../rpc/call-context";
 import { auditCall } from "../../audit/audit-log";
+import { connectorProvider } from "../../connector/connector-repository";
 import type { RecommendationServiceDeps } from "../recommendation-deps";
+import { readTenantConnectors } from "../recommendation-facts-repository";
 
-/** Recomputes the caller's tenant's recommendations now; one computation per tenant at a time. */
+/**
+ * Recomputes the caller's tenant's recommendations now, one computation per tenant at a time,
+ * from the AWS requests stored so far; and queues a fetch of each AWS connector, whose
+ * recomputation when done brings in what arrived since.
+ */
 export async function refreshRecommendations(
   deps: RecommendationServiceDeps,
   _req: RefreshRecommendationsRequest,
@@ -16,6 +23,9 @@ export async function refreshRecommendations(
 ): Promise<MessageInitShape<typeof RefreshRecommendationsResponseSchema>> {
   const caller = requireCaller(ctx);
   const outcome = await deps.computer.compute(caller.tenantId);
+  for (const connector of await readTenantConnectors(deps.db, caller.tenantId))
+    if (connectorProvider(connector) === "aws")
+      await enqueueEventFetch(deps.jobs, { tenantId: caller.tenantId, connectorId: connector.id });
   await auditCall(deps.db, ctx, { targetType: "recommendations", details: { ...outcome } });
   return outcome;
 }
