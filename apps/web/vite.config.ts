@@ -27,7 +27,16 @@ export default defineConfig({
     tanstackRouter({ target: "react", autoCodeSplitting: true }),
     react(),
     tailwindcss(),
-    deliveryPlugin({ routeTree: fileURLToPath(new URL("./src/routeTree.gen.ts", import.meta.url)) }),
+    deliveryPlugin({
+      routeTree: fileURLToPath(new URL("./src/routeTree.gen.ts", import.meta.url)),
+      // What req-main.tsx loads before its first render when the address names a key.
+      withKey: {
+        "/req": {
+          entry: "req.html",
+          parts: ["text-block", "src/features/waivers/components/waiver-scope-picker.tsx"],
+        },
+      },
+    }),
   ],
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
