@@ -38,6 +38,8 @@ export function deliveryPlugin(options: {
   routeTree: string;
   /** Own-entry page -> its HTML entry and the parts (manifest keys or chunk names) a key in its address loads. */
   withKey: Record<string, { entry: string; parts: string[] }>;
+  /** Route file -> modules its beforeLoad or loader imports on demand. */
+  loaderImports?: Record<string, string[]>;
 }): Plugin {
   let config: ResolvedConfig;
   return {
@@ -55,7 +57,15 @@ export function deliveryPlugin(options: {
         string,
         ManifestChunk
       >;
-      const preloads = pagePreloadsOf(manifest, { appEntry: "index.html", withKey: options.withKey });
+      const preloads = pagePreloadsOf(manifest, {
+        appEntry: "index.html",
+        withKey: options.withKey,
+        loaderImports: options.loaderImports,
+      });
+      const missing = Object.values(options.loaderImports ?? {})
+        .flat()
+        .filter((key) => !manifest[key]);
+      if (missing.length > 0) throw new Error(`not in the build: ${missing.join(", ")}`);
       const unknown = Object.keys(preloads.routes).filter((pattern) => !patterns.includes(pattern));
       if (unknown.length > 0) throw new Error(`route files without a route: ${unknown.join(", ")}`);
       writeFileSync(join(outDir, PRELOADS_FILE), `${JSON.stringify(preloads, null, 2)}\n`);

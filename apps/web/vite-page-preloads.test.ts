@@ -28,12 +28,14 @@ describe("the code a page's head announces", () => {
         imports: ["_react-1.js", "_shell-1.js"],
       },
       "src/routes/index.tsx?tsr-split=component": { file: "assets/sign-in-1.js" },
+      "src/tenant-check.ts": { file: "assets/tenant-check-1.js", imports: ["_shell-1.js"] },
       "req.html": { file: "assets/req-1.js", imports: ["_react-1.js"] },
       "_text-block-1.js": { file: "assets/text-block-1.js", name: "text-block", imports: ["_react-1.js"] },
     };
     const preloads = pagePreloadsOf(manifest, {
       appEntry: "index.html",
       withKey: { "/req": { entry: "req.html", parts: ["text-block"] } },
+      loaderImports: { "src/routes/_authenticated/route.tsx": ["src/tenant-check.ts"] },
     });
     expect(preloads.routes).toEqual({
       "/dashboard": [
@@ -41,6 +43,7 @@ describe("the code a page's head announces", () => {
         "/assets/root-1.js",
         "/assets/route-1.js",
         "/assets/shell-1.js",
+        "/assets/tenant-check-1.js",
       ],
       "/": ["/assets/root-1.js", "/assets/sign-in-1.js"],
     });

@@ -65,7 +65,12 @@ function layoutsOf(file: string, routeFiles: Set<string>): string[] {
 
 export function pagePreloadsOf(
   manifest: Manifest,
-  options: { appEntry: string; withKey: Record<string, { entry: string; parts: string[] }> },
+  options: {
+    appEntry: string;
+    withKey: Record<string, { entry: string; parts: string[] }>;
+    /** Route file -> modules its beforeLoad or loader imports on demand (not in its split parts). */
+    loaderImports?: Record<string, string[]>;
+  },
 ): PagePreloads {
   const splitsOf = new Map<string, string[]>();
   for (const key of Object.keys(manifest)) {
@@ -85,7 +90,10 @@ export function pagePreloadsOf(
   const routes: Record<string, string[]> = {};
   for (const file of routeFiles) {
     if (/\/route\.tsx?$/.test(file) || file.endsWith("__root.tsx")) continue;
-    const chain = [...layoutsOf(file, routeFiles), file].flatMap((f) => splitsOf.get(f) ?? []);
+    const chain = [...layoutsOf(file, routeFiles), file].flatMap((f) => [
+      ...(splitsOf.get(f) ?? []),
+      ...(options.loaderImports?.[f] ?? []),
+    ]);
     routes[patternOfRouteFile(file)] = toPaths(staticClosure(manifest, chain), appFirstLoad);
   }
 
