@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contentSecurityPolicy } from "../src/http/security-headers";
-import { createRouteMatcher } from "../src/http/static-web";
+import { createRouteFinder } from "../src/http/static-web";
 import { startTestServer, type TestServer } from "./support/test-server";
 
 const INDEX_HTML = `<!doctype html><html><head>
@@ -303,7 +303,12 @@ describe("HSTS", () => {
 });
 
 describe("route matching", () => {
-  const isRoute = createRouteMatcher(["/", "/policies", "/policies/$policyId", "/files/$"]);
+  const find = createRouteFinder(["/", "/policies", "/policies/$policyId", "/policies/create", "/files/$"]);
+  const isRoute = (path: string) => find(path) !== undefined;
+  it("a path of fixed segments is its own route, not a parameter's", () => {
+    expect(find("/policies/create")).toBe("/policies/create");
+    expect(find("/policies/abc")).toBe("/policies/$policyId");
+  });
   it.each([
     ["/", true],
     ["/policies", true],

@@ -38,12 +38,6 @@ export function createRouteFinder(patterns: string[]): (path: string) => string 
   };
 }
 
-/** Tells the single-page app's paths from unknown ones, from the build's list of route patterns. */
-export function createRouteMatcher(patterns: string[]): (path: string) => boolean {
-  const find = createRouteFinder(patterns);
-  return (path) => find(path) !== undefined;
-}
-
 function safeDecode(segment: string): string | undefined {
   try {
     return decodeURIComponent(segment);
