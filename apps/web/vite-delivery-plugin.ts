@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Plugin, ResolvedConfig } from "vite";
+import { type ManifestChunk, PRELOADS_FILE, pagePreloadsOf } from "./vite-page-preloads";
 
 /** The file the server reads to tell the app's pages from unknown paths. */
 export const ROUTES_FILE = "routes.json";
@@ -29,10 +30,17 @@ function filesUnder(dir: string): string[] {
 
 /**
  * Writes Brotli and gzip copies of the built text files beside them (the server picks one by
- * the browser's Accept-Encoding, so nothing is compressed per request), and the list of the
- * app's page paths, so the server can answer unknown paths with 404.
+ * the browser's Accept-Encoding, so nothing is compressed per request), the list of the
+ * app's page paths, so the server can answer unknown paths with 404, and the code each page
+ * loads first, which the server announces in the page's head (preloads.json).
  */
-export function deliveryPlugin(options: { routeTree: string }): Plugin {
+export function deliveryPlugin(options: {
+  routeTree: string;
+  /** Own-entry page -> its HTML entry and the parts (manifest keys or chunk names) a key in its address loads. */
+  withKey: Record<string, { entry: string; parts: string[] }>;
+  /** Route file -> modules its beforeLoad or loader imports on demand. */
+  loaderImports?: Record<string, string[]>;
+}): Plugin {
   let config: ResolvedConfig;
   return {
     name: "palisade-delivery",
@@ -45,6 +53,22 @@ export function deliveryPlugin(options: { routeTree: string }): Plugin {
       const patterns = routePatternsOf(readFileSync(options.routeTree, "utf8"));
       if (patterns.length === 0) throw new Error(`no routes found in ${options.routeTree}`);
       writeFileSync(join(outDir, ROUTES_FILE), `${JSON.stringify(patterns, null, 2)}\n`);
+      const manifest = JSON.parse(readFileSync(join(outDir, ".vite", "manifest.json"), "utf8")) as Record<
+        string,
+        ManifestChunk
+      >;
+      const preloads = pagePreloadsOf(manifest, {
+        appEntry: "index.html",
+        withKey: options.withKey,
+        loaderImports: options.loaderImports,
+      });
+      const missing = Object.values(options.loaderImports ?? {})
+        .flat()
+        .filter((key) => !manifest[key]);
+      if (missing.length > 0) throw new Error(`not in the build: ${missing.join(", ")}`);
+      const unknown = Object.keys(preloads.routes).filter((pattern) => !patterns.includes(pattern));
+      if (unknown.length > 0) throw new Error(`route files without a route: ${unknown.join(", ")}`);
+      writeFileSync(join(outDir, PRELOADS_FILE), `${JSON.stringify(preloads, null, 2)}\n`);
 
       let written = 0;
       for (const file of filesUnder(outDir)) {

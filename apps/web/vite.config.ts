@@ -27,7 +27,20 @@ export default defineConfig({
     tanstackRouter({ target: "react", autoCodeSplitting: true }),
     react(),
     tailwindcss(),
-    deliveryPlugin({ routeTree: fileURLToPath(new URL("./src/routeTree.gen.ts", import.meta.url)) }),
+    deliveryPlugin({
+      routeTree: fileURLToPath(new URL("./src/routeTree.gen.ts", import.meta.url)),
+      // What req-main.tsx loads before its first render when the address names a key.
+      // What the signed-in area's beforeLoad imports beside the session (the tenant check).
+      loaderImports: {
+        "src/routes/_authenticated/route.tsx": ["src/features/shell/api/load-current-tenant.ts"],
+      },
+      withKey: {
+        "/req": {
+          entry: "req.html",
+          parts: ["text-block", "src/features/waivers/components/waiver-scope-picker.tsx"],
+        },
+      },
+    }),
   ],
   resolve: {
     alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },

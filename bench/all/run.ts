@@ -85,6 +85,7 @@ for (const f of figures) {
       [
         f.budget ? `${f.budget.kind === "max" ? "<" : ">="} ${number(f.budget.value)} ${f.unit}` : "",
         f.minRatio ? `>= ${f.minRatio}x baseline` : "",
+        f.maxRatio ? `<= ${f.maxRatio}x baseline` : "",
       ]
         .filter(Boolean)
         .join(", ") || "-",

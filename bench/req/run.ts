@@ -20,7 +20,19 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 200);
 const LOAD_MS = Number(process.env.BENCH_MS ?? 10_000);
 const LCP_LOADS = Number(process.env.BENCH_LCP_LOADS ?? 7);
-const BUDGET = { reqJsGzipKb: 100, dashboardJsGzipKb: 250, lcpMs: 500, lookupP99Ms: 20 };
+/**
+ * The pages' paints are held as ratios to that of `GET /healthz` in the same browser, which scales
+ * with the machine and its load as the pages do; `lcpMs` is what they stay under on the
+ * development machine.
+ */
+const BUDGET = {
+  reqJsGzipKb: 100,
+  dashboardJsGzipKb: 250,
+  lcpMs: 500,
+  reqLcpRatio: 3,
+  dashboardLcpRatio: 4,
+  lookupP99Ms: 20,
+};
 const ADMIN = { email: "bench@palisade.test", password: "bench password long enough" };
 const CHROMIUM_ARGS = [
   "--headless",
@@ -356,9 +368,9 @@ try {
       budget: budget ? { kind: "max", value: budget } : undefined,
     });
   }
-  for (const [label, l] of [
-    [`/req?k=KEY`, reqLcp],
-    ["/dashboard (signed in)", dashboardLcp],
+  for (const [label, l, maxRatio] of [
+    [`/req?k=KEY`, reqLcp, BUDGET.reqLcpRatio],
+    ["/dashboard (signed in)", dashboardLcp, BUDGET.dashboardLcpRatio],
   ] as const) {
     record({
       group,
@@ -367,6 +379,7 @@ try {
       unit: "ms",
       budget: { kind: "max", value: BUDGET.lcpMs },
       baseline: { label: "GET /healthz in the same browser", value: Math.round(healthzLcp.median) },
+      maxRatio,
     });
   }
   record({
@@ -401,11 +414,12 @@ try {
       `| ${label}: JavaScript gzipped (${s.files} files, ${s.rawKb.toFixed(0)} KB raw) | ${s.gzipKb.toFixed(1)} KB | ${budget ? `< ${budget} KB` : "-"} |`,
     );
   }
+  const ratioOf = (l: { median: number }) => l.median / healthzLcp.median;
   console.log(
-    `| /req?k=KEY Largest Contentful Paint, median | ${reqLcp.median.toFixed(0)} ms | < ${BUDGET.lcpMs} ms |`,
+    `| /req?k=KEY Largest Contentful Paint, median | ${reqLcp.median.toFixed(0)} ms, ${ratioOf(reqLcp).toFixed(2)}x /healthz | < ${BUDGET.lcpMs} ms, <= ${BUDGET.reqLcpRatio}x /healthz |`,
   );
   console.log(
-    `| /dashboard Largest Contentful Paint, median | ${dashboardLcp.median.toFixed(0)} ms | < ${BUDGET.lcpMs} ms |`,
+    `| /dashboard Largest Contentful Paint, median | ${dashboardLcp.median.toFixed(0)} ms, ${ratioOf(dashboardLcp).toFixed(2)}x /healthz | < ${BUDGET.lcpMs} ms, <= ${BUDGET.dashboardLcpRatio}x /healthz |`,
   );
   console.log(
     `| GET /healthz Largest Contentful Paint, median (the baseline) | ${healthzLcp.median.toFixed(0)} ms | - |`,
@@ -427,7 +441,9 @@ try {
     scripts.empty.gzipKb > BUDGET.reqJsGzipKb && "/req JavaScript",
     scripts.dashboard.gzipKb > BUDGET.dashboardJsGzipKb && "dashboard JavaScript",
     reqLcp.median > BUDGET.lcpMs && "/req Largest Contentful Paint",
+    ratioOf(reqLcp) > BUDGET.reqLcpRatio && "/req Largest Contentful Paint against /healthz",
     dashboardLcp.median > BUDGET.lcpMs && "dashboard Largest Contentful Paint",
+    ratioOf(dashboardLcp) > BUDGET.dashboardLcpRatio && "dashboard Largest Contentful Paint against /healthz",
     paced.p99 > BUDGET.lookupP99Ms && "lookup p99 (paced)",
   ].filter(Boolean);
   if (over.length > 0) {

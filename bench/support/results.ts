@@ -13,6 +13,8 @@ export interface Figure {
   baseline?: { label: string; value: number };
   /** The least value / baseline ratio that passes (ingest: half the rate of COPY). */
   minRatio?: number;
+  /** The greatest value / baseline ratio that passes (a page's paint: 3x that of `GET /healthz`). */
+  maxRatio?: number;
   /** One-minute load average when the figure was taken. */
   load?: number;
 }
@@ -29,14 +31,18 @@ export function record(figure: Figure): void {
 
 export function passes(figure: Figure): boolean | undefined {
   // A figure that could not be taken (NaN, stored as null) holds no budget.
-  if (!Number.isFinite(figure.value))
-    return figure.budget || figure.minRatio !== undefined ? false : undefined;
+  if (!Number.isFinite(figure.value)) return figure.budget || hasRatioBudget(figure) ? false : undefined;
+  const ratio = figure.baseline ? figure.value / figure.baseline.value : undefined;
   const ratioOk =
-    figure.minRatio === undefined ||
-    !figure.baseline ||
-    figure.value / figure.baseline.value >= figure.minRatio;
-  if (!figure.budget) return figure.minRatio === undefined ? undefined : ratioOk;
+    ratio === undefined ||
+    ((figure.minRatio === undefined || ratio >= figure.minRatio) &&
+      (figure.maxRatio === undefined || ratio <= figure.maxRatio));
+  if (!figure.budget) return hasRatioBudget(figure) ? ratioOk : undefined;
   const budgetOk =
     figure.budget.kind === "max" ? figure.value < figure.budget.value : figure.value >= figure.budget.value;
   return budgetOk && ratioOk;
+}
+
+function hasRatioBudget(figure: Figure): boolean {
+  return figure.minRatio !== undefined || figure.maxRatio !== undefined;
 }

@@ -58,4 +58,24 @@ test("a reviewer's own request offers no Approve or Reject, says why, and cancel
   await expect(confirm).toContainText("the request is withdrawn");
   await confirm.getByRole("button", { name: "Cancel", exact: true }).click();
   await expect(row).toContainText("Awaiting approval");
+
+  // Cancelled: the row says when, in the viewer's zone, not the end it would have had.
+  await row.getByRole("button", { name: "Cancel waiver" }).click();
+  const before = new Date();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Cancel waiver" }).click();
+  await expect(row).toContainText("Cancelled");
+  const ends = row.getByRole("cell").filter({ hasText: "Cancelled" }).last();
+  const shown = (await ends.textContent()) ?? "";
+  // The minute of the cancel (or the next one), as the page's locale and zone write it, zone named.
+  const minutes = await page.evaluate(
+    (times) =>
+      times.map((t) =>
+        new Date(t).toLocaleString(undefined, { hour: "2-digit", minute: "2-digit", timeZoneName: "short" }),
+      ),
+    [before.getTime(), Date.now()],
+  );
+  expect(
+    minutes.some((m) => shown.includes(m)),
+    `${shown} names one of ${minutes.join(", ")}`,
+  ).toBe(true);
 });

@@ -13,6 +13,8 @@ import {
 } from "./support/waiver-bundle";
 
 const lookupPath = "/palisade.policy.v1.PolicyService/GetBundleByKey";
+/** The key lookup, a Connect GET whose request is in the query (the page's head preloads it). */
+const isLookup = (url: URL) => url.pathname === lookupPath;
 const definitionPath = "/palisade.policy.v1.PolicyService/GetDefinitionBySlug";
 const resolvePath = "/palisade.policy.v1.PolicyService/ResolvePolicyKey";
 const createPath = "/palisade.waiver.v1.WaiverService/Create";
@@ -32,7 +34,9 @@ const card = (page: Page) => page.getByRole("complementary", { name: "Policy inf
 function countRequests(page: Page, path: string): { readonly count: number; readonly bodies: string[] } {
   const bodies: string[] = [];
   page.on("request", (request: Request) => {
-    if (new URL(request.url()).pathname === path) bodies.push(request.postData() ?? "");
+    const url = new URL(request.url());
+    // A Connect GET (the key lookup) carries its request in the address.
+    if (url.pathname === path) bodies.push(request.postData() ?? url.searchParams.get("message") ?? "");
   });
   return {
     get count() {
@@ -96,7 +100,7 @@ test.describe("policy card", () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    await page.route(`**${lookupPath}`, async (route) => {
+    await page.route(isLookup, async (route) => {
       await held;
       await route.continue();
     });
@@ -108,7 +112,7 @@ test.describe("policy card", () => {
   });
 
   test("says when the connection fails", async ({ page }) => {
-    await page.route(`**${lookupPath}`, (route) => route.abort("internetdisconnected"));
+    await page.route(isLookup, (route) => route.abort("internetdisconnected"));
     await page.goto(`/req?k=${bundle.key}`);
     await expect(card(page)).toContainText("Connection Error", { timeout: 15_000 });
     await expect(card(page)).toContainText("Please check your internet connection and try again");
@@ -122,7 +126,7 @@ test.describe("policy card", () => {
 
   test("says when the policy has no feedback message or further reading", async ({ page }) => {
     // Every catalogue policy has both; the answers are trimmed to what a custom definition may have.
-    await page.route(`**${lookupPath}`, async (route) => {
+    await page.route(isLookup, async (route) => {
       const response = await route.fetch();
       const body = (await response.json()) as Record<string, unknown>;
       await route.fulfill({ response, json: { ...body, feedbackMessage: "" } });

@@ -31,6 +31,7 @@ import { bundles, deployments, waivers } from "../src/db/schema/deployments";
 import { auditLog } from "../src/db/schema/operations";
 import { tenantSettings } from "../src/db/schema/tenants";
 import { WAIVER_EXPIRY_JOB } from "../src/jobs/waiver-expiry-job";
+import { cancelWaiversOfBundle } from "../src/modules/waiver/waiver-lifecycle";
 import { createTestDatabase, type Engine, engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
@@ -744,6 +745,55 @@ describe.each(engines)("waivers on %s", (engine) => {
       expect(cancelled.map((w) => w.entity?.id).sort()).toEqual([ids[0], ids[2]].sort());
       expect(cancelled.every((w) => w.status === WaiverStatus.CANCELLED)).toBe(true);
       expect((await stored(ids[1])).status).toBe("REJECTED");
+    });
+
+    it("records when a waiver was cancelled, on every path, and keeps its expiry", async () => {
+      const seeded = await seedBundle(server, { approval: "MANUAL" });
+      const create = async (key: string) =>
+        (await client("VIEWER").create({ key, duration: HOUR, comment: "cancel me" })).waiver?.entity?.id ??
+        "";
+      const byId = await create(seeded.key);
+      const byKey = await create(seeded.key);
+      await client("MODERATOR").update({ id: byId, status: WaiverStatus.ACTIVE });
+      const expiresAt = (await stored(byId)).expiresAt;
+      const expectBetween = (at: Date | null | undefined, from: number, to: number) => {
+        expect(at?.getTime()).toBeGreaterThanOrEqual(from);
+        expect(at?.getTime()).toBeLessThanOrEqual(to);
+      };
+
+      // By id (the Waivers tab's Cancel, and deleting a waiver).
+      let from = Date.now();
+      const { waivers: one } = await client("EDITOR").cancel({ target: { case: "id", value: byId } });
+      expectBetween(one[0]?.cancelledAt && timestampDate(one[0].cancelledAt), from, Date.now());
+      expect(one[0]?.expiresAt && timestampDate(one[0].expiresAt)).toEqual(expiresAt);
+      const cancelledById = (await stored(byId)).cancelledAt;
+
+      // Every open waiver of a key; the one already cancelled keeps its time.
+      from = Date.now();
+      const { waivers: ofKey } = await client("EDITOR").cancel({
+        target: { case: "policyKey", value: seeded.key },
+      });
+      expect(ofKey.map((w) => w.entity?.id)).toEqual([byKey]);
+      expectBetween(ofKey[0]?.cancelledAt && timestampDate(ofKey[0].cancelledAt), from, Date.now());
+      expect((await stored(byId)).cancelledAt).toEqual(cancelledById);
+
+      // With its policy's deployment: the bundle goes away, its open waivers end.
+      const other = await seedBundle(server, { approval: "MANUAL" });
+      const withBundle = await create(other.key);
+      from = Date.now();
+      await cancelWaiversOfBundle(db(), server.defaultTenantId, other.bundleId);
+      const row = await stored(withBundle);
+      expect(row.status).toBe("CANCELLED");
+      expectBetween(row.cancelledAt, from, Date.now());
+
+      // Read back as the Waivers tab lists them: the time travels with the waiver.
+      const { items: listed } = await client("VIEWER").list({
+        filter: { key: seeded.key, status: [WaiverStatus.CANCELLED] },
+      });
+      const times = (dates: (Date | null | undefined)[]) => dates.map((d) => d?.getTime()).sort();
+      expect(times(listed.map((w) => w.cancelledAt && timestampDate(w.cancelledAt)))).toEqual(
+        times([cancelledById, (await stored(byKey)).cancelledAt]),
+      );
     });
   });
 

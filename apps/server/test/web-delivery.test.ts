@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contentSecurityPolicy } from "../src/http/security-headers";
-import { createRouteMatcher } from "../src/http/static-web";
+import { createRouteFinder } from "../src/http/static-web";
 import { startTestServer, type TestServer } from "./support/test-server";
 
 const INDEX_HTML = `<!doctype html><html><head>
@@ -14,6 +14,17 @@ const REQ_HTML = `<!doctype html><html><head>
 const SCRIPT = `console.log("palisade");${"/* padding */".repeat(200)}`;
 // The waiver page (/req) is its own entry, req.html, and not one of the app's routes.
 const ROUTES = ["/", "/dashboard", "/policies", "/policies/$policyId", "/policies/create"];
+
+/** The code the build says each page loads first (preloads.json), one path that is not an asset among it. */
+const PRELOADS = {
+  routes: {
+    "/dashboard": ["/assets/dashboard-aaa111.js", "/assets/shell-bbb222.js"],
+    "/policies/$policyId": ["/assets/policy-ccc333.js"],
+    "/policies/create": ["/assets/create-ddd444.js", "https://elsewhere.example/x.js"],
+  },
+  withKey: { "/req": ["/assets/text-block-eee555.js"] },
+};
+const SESSION_LINK = `<link rel="preload" as="fetch" href="/api/auth/get-session" crossorigin="anonymous" />`;
 
 /** A web build as the web app's build writes it: pre-compressed copies and the route list. */
 function writeWebBuild(dir: string) {
@@ -32,6 +43,7 @@ function writeWebBuild(dir: string) {
     }
   }
   writeFileSync(join(dir, "routes.json"), JSON.stringify(ROUTES));
+  writeFileSync(join(dir, "preloads.json"), JSON.stringify(PRELOADS));
 }
 
 function expectSecurityHeaders(response: Response, referrerPolicy = "strict-origin-when-cross-origin") {
@@ -46,9 +58,16 @@ function expectSecurityHeaders(response: Response, referrerPolicy = "strict-orig
   expect(response.headers.get("permissions-policy")).not.toContain("bluetooth");
 }
 
-/** The built page, as served less the per-answer nonce. */
+/** The built page, as served less the per-answer nonce and the links announced in its head. */
 function withoutNonce(html: string): string {
-  return html.replace(/\n {4}<meta name="csp-nonce" content="[^"]+" \/>/, "");
+  return html
+    .replace(/\n {4}<meta name="csp-nonce" content="[^"]+" \/>/, "")
+    .replace(/( {2}<link rel="(module)?preload"[^>]*\/>\n)+ {2}<\/head>/, "</head>");
+}
+
+/** The links a served page's head announces. */
+function announced(html: string): string[] {
+  return [...html.matchAll(/<link rel="(?:module)?preload"[^>]*\/>/g)].map((m) => m[0]);
 }
 
 /** Node's fetch decodes bodies itself; these requests read the bytes as sent. */
@@ -209,6 +228,51 @@ describe("the web app's delivery and security headers", () => {
     }
   });
 
+  it("the head announces the session and the code of the route at the address", async () => {
+    const cases: [string, string[]][] = [
+      ["/dashboard", PRELOADS.routes["/dashboard"]],
+      ["/policies/0b6f2a1e-policy", PRELOADS.routes["/policies/$policyId"]],
+      // A fixed segment wins over a parameter; an address that is not an asset is not announced.
+      ["/policies/create", ["/assets/create-ddd444.js"]],
+      ["/policies", []],
+      ["/no-such-page", []],
+    ];
+    for (const [path, code] of cases) {
+      const page = await fetch(`${server.url}${path}`, { headers: { accept: "text/html" } });
+      expect(announced(await page.text()), path).toEqual([
+        SESSION_LINK,
+        ...code.map((file) => `<link rel="modulepreload" crossorigin href="${file}" />`),
+      ]);
+    }
+  });
+
+  it("the waiver page's head announces the lookup of the key in its address and what a key loads", async () => {
+    const lookup = (key: string) =>
+      `<link rel="preload" as="fetch" href="/palisade.policy.v1.PolicyService/GetBundleByKey?connect=v1&amp;encoding=json&amp;message=%7B%22key%22%3A%22${key}%22%7D" crossorigin="anonymous" />`;
+    const textBlock = `<link rel="modulepreload" crossorigin href="/assets/text-block-eee555.js" />`;
+    const html = async (path: string) =>
+      announced(await (await fetch(`${server.url}${path}`, { headers: { accept: "text/html" } })).text());
+    // As the page sends it: trimmed, cut to a key's length, in capitals.
+    expect(await html("/req?k=%20abcdefgh")).toEqual([SESSION_LINK, lookup("ABCDEFG"), textBlock]);
+    // Not a key's format: the page shows why, without a lookup.
+    expect(await html("/req?k=ab%22%3E")).toEqual([SESSION_LINK, textBlock]);
+    expect(await html("/req")).toEqual([SESSION_LINK]);
+  });
+
+  it("the lookup the head announces answers as a Connect GET, the same as the page's POST", async () => {
+    const path = "/palisade.policy.v1.PolicyService/GetBundleByKey";
+    const got = await fetch(
+      `${server.url}${path}?connect=v1&encoding=json&message=%7B%22key%22%3A%22ABCDEFG%22%7D`,
+    );
+    const posted = await fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ key: "ABCDEFG" }),
+    });
+    expect(got.status).toBe(posted.status);
+    expect(await got.json()).toEqual(await posted.json());
+  });
+
   it("unknown paths answer 404 with the page, which shows the app's Not Found screen", async () => {
     for (const path of ["/no-such-page", "/policies/a/b/c", "/dashboard/extra"]) {
       const page = await fetch(`${server.url}${path}`, { headers: { accept: "text/html" } });
@@ -239,7 +303,12 @@ describe("HSTS", () => {
 });
 
 describe("route matching", () => {
-  const isRoute = createRouteMatcher(["/", "/policies", "/policies/$policyId", "/files/$"]);
+  const find = createRouteFinder(["/", "/policies", "/policies/$policyId", "/policies/create", "/files/$"]);
+  const isRoute = (path: string) => find(path) !== undefined;
+  it("a path of fixed segments is its own route, not a parameter's", () => {
+    expect(find("/policies/create")).toBe("/policies/create");
+    expect(find("/policies/abc")).toBe("/policies/$policyId");
+  });
   it.each([
     ["/", true],
     ["/policies", true],

@@ -4,27 +4,37 @@ import { join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import fastifyStatic from "@fastify/static";
 import type { HttpApp } from "./http-app";
+import { createPagePreloads } from "./page-preloads";
 import { isRpcPath } from "./request-limits";
 import { contentSecurityPolicy } from "./security-headers";
 
 /** Written by the web build beside index.html: the app's page paths, `$name` for a parameter. */
 const ROUTES_FILE = "routes.json";
 
-/** Tells the single-page app's paths from unknown ones, from the build's list of route patterns. */
-export function createRouteMatcher(patterns: string[]): (path: string) => boolean {
-  const compiled = patterns.map((pattern) => pattern.split("/").filter(Boolean));
+/**
+ * The pattern of the single-page app's route a path is, from the build's list of route patterns
+ * (a pattern of fixed segments before one with parameters), or undefined for an unknown path.
+ */
+export function createRouteFinder(patterns: string[]): (path: string) => string | undefined {
+  const compiled = patterns
+    .map((pattern) => ({ pattern, parts: pattern.split("/").filter(Boolean) }))
+    .sort(
+      (a, b) =>
+        a.parts.filter((p) => p.startsWith("$")).length - b.parts.filter((p) => p.startsWith("$")).length,
+    );
+  const matches = (parts: string[], segments: string[]) => {
+    for (const [index, part] of parts.entries()) {
+      // A bare `$` is a splat: it takes the rest of the path.
+      if (part === "$") return segments.length > index;
+      const segment = segments[index];
+      if (segment === undefined) return false;
+      if (!part.startsWith("$") && part !== safeDecode(segment)) return false;
+    }
+    return segments.length === parts.length;
+  };
   return (path) => {
     const segments = path.split("/").filter(Boolean);
-    return compiled.some((pattern) => {
-      for (const [index, part] of pattern.entries()) {
-        // A bare `$` is a splat: it takes the rest of the path.
-        if (part === "$") return segments.length > index;
-        const segment = segments[index];
-        if (segment === undefined) return false;
-        if (!part.startsWith("$") && part !== safeDecode(segment)) return false;
-      }
-      return segments.length === pattern.length;
-    });
+    return compiled.find(({ parts }) => matches(parts, segments))?.pattern;
   };
 }
 
@@ -36,9 +46,12 @@ function safeDecode(segment: string): string | undefined {
   }
 }
 
-/** The page with its nonce where the app's start-up code reads it. */
-function withNonce(page: string, nonce: string): string {
-  return page.replace("<head>", `<head>\n    <meta name="csp-nonce" content="${nonce}" />`);
+/** The page with its nonce where the app's start-up code reads it, and the links its head announces. */
+function rendered(page: string, nonce: string, links: string[]): string {
+  const withNonce = page.replace("<head>", `<head>\n    <meta name="csp-nonce" content="${nonce}" />`);
+  return links.length === 0
+    ? withNonce
+    : withNonce.replace("</head>", `${links.map((link) => `  ${link}\n`).join("")}  </head>`);
 }
 
 function cacheControlFor(file: string): string {
@@ -67,10 +80,12 @@ function ownEntryPages(webDist: string): Map<string, string> {
  */
 export async function registerStaticWeb(app: HttpApp, webDist: string) {
   const routesFile = join(webDist, ROUTES_FILE);
-  const isAppRoute = existsSync(routesFile)
-    ? createRouteMatcher(JSON.parse(readFileSync(routesFile, "utf8")) as string[])
-    : // A build without the list: every path may be a page, as the router decides in the browser.
-      () => true;
+  const findRoute = existsSync(routesFile)
+    ? createRouteFinder(JSON.parse(readFileSync(routesFile, "utf8")) as string[])
+    : undefined;
+  // A build without the list: every path may be a page, as the router decides in the browser.
+  const isAppRoute = (path: string) => (findRoute ? findRoute(path) !== undefined : true);
+  const preloadsOf = createPagePreloads(webDist);
 
   const page = readFileSync(join(webDist, "index.html"), "utf8");
   const ownPages = ownEntryPages(webDist);
@@ -99,9 +114,14 @@ export async function registerStaticWeb(app: HttpApp, webDist: string) {
       // initiative's slug) is not an extension.
       !/\.[a-z][a-z0-9]*$/i.test(path);
     if (!isPageRequest) return reply.code(404).send({ error: "Not Found" });
-    const ownPage = ownPages.get(path.length > 1 ? path.replace(/\/+$/, "") : path);
+    const ownPath = path.length > 1 ? path.replace(/\/+$/, "") : path;
+    const ownPage = ownPages.get(ownPath);
     const nonce = randomBytes(16).toString("base64");
-    const html = Buffer.from(withNonce(ownPage ?? page, nonce));
+    const search = new URLSearchParams(request.url.slice(path.length + 1));
+    const links = preloadsOf(
+      ownPage !== undefined ? { ownEntry: ownPath, search } : { route: findRoute?.(path), search },
+    );
+    const html = Buffer.from(rendered(ownPage ?? page, nonce, links));
     // The page is small; compressing it per answer costs microseconds.
     const accepted = request.headers["accept-encoding"] ?? "";
     const encoding = /\bbr\b/.test(accepted) ? "br" : /\bgzip\b/.test(accepted) ? "gzip" : undefined;

@@ -29,6 +29,21 @@ describe("callConnectJson", () => {
     expect(new Headers(seen.init?.headers).get("Connect-Protocol-Version")).toBe("1");
   });
 
+  it("sends a GET with the request in the address and no header of its own, as the page's head preloads it", async () => {
+    const seen: { url?: string; init?: RequestInit } = {};
+    await callConnectJson(
+      "palisade.policy.v1.PolicyService/GetBundleByKey",
+      { key: "ABCDEFG" },
+      { get: true, fetch: fakeFetch(200, "{}", seen) },
+    );
+    expect(seen.url).toBe(
+      "/palisade.policy.v1.PolicyService/GetBundleByKey?connect=v1&encoding=json&message=%7B%22key%22%3A%22ABCDEFG%22%7D",
+    );
+    expect(seen.init?.method).toBeUndefined();
+    expect(seen.init?.body).toBeUndefined();
+    expect(seen.init?.headers).toBeUndefined();
+  });
+
   it.each([
     [404, '{"code":"not_found","message":"No policy has this key"}', "not_found", "No policy has this key"],
     [

@@ -1,3 +1,4 @@
+import { connectGetPath } from "@palisade/api/connect-get";
 import type {
   MethodName,
   RequestJson,
@@ -22,6 +23,11 @@ const httpStatusCodes: Record<number, string> = {
 };
 
 interface CallOptions {
+  /**
+   * Sends the call as a Connect GET, for a method without side effects: with no header of its own,
+   * so that an answer the page's head preloaded for the same address is used.
+   */
+  get?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -42,17 +48,22 @@ export async function callConnectJson<Res>(
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   let response: Response;
   try {
-    response = await (options.fetch ?? fetch)(`/${path}`, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: {
-        "Content-Type": "application/json",
-        "Connect-Protocol-Version": "1",
-        "Connect-Timeout-Ms": String(timeoutMs),
-      },
-      body: JSON.stringify(body),
-      signal,
-    });
+    response = await (options.fetch ?? fetch)(
+      options.get ? connectGetPath(path, body) : `/${path}`,
+      options.get
+        ? { credentials: "same-origin", signal }
+        : {
+            method: "POST",
+            credentials: "same-origin",
+            headers: {
+              "Content-Type": "application/json",
+              "Connect-Protocol-Version": "1",
+              "Connect-Timeout-Ms": String(timeoutMs),
+            },
+            body: JSON.stringify(body),
+            signal,
+          },
+    );
   } catch (error) {
     if (timeout.aborted) throw new RpcError("deadline_exceeded", requestTimeoutMessage);
     if (options.signal?.aborted) throw new RpcError("canceled", "The request was cancelled");

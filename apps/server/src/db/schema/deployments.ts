@@ -108,6 +108,8 @@ export const waivers = pgTable(
     reviewerName: text("reviewer_name"),
     reviewerIdentifier: text("reviewer_identifier"),
     reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    /** When it was cancelled (by a person, by deleting it, or with its policy's deployment). */
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
     /** Whether the cloud has received it: PENDING | PROPAGATING (received, not enforced yet) | ACTIVE | FAILED. */
     deploymentStatus: text("deployment_status").notNull().default("PENDING"),
     /** While PROPAGATING: when the cloud is expected to honour it (Azure). */

@@ -89,7 +89,8 @@ export async function loadClassifyContext(
     .filter((w) => w.expiresAt)
     .map((w) => {
       const expires = w.expiresAt as Date;
-      const ended = w.status === "CANCELLED" && w.updatedAt < expires ? w.updatedAt : expires;
+      const cancelledAt = w.status === "CANCELLED" ? (w.cancelledAt ?? w.updatedAt) : undefined;
+      const ended = cancelledAt && cancelledAt < expires ? cancelledAt : expires;
       return {
         deploymentId: w.deploymentId,
         from: w.reviewedAt ?? w.createdAt,

@@ -75,6 +75,7 @@ export function waiverMessage(row: WaiverView): Waiver {
       ? { name: row.reviewerName, identifier: row.reviewerIdentifier ?? "" }
       : undefined,
     reviewedAt: row.reviewedAt ? timestampFromDate(row.reviewedAt) : undefined,
+    cancelledAt: row.cancelledAt ? timestampFromDate(row.cancelledAt) : undefined,
     approvalType: row.approvalType === "MANUAL" ? WaiverApprovalType.MANUAL : WaiverApprovalType.AUTO,
     deploymentStatus:
       WaiverDeploymentStatus[row.deploymentStatus as keyof typeof WaiverDeploymentStatus] ??

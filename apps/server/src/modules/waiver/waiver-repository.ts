@@ -193,9 +193,11 @@ export async function transitionWaiver(
   from: WaiverStatusName,
   changes: Partial<WaiverInsert> & { status: WaiverStatusName },
 ): Promise<boolean> {
+  // Every way a waiver is cancelled passes here or below (cancelOpenWaiversOfBundle): both record when.
+  const cancelled = changes.status === "CANCELLED" ? { cancelledAt: changes.cancelledAt ?? new Date() } : {};
   const rows = await db
     .update(waivers)
-    .set(changes)
+    .set({ ...changes, ...cancelled })
     .where(and(eq(waivers.tenantId, tenantId), eq(waivers.id, id), eq(waivers.status, from)))
     .returning({ id: waivers.id });
   return rows.length > 0;
@@ -246,7 +248,7 @@ export async function cancelOpenWaiversOfBundle(
     .where(and(eq(deployments.tenantId, tenantId), eq(deployments.bundleId, bundleId)));
   await db
     .update(waivers)
-    .set({ status: "CANCELLED" })
+    .set({ status: "CANCELLED", cancelledAt: new Date() })
     .where(
       and(
         eq(waivers.tenantId, tenantId),

@@ -38,4 +38,22 @@ describe("waiverOutcomeOf", () => {
       },
     );
   });
+
+  it("a cancelled waiver says when it was cancelled, in the requester's time zone, not its expiry", () => {
+    const outcome = waiverOutcomeOf(
+      {
+        status: "WAIVER_STATUS_CANCELLED",
+        expiresAt: "2026-12-05T10:00:00Z",
+        cancelledAt: "2026-12-04T09:15:00Z",
+      },
+      "Acme",
+      "Asia/Tokyo",
+    );
+    expect(outcome).toEqual({
+      kind: "closed",
+      status: "CANCELLED",
+      endedAt: localExpiry("2026-12-04T09:15:00Z", "Asia/Tokyo"),
+    });
+    expect(outcome.kind === "closed" && outcome.endedAt).toMatch(/18:15|6:15 PM/);
+  });
 });

@@ -9,7 +9,8 @@ export type WaiverOutcome =
   | { kind: "propagating"; activeAt: Date | null; expiresAt: string | null; scope: WaiverTargetName | null }
   | { kind: "pending"; tenantName: string; scope: WaiverTargetName | null }
   | { kind: "rejected"; reviewer: string }
-  | { kind: "closed"; status: string };
+  /** Cancelled, expired: `endedAt` is when it was cancelled, in the viewer's time zone. */
+  | { kind: "closed"; status: string; endedAt: string | null };
 
 /** The expiry time in the requester's own time zone, with the zone named. */
 export function localExpiry(iso: string | undefined, timeZone?: string): string | null {
@@ -50,5 +51,9 @@ export function waiverOutcomeOf(waiver: WaiverJson, tenantName: string, timeZone
   }
   if (status === "PENDING") return { kind: "pending", tenantName, scope: targetOf(waiver) };
   if (status === "REJECTED") return { kind: "rejected", reviewer: waiver.reviewer?.name ?? "" };
-  return { kind: "closed", status };
+  return {
+    kind: "closed",
+    status,
+    endedAt: localExpiry(status === "CANCELLED" ? waiver.cancelledAt : waiver.expiresAt, timeZone),
+  };
 }

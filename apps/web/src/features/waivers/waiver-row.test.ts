@@ -179,11 +179,12 @@ describe("what a waiver exempts, by name", () => {
 describe("when a waiver ends", () => {
   const at = (iso: string) => timestampFromDate(new Date(iso));
 
-  it("a cancelled waiver shows when it was cancelled, not its original expiry", () => {
+  it("a cancelled waiver shows when it was cancelled, not its original expiry nor its last change", () => {
     const waiver = create(WaiverSchema, {
       status: CANCELLED,
       expiresAt: at("2026-12-05T10:00:00Z"),
-      entity: { updatedAt: at("2026-12-04T09:15:00Z") },
+      cancelledAt: at("2026-12-04T09:15:00Z"),
+      entity: { updatedAt: at("2026-12-04T11:40:00Z") },
     });
     expect(waiverEndOf(waiver)).toEqual({ label: "Cancelled", at: new Date("2026-12-04T09:15:00Z") });
   });

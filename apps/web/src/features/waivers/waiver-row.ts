@@ -126,15 +126,14 @@ export function waiverTargetOf(
 }
 
 /**
- * When a waiver ends or ended: a cancelled one when it was cancelled (its last change, as
- * cancelling is the last decision on it), otherwise its expiry once it has one.
+ * When a waiver ends or ended: a cancelled one when it was cancelled (the time the server records
+ * then, not its expiry nor its last change), otherwise its expiry once it has one.
  */
 export function waiverEndOf(
-  waiver: Pick<Waiver, "status" | "expiresAt" | "entity">,
+  waiver: Pick<Waiver, "status" | "expiresAt" | "cancelledAt">,
 ): { label: string; at: Date } | undefined {
   if (waiver.status === WaiverStatus.CANCELLED) {
-    const at = waiver.entity?.updatedAt;
-    return at ? { label: "Cancelled", at: timestampDate(at) } : undefined;
+    return waiver.cancelledAt ? { label: "Cancelled", at: timestampDate(waiver.cancelledAt) } : undefined;
   }
   if (!waiver.expiresAt) return undefined;
   const label = waiver.status === WaiverStatus.EXPIRED ? "Expired" : "Expires";

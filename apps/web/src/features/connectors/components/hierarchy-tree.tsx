@@ -15,10 +15,13 @@ function TreeItem({ node, depth }: { node: HierarchyNode; depth: number }) {
         <TreeItem key={child.entity?.id ?? child.externalId} node={child} depth={depth + 1} />
       )}
     >
-      <span className="text-sm font-medium">{node.name}</span>
-      <Badge variant="outline">{scopeTypeLabels[node.type]}</Badge>
-      <span className="truncate font-mono text-xs text-muted-foreground" title={node.externalId}>
-        {node.externalId}
+      {/* On a phone the type and the id wrap below the name rather than squeeze it to a word a line. */}
+      <span className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-0.5">
+        <span className="text-sm font-medium [overflow-wrap:anywhere]">{node.name}</span>
+        <Badge variant="outline">{scopeTypeLabels[node.type]}</Badge>
+        <span className="max-w-full truncate font-mono text-xs text-muted-foreground" title={node.externalId}>
+          {node.externalId}
+        </span>
       </span>
       {link && (
         <a

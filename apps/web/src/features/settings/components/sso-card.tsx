@@ -87,7 +87,7 @@ function SsoForm({ settings }: { settings: SsoSettings | undefined }) {
   }
 
   return (
-    <form onSubmit={save} noValidate className="grid gap-4">
+    <form onSubmit={save} noValidate className="grid max-w-2xl gap-4">
       <div className="space-y-1.5">
         <Label htmlFor={`${id}-protocol`}>Protocol</Label>
         <Select value={String(protocol)} onValueChange={(v) => setProtocol(Number(v) as SsoProtocol)}>

@@ -12,8 +12,9 @@ export type WaiverScopesJson = ResponseJson<typeof PolicyService, "listWaiverSco
 export type WaiverScopeJson = NonNullable<WaiverScopesJson["scopes"]>[number];
 export type DefinitionBySlugJson = ResponseJson<typeof PolicyService, "getDefinitionBySlug">;
 
+/** A GET: the waiver page's head preloads it for the key in the address (see the server's page-preloads.ts). */
 export function getBundleByKey(key: string, signal?: AbortSignal) {
-  return policyRpc.call("getBundleByKey", { key }, { signal });
+  return policyRpc.call("getBundleByKey", { key }, { signal, get: true });
 }
 
 export function getDefinitionBySlug(slug: string, signal?: AbortSignal) {

@@ -44,4 +44,22 @@ describe("WaiverOutcomeCard", () => {
     expect(screen.getByRole("status").textContent).toContain("It awaits approval");
     expect(screen.getByTestId("waiver-details").textContent).toContain("Pending approval");
   });
+
+  it("a cancelled waiver reads when it was cancelled, with its zone", () => {
+    render(
+      <WaiverOutcomeCard
+        created={{
+          waiver: {
+            status: "WAIVER_STATUS_CANCELLED",
+            expiresAt: "2026-12-05T10:00:00Z",
+            cancelledAt: "2026-12-04T09:15:00Z",
+            ...ou,
+          },
+        }}
+        onAnother={vi.fn()}
+      />,
+    );
+    expect(screen.getByRole("heading").textContent).toBe("Waiver cancelled");
+    expect(screen.getByText(/no longer applies/).textContent).toMatch(/cancelled .*2026.*0?9:15.*(UTC|GMT)/);
+  });
 });

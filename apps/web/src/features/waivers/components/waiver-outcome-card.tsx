@@ -95,7 +95,13 @@ export function WaiverOutcomeCard({
           <>
             <XCircleIcon className="size-12 text-muted-foreground" aria-hidden="true" />
             <h2 className="text-xl font-semibold">Waiver {outcome.status.toLowerCase()}</h2>
-            <p className="text-sm text-muted-foreground">The waiver no longer applies.</p>
+            <p className="text-sm text-muted-foreground">
+              The waiver no longer applies
+              {outcome.endedAt
+                ? ` (${outcome.status === "CANCELLED" ? "cancelled" : "ended"} ${outcome.endedAt})`
+                : ""}
+              .
+            </p>
           </>
         )}
         {/* The hierarchy's name the server sends first; else the one chosen on the form. */}
