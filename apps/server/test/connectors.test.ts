@@ -13,7 +13,8 @@ import {
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectors, hierarchyNodes } from "../src/db/schema/connectors";
-import { auditLog, jobs } from "../src/db/schema/operations";
+import { auditLog } from "../src/db/schema/audit";
+import { jobs } from "../src/db/schema/operations";
 import { scpQuotasFor } from "../src/modules/deployment/scp-repack";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";

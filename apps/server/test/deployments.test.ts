@@ -16,7 +16,7 @@ import type { AwsCloudProvider } from "../src/cloud/cloud-provider";
 import { connectors } from "../src/db/schema/connectors";
 import { waivers } from "../src/db/schema/deployments";
 import { policyEvents } from "../src/db/schema/events";
-import { auditLog } from "../src/db/schema/operations";
+import { auditLog } from "../src/db/schema/audit";
 import { enqueueBundleSync } from "../src/jobs/bundle-sync-job";
 import {
   advanceSandboxClock,

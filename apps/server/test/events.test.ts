@@ -26,7 +26,8 @@ import type { AwsCloudProvider, AzureCloudProvider } from "../src/cloud/cloud-pr
 import { connectors, hierarchyNodes } from "../src/db/schema/connectors";
 import { bundles, deployments, waivers } from "../src/db/schema/deployments";
 import { policyEvents } from "../src/db/schema/events";
-import { auditLog, jobs } from "../src/db/schema/operations";
+import { auditLog } from "../src/db/schema/audit";
+import { jobs } from "../src/db/schema/operations";
 import { recordMissingDeployment, writeEvents } from "../src/modules/event/record-event";
 import { deleteExportFilesBeforeAnyTenant } from "../src/modules/export/export-file-repository";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
@@ -584,7 +585,7 @@ describe.each(engines)("policy events on %s", (engine) => {
       .from(auditLog)
       .where(and(eq(auditLog.tenantId, tenantId), eq(auditLog.action, "PolicyEventStoreService.Update")));
     expect(audited).toHaveLength(2);
-    expect(audited.map((a) => (a.details as { reason?: string }).reason).sort()).toEqual([
+    expect(audited.map((a) => (a.after as { reason?: string }).reason).sort()).toEqual([
       "Known test account",
       undefined,
     ]);

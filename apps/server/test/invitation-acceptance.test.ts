@@ -6,7 +6,7 @@ import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { invitation, user } from "../src/db/schema/auth";
-import { auditLog } from "../src/db/schema/operations";
+import { auditLog } from "../src/db/schema/audit";
 import { invitationTokenIn } from "./support/invitation-link";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { engines } from "./support/test-database";

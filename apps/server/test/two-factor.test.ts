@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { member, user } from "../src/db/schema/auth";
-import { auditLog } from "../src/db/schema/operations";
+import { auditLog } from "../src/db/schema/audit";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { engines } from "./support/test-database";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "./support/test-server";

@@ -28,7 +28,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase } from "../src/db/database";
 import { member } from "../src/db/schema/auth";
 import { bundles, deployments, waivers } from "../src/db/schema/deployments";
-import { auditLog } from "../src/db/schema/operations";
+import { auditLog } from "../src/db/schema/audit";
 import { tenantSettings } from "../src/db/schema/tenants";
 import { WAIVER_EXPIRY_JOB } from "../src/jobs/waiver-expiry-job";
 import { createTestDatabase, type Engine, engines } from "./support/test-database";

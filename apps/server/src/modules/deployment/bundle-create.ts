@@ -5,7 +5,7 @@ import type { Definition } from "@palisade/policy-engine/catalogue/definition-sc
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import { renderFeedbackMessage } from "@palisade/policy-engine/compilers/compile-input";
 import { generatePolicyKey } from "@palisade/policy-engine/keys/policy-key";
-import type { Database } from "../../db/database";
+import type { Database, Transaction } from "../../db/database";
 import { enqueueBundleSync } from "../../jobs/bundle-sync-job";
 import type { JobQueue } from "../../jobs/job-queue";
 import { findHierarchyNodes } from "../connector/connector-repository";
@@ -41,6 +41,8 @@ export interface NewBundle {
   /** The tenant's default when absent. */
   waiverApprovalMode: string | undefined;
   createdBy: string;
+  /** Written in the bundle's transaction: the caller's audit record of the creation. */
+  audit?: (tx: Transaction, bundle: BundleRow) => Promise<void>;
 }
 
 /** A bundle checked and ready to store. */
@@ -112,6 +114,7 @@ export async function storeBundle(
         createdBy: input.createdBy,
       },
       scopes,
+      input.audit,
     );
     if (!stored) continue;
     await enqueueBundleSync(jobs, {

@@ -3,7 +3,7 @@ import type { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/de
 import type { Database } from "../../db/database";
 import { requireCaller } from "../../rpc/call-context";
 import { invalidField } from "../../rpc/errors";
-import { auditCall } from "../audit/audit-log";
+import { recordAudit } from "../audit/audit-log";
 import { bundleById, bundleNotFound, deploymentNotFound, liveBundle } from "./bundle-lookup";
 import { type BundleRow, updateBundle } from "./bundle-repository";
 import { modeName } from "./deployment-message";
@@ -29,6 +29,8 @@ export async function changeMode(
   });
   if (!updated) throw bundleNotFound();
   await replaceBundleTargets(db, updated, undefined);
-  await auditCall(db, ctx, { targetType: "deployment", targetId: id, details: { mode: name } });
+  await db.transaction((tx) =>
+    recordAudit(tx, ctx, { target: { type: "deployment", id: id }, after: { mode: name } }),
+  );
   return { bundle: updated, deploymentId: id };
 }

@@ -7,6 +7,7 @@ export type TenantRow = typeof organization.$inferSelect;
 export type TenantSettingsRow = typeof tenantSettings.$inferSelect;
 
 export const DEFAULT_EVENT_RETENTION_DAYS = 400;
+export const DEFAULT_AUDIT_RETENTION_DAYS = 400;
 
 export async function findTenant(db: Database, tenantId: string): Promise<TenantRow | undefined> {
   const [row] = await db.select().from(organization).where(eq(organization.id, tenantId)).limit(1);
@@ -29,6 +30,7 @@ export async function findTenantSettings(db: Database, tenantId: string): Promis
       waiverLinkBaseUrl: "",
       requireSeparateApprover: true,
       eventRetentionDays: DEFAULT_EVENT_RETENTION_DAYS,
+      auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
       waiverRequesterDomains: [],
       requireMfa: false,
       createdAt: new Date(0),

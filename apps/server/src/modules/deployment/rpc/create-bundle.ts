@@ -1,7 +1,7 @@
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { createBundleNow } from "../bundle-create";
 import { parseName, parseNamespace } from "../bundle-input";
 import { definitionFor } from "../compile-check";
@@ -34,16 +34,17 @@ export function createBundle(deps: DeploymentServiceDeps): DeploymentRpc["create
         approval === WaiverApprovalMode.UNSPECIFIED ? undefined : WaiverApprovalMode[approval],
       createdBy: caller.name,
     });
-    await auditCall(db, ctx, {
-      targetType: "bundle",
-      targetId: bundle.id,
-      details: {
-        key: bundle.key,
-        policySlug: definition.slug,
-        mode,
-        scopes: (bundle.scopes as { externalId: string }[]).map((s) => s.externalId),
-      },
-    });
+    await db.transaction((tx) =>
+      recordAudit(tx, ctx, {
+        target: { type: "bundle", id: bundle.id },
+        after: {
+          key: bundle.key,
+          policySlug: definition.slug,
+          mode,
+          scopes: (bundle.scopes as { externalId: string }[]).map((s) => s.externalId),
+        },
+      }),
+    );
     return { bundle: bundleMessage(bundle) };
   };
 }

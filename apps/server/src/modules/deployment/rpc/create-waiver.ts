@@ -4,7 +4,7 @@ import { WaiverCreateSource } from "@palisade/api/gen/palisade/waiver/v1/waiver_
 import { evaluatedPrincipalArn } from "@palisade/policy-engine/principals/principal-arn";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { createWaivers } from "../../waiver/waiver-create";
 import { tenantMaxWaiverHours } from "../../waiver/waiver-lifecycle";
 import { waiverMessage } from "../../waiver/waiver-message";
@@ -71,15 +71,24 @@ export function createWaiver(deps: DeploymentServiceDeps): DeploymentRpc["create
         // Granted by an administrator: only the room in the cloud limits it, not a requester's share.
         limitShare: false,
         reason: "waiver created",
+        audit: async (tx, waivers) => {
+          for (const waiver of waivers) {
+            await recordAudit(tx, ctx, {
+              target: { type: "waiver", id: waiver.id, name: waiver.policyKey },
+              after: {
+                policyKey: waiver.policyKey,
+                status: waiver.status,
+                expiresAt: waiver.expiresAt,
+                scope: waiver.scope ?? waiver.resource ?? waiver.principalArn,
+                comment: waiver.comment,
+              },
+            });
+          }
+        },
       },
     );
     const [view] = created.waivers;
     if (!view) throw new ConnectError("The waiver was not stored.", Code.Internal);
-    await auditCall(db, ctx, {
-      targetType: "waiver",
-      targetId: view.id,
-      details: { key: bundle.key, expiresAt: expiresAt.toISOString() },
-    });
     return { waiver: waiverMessage(view) };
   };
 }

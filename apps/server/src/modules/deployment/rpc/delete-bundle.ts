@@ -1,6 +1,6 @@
 import { enqueueBundleDelete } from "../../../jobs/bundle-delete-job";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { cancelWaiversOfBundle } from "../../waiver/waiver-lifecycle";
 import { bundleById } from "../bundle-lookup";
 import { updateBundle } from "../bundle-repository";
@@ -18,7 +18,9 @@ export function deleteBundle({ db, jobs }: DeploymentServiceDeps): DeploymentRpc
         editedAt: new Date(),
       });
       await cancelWaiversOfBundle(db, caller.tenantId, bundle.id);
-      await auditCall(db, ctx, { targetType: "bundle", targetId: bundle.id, details: { key: bundle.key } });
+      await db.transaction((tx) =>
+        recordAudit(tx, ctx, { target: { type: "bundle", id: bundle.id }, after: { key: bundle.key } }),
+      );
     }
     // Queued again on a repeated call, so that a removal that failed earlier is retried.
     await enqueueBundleDelete(jobs, { tenantId: caller.tenantId, bundleId: bundle.id });

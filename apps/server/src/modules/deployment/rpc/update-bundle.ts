@@ -5,7 +5,7 @@ import { renderFeedbackMessage } from "@palisade/policy-engine/compilers/compile
 import { enqueueBundleSync } from "../../../jobs/bundle-sync-job";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { findHierarchyNodes } from "../../connector/connector-repository";
 import { awsManagementAccountOf } from "../../connector/connectors";
 import {
@@ -119,11 +119,12 @@ export function updateBundle(deps: DeploymentServiceDeps): DeploymentRpc["update
       // Nothing the cloud sees changed: the deployments keep their status.
       await updateDeploymentsOfBundle(db, caller.tenantId, bundle.id, { isVisible: updated.isVisible });
     }
-    await auditCall(db, ctx, {
-      targetType: "bundle",
-      targetId: bundle.id,
-      details: { fields: Object.keys(changes), redeploy },
-    });
+    await db.transaction((tx) =>
+      recordAudit(tx, ctx, {
+        target: { type: "bundle", id: bundle.id },
+        after: { fields: Object.keys(changes), redeploy },
+      }),
+    );
     const fresh = await findBundle(db, caller.tenantId, bundle.id);
     return { bundle: bundleMessage(fresh ?? updated) };
   };

@@ -1,6 +1,6 @@
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { type SecretField, secretContext } from "../notification-delivery";
 import type { NotificationRpc, NotificationServiceDeps } from "../notification-deps";
 import { notificationSettingsMessage } from "../notification-message";
@@ -75,17 +75,17 @@ export function updateSettings(deps: NotificationServiceDeps): NotificationRpc["
       ]);
     }
     await saveNotificationSettings(deps.db, tenantId, next);
-    await auditCall(deps.db, ctx, {
-      targetType: "tenant",
-      targetId: tenantId,
-      // Which secrets changed, never their values.
-      details: {
-        emailEnabled: next.emailEnabled,
-        slackEnabled: next.slackEnabled,
-        teamsEnabled: next.teamsEnabled,
-        secretsChanged: Object.keys(secrets),
-      },
-    });
+    await deps.db.transaction((tx) =>
+      recordAudit(tx, ctx, {
+        target: { type: "tenant", id: tenantId },
+        after: {
+          emailEnabled: next.emailEnabled,
+          slackEnabled: next.slackEnabled,
+          teamsEnabled: next.teamsEnabled,
+          secretsChanged: Object.keys(secrets),
+        },
+      }),
+    );
     const row = await findNotificationSettings(deps.db, tenantId);
     return {
       settings: notificationSettingsMessage(deps, tenantId, row, await listDeliveries(deps.db, tenantId)),

@@ -5,7 +5,7 @@ import type {
   CreateResponseSchema,
 } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { storedDefinitionMessage } from "../definition-message";
 import { requireSlug } from "../definition-query";
 import {
@@ -38,10 +38,11 @@ export async function create(
   const definition = checkDefinition(catalogue, document, view, "policy_definition.");
   const row = await insertTenantDefinition(db, caller.tenantId, definition, caller.id);
   if (!row) throw alreadyExists();
-  await auditCall(db, ctx, {
-    targetType: "policy_definition",
-    targetId: slug,
-    details: { enforcer: definition.enforcer },
-  });
+  await db.transaction((tx) =>
+    recordAudit(tx, ctx, {
+      target: { type: "policy_definition", id: slug },
+      after: { enforcer: definition.enforcer },
+    }),
+  );
   return { policyDefinition: storedDefinitionMessage(row, view) };
 }

@@ -5,7 +5,7 @@ import type {
   AddRecommendationResponseSchema,
 } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { loadTenantCatalogue } from "../../policy-definition/tenant-catalogue";
 import type { RecommendationServiceDeps } from "../recommendation-deps";
 import { readRecommendationInput } from "../recommendation-input";
@@ -25,10 +25,11 @@ export async function addRecommendation(
     ...input,
     createdBy: caller.name,
   });
-  await auditCall(deps.db, ctx, {
-    targetType: "recommendation",
-    targetId: row.id,
-    details: { title: row.title, policySlugs: row.policySlugs },
-  });
+  await deps.db.transaction((tx) =>
+    recordAudit(tx, ctx, {
+      target: { type: "recommendation", id: row.id },
+      after: { title: row.title, policySlugs: row.policySlugs },
+    }),
+  );
   return { recommendation: recommendationMessage(row) };
 }

@@ -5,7 +5,7 @@ import type {
   RefreshRecommendationsResponseSchema,
 } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import type { RecommendationServiceDeps } from "../recommendation-deps";
 
 /** Recomputes the caller's tenant's recommendations now; one computation per tenant at a time. */
@@ -16,6 +16,8 @@ export async function refreshRecommendations(
 ): Promise<MessageInitShape<typeof RefreshRecommendationsResponseSchema>> {
   const caller = requireCaller(ctx);
   const outcome = await deps.computer.compute(caller.tenantId);
-  await auditCall(deps.db, ctx, { targetType: "recommendations", details: { ...outcome } });
+  await deps.db.transaction((tx) =>
+    recordAudit(tx, ctx, { target: { type: "tenant", id: caller.tenantId }, after: { ...outcome } }),
+  );
   return outcome;
 }

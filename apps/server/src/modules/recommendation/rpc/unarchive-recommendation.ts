@@ -5,7 +5,7 @@ import type {
   UnarchiveRecommendationResponseSchema,
 } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { type RecommendationServiceDeps, requireRecommendation } from "../recommendation-deps";
 import { recommendationMessage } from "../recommendation-message";
 import { setArchived } from "../recommendation-repository";
@@ -18,10 +18,8 @@ export async function unarchiveRecommendation(
   const caller = requireCaller(ctx);
   const current = await requireRecommendation(deps.db, caller.tenantId, req.id);
   const row = (await setArchived(deps.db, caller.tenantId, current.id, false)) ?? current;
-  await auditCall(deps.db, ctx, {
-    targetType: "recommendation",
-    targetId: row.id,
-    details: { title: row.title },
-  });
+  await deps.db.transaction((tx) =>
+    recordAudit(tx, ctx, { target: { type: "recommendation", id: row.id }, after: { title: row.title } }),
+  );
   return { recommendation: recommendationMessage(row) };
 }

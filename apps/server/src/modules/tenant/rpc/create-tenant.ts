@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { requireInstanceAdmin } from "../../../auth/instance-admin";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { insertTenantWithAdministrator } from "../tenant-repository";
 import {
   loadTenantMessage,
@@ -29,6 +29,6 @@ export async function createTenant(
   const id = crypto.randomUUID();
   await insertTenantWithAdministrator(db, { id, name, slug: tenantSlug(name, id) }, caller.id);
   // Recorded in the tenant the administrator acted from.
-  await auditCall(db, ctx, { targetType: "tenant", targetId: id, details: { name } });
+  await db.transaction((tx) => recordAudit(tx, ctx, { target: { type: "tenant", id: id }, after: { name } }));
   return { tenant: await loadTenantMessage(db, await requireTenant(db, id)) };
 }

@@ -8,7 +8,7 @@ import type {
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { MAX_REQUESTER_DOMAINS, parseRequesterDomains } from "../requester-domains";
 import { findTenantSettings, renameTenant, saveTenantSettings } from "../tenant-repository";
 import { loadOwnTenantMessage, readTenantName, requireTenant, type TenantServiceDeps } from "../tenants";
@@ -81,14 +81,15 @@ export async function updateSettings(
   if (name !== undefined) await renameTenant(db, caller.tenantId, name);
   const requireMfaChanged =
     req.settings?.requireMfa !== undefined && req.settings.requireMfa !== before.requireMfa;
-  await auditCall(db, ctx, {
-    targetType: "tenant",
-    targetId: caller.tenantId,
-    details: {
-      name,
-      settingsChanged: Boolean(req.settings),
-      ...(requireMfaChanged ? { requireMfa: req.settings?.requireMfa } : {}),
-    },
-  });
+  await db.transaction((tx) =>
+    recordAudit(tx, ctx, {
+      target: { type: "tenant", id: caller.tenantId },
+      after: {
+        name,
+        settingsChanged: Boolean(req.settings),
+        ...(requireMfaChanged ? { requireMfa: req.settings?.requireMfa } : {}),
+      },
+    }),
+  );
   return { tenant: await loadOwnTenantMessage(db, await requireTenant(db, caller.tenantId)) };
 }
