@@ -22,15 +22,20 @@ export async function changeMode(
   const deployment = await findDeployment(db, caller.tenantId, id);
   if (!deployment) throw deploymentNotFound();
   const bundle = liveBundle(await bundleById(db, caller, deployment.bundleId));
-  const updated = await updateBundle(db, caller.tenantId, bundle.id, {
-    mode: name,
-    editedBy: caller.name,
-    editedAt: new Date(),
+  const updated = await db.transaction(async (tx) => {
+    const saved = await updateBundle(tx, caller.tenantId, bundle.id, {
+      mode: name,
+      editedBy: caller.name,
+      editedAt: new Date(),
+    });
+    if (!saved) throw bundleNotFound();
+    await replaceBundleTargets(tx, saved, undefined);
+    await recordAudit(tx, ctx, {
+      target: { type: "deployment", id, name: saved.name },
+      before: { mode: bundle.mode },
+      after: { mode: name },
+    });
+    return saved;
   });
-  if (!updated) throw bundleNotFound();
-  await replaceBundleTargets(db, updated, undefined);
-  await db.transaction((tx) =>
-    recordAudit(tx, ctx, { target: { type: "deployment", id: id }, after: { mode: name } }),
-  );
   return { bundle: updated, deploymentId: id };
 }

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
-import type { Database } from "../../db/database";
+import type { Database, Transaction } from "../../db/database";
 import { member, organization, passkey, user } from "../../db/schema/auth";
 import { tenantSettings } from "../../db/schema/tenants";
 
@@ -49,7 +49,11 @@ export async function saveTenantSettings(
     Partial<
       Pick<
         TenantSettingsRow,
-        "requireSeparateApprover" | "eventRetentionDays" | "waiverRequesterDomains" | "requireMfa"
+        | "requireSeparateApprover"
+        | "eventRetentionDays"
+        | "auditRetentionDays"
+        | "waiverRequesterDomains"
+        | "requireMfa"
       >
     >,
 ): Promise<void> {
@@ -129,8 +133,11 @@ export async function insertTenantWithAdministrator(
   db: Database,
   tenant: { id: string; name: string; slug: string },
   administratorId: string,
+  /** Written in the same transaction: the audit record of the creation. */
+  audit?: (tx: Transaction) => Promise<void>,
 ): Promise<void> {
   await db.transaction(async (tx) => {
+    await audit?.(tx);
     await tx.insert(organization).values(tenant);
     await tx.insert(tenantSettings).values({ tenantId: tenant.id });
     await tx.insert(member).values({

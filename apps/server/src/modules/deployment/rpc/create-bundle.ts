@@ -2,6 +2,7 @@ import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
 import { recordAudit } from "../../audit/audit-log";
+import { bundleAuditView } from "../bundle-audit";
 import { createBundleNow } from "../bundle-create";
 import { parseName, parseNamespace } from "../bundle-input";
 import { definitionFor } from "../compile-check";
@@ -33,18 +34,12 @@ export function createBundle(deps: DeploymentServiceDeps): DeploymentRpc["create
       waiverApprovalMode:
         approval === WaiverApprovalMode.UNSPECIFIED ? undefined : WaiverApprovalMode[approval],
       createdBy: caller.name,
+      audit: (tx, stored) =>
+        recordAudit(tx, ctx, {
+          target: { type: "bundle", id: stored.id, name: stored.name },
+          after: bundleAuditView(stored),
+        }),
     });
-    await db.transaction((tx) =>
-      recordAudit(tx, ctx, {
-        target: { type: "bundle", id: bundle.id },
-        after: {
-          key: bundle.key,
-          policySlug: definition.slug,
-          mode,
-          scopes: (bundle.scopes as { externalId: string }[]).map((s) => s.externalId),
-        },
-      }),
-    );
     return { bundle: bundleMessage(bundle) };
   };
 }

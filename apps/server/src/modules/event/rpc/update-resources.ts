@@ -20,13 +20,13 @@ export async function updateResources(
   const row = await existingEvent(db, caller.tenantId, req.id);
   const resourceEvent = await findResourceEventOf(db, caller.tenantId, row.id);
   if (!resourceEvent) throw callError(Code.NotFound, "This event does not belong to a resource event.");
-  await setResourceDismissed(db, caller.tenantId, resourceEvent.re_id, req.isDismissed);
-  await db.transaction((tx) =>
-    recordAudit(tx, ctx, {
+  await db.transaction(async (tx) => {
+    await setResourceDismissed(tx, caller.tenantId, resourceEvent.re_id, req.isDismissed);
+    await recordAudit(tx, ctx, {
       target: { type: "policy_event", id: resourceEvent.re_id },
       after: { isDismissed: req.isDismissed, eventId: row.id, ...(reason ? { reason } : {}) },
-    }),
-  );
+    });
+  });
   const updated = (await findResourceEventOf(db, caller.tenantId, row.id)) ?? resourceEvent;
   return { resourceEvent: resourceEventMessage(updated, await scopesOf(db, caller.tenantId, [updated])) };
 }

@@ -13,13 +13,13 @@ export async function updateEvent({ db }: EventRpcDeps, req: UpdateRequest, ctx:
   const caller = requireCaller(ctx);
   const reason = dismissReason(req.reason);
   const row = await existingEvent(db, caller.tenantId, req.id);
-  await setEventDismissed(db, caller.tenantId, row.id, req.isDismissed);
-  await db.transaction((tx) =>
-    recordAudit(tx, ctx, {
+  await db.transaction(async (tx) => {
+    await setEventDismissed(tx, caller.tenantId, row.id, req.isDismissed);
+    await recordAudit(tx, ctx, {
       target: { type: "policy_event", id: row.id },
       after: reason ? { isDismissed: req.isDismissed, reason } : { isDismissed: req.isDismissed },
-    }),
-  );
+    });
+  });
   const updated = (await findEvent(db, caller.tenantId, row.id)) ?? row;
   return { event: eventMessage(updated, await scopesOf(db, caller.tenantId, [updated])) };
 }

@@ -74,9 +74,9 @@ export function updateSettings(deps: NotificationServiceDeps): NotificationRpc["
         { field: "teams_webhook_url", message: "required to switch Teams on" },
       ]);
     }
-    await saveNotificationSettings(deps.db, tenantId, next);
-    await deps.db.transaction((tx) =>
-      recordAudit(tx, ctx, {
+    await deps.db.transaction(async (tx) => {
+      await saveNotificationSettings(tx, tenantId, next);
+      await recordAudit(tx, ctx, {
         target: { type: "tenant", id: tenantId },
         after: {
           emailEnabled: next.emailEnabled,
@@ -84,8 +84,8 @@ export function updateSettings(deps: NotificationServiceDeps): NotificationRpc["
           teamsEnabled: next.teamsEnabled,
           secretsChanged: Object.keys(secrets),
         },
-      }),
-    );
+      });
+    });
     const row = await findNotificationSettings(deps.db, tenantId);
     return {
       settings: notificationSettingsMessage(deps, tenantId, row, await listDeliveries(deps.db, tenantId)),

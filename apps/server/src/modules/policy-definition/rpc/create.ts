@@ -36,13 +36,14 @@ export async function create(
     new ConnectError(`This tenant already has a policy definition ${slug}.`, Code.AlreadyExists);
   if (view.bySlug.has(slug)) throw alreadyExists();
   const definition = checkDefinition(catalogue, document, view, "policy_definition.");
-  const row = await insertTenantDefinition(db, caller.tenantId, definition, caller.id);
-  if (!row) throw alreadyExists();
-  await db.transaction((tx) =>
-    recordAudit(tx, ctx, {
-      target: { type: "policy_definition", id: slug },
-      after: { enforcer: definition.enforcer },
-    }),
-  );
+  const row = await db.transaction(async (tx) => {
+    const inserted = await insertTenantDefinition(tx, caller.tenantId, definition, caller.id);
+    if (!inserted) throw alreadyExists();
+    await recordAudit(tx, ctx, {
+      target: { type: "policy_definition", id: slug, name: definition.display_name },
+      after: definition,
+    });
+    return inserted;
+  });
   return { policyDefinition: storedDefinitionMessage(row, view) };
 }

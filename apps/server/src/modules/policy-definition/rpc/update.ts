@@ -70,12 +70,13 @@ export async function update(
   const { cases: _cases, ...document } = { ...current.definition, ...changes };
   // The request carries the changed fields at its top level, under their catalogue names.
   const definition = checkDefinition(catalogue, document, view, "");
-  const row = await upsertTenantDefinition(db, caller.tenantId, definition, caller.id);
-  await db.transaction((tx) =>
-    recordAudit(tx, ctx, {
+  const row = await db.transaction(async (tx) => {
+    const row = await upsertTenantDefinition(tx, caller.tenantId, definition, caller.id);
+    await recordAudit(tx, ctx, {
       target: { type: "policy_definition", id: slug },
       after: { fields: Object.keys(changes) },
-    }),
-  );
+    });
+    return row;
+  });
   return { policyDefinition: storedDefinitionMessage(row, view) };
 }

@@ -42,12 +42,13 @@ export async function upgrade(
     ]);
   }
   const definition = checkDefinition(catalogue, document, view, "policy_definition.");
-  const row = await upsertTenantDefinition(db, caller.tenantId, definition, caller.id);
-  await db.transaction((tx) =>
-    recordAudit(tx, ctx, {
+  const row = await db.transaction(async (tx) => {
+    const row = await upsertTenantDefinition(tx, caller.tenantId, definition, caller.id);
+    await recordAudit(tx, ctx, {
       target: { type: "policy_definition", id: slug },
       after: { replaced: current.own ? "tenant" : "catalogue" },
-    }),
-  );
+    });
+    return row;
+  });
   return { policyDefinition: storedDefinitionMessage(row, view) };
 }

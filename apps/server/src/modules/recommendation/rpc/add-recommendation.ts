@@ -20,16 +20,17 @@ export async function addRecommendation(
   const caller = requireCaller(ctx);
   const view = await loadTenantCatalogue(deps.db, deps.catalogue, caller.tenantId);
   const input = await readRecommendationInput(deps.db, caller.tenantId, view, req);
-  const row = await insertManualRecommendation(deps.db, {
-    tenantId: caller.tenantId,
-    ...input,
-    createdBy: caller.name,
+  const row = await deps.db.transaction(async (tx) => {
+    const inserted = await insertManualRecommendation(tx, {
+      tenantId: caller.tenantId,
+      ...input,
+      createdBy: caller.name,
+    });
+    await recordAudit(tx, ctx, {
+      target: { type: "recommendation", id: inserted.id, name: inserted.title },
+      after: { title: inserted.title, policySlugs: inserted.policySlugs },
+    });
+    return inserted;
   });
-  await deps.db.transaction((tx) =>
-    recordAudit(tx, ctx, {
-      target: { type: "recommendation", id: row.id },
-      after: { title: row.title, policySlugs: row.policySlugs },
-    }),
-  );
   return { recommendation: recommendationMessage(row) };
 }

@@ -42,15 +42,15 @@ export async function markRecommendationInstalled(
     });
   if (problems.length > 0)
     throw invalidArgument(problems.map((p) => `${p.field}: ${p.message}`).join(" "), problems);
-  const installed =
-    (await markInstalled(deps.db, caller.tenantId, row.id, [
-      ...new Set([...row.installedBundleIds, ...ids]),
-    ])) ?? row;
-  await deps.db.transaction((tx) =>
-    recordAudit(tx, ctx, {
+  const installed = await deps.db.transaction(async (tx) => {
+    const installed =
+      (await markInstalled(tx, caller.tenantId, row.id, [...new Set([...row.installedBundleIds, ...ids])])) ??
+      row;
+    await recordAudit(tx, ctx, {
       target: { type: "recommendation", id: row.id },
       after: { title: row.title, bundleIds: ids },
-    }),
-  );
+    });
+    return installed;
+  });
   return { recommendation: recommendationMessage(installed) };
 }

@@ -17,9 +17,13 @@ export async function unarchiveRecommendation(
 ): Promise<MessageInitShape<typeof UnarchiveRecommendationResponseSchema>> {
   const caller = requireCaller(ctx);
   const current = await requireRecommendation(deps.db, caller.tenantId, req.id);
-  const row = (await setArchived(deps.db, caller.tenantId, current.id, false)) ?? current;
-  await deps.db.transaction((tx) =>
-    recordAudit(tx, ctx, { target: { type: "recommendation", id: row.id }, after: { title: row.title } }),
-  );
+  const row = await deps.db.transaction(async (tx) => {
+    const row = (await setArchived(tx, caller.tenantId, current.id, false)) ?? current;
+    await recordAudit(tx, ctx, {
+      target: { type: "recommendation", id: row.id },
+      after: { title: row.title },
+    });
+    return row;
+  });
   return { recommendation: recommendationMessage(row) };
 }

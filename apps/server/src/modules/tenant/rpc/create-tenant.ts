@@ -27,8 +27,10 @@ export async function createTenant(
   await requireInstanceAdmin(db, caller, "create tenants");
   const name = readTenantName(req.name);
   const id = crypto.randomUUID();
-  await insertTenantWithAdministrator(db, { id, name, slug: tenantSlug(name, id) }, caller.id);
-  // Recorded in the tenant the administrator acted from.
-  await db.transaction((tx) => recordAudit(tx, ctx, { target: { type: "tenant", id: id }, after: { name } }));
+  const slug = tenantSlug(name, id);
+  await insertTenantWithAdministrator(db, { id, name, slug }, caller.id, (tx) =>
+    // Recorded in the tenant the administrator acted from.
+    recordAudit(tx, ctx, { target: { type: "tenant", id, name }, after: { name, slug } }),
+  );
   return { tenant: await loadTenantMessage(db, await requireTenant(db, id)) };
 }
