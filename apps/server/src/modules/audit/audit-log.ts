@@ -54,6 +54,18 @@ export async function recordAudit(tx: Transaction, ctx: HandlerContext, change: 
   );
 }
 
+/**
+ * Records a change to the caller's own account (a session ended) in the tenant they act in; a
+ * person who belongs to no tenant yet has no audit log, and the change is recorded nowhere.
+ */
+export async function recordAccountAudit(
+  tx: Transaction,
+  ctx: HandlerContext,
+  change: AuditChange,
+): Promise<void> {
+  if (callContext(ctx).caller) await recordAudit(tx, ctx, change);
+}
+
 /** As recordAudit, for a change made on behalf of someone other than the call's caller. */
 export async function recordAuditAs(
   tx: Transaction,
