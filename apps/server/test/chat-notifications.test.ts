@@ -13,10 +13,10 @@ import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_servi
 import { generatePolicyKey } from "@palisade/policy-engine/keys/policy-key";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLog } from "../src/db/schema/audit";
 import { bundles, deployments, waivers } from "../src/db/schema/deployments";
 import { policyEvents } from "../src/db/schema/events";
 import { chatNonces } from "../src/db/schema/notifications";
-import { auditLog } from "../src/db/schema/audit";
 import { createChatTokens, slackSignature } from "../src/modules/notification/chat-signature";
 import { loadSecretKey } from "../src/secrets";
 import { type ChatReceiver, type Received, startChatReceiver } from "./support/chat-receiver";

@@ -6,8 +6,8 @@ import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AzureCloudProvider } from "../src/cloud/cloud-provider";
-import { connectors } from "../src/db/schema/connectors";
 import { auditLog } from "../src/db/schema/audit";
+import { connectors } from "../src/db/schema/connectors";
 import { enqueueReconcile } from "../src/jobs/reconcile-job";
 import {
   bundleRow,

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { id, tenantId, timestamps } from "./columns";
 

@@ -1,10 +1,6 @@
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { InvitationTokenState } from "@palisade/api/gen/palisade/team/v1/team_pb";
-import { rolePermissions } from "@palisade/api/roles";
-import { parseRoleName } from "../../auth/roles";
 import type { Database } from "../../db/database";
-import { callContext } from "../../rpc/call-context";
 import { invalidArgument } from "../../rpc/errors";
 import { recordAuditAs } from "../audit/audit-log";
 import {

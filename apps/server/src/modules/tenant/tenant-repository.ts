@@ -119,6 +119,15 @@ export async function insertTenant(
   await db.insert(tenantSettings).values({ tenantId: tenant.id });
 }
 
+/** Every tenant with how many days its audit records are kept. */
+export async function listAuditRetentions(db: Database): Promise<{ tenantId: string; days: number }[]> {
+  const rows = await db
+    .select({ tenantId: organization.id, days: tenantSettings.auditRetentionDays })
+    .from(organization)
+    .leftJoin(tenantSettings, eq(tenantSettings.tenantId, organization.id));
+  return rows.map((r) => ({ tenantId: r.tenantId, days: r.days ?? DEFAULT_AUDIT_RETENTION_DAYS }));
+}
+
 /** Every tenant with how many days its events are kept (the default when it saved no settings). */
 export async function listEventRetentions(db: Database): Promise<{ tenantId: string; days: number }[]> {
   const rows = await db

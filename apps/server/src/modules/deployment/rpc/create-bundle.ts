@@ -11,7 +11,6 @@ import { bundleMessage, modeName } from "../deployment-message";
 import { tenantReads } from "../tenant-reads";
 
 export function createBundle(deps: DeploymentServiceDeps): DeploymentRpc["createBundle"] {
-  const { db } = deps;
   return async (req, ctx) => {
     const caller = requireCaller(ctx);
     const name = parseName(req.name);

@@ -1,11 +1,9 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import type {
   SignInRequesterRequest,
   SignInRequesterResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
-import { rolePermissions } from "@palisade/api/roles";
 import { deleteUser, findUserByEmail, insertUnverifiedUser } from "../../../auth/user-repository";
 import { callContext } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";

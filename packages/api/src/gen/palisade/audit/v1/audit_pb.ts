@@ -122,7 +122,7 @@ export type AuditRecord = Message<"palisade.audit.v1.AuditRecord"> & {
   userAgent: string;
 
   /**
-   * The method called ("palisade.team.v1.TeamService/ChangeRole"), or a job's own name.
+   * The method called ("TeamService.ChangeRole"), or a job's own ("WaiverService.Expire").
    *
    * @generated from field: string action = 7;
    */
