@@ -12,6 +12,7 @@ import { enqueueMessage } from "./jobs/send-message-job";
 import type { Logger } from "./logger";
 import { createMailSender, describeMailTarget } from "./mail/mail-sender";
 import { createMessageGateway, describeMessageTarget } from "./messaging/message-gateway";
+import { recordAudit } from "./modules/audit/audit-log";
 import { sealUnchainedAuditRecords } from "./modules/audit/audit-repository";
 import { createSecretBox } from "./modules/connector/secret-box";
 import { createBundleEngine } from "./modules/deployment/bundle-engine";
@@ -59,6 +60,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     serverKey,
     publicUrl: config.publicUrl,
     logger,
+    audit: recordAudit,
   });
 
   // Public RPCs and /api/auth/* share buckets in the database with every other replica.

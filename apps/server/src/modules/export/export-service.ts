@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { HandlerContext } from "@connectrpc/connect";
 import type { FastifyInstance, RawServerDefault } from "fastify";
-import type { Database } from "../../db/database";
+import type { Database, Transaction } from "../../db/database";
 import { type ExportPayload, enqueueExport } from "../../jobs/export-job";
 import type { JobQueue } from "../../jobs/job-queue";
 import {
@@ -12,7 +12,6 @@ import {
   updateJobRecord,
 } from "../../jobs/job-record-repository";
 import type { Logger } from "../../logger";
-import { recordAudit } from "../audit/audit-log";
 import { csvLine } from "./csv";
 import {
   appendExportChunk,
@@ -50,6 +49,12 @@ export interface ExportRequest {
   createdBy: string | null;
   /** The call that asked for it: data leaving Palisade is on the audit record, like a change. */
   ctx: HandlerContext;
+}
+
+/** What the audit record of an export says: the export's job, and what was exported how. */
+export interface ExportAuditRecord {
+  target: { type: "export"; id: string; name: string };
+  after: { kind: string; format: ExportFormatName; params: Record<string, unknown> };
 }
 
 export interface ExportResult {
@@ -129,6 +134,8 @@ export function createExports(deps: {
   serverKey: string;
   publicUrl: string;
   logger: Logger;
+  /** Puts an export on the audit record, in the transaction that creates its job. */
+  audit: (tx: Transaction, ctx: HandlerContext, record: ExportAuditRecord) => Promise<void>;
   now?: () => Date;
 }): ExportService {
   const { db, logger } = deps;
@@ -149,7 +156,7 @@ export function createExports(deps: {
         createdBy: request.createdBy,
         result: { format },
       });
-      await recordAudit(tx, request.ctx, {
+      await deps.audit(tx, request.ctx, {
         target: { type: "export", id: jobId, name: request.kind },
         after: { kind: request.kind, format, params: request.params },
       });
