@@ -119,23 +119,22 @@ export async function insertTenant(
   await db.insert(tenantSettings).values({ tenantId: tenant.id });
 }
 
-/** Every tenant with how many days its audit records are kept. */
-export async function listAuditRetentions(db: Database): Promise<{ tenantId: string; days: number }[]> {
+/** Every tenant with how many days its events, or its audit records, are kept (the default when it saved no settings). */
+async function listRetentions(
+  db: Database,
+  kind: "events" | "audit",
+): Promise<{ tenantId: string; days: number }[]> {
+  const column = kind === "events" ? tenantSettings.eventRetentionDays : tenantSettings.auditRetentionDays;
+  const fallback = kind === "events" ? DEFAULT_EVENT_RETENTION_DAYS : DEFAULT_AUDIT_RETENTION_DAYS;
   const rows = await db
-    .select({ tenantId: organization.id, days: tenantSettings.auditRetentionDays })
+    .select({ tenantId: organization.id, days: column })
     .from(organization)
     .leftJoin(tenantSettings, eq(tenantSettings.tenantId, organization.id));
-  return rows.map((r) => ({ tenantId: r.tenantId, days: r.days ?? DEFAULT_AUDIT_RETENTION_DAYS }));
+  return rows.map((r) => ({ tenantId: r.tenantId, days: r.days ?? fallback }));
 }
 
-/** Every tenant with how many days its events are kept (the default when it saved no settings). */
-export async function listEventRetentions(db: Database): Promise<{ tenantId: string; days: number }[]> {
-  const rows = await db
-    .select({ tenantId: organization.id, days: tenantSettings.eventRetentionDays })
-    .from(organization)
-    .leftJoin(tenantSettings, eq(tenantSettings.tenantId, organization.id));
-  return rows.map((r) => ({ tenantId: r.tenantId, days: r.days ?? DEFAULT_EVENT_RETENTION_DAYS }));
-}
+export const listEventRetentions = (db: Database) => listRetentions(db, "events");
+export const listAuditRetentions = (db: Database) => listRetentions(db, "audit");
 
 /** A new tenant with default settings and its first member, an administrator, in one transaction. */
 export async function insertTenantWithAdministrator(
