@@ -53,7 +53,16 @@ test("changes made in the walkthrough appear in the Audit log, by name, filterab
   // At 390 px the rows stack and the details stay reachable.
   await page.setViewportSize({ width: 390, height: 844 });
   const row = records.getByRole("row").filter({ hasText: `invitation: ${invitee}` });
-  await expect(row.getByRole("button", { name: /Show what changed/ })).toBeInViewport({ ratio: 0.5 });
+  const details = row.getByRole("button", { name: /Show what changed/ });
+  await details.scrollIntoViewIfNeeded();
+  await expect(details).toBeInViewport();
+  await details.click();
+  await expect(page.getByRole("heading", { name: "After" })).toBeVisible();
+
+  // Choosing an actor by name filters to what they did.
+  await row.getByRole("link", { name: /Only changes by/ }).click();
+  await expect(page).toHaveURL(/actor=/);
+  await expect(records.getByRole("row").filter({ hasText: `invitation: ${invitee}` })).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
 });

@@ -3,7 +3,7 @@ import { timestampDate, ValueSchema } from "@bufbuild/protobuf/wkt";
 import { ActorType, type AuditRecord } from "@palisade/api/gen/palisade/audit/v1/audit_pb";
 import { ExportFormat } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { useQuery } from "@tanstack/react-query";
-import { useNavigate } from "@tanstack/react-router";
+import { Link, useNavigate } from "@tanstack/react-router";
 import { ChevronDownIcon, ChevronRightIcon } from "lucide-react";
 import { Fragment, useState } from "react";
 import { PageHeader } from "@/components/page-header";
@@ -123,7 +123,20 @@ export function AuditLogPage({ search }: { search: AuditSearch }) {
                       <TableCell label="When" className="whitespace-nowrap">
                         {record.occurredAt ? formatDateTime(timestampDate(record.occurredAt)) : "—"}
                       </TableCell>
-                      <TableCell label="Actor">{actorOf(record)}</TableCell>
+                      <TableCell label="Actor">
+                        {record.actor?.id ? (
+                          <Link
+                            to="/settings/audit-log"
+                            search={{ ...search, actor: record.actor.id, page: undefined }}
+                            className="underline-offset-4 hover:underline"
+                            aria-label={`Only changes by ${actorOf(record)}`}
+                          >
+                            {actorOf(record)}
+                          </Link>
+                        ) : (
+                          actorOf(record)
+                        )}
+                      </TableCell>
                       <TableCell label="Action" className="break-all">
                         {record.action}
                       </TableCell>
