@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { parseAuditExport, verifyAuditChain } from "@palisade/api/audit-chain";
 import { expect, test } from "@playwright/test";
 import { adminStorageState } from "./support/admin";
 
@@ -34,6 +36,13 @@ test("changes made in the walkthrough appear in the Audit log, by name, filterab
   await expect(invitation.getByRole("cell").first()).toHaveText(/[A-Z]{2,5}|GMT|UTC/);
   const key = records.getByRole("row").filter({ hasText: `api key: ${keyName}` });
   await expect(key).toContainText("TeamService.CreateApiKey");
+
+  // The JSON Lines export of the whole log carries each record's hashes: the file verifies as a chain.
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export JSON Lines" }).click();
+  const exported = parseAuditExport(readFileSync((await (await download).path()) as string, "utf8"));
+  expect(exported.map((r) => r.targetName)).toContain(invitee);
+  expect(verifyAuditChain(exported)).toMatchObject({ ok: true });
 
   // What changed, on expanding the row; the key's secret is not in it.
   await key.getByRole("button", { name: /Show what changed/ }).click();
