@@ -10,7 +10,12 @@ import { auditLog } from "../src/db/schema/audit";
 import { member } from "../src/db/schema/auth";
 import { auditRetentionWorker } from "../src/jobs/retention-job";
 import { createLogger } from "../src/logger";
-import { deleteAuditRecordsBefore } from "../src/modules/audit/audit-repository";
+import { recordSystemAudit } from "../src/modules/audit/audit-log";
+import {
+  chainRecordOf,
+  deleteAuditRecordsBefore,
+  sealUnchainedAuditRecords,
+} from "../src/modules/audit/audit-repository";
 import { listAuditRetentions } from "../src/modules/tenant/tenant-repository";
 import { errorOf } from "./support/call-error";
 import { waitFor } from "./support/deployment-helpers";
@@ -148,6 +153,40 @@ describe.each(engines)(
       expect(kept[0]?.sequence).toBeGreaterThan(1);
       expect(kept.some((r) => r.id === rows[0]?.id)).toBe(false);
       expect(verifyAuditChain(kept).ok).toBe(true);
+    });
+
+    it("records written before the chain existed are sealed into it, and new ones follow them", async () => {
+      const older = await server.createTenant(`Older ${engine}`);
+      const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes));
+      // As migration 0032 leaves them: numbered in the order written, hashes empty.
+      await db()
+        .insert(auditLog)
+        .values(
+          [1, 2, 3].map((sequence) => ({
+            tenantId: older,
+            sequence,
+            actorType: "user",
+            actorName: "Earlier Admin",
+            action: "TeamService.ChangeRole",
+            targetType: "member",
+            targetId: `m${sequence}`,
+            after: { role: "EDITOR" },
+            createdAt: at(sequence),
+            previousHash: "",
+            hash: "",
+          })),
+        );
+      expect(await sealUnchainedAuditRecords(db())).toBe(1);
+      await db().transaction((tx) =>
+        recordSystemAudit(tx, older, "WaiverService.Expire", { target: { type: "waiver", id: "w1" } }),
+      );
+      const rows = await db()
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.tenantId, older))
+        .orderBy(asc(auditLog.sequence));
+      expect(rows.map((r) => r.sequence)).toEqual([1, 2, 3, 4]);
+      expect(verifyAuditChain(rows.map(chainRecordOf))).toEqual({ ok: true, records: 4 });
     });
 
     async function currentSettings() {
