@@ -119,6 +119,7 @@ for (const width of [390, 1440]) {
       ["add recommendation", () => "/recommendations/addnewmanually", "Add recommendation"],
       ["settings", () => "/settings", /Settings/],
       ["notifications", () => "/settings/notifications", /Notifications/],
+      ["audit log", () => "/settings/audit-log", "Audit log"],
       ["account", () => "/account", /.+/],
       ["waiver request", () => "/req", /^Welcome/],
     ];

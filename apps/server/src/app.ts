@@ -12,6 +12,8 @@ import { enqueueMessage } from "./jobs/send-message-job";
 import type { Logger } from "./logger";
 import { createMailSender, describeMailTarget } from "./mail/mail-sender";
 import { createMessageGateway, describeMessageTarget } from "./messaging/message-gateway";
+import { recordAudit } from "./modules/audit/audit-log";
+import { sealUnchainedAuditRecords } from "./modules/audit/audit-repository";
 import { createSecretBox } from "./modules/connector/secret-box";
 import { createBundleEngine } from "./modules/deployment/bundle-engine";
 import { createExports } from "./modules/export/export-service";
@@ -46,6 +48,8 @@ export async function createPalisade(config: Config, logger: Logger) {
     onConnectionError: (error) => logger.warn({ err: error.message }, "idle database connection failed"),
   });
   await database.migrate();
+  // Records written before the audit chain existed join it, before any change is served.
+  await database.exclusive(() => sealUnchainedAuditRecords(database.db));
   logger.info({ engine: database.engine }, "database migrated");
   const serverKey = loadSecretKey(config.dataDir);
   // Mailed links and codes wait in the queue sealed with the instance key.
@@ -56,6 +60,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     serverKey,
     publicUrl: config.publicUrl,
     logger,
+    audit: recordAudit,
   });
 
   // Public RPCs and /api/auth/* share buckets in the database with every other replica.

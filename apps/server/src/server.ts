@@ -19,6 +19,7 @@ import { registerStaticWeb } from "./http/static-web";
 import type { JobQueue } from "./jobs/job-queue";
 import type { Logger } from "./logger";
 import { createAccountService } from "./modules/account/account-service";
+import { createAuditService } from "./modules/audit/audit-service";
 import { createConnectorService } from "./modules/connector/connector-service";
 import type { ConnectorServiceDeps } from "./modules/connector/connectors";
 import type { BundleEngine } from "./modules/deployment/bundle-engine";
@@ -269,6 +270,7 @@ export async function buildServer(deps: ServerDeps) {
     ],
     ["palisade.waiver.v1.WaiverService", createWaiverService({ db, jobs: deps.jobs, fits })],
     ["palisade.waiver.v1.WaiverAnalyticsService", createWaiverAnalyticsService({ db })],
+    ["palisade.audit.v1.AuditService", createAuditService({ db, exports: deps.exports })],
     [
       "palisade.notification.v1.NotificationService",
       createNotificationService({ ...deps.notifications, jobs: deps.jobs, fits }),

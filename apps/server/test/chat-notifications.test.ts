@@ -13,10 +13,10 @@ import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_servi
 import { generatePolicyKey } from "@palisade/policy-engine/keys/policy-key";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLog } from "../src/db/schema/audit";
 import { bundles, deployments, waivers } from "../src/db/schema/deployments";
 import { policyEvents } from "../src/db/schema/events";
 import { chatNonces } from "../src/db/schema/notifications";
-import { auditLog } from "../src/db/schema/operations";
 import { createChatTokens, slackSignature } from "../src/modules/notification/chat-signature";
 import { loadSecretKey } from "../src/secrets";
 import { type ChatReceiver, type Received, startChatReceiver } from "./support/chat-receiver";
@@ -255,7 +255,7 @@ describe.each(engines)("notifications and approvals in chat on %s", (engine) => 
       .from(auditLog)
       .where(and(eq(auditLog.targetId, id), eq(auditLog.action, "WaiverService.Approve")));
     expect(audit).toMatchObject({ actorName: "mona person" });
-    expect(audit?.details).toMatchObject({ via: "slack", chatUser: "slack:U_MONA u_mona" });
+    expect(audit?.after).toMatchObject({ via: "slack", chatUser: "slack:U_MONA u_mona" });
     // The requester hears about the decision on the channel.
     await waitFor("the decision in Slack", async () =>
       chat.received.find(

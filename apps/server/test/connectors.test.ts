@@ -12,8 +12,9 @@ import {
 } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLog } from "../src/db/schema/audit";
 import { connectors, hierarchyNodes } from "../src/db/schema/connectors";
-import { auditLog, jobs } from "../src/db/schema/operations";
+import { jobs } from "../src/db/schema/operations";
 import { scpQuotasFor } from "../src/modules/deployment/scp-repack";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";

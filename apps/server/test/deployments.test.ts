@@ -13,10 +13,10 @@ import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AwsCloudProvider } from "../src/cloud/cloud-provider";
+import { auditLog } from "../src/db/schema/audit";
 import { connectors } from "../src/db/schema/connectors";
 import { waivers } from "../src/db/schema/deployments";
 import { policyEvents } from "../src/db/schema/events";
-import { auditLog } from "../src/db/schema/operations";
 import { enqueueBundleSync } from "../src/jobs/bundle-sync-job";
 import {
   advanceSandboxClock,

@@ -2,7 +2,7 @@ import { EventOrderBy } from "@palisade/api/gen/palisade/event/v1/event_service_
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../src/db/database";
-import { eventRetentionWorker } from "../src/jobs/event-retention-job";
+import { eventRetentionWorker } from "../src/jobs/retention-job";
 import { createLogger } from "../src/logger";
 import type { EventQuery } from "../src/modules/event/event-query";
 import { countEvents } from "../src/modules/event/event-repository";

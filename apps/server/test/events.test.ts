@@ -23,10 +23,11 @@ import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "@palisade/sandbox-cloud/azure/activ
 import { and, desc, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AwsCloudProvider, AzureCloudProvider } from "../src/cloud/cloud-provider";
+import { auditLog } from "../src/db/schema/audit";
 import { connectors, hierarchyNodes } from "../src/db/schema/connectors";
 import { bundles, deployments, waivers } from "../src/db/schema/deployments";
 import { policyEvents } from "../src/db/schema/events";
-import { auditLog, jobs } from "../src/db/schema/operations";
+import { jobs } from "../src/db/schema/operations";
 import { recordMissingDeployment, writeEvents } from "../src/modules/event/record-event";
 import { deleteExportFilesBeforeAnyTenant } from "../src/modules/export/export-file-repository";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
@@ -584,7 +585,7 @@ describe.each(engines)("policy events on %s", (engine) => {
       .from(auditLog)
       .where(and(eq(auditLog.tenantId, tenantId), eq(auditLog.action, "PolicyEventStoreService.Update")));
     expect(audited).toHaveLength(2);
-    expect(audited.map((a) => (a.details as { reason?: string }).reason).sort()).toEqual([
+    expect(audited.map((a) => (a.after as { reason?: string }).reason).sort()).toEqual([
       "Known test account",
       undefined,
     ]);

@@ -5,8 +5,8 @@ import { InvitationTokenState, TeamService } from "@palisade/api/gen/palisade/te
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLog } from "../src/db/schema/audit";
 import { invitation, user } from "../src/db/schema/auth";
-import { auditLog } from "../src/db/schema/operations";
 import { invitationTokenIn } from "./support/invitation-link";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { engines } from "./support/test-database";

@@ -3,8 +3,8 @@ import { TeamService } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLog } from "../src/db/schema/audit";
 import { session, verification } from "../src/db/schema/auth";
-import { auditLog } from "../src/db/schema/operations";
 import { errorOf } from "./support/call-error";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
@@ -69,7 +69,7 @@ describe.each(engines)("an administrator signs a member out everywhere on %s", (
       .where(
         and(eq(auditLog.targetId, target.memberId), eq(auditLog.action, "TeamService.RevokeMemberSessions")),
       );
-    expect(audited.map((entry) => entry.details)).toEqual([
+    expect(audited.map((entry) => entry.after)).toEqual([
       expect.objectContaining({ email: target.email, revoked: 2 }),
     ]);
 

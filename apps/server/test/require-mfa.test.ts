@@ -8,8 +8,8 @@ import { and, eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { markSessionSignIn } from "../src/auth/session-repository";
+import { auditLog } from "../src/db/schema/audit";
 import { session, user } from "../src/db/schema/auth";
-import { auditLog } from "../src/db/schema/operations";
 import { errorOf } from "./support/call-error";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
@@ -75,9 +75,7 @@ describe.each(engines)("Require MFA on %s", (engine) => {
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.targetId, tenantId), eq(auditLog.action, "TenantService.UpdateSettings")));
-    expect(audited.map((entry) => entry.details)).toContainEqual(
-      expect.objectContaining({ requireMfa: true }),
-    );
+    expect(audited.map((entry) => entry.after)).toContainEqual(expect.objectContaining({ requireMfa: true }));
 
     // Each call starts when it is awaited: started together, one refused while the other was
     // awaited would be a rejection nobody handles yet.

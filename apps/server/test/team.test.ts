@@ -13,7 +13,7 @@ import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog } from "../src/db/schema/operations";
+import { auditLog } from "../src/db/schema/audit";
 import { outboxInvitationToken } from "./support/invitation-link";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
@@ -85,7 +85,8 @@ describe.each(engines)("team management on %s", (engine) => {
       .where(and(eq(auditLog.action, "TeamService.ChangeRole"), eq(auditLog.targetId, memberId)));
     expect(entries).toHaveLength(1);
     expect(entries[0]?.actorName).toBe("Alice Admin");
-    expect(entries[0]?.details).toEqual({ from: "VIEWER", to: "EDITOR" });
+    expect(entries[0]?.before).toEqual({ role: "VIEWER" });
+    expect(entries[0]?.after).toEqual({ role: "EDITOR" });
   });
 
   it("answers not_found for another tenant's member", async () => {

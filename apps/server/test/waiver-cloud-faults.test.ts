@@ -6,8 +6,8 @@ import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AzureCloudProvider } from "../src/cloud/cloud-provider";
+import { auditLog } from "../src/db/schema/audit";
 import { connectors } from "../src/db/schema/connectors";
-import { auditLog } from "../src/db/schema/operations";
 import { enqueueReconcile } from "../src/jobs/reconcile-job";
 import {
   bundleRow,
@@ -144,7 +144,7 @@ describe.each(engines)("a cloud that refuses to remove a waiver, on %s", (engine
     expect((await bundleRow(db(), bundleId))?.errorCodes).toContain("WAIVERS_RECONCILIATION_FAILED");
     const [missing] = await auditOf("Reconcile.WaiverMissingFromCloud");
     expect(missing?.targetId).toBe(waiverId);
-    expect(missing?.details).toMatchObject({ code: "WAIVERS_RECONCILIATION_FAILED", policyKey: key });
+    expect(missing?.after).toMatchObject({ code: "WAIVERS_RECONCILIATION_FAILED", policyKey: key });
     // The reconcile put it back: the waiver propagates again, then is honoured again.
     await waitFor("the restored waiver to be honoured", async () => {
       const waiver = (await reader.list({ filter: { key } })).items.find((w) => w.entity?.id === waiverId);
@@ -174,7 +174,7 @@ describe.each(engines)("a cloud that refuses to remove a waiver, on %s", (engine
     const unknown = await auditOf("Reconcile.UnknownWaiverInCloud");
     expect(unknown).toHaveLength(1);
     expect(unknown[0]?.targetId).toBe(bundleId);
-    expect(unknown[0]?.details).toMatchObject({
+    expect(unknown[0]?.after).toMatchObject({
       code: "WAIVERS_RECONCILIATION_FAILED",
       exemptionId: stranger,
     });

@@ -26,9 +26,9 @@ import { generatePolicyKey } from "@palisade/policy-engine/keys/policy-key";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase } from "../src/db/database";
+import { auditLog } from "../src/db/schema/audit";
 import { member } from "../src/db/schema/auth";
 import { bundles, deployments, waivers } from "../src/db/schema/deployments";
-import { auditLog } from "../src/db/schema/operations";
 import { tenantSettings } from "../src/db/schema/tenants";
 import { WAIVER_EXPIRY_JOB } from "../src/jobs/waiver-expiry-job";
 import { cancelWaiversOfBundle } from "../src/modules/waiver/waiver-lifecycle";
@@ -597,7 +597,7 @@ describe.each(engines)("waivers on %s", (engine) => {
       expect(Number(waiver?.expiresAt?.seconds)).toBeGreaterThanOrEqual(reviewedAt + 3 * 3_600 - 1);
       expect((await stored(id)).status).toBe("ACTIVE");
       const audits = await db().select().from(auditLog).where(eq(auditLog.targetId, id));
-      expect(audits.map((a) => a.action).sort()).toEqual(["WaiverService.Approve", "WaiverService.Create"]);
+      expect(audits.map((a) => a.action).sort()).toEqual(["WaiverService.Create", "WaiverService.Update"]);
     });
 
     it("separation of duties: the requester cannot decide on their own waiver unless the tenant allows it", async () => {

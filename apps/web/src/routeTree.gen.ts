@@ -21,6 +21,7 @@ import { Route as AuthenticatedInitiativesIndexRouteImport } from './routes/_aut
 import { Route as AuthenticatedPoliciesIndexRouteImport } from './routes/_authenticated/policies/index'
 import { Route as AuthenticatedRecommendationsIndexRouteImport } from './routes/_authenticated/recommendations/index'
 import { Route as AuthenticatedSettingsIndexRouteImport } from './routes/_authenticated/settings/index'
+import { Route as AuthenticatedSettingsAuditLogRouteImport } from './routes/_authenticated/settings/audit-log'
 import { Route as AuthenticatedSettingsNotificationsRouteImport } from './routes/_authenticated/settings/notifications'
 import { Route as AuthenticatedTeamMembersIndexRouteImport } from './routes/_authenticated/team-members/index'
 import { Route as AuthenticatedTwoFactorSetupIndexRouteImport } from './routes/_authenticated/two-factor-setup/index'
@@ -104,6 +105,12 @@ const AuthenticatedSettingsIndexRoute =
   AuthenticatedSettingsIndexRouteImport.update({
     id: '/settings/',
     path: '/settings/',
+    getParentRoute: () => AuthenticatedRouteRoute,
+  } as any)
+const AuthenticatedSettingsAuditLogRoute =
+  AuthenticatedSettingsAuditLogRouteImport.update({
+    id: '/settings/audit-log',
+    path: '/settings/audit-log',
     getParentRoute: () => AuthenticatedRouteRoute,
   } as any)
 const AuthenticatedSettingsNotificationsRoute =
@@ -215,6 +222,7 @@ const ExternalUiComponentsScrollIndicatorIndexRoute =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/chat/decide': typeof AuthenticatedChatDecideRoute
+  '/settings/audit-log': typeof AuthenticatedSettingsAuditLogRoute
   '/settings/notifications': typeof AuthenticatedSettingsNotificationsRoute
   '/invite/$token': typeof ExternalInviteTokenRoute
   '/account/': typeof AuthenticatedAccountIndexRoute
@@ -245,6 +253,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/chat/decide': typeof AuthenticatedChatDecideRoute
+  '/settings/audit-log': typeof AuthenticatedSettingsAuditLogRoute
   '/settings/notifications': typeof AuthenticatedSettingsNotificationsRoute
   '/invite/$token': typeof ExternalInviteTokenRoute
   '/account': typeof AuthenticatedAccountIndexRoute
@@ -278,6 +287,7 @@ export interface FileRoutesById {
   '/_authenticated': typeof AuthenticatedRouteRouteWithChildren
   '/_external': typeof ExternalRouteRouteWithChildren
   '/_authenticated/chat/decide': typeof AuthenticatedChatDecideRoute
+  '/_authenticated/settings/audit-log': typeof AuthenticatedSettingsAuditLogRoute
   '/_authenticated/settings/notifications': typeof AuthenticatedSettingsNotificationsRoute
   '/_external/invite/$token': typeof ExternalInviteTokenRoute
   '/_authenticated/account/': typeof AuthenticatedAccountIndexRoute
@@ -310,6 +320,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/chat/decide'
+    | '/settings/audit-log'
     | '/settings/notifications'
     | '/invite/$token'
     | '/account/'
@@ -340,6 +351,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/chat/decide'
+    | '/settings/audit-log'
     | '/settings/notifications'
     | '/invite/$token'
     | '/account'
@@ -372,6 +384,7 @@ export interface FileRouteTypes {
     | '/_authenticated'
     | '/_external'
     | '/_authenticated/chat/decide'
+    | '/_authenticated/settings/audit-log'
     | '/_authenticated/settings/notifications'
     | '/_external/invite/$token'
     | '/_authenticated/account/'
@@ -490,6 +503,13 @@ declare module '@tanstack/react-router' {
       path: '/settings'
       fullPath: '/settings/'
       preLoaderRoute: typeof AuthenticatedSettingsIndexRouteImport
+      parentRoute: typeof AuthenticatedRouteRoute
+    }
+    '/_authenticated/settings/audit-log': {
+      id: '/_authenticated/settings/audit-log'
+      path: '/settings/audit-log'
+      fullPath: '/settings/audit-log'
+      preLoaderRoute: typeof AuthenticatedSettingsAuditLogRouteImport
       parentRoute: typeof AuthenticatedRouteRoute
     }
     '/_authenticated/settings/notifications': {
@@ -623,6 +643,7 @@ declare module '@tanstack/react-router' {
 
 interface AuthenticatedRouteRouteChildren {
   AuthenticatedChatDecideRoute: typeof AuthenticatedChatDecideRoute
+  AuthenticatedSettingsAuditLogRoute: typeof AuthenticatedSettingsAuditLogRoute
   AuthenticatedSettingsNotificationsRoute: typeof AuthenticatedSettingsNotificationsRoute
   AuthenticatedAccountIndexRoute: typeof AuthenticatedAccountIndexRoute
   AuthenticatedConnectorsIndexRoute: typeof AuthenticatedConnectorsIndexRoute
@@ -644,6 +665,7 @@ interface AuthenticatedRouteRouteChildren {
 
 const AuthenticatedRouteRouteChildren: AuthenticatedRouteRouteChildren = {
   AuthenticatedChatDecideRoute: AuthenticatedChatDecideRoute,
+  AuthenticatedSettingsAuditLogRoute: AuthenticatedSettingsAuditLogRoute,
   AuthenticatedSettingsNotificationsRoute:
     AuthenticatedSettingsNotificationsRoute,
   AuthenticatedAccountIndexRoute: AuthenticatedAccountIndexRoute,

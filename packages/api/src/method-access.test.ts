@@ -62,6 +62,11 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
     UpdateSettings: ["TENANT_SETTINGS_WRITE"],
     DecideFromChat: ["WAIVERS_UPDATE"],
   }),
+  ...table("palisade.audit.v1.AuditService", {
+    List: ["AUDIT_READ"],
+    ExportAsync: ["AUDIT_READ"],
+    GetExportStatus: ["AUDIT_READ"],
+  }),
   ...table("palisade.waiver.v1.WaiverAnalyticsService", {
     Analytics: ["WAIVERS_READ"],
   }),

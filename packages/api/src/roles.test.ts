@@ -44,6 +44,8 @@ const everyPermission = [
   "INITIATIVES_WRITE",
   "INITIATIVES_INSTANCE_WRITE",
   "TENANT_SETTINGS_WRITE",
+  // Who changed what: the administrator's alone.
+  "AUDIT_READ",
 ];
 
 // The design's "Identity and permissions" table.
@@ -89,6 +91,8 @@ describe("rolePermissions", () => {
     [Role.EDITOR, Permission.POLICY_DEFINITION_WRITE, false],
     [Role.ADMINISTRATOR, Permission.POLICY_DEFINITION_WRITE, true],
     [Role.INTEGRATOR, Permission.POLICIES_WRITE_PREVENT, false],
+    [Role.ADMINISTRATOR, Permission.AUDIT_READ, true],
+    [Role.EDITOR, Permission.AUDIT_READ, false],
     [Role.UNSPECIFIED, Permission.POLICIES_READ, false],
   ])("roleHasPermission(%s, %s) is %s", (role, permission, expected) => {
     expect(roleHasPermission(role, permission)).toBe(expected);

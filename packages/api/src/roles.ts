@@ -54,6 +54,7 @@ export const rolePermissions: Readonly<Record<Role, readonly Permission[]>> = {
   [Role.VIEWER]: viewer,
   [Role.MODERATOR]: moderator,
   [Role.EDITOR]: editor,
+  // Every permission, AUDIT_READ (the audit log) among them, which no other role holds.
   [Role.ADMINISTRATOR]: allPermissions,
   [Role.INTEGRATOR]: integrator,
 };

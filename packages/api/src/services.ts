@@ -1,5 +1,6 @@
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
 import { AccountService } from "./gen/palisade/account/v1/account_pb";
+import { AuditService } from "./gen/palisade/audit/v1/audit_pb";
 import { ConnectorService } from "./gen/palisade/connector/v1/connector_service_pb";
 import { DeploymentManagerService } from "./gen/palisade/deployment/v1/deployment_service_pb";
 import { PolicyEventStoreService } from "./gen/palisade/event/v1/event_service_pb";
@@ -30,4 +31,5 @@ export const allServices: readonly GenService<GenServiceMethods>[] = [
   NotificationService,
   WaiverAnalyticsService,
   SsoService,
+  AuditService,
 ];

@@ -12,6 +12,9 @@ import pg from "pg";
 
 export type Database = PgDatabase<PgQueryResultHKT>;
 
+/** An open transaction: what writes that must commit or roll back together take. */
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
 /** The open database: PostgreSQL when a URL is given, otherwise embedded PGlite. */
 export interface DatabaseHandle {
   db: Database;

@@ -8,7 +8,7 @@ export interface ExportPayload {
   tenantId: string;
   kind: string;
   params: Record<string, unknown>;
-  format: "csv" | "json";
+  format: "csv" | "json" | "jsonl";
 }
 
 /** Writes one export file; its signed link answers 404 until the file is complete. */

@@ -3,6 +3,7 @@ import type { Database } from "../db/database";
 import type { Logger } from "../logger";
 import type { MailSender } from "../mail/mail-sender";
 import type { MessageGateway } from "../messaging/message-gateway";
+import { deleteAuditRecordsBefore } from "../modules/audit/audit-repository";
 import type { ConnectorRuntime } from "../modules/connector/connector-runtime";
 import type { BundleEngine } from "../modules/deployment/bundle-engine";
 import { runImpactPreview } from "../modules/deployment/impact-preview-run";
@@ -21,14 +22,13 @@ import { deleteExpiredNoncesAnyTenant } from "../modules/notification/notificati
 import type { RecommendationComputer } from "../modules/recommendation/recommendation-compute";
 import { readTenantsWithConnectors } from "../modules/recommendation/recommendation-facts-repository";
 import { recordInvitationDelivery } from "../modules/team/invitation-delivery-repository";
-import { listEventRetentions } from "../modules/tenant/tenant-repository";
+import { listAuditRetentions, listEventRetentions } from "../modules/tenant/tenant-repository";
 import { expireDueWaivers } from "../modules/waiver/waiver-lifecycle";
 import { deleteIdleBuckets } from "../rpc/rate-limit-repository";
 import { bundleDeleteWorker } from "./bundle-delete-job";
 import { bundleSyncWorker, type CloudRetry } from "./bundle-sync-job";
 import { eventFetchAllWorker, scheduleEventFetchAll } from "./event-fetch-all-job";
 import { eventFetchWorker } from "./event-fetch-job";
-import { EVENT_RETENTION_CRON, EVENT_RETENTION_JOB, eventRetentionWorker } from "./event-retention-job";
 import { EXPORT_CLEANUP_CRON, EXPORT_CLEANUP_JOB, exportCleanupWorker, exportWorker } from "./export-job";
 import { impactPreviewWorker } from "./impact-preview-job";
 import type { JobQueue } from "./job-queue";
@@ -58,6 +58,14 @@ import {
   recommendationWorker,
 } from "./recommendation-job";
 import { enqueueReconcile, RECONCILE_CRON, RECONCILE_JOB, reconcileWorker } from "./reconcile-job";
+import {
+  AUDIT_RETENTION_CRON,
+  AUDIT_RETENTION_JOB,
+  auditRetentionWorker,
+  EVENT_RETENTION_CRON,
+  EVENT_RETENTION_JOB,
+  eventRetentionWorker,
+} from "./retention-job";
 import { type MailRetry, sendMailWorker } from "./send-mail-job";
 import { sendMessageWorker } from "./send-message-job";
 import {
@@ -137,6 +145,14 @@ export async function registerWorkers(jobs: JobQueue, deps: WorkerDeps): Promise
     }),
   );
   await jobs.schedule(EVENT_RETENTION_JOB, EVENT_RETENTION_CRON);
+  await jobs.register(
+    auditRetentionWorker({
+      listRetentions: () => listAuditRetentions(db),
+      purge: (tenantId, cutoff) => deleteAuditRecordsBefore(db, tenantId, cutoff),
+      logger,
+    }),
+  );
+  await jobs.schedule(AUDIT_RETENTION_JOB, AUDIT_RETENTION_CRON);
 
   await jobs.register(exportWorker({ exports: deps.exports }));
   await jobs.register(exportCleanupWorker({ exports: deps.exports }));

@@ -1,26 +1,5 @@
-import { sql } from "drizzle-orm";
 import { customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { id, tenantId, timestamps } from "./columns";
-
-/** Who did what: written by every mutating RPC. */
-export const auditLog = pgTable(
-  "audit_log",
-  {
-    id: id(),
-    tenantId: tenantId(),
-    /** user | api_key | system */
-    actorType: text("actor_type").notNull(),
-    actorId: text("actor_id"),
-    actorName: text("actor_name"),
-    action: text("action").notNull(),
-    targetType: text("target_type"),
-    targetId: text("target_id"),
-    details: jsonb("details").notNull().default(sql`'{}'::jsonb`),
-    ipAddress: text("ip_address"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index("audit_log_tenant_created_idx").on(t.tenantId, t.createdAt)],
-);
 
 /**
  * Long-running work a user started (export, sync), with its progress. Queueing itself is

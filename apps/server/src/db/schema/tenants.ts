@@ -11,6 +11,8 @@ export const tenantSettings = pgTable("tenant_settings", {
   requireSeparateApprover: boolean("require_separate_approver").notNull().default(true),
   /** Events older than this many days are deleted by the daily retention job. */
   eventRetentionDays: integer("event_retention_days").notNull().default(400),
+  /** Audit records older than this many days are deleted by the daily retention job, oldest first. */
+  auditRetentionDays: integer("audit_retention_days").notNull().default(400),
   // E-mail domains (lower case, e.g. "example.com") whose people may request waivers on their own:
   // a verified address there joins the tenant as VISITOR when it first requests one.
   waiverRequesterDomains: text("waiver_requester_domains").array().notNull().default([]),

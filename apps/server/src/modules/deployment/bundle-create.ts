@@ -5,7 +5,7 @@ import type { Definition } from "@palisade/policy-engine/catalogue/definition-sc
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import { renderFeedbackMessage } from "@palisade/policy-engine/compilers/compile-input";
 import { generatePolicyKey } from "@palisade/policy-engine/keys/policy-key";
-import type { Database } from "../../db/database";
+import type { Database, Transaction } from "../../db/database";
 import type { ManagedBy } from "../../db/schema/deployments";
 import { enqueueBundleSync } from "../../jobs/bundle-sync-job";
 import type { JobQueue } from "../../jobs/job-queue";
@@ -44,6 +44,8 @@ export interface NewBundle {
   createdBy: string;
   /** Applied from a file: its path and commit. */
   managedBy?: ManagedBy | null;
+  /** Written in the bundle's transaction: the caller's audit record of the creation. */
+  audit?: (tx: Transaction, bundle: BundleRow) => Promise<void>;
 }
 
 /** A bundle checked and ready to store. */
@@ -116,6 +118,7 @@ export async function storeBundle(
         managedBy: input.managedBy ?? null,
       },
       scopes,
+      input.audit,
     );
     if (!stored) continue;
     await enqueueBundleSync(jobs, {

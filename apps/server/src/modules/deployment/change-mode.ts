@@ -3,7 +3,7 @@ import type { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/de
 import type { Database } from "../../db/database";
 import { requireCaller } from "../../rpc/call-context";
 import { invalidField } from "../../rpc/errors";
-import { auditCall } from "../audit/audit-log";
+import { recordAudit } from "../audit/audit-log";
 import { bundleById, bundleNotFound, deploymentNotFound, liveBundle } from "./bundle-lookup";
 import { type BundleRow, updateBundle } from "./bundle-repository";
 import { modeName } from "./deployment-message";
@@ -22,13 +22,20 @@ export async function changeMode(
   const deployment = await findDeployment(db, caller.tenantId, id);
   if (!deployment) throw deploymentNotFound();
   const bundle = liveBundle(await bundleById(db, caller, deployment.bundleId));
-  const updated = await updateBundle(db, caller.tenantId, bundle.id, {
-    mode: name,
-    editedBy: caller.name,
-    editedAt: new Date(),
+  const updated = await db.transaction(async (tx) => {
+    const saved = await updateBundle(tx, caller.tenantId, bundle.id, {
+      mode: name,
+      editedBy: caller.name,
+      editedAt: new Date(),
+    });
+    if (!saved) throw bundleNotFound();
+    await replaceBundleTargets(tx, saved, undefined);
+    await recordAudit(tx, ctx, {
+      target: { type: "deployment", id, name: saved.name },
+      before: { mode: bundle.mode },
+      after: { mode: name },
+    });
+    return saved;
   });
-  if (!updated) throw bundleNotFound();
-  await replaceBundleTargets(db, updated, undefined);
-  await auditCall(db, ctx, { targetType: "deployment", targetId: id, details: { mode: name } });
   return { bundle: updated, deploymentId: id };
 }

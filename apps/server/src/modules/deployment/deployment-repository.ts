@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
-import type { Database } from "../../db/database";
+import type { Database, Transaction } from "../../db/database";
 import { bundles, deployments } from "../../db/schema/deployments";
 import { BUNDLE_ID, countSql } from "./bundle-query-repository";
 import type { BundleRow, StoredScope } from "./bundle-repository";
@@ -12,6 +12,8 @@ export async function insertBundle(
   db: Database,
   bundle: typeof bundles.$inferInsert,
   targets: StoredScope[],
+  /** More writes that commit with the bundle or not at all (its audit record). */
+  alongside?: (tx: Transaction, bundle: BundleRow) => Promise<void>,
 ): Promise<{ bundle: BundleRow; deployments: DeploymentRow[] } | undefined> {
   try {
     return await db.transaction(async (tx) => {
@@ -21,6 +23,7 @@ export async function insertBundle(
         .insert(deployments)
         .values(targets.map((scope) => deploymentValues(row, scope)))
         .returning();
+      await alongside?.(tx, row);
       return { bundle: row, deployments: rows };
     });
   } catch (error) {

@@ -2,7 +2,7 @@ import type { AzurePolicyExemptionResource } from "@palisade/policy-engine/compi
 import type { AzureCloudProvider } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
 import type { Logger } from "../../logger";
-import { writeSystemAudit } from "../audit/audit-log";
+import { recordSystemAudit } from "../audit/audit-log";
 import type { WaiverRow } from "../waiver/waiver-repository";
 import { inCloud } from "./bundle-apply";
 import type { DeploymentRow } from "./deployment-repository";
@@ -76,12 +76,12 @@ export async function recordMismatch(
       { bundleId: bundle.id, waiverId, exemptionId },
       "waiver missing from the cloud; restoring it",
     );
-    await writeSystemAudit(db, bundle.tenantId, {
-      action: "Reconcile.WaiverMissingFromCloud",
-      targetType: "waiver",
-      targetId: waiverId,
-      details: { code: RECONCILIATION_CODE, policyKey: bundle.key, exemptionId, restored: true },
-    });
+    await db.transaction((tx) =>
+      recordSystemAudit(tx, bundle.tenantId, "Reconcile.WaiverMissingFromCloud", {
+        target: { type: "waiver", id: waiverId, name: bundle.key },
+        after: { code: RECONCILIATION_CODE, policyKey: bundle.key, exemptionId, restored: true },
+      }),
+    );
   }
   if (mismatch.unknown.length === 0 || bundle.errorCodes.includes(RECONCILIATION_CODE)) return;
   for (const exemptionId of mismatch.unknown) {
@@ -89,11 +89,11 @@ export async function recordMismatch(
       { bundleId: bundle.id, exemptionId },
       "an exemption Palisade did not create waives the bundle",
     );
-    await writeSystemAudit(db, bundle.tenantId, {
-      action: "Reconcile.UnknownWaiverInCloud",
-      targetType: "bundle",
-      targetId: bundle.id,
-      details: { code: RECONCILIATION_CODE, policyKey: bundle.key, exemptionId },
-    });
+    await db.transaction((tx) =>
+      recordSystemAudit(tx, bundle.tenantId, "Reconcile.UnknownWaiverInCloud", {
+        target: { type: "bundle", id: bundle.id, name: bundle.key },
+        after: { code: RECONCILIATION_CODE, policyKey: bundle.key, exemptionId },
+      }),
+    );
   }
 }

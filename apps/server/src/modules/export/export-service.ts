@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import type { HandlerContext } from "@connectrpc/connect";
 import type { FastifyInstance, RawServerDefault } from "fastify";
-import type { Database } from "../../db/database";
+import type { Database, Transaction } from "../../db/database";
 import { type ExportPayload, enqueueExport } from "../../jobs/export-job";
 import type { JobQueue } from "../../jobs/job-queue";
 import {
@@ -24,7 +25,8 @@ import { createExportLinkSigner, LINK_TTL_MS } from "./signed-link";
 /** Rows of the `jobs` table that track exports are of kind `export:<kind>`. */
 const EXPORT_KIND_PREFIX = "export:";
 
-export type ExportFormatName = "csv" | "json";
+/** CSV, a JSON array, or JSON Lines (one object per line, as `palisade audit verify` reads). */
+export type ExportFormatName = "csv" | "json" | "jsonl";
 
 /** What an export writes: column names, then rows in pages (so a large export streams). */
 export interface ExportSource {
@@ -45,6 +47,14 @@ export interface ExportRequest {
   params: Record<string, unknown>;
   format?: ExportFormatName;
   createdBy: string | null;
+  /** The call that asked for it: data leaving Palisade is on the audit record, like a change. */
+  ctx: HandlerContext;
+}
+
+/** What the audit record of an export says: the export's job, and what was exported how. */
+export interface ExportAuditRecord {
+  target: { type: "export"; id: string; name: string };
+  after: { kind: string; format: ExportFormatName; params: Record<string, unknown> };
 }
 
 export interface ExportResult {
@@ -76,6 +86,16 @@ export interface ExportService {
   deleteFilesBefore(before: Date): Promise<number>;
   /** Serves `GET /exports/<id>?expires=…&signature=…`. */
   route(app: FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, Logger>): void;
+}
+
+const CONTENT_TYPES: Record<ExportFormatName, string> = {
+  csv: "text/csv; charset=utf-8",
+  json: "application/json",
+  jsonl: "application/x-ndjson",
+};
+
+function recordOf(header: readonly string[], values: readonly unknown[]): Record<string, unknown> {
+  return Object.fromEntries(header.map((name, i) => [name, values[i] ?? null]));
 }
 
 /** Pieces of an export's file are written to the database at about this size. */
@@ -114,6 +134,8 @@ export function createExports(deps: {
   serverKey: string;
   publicUrl: string;
   logger: Logger;
+  /** Puts an export on the audit record, in the transaction that creates its job. */
+  audit: (tx: Transaction, ctx: HandlerContext, record: ExportAuditRecord) => Promise<void>;
   now?: () => Date;
 }): ExportService {
   const { db, logger } = deps;
@@ -126,12 +148,19 @@ export function createExports(deps: {
 
   async function createJobRow(request: ExportRequest, format: ExportFormatName): Promise<string> {
     if (!producers.has(request.kind)) throw new Error(`No export of kind ${request.kind}`);
-    return insertJobRecord(db, {
-      tenantId: request.tenantId,
-      kind: `${EXPORT_KIND_PREFIX}${request.kind}`,
-      status: "QUEUED",
-      createdBy: request.createdBy,
-      result: { format },
+    return db.transaction(async (tx) => {
+      const jobId = await insertJobRecord(tx, {
+        tenantId: request.tenantId,
+        kind: `${EXPORT_KIND_PREFIX}${request.kind}`,
+        status: "QUEUED",
+        createdBy: request.createdBy,
+        result: { format },
+      });
+      await deps.audit(tx, request.ctx, {
+        target: { type: "export", id: jobId, name: request.kind },
+        after: { kind: request.kind, format, params: request.params },
+      });
+      return jobId;
     });
   }
 
@@ -150,14 +179,14 @@ export function createExports(deps: {
       let written = 0;
       let lastPercent = 0;
       if (data.format === "csv") await file.write(csvLine(source.header));
-      else await file.write("[");
+      else if (data.format === "json") await file.write("[");
       for await (const page of source.pages) {
         let chunk = "";
         for (const values of page) {
           if (data.format === "csv") chunk += csvLine(values);
+          else if (data.format === "jsonl") chunk += `${JSON.stringify(recordOf(source.header, values))}\n`;
           else {
-            const record = Object.fromEntries(source.header.map((name, i) => [name, values[i] ?? null]));
-            chunk += `${written > 0 || chunk ? "," : ""}\n${JSON.stringify(record)}`;
+            chunk += `${written > 0 || chunk ? "," : ""}\n${JSON.stringify(recordOf(source.header, values))}`;
           }
         }
         await file.write(chunk);
@@ -265,7 +294,7 @@ export function createExports(deps: {
           const name = `${row.kind.replace(EXPORT_KIND_PREFIX, "")}-${id.slice(0, 8)}.${format}`;
           logger.debug({ exportId: id }, "export downloaded");
           return reply
-            .header("content-type", format === "csv" ? "text/csv; charset=utf-8" : "application/json")
+            .header("content-type", CONTENT_TYPES[format])
             .header("content-disposition", `attachment; filename="${name}"`)
             .header("content-length", size)
             .header("cache-control", "private, no-store")

@@ -2,7 +2,8 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { Permission, type Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { rolePermissions } from "@palisade/api/roles";
 import { parseRoleName } from "../../auth/roles";
-import { insertAuditRecord } from "../audit/audit-repository";
+import type { Transaction } from "../../db/database";
+import { recordChange } from "../audit/audit-log";
 import { requiresSeparateApprover } from "../waiver/waiver-context-repository";
 import { approveWaiver, rejectWaiver, type WaiverLifecycleDeps } from "../waiver/waiver-lifecycle";
 import { findWaiver, type WaiverView } from "../waiver/waiver-repository";
@@ -57,32 +58,37 @@ export async function decideFromChat(deps: WaiverLifecycleDeps, decision: ChatDe
     );
   }
   const reviewer = { name: member.name, identifier: member.email };
+  const audit = (tx: Transaction, decided: WaiverView) =>
+    recordChange(
+      tx,
+      {
+        actor: { tenantId: decision.tenantId, type: "chat", id: member.userId, name: member.name },
+        action: decision.action === "approve" ? "WaiverService.Approve" : "WaiverService.Reject",
+        source: decision.chatUser,
+      },
+      {
+        target: { type: "waiver", id: decided.id, name: decided.policyKey },
+        before: { status: waiver.status },
+        after: {
+          status: decided.status,
+          policyKey: decided.policyKey,
+          via: decision.source,
+          chatUser: decision.chatUser.slice(0, 200),
+          ...(decided.expiresAt ? { expiresAt: decided.expiresAt.toISOString() } : {}),
+        },
+      },
+    );
   let updated: WaiverView;
   try {
     updated =
       decision.action === "approve"
-        ? await approveWaiver(deps, waiver, reviewer)
-        : await rejectWaiver(deps, waiver, reviewer);
+        ? await approveWaiver(deps, waiver, reviewer, audit)
+        : await rejectWaiver(deps, waiver, reviewer, audit);
   } catch (error) {
     if (error instanceof ConnectError && error.code === Code.FailedPrecondition) {
       throw new ChatRefusal(`Nothing changed: ${error.rawMessage}`);
     }
     throw error;
   }
-  await insertAuditRecord(db, {
-    tenantId: decision.tenantId,
-    actorType: "user",
-    actorId: member.userId,
-    actorName: member.name,
-    action: decision.action === "approve" ? "WaiverService.Approve" : "WaiverService.Reject",
-    targetType: "waiver",
-    targetId: updated.id,
-    details: {
-      policyKey: updated.policyKey,
-      via: decision.source,
-      chatUser: decision.chatUser.slice(0, 200),
-      ...(updated.expiresAt ? { expiresAt: updated.expiresAt.toISOString() } : {}),
-    },
-  });
   return updated;
 }

@@ -1,5 +1,5 @@
 import { Permission } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
-import { insertAuditRecord } from "../audit/audit-repository";
+import { recordChange } from "../audit/audit-log";
 import { findLiveBundleByKeyAnyTenant } from "../waiver/waiver-context-repository";
 import { createWaivers } from "../waiver/waiver-create";
 import { tenantMaxWaiverHours, type WaiverLifecycleDeps } from "../waiver/waiver-lifecycle";
@@ -69,26 +69,31 @@ export async function requestWaiverFromChat(
     durationSeconds: request.hours * 3_600,
     approval: bundle.waiverApprovalMode !== "MANUAL" ? { approved: true } : { approved: false },
     reason: "waiver activated",
+    audit: async (tx, waivers) => {
+      for (const waiver of waivers) {
+        await recordChange(
+          tx,
+          {
+            actor: { tenantId: bundle.tenantId, type: "chat", id: member.userId, name: member.name },
+            action: "WaiverService.Create",
+            source: input.chatUser,
+          },
+          {
+            target: { type: "waiver", id: waiver.id, name: waiver.policyKey },
+            after: {
+              policyKey: waiver.policyKey,
+              status: waiver.status,
+              durationSeconds: waiver.durationSeconds,
+              comment: waiver.comment,
+              via: "chat",
+              chatUser: input.chatUser.slice(0, 200),
+            },
+          },
+        );
+      }
+    },
   });
   const [first] = created.waivers;
   if (!first) throw new Error("The waiver was not stored.");
-  for (const waiver of created.waivers) {
-    await insertAuditRecord(db, {
-      tenantId: bundle.tenantId,
-      actorType: "user",
-      actorId: member.userId,
-      actorName: member.name,
-      action: "WaiverService.Create",
-      targetType: "waiver",
-      targetId: waiver.id,
-      details: {
-        policyKey: waiver.policyKey,
-        status: waiver.status,
-        durationSeconds: waiver.durationSeconds,
-        via: "chat",
-        chatUser: input.chatUser.slice(0, 200),
-      },
-    });
-  }
   return first;
 }

@@ -1,12 +1,8 @@
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { InvitationTokenState } from "@palisade/api/gen/palisade/team/v1/team_pb";
-import { rolePermissions } from "@palisade/api/roles";
-import { parseRoleName } from "../../auth/roles";
 import type { Database } from "../../db/database";
-import { callContext } from "../../rpc/call-context";
 import { invalidArgument } from "../../rpc/errors";
-import { writeAudit } from "../audit/audit-log";
+import { recordAuditAs } from "../audit/audit-log";
 import {
   claimInvitation,
   findInvitationByTokenHashAnyTenant,
@@ -109,29 +105,18 @@ export async function addInvitedMember(
 
 /** The invitee, now a member, is the actor of the audit record of their acceptance. */
 export async function auditAcceptance(
-  db: Database,
+  tx: Transaction,
   ctx: HandlerContext,
   row: TokenInvitationRow,
   invitee: { id: string; name: string; email: string },
 ): Promise<void> {
-  const role = parseRoleName(row.role) ?? Role.VIEWER;
-  const caller = {
-    kind: "user" as const,
-    id: invitee.id,
-    name: invitee.name,
-    email: invitee.email,
-    tenantId: row.tenantId,
-    role,
-    permissions: new Set(rolePermissions[role]),
-  };
-  await writeAudit(
-    db,
-    { ...callContext(ctx), caller },
+  await recordAuditAs(
+    tx,
+    ctx,
+    { tenantId: row.tenantId, type: "user", id: invitee.id, name: invitee.name || invitee.email },
     {
-      action: `${ctx.service.name}.${ctx.method.name}`,
-      targetType: "invitation",
-      targetId: row.id,
-      details: { email: row.email, role: row.role },
+      target: { type: "invitation", id: row.id, name: row.email },
+      after: { email: row.email, role: row.role, accepted: true },
     },
   );
 }

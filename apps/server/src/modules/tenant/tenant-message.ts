@@ -20,6 +20,7 @@ export function tenantMessage(row: TenantRow, settings: TenantSettingsRow): Tena
       waiverLinkBaseUrl: settings.waiverLinkBaseUrl,
       requireSeparateApprover: settings.requireSeparateApprover,
       eventRetentionDays: settings.eventRetentionDays,
+      auditRetentionDays: settings.auditRetentionDays,
       waiverRequesterDomains: settings.waiverRequesterDomains,
       requireMfa: settings.requireMfa,
     }),

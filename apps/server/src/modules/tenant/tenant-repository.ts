@@ -1,5 +1,5 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
-import type { Database } from "../../db/database";
+import type { Database, Transaction } from "../../db/database";
 import { member, organization, passkey, user } from "../../db/schema/auth";
 import { tenantSettings } from "../../db/schema/tenants";
 
@@ -7,6 +7,7 @@ export type TenantRow = typeof organization.$inferSelect;
 export type TenantSettingsRow = typeof tenantSettings.$inferSelect;
 
 export const DEFAULT_EVENT_RETENTION_DAYS = 400;
+export const DEFAULT_AUDIT_RETENTION_DAYS = 400;
 
 export async function findTenant(db: Database, tenantId: string): Promise<TenantRow | undefined> {
   const [row] = await db.select().from(organization).where(eq(organization.id, tenantId)).limit(1);
@@ -29,6 +30,7 @@ export async function findTenantSettings(db: Database, tenantId: string): Promis
       waiverLinkBaseUrl: "",
       requireSeparateApprover: true,
       eventRetentionDays: DEFAULT_EVENT_RETENTION_DAYS,
+      auditRetentionDays: DEFAULT_AUDIT_RETENTION_DAYS,
       waiverRequesterDomains: [],
       requireMfa: false,
       createdAt: new Date(0),
@@ -47,7 +49,11 @@ export async function saveTenantSettings(
     Partial<
       Pick<
         TenantSettingsRow,
-        "requireSeparateApprover" | "eventRetentionDays" | "waiverRequesterDomains" | "requireMfa"
+        | "requireSeparateApprover"
+        | "eventRetentionDays"
+        | "auditRetentionDays"
+        | "waiverRequesterDomains"
+        | "requireMfa"
       >
     >,
 ): Promise<void> {
@@ -113,22 +119,33 @@ export async function insertTenant(
   await db.insert(tenantSettings).values({ tenantId: tenant.id });
 }
 
-/** Every tenant with how many days its events are kept (the default when it saved no settings). */
-export async function listEventRetentions(db: Database): Promise<{ tenantId: string; days: number }[]> {
+/** Every tenant with how many days its events, or its audit records, are kept (the default when it saved no settings). */
+async function listRetentions(
+  db: Database,
+  kind: "events" | "audit",
+): Promise<{ tenantId: string; days: number }[]> {
+  const column = kind === "events" ? tenantSettings.eventRetentionDays : tenantSettings.auditRetentionDays;
+  const fallback = kind === "events" ? DEFAULT_EVENT_RETENTION_DAYS : DEFAULT_AUDIT_RETENTION_DAYS;
   const rows = await db
-    .select({ tenantId: organization.id, days: tenantSettings.eventRetentionDays })
+    .select({ tenantId: organization.id, days: column })
     .from(organization)
     .leftJoin(tenantSettings, eq(tenantSettings.tenantId, organization.id));
-  return rows.map((r) => ({ tenantId: r.tenantId, days: r.days ?? DEFAULT_EVENT_RETENTION_DAYS }));
+  return rows.map((r) => ({ tenantId: r.tenantId, days: r.days ?? fallback }));
 }
+
+export const listEventRetentions = (db: Database) => listRetentions(db, "events");
+export const listAuditRetentions = (db: Database) => listRetentions(db, "audit");
 
 /** A new tenant with default settings and its first member, an administrator, in one transaction. */
 export async function insertTenantWithAdministrator(
   db: Database,
   tenant: { id: string; name: string; slug: string },
   administratorId: string,
+  /** Written in the same transaction: the audit record of the creation. */
+  audit?: (tx: Transaction) => Promise<void>,
 ): Promise<void> {
   await db.transaction(async (tx) => {
+    await audit?.(tx);
     await tx.insert(organization).values(tenant);
     await tx.insert(tenantSettings).values({ tenantId: tenant.id });
     await tx.insert(member).values({

@@ -1,6 +1,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ProductErrorCode } from "@palisade/api/gen/palisade/common/v1/common_pb";
-import type { Database } from "../../db/database";
+import type { Database, Transaction } from "../../db/database";
 import type { ManagedBy } from "../../db/schema/deployments";
 import { enqueueBundleSync } from "../../jobs/bundle-sync-job";
 import { enqueueExpiryNotice, enqueueNotification } from "../../jobs/notification-job";
@@ -45,6 +45,8 @@ export interface NewWaivers {
   limitShare?: boolean;
   /** Logged with the bundle sync. */
   reason: string;
+  /** Written in the waivers' transaction: the caller's audit records of the new waivers. */
+  audit?: (tx: Transaction, waivers: WaiverView[]) => Promise<void>;
 }
 
 /**
@@ -148,6 +150,7 @@ export async function createWaivers(
       rows.map((r) => r.id),
     );
     if (views.length === 0) throw new ConnectError("The waiver was not stored.", Code.Internal);
+    await request.audit?.(txn, views);
     return { waivers: views, replayed: false };
   });
   const [first] = created.waivers;

@@ -1,11 +1,11 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { waiverWindowEnd } from "@palisade/policy-engine/compilers/aws/waiver-window";
-import type { Database } from "../../db/database";
+import type { Database, Transaction } from "../../db/database";
 import { enqueueBundleSync } from "../../jobs/bundle-sync-job";
 import type { JobQueue } from "../../jobs/job-queue";
 import { enqueueExpiryNotice, enqueueNotification } from "../../jobs/notification-job";
 import { enqueueWaiverExpiry } from "../../jobs/waiver-expiry-job";
-import { writeSystemAudit } from "../audit/audit-log";
+import { recordSystemAudit } from "../audit/audit-log";
 import { findBundleOfWaiver, maxWaiverHours } from "./waiver-context-repository";
 import {
   type BundleRow,
@@ -85,6 +85,25 @@ export function waiverNotFound(): ConnectError {
   return new ConnectError("No waiver with this id in this tenant.", Code.NotFound);
 }
 
+/** Writes a decision's audit record in the decision's transaction. */
+export type AuditDecision = (tx: Transaction, updated: WaiverView) => Promise<void>;
+
+/** Moves one waiver to `to` and audits it in one transaction, or answers why it cannot. */
+async function auditedTransition(
+  db: Database,
+  waiver: WaiverView,
+  to: WaiverStatusName,
+  changes: Partial<WaiverInsert>,
+  audit: AuditDecision | undefined,
+): Promise<WaiverView> {
+  if (!audit) return transition(db, waiver.tenantId, waiver, to, changes);
+  return db.transaction(async (tx) => {
+    const updated = await transition(tx, waiver.tenantId, waiver, to, changes);
+    await audit(tx, updated);
+    return updated;
+  });
+}
+
 /** Moves one waiver to `to`, or answers why it cannot. */
 async function transition(
   db: Database,
@@ -126,6 +145,7 @@ export async function approveWaiver(
   deps: WaiverLifecycleDeps,
   waiver: WaiverView,
   reviewer: Reviewer,
+  audit?: AuditDecision,
 ): Promise<WaiverView> {
   const now = new Date();
   const expiresAt = waiverEnd(waiver.provider, now, waiver.durationSeconds);
@@ -135,12 +155,14 @@ export async function approveWaiver(
     const bundle = await findBundleOfWaiver(tx, waiver.tenantId, waiver.bundleId);
     // A reviewer's approval is a decision on this waiver: only the room in the cloud limits it.
     if (bundle) await deps.fits(tx, bundle, [{ ...waiver, expiresAt }], { share: false });
-    return transition(tx, waiver.tenantId, waiver, "ACTIVE", {
+    const approved = await transition(tx, waiver.tenantId, waiver, "ACTIVE", {
       ...reviewed(reviewer, now),
       expiresAt,
       deploymentStatus: "PENDING",
       errorCode: null,
     });
+    await audit?.(txn, approved);
+    return approved;
   });
   await syncBundleOf(deps.jobs, updated, "waiver approved");
   await enqueueWaiverExpiry(deps.jobs, { startAfter: expiresAt });
@@ -157,14 +179,9 @@ export async function rejectWaiver(
   deps: WaiverSyncDeps,
   waiver: WaiverView,
   reviewer: Reviewer,
+  audit?: AuditDecision,
 ): Promise<WaiverView> {
-  const updated = await transition(
-    deps.db,
-    waiver.tenantId,
-    waiver,
-    "REJECTED",
-    reviewed(reviewer, new Date()),
-  );
+  const updated = await auditedTransition(deps.db, waiver, "REJECTED", reviewed(reviewer, new Date()), audit);
   await syncBundleOf(deps.jobs, updated, "waiver rejected");
   await enqueueNotification(deps.jobs, {
     kind: "waiver.decided",
@@ -178,8 +195,9 @@ export async function cancelWaiver(
   deps: WaiverSyncDeps,
   waiver: WaiverView,
   reason = "waiver cancelled",
+  audit?: AuditDecision,
 ): Promise<WaiverView> {
-  const cancelled = await transition(deps.db, waiver.tenantId, waiver, "CANCELLED");
+  const cancelled = await auditedTransition(deps.db, waiver, "CANCELLED", {}, audit);
   await syncBundleOf(deps.jobs, cancelled, reason);
   return cancelled;
 }
@@ -189,16 +207,20 @@ export async function cancelOpenWaiversOfKey(
   deps: WaiverSyncDeps,
   tenantId: string,
   key: string,
+  audit: AuditDecision,
 ): Promise<{ waiver: WaiverView; from: WaiverStatusName }[]> {
-  const { db } = deps;
   const cancelled: { waiver: WaiverView; from: WaiverStatusName }[] = [];
-  for (const waiver of await openWaiversOfKey(db, tenantId, key)) {
-    const from = waiver.status as WaiverStatusName;
-    // A waiver that expired meanwhile is simply not among the cancelled ones.
-    if (!(await transitionWaiver(db, tenantId, waiver.id, from, { status: "CANCELLED" }))) continue;
-    const updated = await findWaiver(db, tenantId, waiver.id);
-    if (updated) cancelled.push({ waiver: updated, from });
-  }
+  await deps.db.transaction(async (tx) => {
+    for (const waiver of await openWaiversOfKey(tx, tenantId, key)) {
+      const from = waiver.status as WaiverStatusName;
+      // A waiver that expired meanwhile is simply not among the cancelled ones.
+      if (!(await transitionWaiver(tx, tenantId, waiver.id, from, { status: "CANCELLED" }))) continue;
+      const updated = await findWaiver(tx, tenantId, waiver.id);
+      if (!updated) continue;
+      await audit(tx, updated);
+      cancelled.push({ waiver: updated, from });
+    }
+  });
   for (const bundleId of new Set(cancelled.map((c) => c.waiver.bundleId))) {
     await syncBundleOf(deps.jobs, { bundleId, tenantId }, "waivers cancelled");
   }
@@ -224,23 +246,24 @@ export async function expireDueWaivers(deps: WaiverSyncDeps, now = new Date()): 
   for (const [bundleId, tenantId] of bundles) {
     await syncBundleOf(jobs, { bundleId, tenantId }, "waiver expired");
   }
-  const expired = new Set(
-    await expireWaiversAnyTenant(
-      db,
-      due.map((w) => w.id),
-      now,
-    ),
-  );
-  for (const waiver of due) {
-    if (!expired.has(waiver.id)) continue;
-    await writeSystemAudit(db, waiver.tenantId, {
-      action: "WaiverService.Expire",
-      targetType: "waiver",
-      targetId: waiver.id,
-      details: { policyKey: waiver.policyKey, expiresAt: waiver.expiresAt?.toISOString() },
-    });
-  }
-  return expired.size;
+  return db.transaction(async (tx) => {
+    const expired = new Set(
+      await expireWaiversAnyTenant(
+        tx,
+        due.map((w) => w.id),
+        now,
+      ),
+    );
+    for (const waiver of due) {
+      if (!expired.has(waiver.id)) continue;
+      await recordSystemAudit(tx, waiver.tenantId, "WaiverService.Expire", {
+        target: { type: "waiver", id: waiver.id, name: waiver.policyKey },
+        before: { status: "ACTIVE" },
+        after: { status: "EXPIRED", policyKey: waiver.policyKey, expiresAt: waiver.expiresAt },
+      });
+    }
+    return expired.size;
+  });
 }
 
 /** The cloud enforces these waivers now. */

@@ -2,6 +2,7 @@ import {
   ActivityIcon,
   BellIcon,
   BookCheckIcon,
+  BookLockIcon,
   LayoutDashboardIcon,
   LightbulbIcon,
   PlugZapIcon,
@@ -32,6 +33,7 @@ export const navItems = [
     icon: BellIcon,
     needs: Permission.TENANT_SETTINGS_WRITE,
   },
+  { to: "/settings/audit-log", label: "Audit log", icon: BookLockIcon, needs: Permission.AUDIT_READ },
 ] as const;
 
 const readPermissions = [

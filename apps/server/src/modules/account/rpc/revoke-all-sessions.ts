@@ -5,6 +5,7 @@ import type {
   RevokeAllSessionsResponseSchema,
 } from "@palisade/api/gen/palisade/account/v1/account_pb";
 import { deleteAllSessions } from "../../../auth/session-repository";
+import { recordAccountAudit } from "../../audit/audit-log";
 import { type AccountServiceDeps, requireAccountOwner } from "../account-caller";
 
 /** Logout-all: every session of the caller ends, this one too; the page then signs in again. */
@@ -14,6 +15,13 @@ export async function revokeAllSessions(
   ctx: HandlerContext,
 ): Promise<MessageInitShape<typeof RevokeAllSessionsResponseSchema>> {
   const caller = requireAccountOwner(ctx);
-  const revoked = await deleteAllSessions(deps.db, caller.id);
+  const revoked = await deps.db.transaction(async (tx) => {
+    const count = await deleteAllSessions(tx, caller.id);
+    await recordAccountAudit(tx, ctx, {
+      target: { type: "user", id: caller.id },
+      after: { sessionsEnded: count },
+    });
+    return count;
+  });
   return { revoked };
 }

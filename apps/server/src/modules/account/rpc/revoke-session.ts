@@ -6,6 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/account/v1/account_pb";
 import { deleteSession } from "../../../auth/session-repository";
 import { invalidArgument } from "../../../rpc/errors";
+import { recordAccountAudit } from "../../audit/audit-log";
 import { type AccountServiceDeps, requireAccountOwner } from "../account-caller";
 
 const MAX_ID = 100;
@@ -21,11 +22,18 @@ export async function revokeSession(
     const message = '"sessionId" must not be empty';
     throw invalidArgument(message, [{ field: "session_id", message }]);
   }
-  if (!(await deleteSession(deps.db, caller.id, id))) {
-    throw new ConnectError(
-      "That session has already ended. Reload the list to see the current ones.",
-      Code.NotFound,
-    );
-  }
+  await deps.db.transaction(async (tx) => {
+    if (!(await deleteSession(tx, caller.id, id))) {
+      throw new ConnectError(
+        "That session has already ended. Reload the list to see the current ones.",
+        Code.NotFound,
+      );
+    }
+    await recordAccountAudit(tx, ctx, {
+      target: { type: "session", id },
+      before: { ended: false },
+      after: { ended: true },
+    });
+  });
   return {};
 }

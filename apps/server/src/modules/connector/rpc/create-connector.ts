@@ -6,7 +6,7 @@ import type {
   CreateConnectorResponseSchema,
 } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { readConfig, readName } from "../connector-config";
 import { connectorMessage } from "../connector-message";
 import { insertConnector } from "../connector-repository";
@@ -22,19 +22,21 @@ export async function createConnector(
   const name = readName(req.name);
   const { kind, config, secret } = readConfig(req.config, undefined, runtime.sandbox() !== undefined);
   const id = randomUUID();
-  const row = await insertConnector(db, {
-    id,
-    tenantId: caller.tenantId,
-    name,
-    kind,
-    config,
-    secretCiphertext: sealSecret(deps.secretBox, secret, id),
-    createdBy: caller.id,
-  });
-  await auditCall(db, ctx, {
-    targetType: "connector",
-    targetId: row.id,
-    details: { name, kind, provider: config.provider },
+  const row = await db.transaction(async (tx) => {
+    const inserted = await insertConnector(tx, {
+      id,
+      tenantId: caller.tenantId,
+      name,
+      kind,
+      config,
+      secretCiphertext: sealSecret(deps.secretBox, secret, id),
+      createdBy: caller.id,
+    });
+    await recordAudit(tx, ctx, {
+      target: { type: "connector", id: inserted.id, name },
+      after: { name, kind, config },
+    });
+    return inserted;
   });
   return { connector: connectorMessage(row) };
 }

@@ -5,7 +5,7 @@ import type {
   DeleteConnectorResponseSchema,
 } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { countActiveDeployments, deleteConnector as deleteTenantConnector } from "../connector-repository";
 import { type ConnectorServiceDeps, requireConnector } from "../connectors";
 
@@ -24,12 +24,13 @@ export async function deleteConnector(
       Code.FailedPrecondition,
     );
   }
-  await deleteTenantConnector(db, caller.tenantId, row.id);
-  runtime.forget(row.id);
-  await auditCall(db, ctx, {
-    targetType: "connector",
-    targetId: row.id,
-    details: { name: row.name, kind: row.kind },
+  await db.transaction(async (tx) => {
+    await deleteTenantConnector(tx, caller.tenantId, row.id);
+    await recordAudit(tx, ctx, {
+      target: { type: "connector", id: row.id, name: row.name },
+      before: { name: row.name, kind: row.kind, config: row.config },
+    });
   });
+  runtime.forget(row.id);
   return {};
 }

@@ -5,7 +5,7 @@ import type {
   SyncHierarchyResponseSchema,
 } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { SandboxNotRunningError } from "../connector-runtime";
 import { type ConnectorServiceDeps, requireConnector } from "../connectors";
 
@@ -21,6 +21,8 @@ export async function syncHierarchy(
     throw new ConnectError(new SandboxNotRunningError().message, Code.FailedPrecondition);
   }
   const jobId = await runtime.startSync(row, caller.id);
-  await auditCall(db, ctx, { targetType: "connector", targetId: row.id, details: { jobId } });
+  await db.transaction((tx) =>
+    recordAudit(tx, ctx, { target: { type: "connector", id: row.id, name: row.name }, after: { jobId } }),
+  );
   return { jobId };
 }

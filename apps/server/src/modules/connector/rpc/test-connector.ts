@@ -7,7 +7,7 @@ import type {
 } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { type Caller, requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { readConfig } from "../connector-config";
 import { findConnector, updateConnector } from "../connector-repository";
 import { type ConnectorServiceDeps, requireConnector, runChecks } from "../connectors";
@@ -38,18 +38,24 @@ async function testStored(
   const checks = await runChecks(runtime, runtime.settingsOf(row));
   const failed = checks.find((c) => !c.ok);
   const fresh = (await findConnector(db, caller.tenantId, row.id)) ?? row;
-  if (failed) {
-    await updateConnector(db, caller.tenantId, row.id, {
-      status: "ERROR",
-      lastError: `${failed.name}: ${failed.message}`,
+  await db.transaction(async (tx) => {
+    if (failed) {
+      await updateConnector(tx, caller.tenantId, row.id, {
+        status: "ERROR",
+        lastError: `${failed.name}: ${failed.message}`,
+      });
+    } else if (fresh.status === "ERROR") {
+      await updateConnector(tx, caller.tenantId, row.id, {
+        status: fresh.lastSyncAt ? "CONNECTED" : "NEVER_SYNCED",
+        lastError: null,
+      });
+    }
+    await recordAudit(tx, ctx, {
+      target: { type: "connector", id: row.id, name: row.name },
+      before: { status: fresh.status },
+      after: { ok: !failed, checks },
     });
-  } else if (fresh.status === "ERROR") {
-    await updateConnector(db, caller.tenantId, row.id, {
-      status: fresh.lastSyncAt ? "CONNECTED" : "NEVER_SYNCED",
-      lastError: null,
-    });
-  }
-  await auditCall(db, ctx, { targetType: "connector", targetId: row.id, details: { ok: !failed } });
+  });
   return { ok: !failed, checks };
 }
 

@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { readConfig, readName } from "../connector-config";
 import { connectorMessage } from "../connector-message";
 import { updateConnector as updateTenantConnector } from "../connector-repository";
@@ -51,8 +51,15 @@ export async function updateConnector(
     changed.push("config");
   }
   if (changed.length === 0) return { connector: connectorMessage(row) };
-  const updated = (await updateTenantConnector(db, caller.tenantId, row.id, patch)) ?? row;
+  const updated = await db.transaction(async (tx) => {
+    const saved = (await updateTenantConnector(tx, caller.tenantId, row.id, patch)) ?? row;
+    await recordAudit(tx, ctx, {
+      target: { type: "connector", id: row.id, name: saved.name },
+      before: { name: row.name, config: row.config },
+      after: { name: saved.name, config: saved.config, changed },
+    });
+    return saved;
+  });
   if (patch.config) runtime.forget(row.id);
-  await auditCall(db, ctx, { targetType: "connector", targetId: row.id, details: { changed } });
   return { connector: connectorMessage(updated) };
 }

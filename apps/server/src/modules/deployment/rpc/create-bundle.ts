@@ -1,7 +1,8 @@
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
+import { bundleAuditView } from "../bundle-audit";
 import { createBundleNow } from "../bundle-create";
 import { parseManagedBy, parseName, parseNamespace } from "../bundle-input";
 import { definitionFor } from "../compile-check";
@@ -10,7 +11,6 @@ import { bundleMessage, modeName } from "../deployment-message";
 import { tenantReads } from "../tenant-reads";
 
 export function createBundle(deps: DeploymentServiceDeps): DeploymentRpc["createBundle"] {
-  const { db } = deps;
   return async (req, ctx) => {
     const caller = requireCaller(ctx);
     const name = parseName(req.name);
@@ -34,16 +34,11 @@ export function createBundle(deps: DeploymentServiceDeps): DeploymentRpc["create
         approval === WaiverApprovalMode.UNSPECIFIED ? undefined : WaiverApprovalMode[approval],
       createdBy: caller.name,
       managedBy: parseManagedBy(req.managedBy),
-    });
-    await auditCall(db, ctx, {
-      targetType: "bundle",
-      targetId: bundle.id,
-      details: {
-        key: bundle.key,
-        policySlug: definition.slug,
-        mode,
-        scopes: (bundle.scopes as { externalId: string }[]).map((s) => s.externalId),
-      },
+      audit: (tx, stored) =>
+        recordAudit(tx, ctx, {
+          target: { type: "bundle", id: stored.id, name: stored.name },
+          after: bundleAuditView(stored),
+        }),
     });
     return { bundle: bundleMessage(bundle) };
   };

@@ -5,7 +5,7 @@ import { evaluatedPrincipalArn } from "@palisade/policy-engine/principals/princi
 import type { Database } from "../../../db/database";
 import { type Caller, requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { apiKeyOwner, requiresSeparateApprover } from "../../waiver/waiver-context-repository";
 import { createWaivers } from "../../waiver/waiver-create";
 import { tenantMaxWaiverHours } from "../../waiver/waiver-lifecycle";
@@ -94,19 +94,25 @@ export function createWaiver(deps: DeploymentServiceDeps): DeploymentRpc["create
         // Granted by an administrator: only the room in the cloud limits it, not a requester's share.
         limitShare: false,
         reason: "waiver created",
+        audit: async (tx, waivers) => {
+          for (const waiver of waivers) {
+            await recordAudit(tx, ctx, {
+              target: { type: "waiver", id: waiver.id, name: waiver.policyKey },
+              after: {
+                policyKey: waiver.policyKey,
+                status: waiver.status,
+                expiresAt: waiver.expiresAt,
+                scope: waiver.scope ?? waiver.resource ?? waiver.principalArn,
+                comment: waiver.comment,
+                ...(req.managedBy ? { managedBy: `${req.managedBy.path}@${req.managedBy.commit}` } : {}),
+              },
+            });
+          }
+        },
       },
     );
     const [view] = created.waivers;
     if (!view) throw new ConnectError("The waiver was not stored.", Code.Internal);
-    await auditCall(db, ctx, {
-      targetType: "waiver",
-      targetId: view.id,
-      details: {
-        key: bundle.key,
-        expiresAt: expiresAt.toISOString(),
-        ...(req.managedBy ? { managedBy: req.managedBy.path } : {}),
-      },
-    });
     return { waiver: waiverMessage(view) };
   };
 }

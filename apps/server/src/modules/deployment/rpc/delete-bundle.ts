@@ -1,7 +1,8 @@
 import { enqueueBundleDelete } from "../../../jobs/bundle-delete-job";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { cancelWaiversOfBundle } from "../../waiver/waiver-lifecycle";
+import { bundleAuditView } from "../bundle-audit";
 import { bundleById } from "../bundle-lookup";
 import { updateBundle } from "../bundle-repository";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
@@ -11,14 +12,19 @@ export function deleteBundle({ db, jobs }: DeploymentServiceDeps): DeploymentRpc
     const caller = requireCaller(ctx);
     const bundle = await bundleById(db, caller, req.id);
     if (!bundle.deletedAt) {
-      await updateBundle(db, caller.tenantId, bundle.id, {
-        deletedAt: new Date(),
-        status: "DELETED",
-        editedBy: caller.name,
-        editedAt: new Date(),
+      await db.transaction(async (tx) => {
+        await updateBundle(tx, caller.tenantId, bundle.id, {
+          deletedAt: new Date(),
+          status: "DELETED",
+          editedBy: caller.name,
+          editedAt: new Date(),
+        });
+        await cancelWaiversOfBundle(tx, caller.tenantId, bundle.id);
+        await recordAudit(tx, ctx, {
+          target: { type: "bundle", id: bundle.id, name: bundle.name },
+          before: bundleAuditView(bundle),
+        });
       });
-      await cancelWaiversOfBundle(db, caller.tenantId, bundle.id);
-      await auditCall(db, ctx, { targetType: "bundle", targetId: bundle.id, details: { key: bundle.key } });
     }
     // Queued again on a repeated call, so that a removal that failed earlier is retried.
     await enqueueBundleDelete(jobs, { tenantId: caller.tenantId, bundleId: bundle.id });

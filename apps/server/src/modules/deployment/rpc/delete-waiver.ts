@@ -1,7 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { cancelWaiver, waiverNotFound } from "../../waiver/waiver-lifecycle";
 import { findWaiver } from "../../waiver/waiver-repository";
 import { OPEN_STATUSES, type WaiverStatusName } from "../../waiver/waiver-rules";
@@ -21,8 +21,13 @@ export function deleteWaiver(deps: DeploymentServiceDeps): DeploymentRpc["delete
         Code.FailedPrecondition,
       );
     }
-    await cancelWaiver(deps, waiver, "waiver deleted");
-    await auditCall(db, ctx, { targetType: "waiver", targetId: req.id });
+    await cancelWaiver(deps, waiver, "waiver deleted", (tx, updated) =>
+      recordAudit(tx, ctx, {
+        target: { type: "waiver", id: updated.id, name: updated.policyKey },
+        before: { status: waiver.status },
+        after: { status: updated.status },
+      }),
+    );
     return {};
   };
 }

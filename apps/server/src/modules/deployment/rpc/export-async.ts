@@ -11,6 +11,7 @@ export function exportAsync({ exports }: DeploymentServiceDeps): DeploymentRpc["
       params: { filter: readBundleFilter(req.filter) },
       format: exportFormat(req.format),
       createdBy: caller.id,
+      ctx,
     });
     return { presignedUrl: result.presignedUrl, jobId: result.jobId };
   };

@@ -1,6 +1,7 @@
 import { enqueueEventFetch } from "../../../jobs/event-fetch-job";
 import { enqueueReconcile } from "../../../jobs/reconcile-job";
 import { requireCaller } from "../../../rpc/call-context";
+import { recordAudit } from "../../audit/audit-log";
 import { bundleById } from "../bundle-lookup";
 import type { StoredScope } from "../bundle-repository";
 import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
@@ -13,6 +14,12 @@ export function triggerFetch({ db, jobs }: DeploymentServiceDeps): DeploymentRpc
     // The events the bundle caused are read from its connector's audit stream.
     const connectorId = (bundle.scopes as StoredScope[])[0]?.connectorId;
     if (connectorId) await enqueueEventFetch(jobs, { tenantId: caller.tenantId, connectorId });
+    await db.transaction((tx) =>
+      recordAudit(tx, ctx, {
+        target: { type: "bundle", id: bundle.id, name: bundle.name },
+        after: { jobId },
+      }),
+    );
     return { jobId: jobId ?? "" };
   };
 }

@@ -5,9 +5,10 @@ import { renderFeedbackMessage } from "@palisade/policy-engine/compilers/compile
 import { enqueueBundleSync } from "../../../jobs/bundle-sync-job";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { findHierarchyNodes } from "../../connector/connector-repository";
 import { awsManagementAccountOf } from "../../connector/connectors";
+import { bundleAuditView } from "../bundle-audit";
 import {
   parseManagedBy,
   parseName,
@@ -108,24 +109,26 @@ export function updateBundle(deps: DeploymentServiceDeps): DeploymentRpc["update
         excluded: (changes.excludedScopes ?? bundle.excludedScopes) as StoredScope[],
       });
     }
-    const updated = await storeBundle(db, caller.tenantId, bundle.id, {
-      ...changes,
-      editedBy: caller.name,
-      editedAt: new Date(),
-    });
-    if (!updated) throw bundleNotFound();
-    if (redeploy) {
-      await replaceBundleTargets(db, updated, targets);
-      await enqueueBundleSync(jobs, { tenantId: caller.tenantId, bundleId: bundle.id, reason: "updated" });
-    } else {
+    const updated = await db.transaction(async (tx) => {
+      const saved = await storeBundle(tx, caller.tenantId, bundle.id, {
+        ...changes,
+        editedBy: caller.name,
+        editedAt: new Date(),
+      });
+      if (!saved) throw bundleNotFound();
+      if (redeploy) await replaceBundleTargets(tx, saved, targets);
       // Nothing the cloud sees changed: the deployments keep their status.
-      await updateDeploymentsOfBundle(db, caller.tenantId, bundle.id, { isVisible: updated.isVisible });
-    }
-    await auditCall(db, ctx, {
-      targetType: "bundle",
-      targetId: bundle.id,
-      details: { fields: Object.keys(changes), redeploy },
+      else await updateDeploymentsOfBundle(tx, caller.tenantId, bundle.id, { isVisible: saved.isVisible });
+      await recordAudit(tx, ctx, {
+        target: { type: "bundle", id: bundle.id, name: saved.name },
+        before: bundleAuditView(bundle),
+        after: bundleAuditView(saved),
+      });
+      return saved;
     });
+    if (redeploy) {
+      await enqueueBundleSync(jobs, { tenantId: caller.tenantId, bundleId: bundle.id, reason: "updated" });
+    }
     const fresh = await findBundle(db, caller.tenantId, bundle.id);
     return { bundle: bundleMessage(fresh ?? updated) };
   };

@@ -20,6 +20,7 @@ export async function exportEventsAsync(
     params: eventExportParams(req.filter),
     format: exportFormatOf(req.format),
     createdBy: caller.id,
+    ctx,
   });
   return { presignedUrl: result.presignedUrl, jobId: result.jobId };
 }

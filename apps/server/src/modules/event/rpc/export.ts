@@ -16,6 +16,7 @@ export async function exportEvents({ db, exports }: EventRpcDeps, req: ExportReq
     params: eventExportParams(req.filter),
     format: exportFormatOf(req.format),
     createdBy: caller.id,
+    ctx,
   });
   return { presignedUrl: result.presignedUrl };
 }

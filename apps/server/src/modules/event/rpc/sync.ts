@@ -1,7 +1,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { SyncRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import type { EventRpcDeps } from "../event-deps";
 import { listConnectorIds } from "../event-lookup-repository";
 import { requestFetch } from "../request-fetch";
@@ -17,10 +17,8 @@ export async function syncEvents(deps: EventRpcDeps, _req: SyncRequest, ctx: Han
     kind: "events:sync",
     resync: true,
   });
-  await auditCall(deps.db, ctx, {
-    targetType: "policy_event",
-    targetId: jobId,
-    details: { connectorIds: ids },
-  });
+  await deps.db.transaction((tx) =>
+    recordAudit(tx, ctx, { target: { type: "policy_event", id: jobId }, after: { connectorIds: ids } }),
+  );
   return { jobId };
 }

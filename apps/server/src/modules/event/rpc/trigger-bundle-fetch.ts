@@ -2,7 +2,7 @@ import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { TriggerBundleFetchRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { callError } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import type { EventRpcDeps } from "../event-deps";
 import { findBundleId, listBundleConnectorIds } from "../event-lookup-repository";
 import { requiredId } from "../event-request";
@@ -27,10 +27,11 @@ export async function triggerBundleFetch(
     createdBy: caller.id,
     kind: "events:bundle-fetch",
   });
-  await auditCall(db, ctx, {
-    targetType: "policy_event",
-    targetId: jobId,
-    details: { bundleId, connectorIds: ids },
-  });
+  await db.transaction((tx) =>
+    recordAudit(tx, ctx, {
+      target: { type: "policy_event", id: jobId },
+      after: { bundleId, connectorIds: ids },
+    }),
+  );
   return { jobId };
 }

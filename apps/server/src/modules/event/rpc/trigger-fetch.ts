@@ -1,7 +1,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { TriggerFetchRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import type { EventRpcDeps } from "../event-deps";
 import { connectorIdsOf } from "../event-request";
 import { requestFetch } from "../request-fetch";
@@ -16,10 +16,8 @@ export async function triggerFetch(deps: EventRpcDeps, req: TriggerFetchRequest,
     createdBy: caller.id,
     kind: "events:fetch",
   });
-  await auditCall(deps.db, ctx, {
-    targetType: "policy_event",
-    targetId: jobId,
-    details: { connectorIds: ids },
-  });
+  await deps.db.transaction((tx) =>
+    recordAudit(tx, ctx, { target: { type: "policy_event", id: jobId }, after: { connectorIds: ids } }),
+  );
   return { jobId };
 }

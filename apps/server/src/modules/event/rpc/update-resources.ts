@@ -2,7 +2,7 @@ import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { UpdateResourcesRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { callError } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import type { EventRpcDeps } from "../event-deps";
 import { scopesOf } from "../event-hierarchy";
 import { resourceEventMessage } from "../event-message";
@@ -20,11 +20,12 @@ export async function updateResources(
   const row = await existingEvent(db, caller.tenantId, req.id);
   const resourceEvent = await findResourceEventOf(db, caller.tenantId, row.id);
   if (!resourceEvent) throw callError(Code.NotFound, "This event does not belong to a resource event.");
-  await setResourceDismissed(db, caller.tenantId, resourceEvent.re_id, req.isDismissed);
-  await auditCall(db, ctx, {
-    targetType: "policy_event",
-    targetId: resourceEvent.re_id,
-    details: { isDismissed: req.isDismissed, eventId: row.id, ...(reason ? { reason } : {}) },
+  await db.transaction(async (tx) => {
+    await setResourceDismissed(tx, caller.tenantId, resourceEvent.re_id, req.isDismissed);
+    await recordAudit(tx, ctx, {
+      target: { type: "policy_event", id: resourceEvent.re_id },
+      after: { isDismissed: req.isDismissed, eventId: row.id, ...(reason ? { reason } : {}) },
+    });
   });
   const updated = (await findResourceEventOf(db, caller.tenantId, row.id)) ?? resourceEvent;
   return { resourceEvent: resourceEventMessage(updated, await scopesOf(db, caller.tenantId, [updated])) };

@@ -1,7 +1,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { UpdateRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import type { EventRpcDeps } from "../event-deps";
 import { scopesOf } from "../event-hierarchy";
 import { eventMessage } from "../event-message";
@@ -13,11 +13,12 @@ export async function updateEvent({ db }: EventRpcDeps, req: UpdateRequest, ctx:
   const caller = requireCaller(ctx);
   const reason = dismissReason(req.reason);
   const row = await existingEvent(db, caller.tenantId, req.id);
-  await setEventDismissed(db, caller.tenantId, row.id, req.isDismissed);
-  await auditCall(db, ctx, {
-    targetType: "policy_event",
-    targetId: row.id,
-    details: reason ? { isDismissed: req.isDismissed, reason } : { isDismissed: req.isDismissed },
+  await db.transaction(async (tx) => {
+    await setEventDismissed(tx, caller.tenantId, row.id, req.isDismissed);
+    await recordAudit(tx, ctx, {
+      target: { type: "policy_event", id: row.id },
+      after: reason ? { isDismissed: req.isDismissed, reason } : { isDismissed: req.isDismissed },
+    });
   });
   const updated = (await findEvent(db, caller.tenantId, row.id)) ?? row;
   return { event: eventMessage(updated, await scopesOf(db, caller.tenantId, [updated])) };

@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/initiative/v1/initiative_pb";
 import { insertJobRecord, updateJobRecord } from "../../../jobs/job-record-repository";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { prepareBundle, storeBundle } from "../../deployment/bundle-create";
 import { parseNamespace } from "../../deployment/bundle-input";
 import { bundleMessage, modeName } from "../../deployment/deployment-message";
@@ -66,7 +66,7 @@ export async function installInitiative(
     total: prepared.length,
     result: record,
   });
-  const bundles = [];
+  const bundles: Awaited<ReturnType<typeof storeBundle>>[] = [];
   for (const bundle of prepared) {
     const stored = await storeBundle(deps, reads, bundle);
     bundles.push(stored);
@@ -79,17 +79,18 @@ export async function installInitiative(
       progress: 100,
       finishedAt: new Date(),
     });
-  await auditCall(deps.db, ctx, {
-    targetType: "initiative",
-    targetId: initiative.slug,
-    details: {
-      mode,
-      namespace,
-      scopes: req.scopes.map((s) => s.externalId),
-      keys: bundles.map((b) => b.key),
-      skipped: plan.skipped.map((s) => s.policySlug),
-    },
-  });
+  await deps.db.transaction((tx) =>
+    recordAudit(tx, ctx, {
+      target: { type: "initiative", id: initiative.slug, name: initiative.name },
+      after: {
+        mode,
+        namespace,
+        scopes: req.scopes.map((s) => s.externalId),
+        keys: bundles.map((b) => b.key),
+        skipped: plan.skipped.map((s) => s.policySlug),
+      },
+    }),
+  );
   return {
     bundles: bundles.map((b) => bundleMessage(b)),
     skippedPolicySlugs: plan.skipped.map((s) => s.policySlug),

@@ -1,6 +1,6 @@
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { type SecretField, secretContext } from "../notification-delivery";
 import type { NotificationRpc, NotificationServiceDeps } from "../notification-deps";
 import { notificationSettingsMessage } from "../notification-message";
@@ -74,17 +74,17 @@ export function updateSettings(deps: NotificationServiceDeps): NotificationRpc["
         { field: "teams_webhook_url", message: "required to switch Teams on" },
       ]);
     }
-    await saveNotificationSettings(deps.db, tenantId, next);
-    await auditCall(deps.db, ctx, {
-      targetType: "tenant",
-      targetId: tenantId,
-      // Which secrets changed, never their values.
-      details: {
-        emailEnabled: next.emailEnabled,
-        slackEnabled: next.slackEnabled,
-        teamsEnabled: next.teamsEnabled,
-        secretsChanged: Object.keys(secrets),
-      },
+    await deps.db.transaction(async (tx) => {
+      await saveNotificationSettings(tx, tenantId, next);
+      await recordAudit(tx, ctx, {
+        target: { type: "tenant", id: tenantId },
+        after: {
+          emailEnabled: next.emailEnabled,
+          slackEnabled: next.slackEnabled,
+          teamsEnabled: next.teamsEnabled,
+          secretsChanged: Object.keys(secrets),
+        },
+      });
     });
     const row = await findNotificationSettings(deps.db, tenantId);
     return {

@@ -5,7 +5,7 @@ import type {
   CreateResponseSchema,
 } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { storedDefinitionMessage } from "../definition-message";
 import { requireSlug } from "../definition-query";
 import {
@@ -36,12 +36,14 @@ export async function create(
     new ConnectError(`This tenant already has a policy definition ${slug}.`, Code.AlreadyExists);
   if (view.bySlug.has(slug)) throw alreadyExists();
   const definition = checkDefinition(catalogue, document, view, "policy_definition.");
-  const row = await insertTenantDefinition(db, caller.tenantId, definition, caller.id);
-  if (!row) throw alreadyExists();
-  await auditCall(db, ctx, {
-    targetType: "policy_definition",
-    targetId: slug,
-    details: { enforcer: definition.enforcer },
+  const row = await db.transaction(async (tx) => {
+    const inserted = await insertTenantDefinition(tx, caller.tenantId, definition, caller.id);
+    if (!inserted) throw alreadyExists();
+    await recordAudit(tx, ctx, {
+      target: { type: "policy_definition", id: slug, name: definition.display_name },
+      after: definition,
+    });
+    return inserted;
   });
   return { policyDefinition: storedDefinitionMessage(row, view) };
 }

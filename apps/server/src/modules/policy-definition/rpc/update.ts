@@ -6,7 +6,7 @@ import type {
   UpdateResponseSchema,
 } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import {
   enumName,
   frameworkDocument,
@@ -70,11 +70,13 @@ export async function update(
   const { cases: _cases, ...document } = { ...current.definition, ...changes };
   // The request carries the changed fields at its top level, under their catalogue names.
   const definition = checkDefinition(catalogue, document, view, "");
-  const row = await upsertTenantDefinition(db, caller.tenantId, definition, caller.id);
-  await auditCall(db, ctx, {
-    targetType: "policy_definition",
-    targetId: slug,
-    details: { fields: Object.keys(changes) },
+  const row = await db.transaction(async (tx) => {
+    const row = await upsertTenantDefinition(tx, caller.tenantId, definition, caller.id);
+    await recordAudit(tx, ctx, {
+      target: { type: "policy_definition", id: slug },
+      after: { fields: Object.keys(changes) },
+    });
+    return row;
   });
   return { policyDefinition: storedDefinitionMessage(row, view) };
 }

@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { storedDefinitionMessage } from "../definition-message";
 import { requireSlug } from "../definition-query";
 import {
@@ -42,11 +42,13 @@ export async function upgrade(
     ]);
   }
   const definition = checkDefinition(catalogue, document, view, "policy_definition.");
-  const row = await upsertTenantDefinition(db, caller.tenantId, definition, caller.id);
-  await auditCall(db, ctx, {
-    targetType: "policy_definition",
-    targetId: slug,
-    details: { replaced: current.own ? "tenant" : "catalogue" },
+  const row = await db.transaction(async (tx) => {
+    const row = await upsertTenantDefinition(tx, caller.tenantId, definition, caller.id);
+    await recordAudit(tx, ctx, {
+      target: { type: "policy_definition", id: slug },
+      after: { replaced: current.own ? "tenant" : "catalogue" },
+    });
+    return row;
   });
   return { policyDefinition: storedDefinitionMessage(row, view) };
 }

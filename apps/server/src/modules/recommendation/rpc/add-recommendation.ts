@@ -5,7 +5,7 @@ import type {
   AddRecommendationResponseSchema,
 } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { loadTenantCatalogue } from "../../policy-definition/tenant-catalogue";
 import type { RecommendationServiceDeps } from "../recommendation-deps";
 import { readRecommendationInput } from "../recommendation-input";
@@ -20,15 +20,17 @@ export async function addRecommendation(
   const caller = requireCaller(ctx);
   const view = await loadTenantCatalogue(deps.db, deps.catalogue, caller.tenantId);
   const input = await readRecommendationInput(deps.db, caller.tenantId, view, req);
-  const row = await insertManualRecommendation(deps.db, {
-    tenantId: caller.tenantId,
-    ...input,
-    createdBy: caller.name,
-  });
-  await auditCall(deps.db, ctx, {
-    targetType: "recommendation",
-    targetId: row.id,
-    details: { title: row.title, policySlugs: row.policySlugs },
+  const row = await deps.db.transaction(async (tx) => {
+    const inserted = await insertManualRecommendation(tx, {
+      tenantId: caller.tenantId,
+      ...input,
+      createdBy: caller.name,
+    });
+    await recordAudit(tx, ctx, {
+      target: { type: "recommendation", id: inserted.id, name: inserted.title },
+      after: { title: inserted.title, policySlugs: inserted.policySlugs },
+    });
+    return inserted;
   });
   return { recommendation: recommendationMessage(row) };
 }

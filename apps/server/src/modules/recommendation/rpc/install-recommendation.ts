@@ -9,7 +9,7 @@ import type {
 import { requireCaller } from "../../../rpc/call-context";
 import { cloudProviderOf, scopeTypeOf } from "../../../rpc/common-message";
 import { invalidArgument, invalidField } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { type PreparedBundle, prepareBundle, storeBundle } from "../../deployment/bundle-create";
 import { bundleMessage, modeName } from "../../deployment/deployment-message";
 import { tenantReads } from "../../deployment/tenant-reads";
@@ -89,7 +89,7 @@ export async function installRecommendation(
       );
     }
   }
-  const bundles = [];
+  const bundles: Awaited<ReturnType<typeof storeBundle>>[] = [];
   for (const bundle of prepared) bundles.push(await storeBundle(deps, reads, bundle));
   const installed =
     (await markInstalled(
@@ -98,15 +98,16 @@ export async function installRecommendation(
       row.id,
       bundles.map((b) => b.id),
     )) ?? row;
-  await auditCall(deps.db, ctx, {
-    targetType: "recommendation",
-    targetId: row.id,
-    details: {
-      title: row.title,
-      mode,
-      scopes: scopes.map((s) => s.externalId),
-      keys: bundles.map((b) => b.key),
-    },
-  });
+  await deps.db.transaction((tx) =>
+    recordAudit(tx, ctx, {
+      target: { type: "recommendation", id: row.id, name: row.title },
+      after: {
+        title: row.title,
+        mode,
+        scopes: scopes.map((s) => s.externalId),
+        keys: bundles.map((b) => b.key),
+      },
+    }),
+  );
   return { bundles: bundles.map((b) => bundleMessage(b)), recommendation: recommendationMessage(installed) };
 }

@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { type FieldProblem, invalidArgument, invalidField } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { findBundle } from "../../deployment/bundle-repository";
 import { type RecommendationServiceDeps, requireRecommendation } from "../recommendation-deps";
 import { recommendationMessage } from "../recommendation-message";
@@ -42,14 +42,15 @@ export async function markRecommendationInstalled(
     });
   if (problems.length > 0)
     throw invalidArgument(problems.map((p) => `${p.field}: ${p.message}`).join(" "), problems);
-  const installed =
-    (await markInstalled(deps.db, caller.tenantId, row.id, [
-      ...new Set([...row.installedBundleIds, ...ids]),
-    ])) ?? row;
-  await auditCall(deps.db, ctx, {
-    targetType: "recommendation",
-    targetId: row.id,
-    details: { title: row.title, bundleIds: ids },
+  const installed = await deps.db.transaction(async (tx) => {
+    const installed =
+      (await markInstalled(tx, caller.tenantId, row.id, [...new Set([...row.installedBundleIds, ...ids])])) ??
+      row;
+    await recordAudit(tx, ctx, {
+      target: { type: "recommendation", id: row.id },
+      after: { title: row.title, bundleIds: ids },
+    });
+    return installed;
   });
   return { recommendation: recommendationMessage(installed) };
 }

@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import { enqueueEventFetch } from "../../../jobs/event-fetch-job";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { connectorProvider } from "../../connector/connector-repository";
 import type { RecommendationServiceDeps } from "../recommendation-deps";
 import { readTenantConnectors } from "../recommendation-facts-repository";
@@ -26,6 +26,8 @@ export async function refreshRecommendations(
   for (const connector of await readTenantConnectors(deps.db, caller.tenantId))
     if (connectorProvider(connector) === "aws")
       await enqueueEventFetch(deps.jobs, { tenantId: caller.tenantId, connectorId: connector.id });
-  await auditCall(deps.db, ctx, { targetType: "recommendations", details: { ...outcome } });
+  await deps.db.transaction((tx) =>
+    recordAudit(tx, ctx, { target: { type: "tenant", id: caller.tenantId }, after: { ...outcome } }),
+  );
   return outcome;
 }

@@ -5,7 +5,7 @@ import type {
   UnarchiveRecommendationResponseSchema,
 } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { type RecommendationServiceDeps, requireRecommendation } from "../recommendation-deps";
 import { recommendationMessage } from "../recommendation-message";
 import { setArchived } from "../recommendation-repository";
@@ -17,11 +17,13 @@ export async function unarchiveRecommendation(
 ): Promise<MessageInitShape<typeof UnarchiveRecommendationResponseSchema>> {
   const caller = requireCaller(ctx);
   const current = await requireRecommendation(deps.db, caller.tenantId, req.id);
-  const row = (await setArchived(deps.db, caller.tenantId, current.id, false)) ?? current;
-  await auditCall(deps.db, ctx, {
-    targetType: "recommendation",
-    targetId: row.id,
-    details: { title: row.title },
+  const row = await deps.db.transaction(async (tx) => {
+    const row = (await setArchived(tx, caller.tenantId, current.id, false)) ?? current;
+    await recordAudit(tx, ctx, {
+      target: { type: "recommendation", id: row.id },
+      after: { title: row.title },
+    });
+    return row;
   });
   return { recommendation: recommendationMessage(row) };
 }

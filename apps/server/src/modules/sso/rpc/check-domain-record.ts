@@ -5,7 +5,7 @@ import type {
   CheckDomainRecordResponseSchema,
 } from "@palisade/api/gen/palisade/sso/v1/sso_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { domainVerifiedElsewhere, findSsoDomain, setSsoDomainVerified } from "../sso-repository";
 import { dnsRecordHolds, type SsoServiceDeps, ssoDomainMessage } from "../sso-settings";
 
@@ -28,11 +28,14 @@ export async function checkDomainRecord(
   }
   const verdict = await dnsRecordHolds(domainName, row.verificationToken);
   if (!verdict.ok) return { domain: ssoDomainMessage(row), message: verdict.message };
-  const verified = await setSsoDomainVerified(deps.db, caller.tenantId, domainName, "dns");
-  await auditCall(deps.db, ctx, {
-    targetType: "tenant",
-    targetId: caller.tenantId,
-    details: { domain: domainName },
+  const verified = await deps.db.transaction(async (tx) => {
+    const saved = await setSsoDomainVerified(tx, caller.tenantId, domainName, "dns");
+    await recordAudit(tx, ctx, {
+      target: { type: "sso_domain", id: domainName, name: domainName },
+      before: { verified: false },
+      after: { verified: true, by: "dns" },
+    });
+    return saved;
   });
   return { domain: verified ? ssoDomainMessage(verified) : undefined, message: "" };
 }

@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/sso/v1/sso_pb";
 import { requireInstanceAdmin } from "../../../auth/instance-admin";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAuditAs } from "../../audit/audit-log";
 import { domainVerifiedElsewhere, findSsoDomain, setSsoDomainVerified } from "../sso-repository";
 import { type SsoServiceDeps, ssoDomainMessage } from "../sso-settings";
 
@@ -26,16 +26,26 @@ export async function setDomainVerified(
       Code.FailedPrecondition,
     );
   }
-  const updated = await setSsoDomainVerified(
-    deps.db,
-    req.tenantId,
-    domainName,
-    req.verified ? "instance-admin" : null,
-  );
-  await auditCall(deps.db, ctx, {
-    targetType: "tenant",
-    targetId: req.tenantId,
-    details: { domain: domainName, verified: req.verified },
+  const updated = await deps.db.transaction(async (tx) => {
+    const saved = await setSsoDomainVerified(
+      tx,
+      req.tenantId,
+      domainName,
+      req.verified ? "instance-admin" : null,
+    );
+    // Recorded in the tenant whose domain it is, by the instance administrator.
+    const caller = requireCaller(ctx);
+    await recordAuditAs(
+      tx,
+      ctx,
+      { tenantId: req.tenantId, type: caller.kind, id: caller.id, name: caller.name },
+      {
+        target: { type: "sso_domain", id: domainName, name: domainName },
+        before: { verified: Boolean(row.verifiedAt) },
+        after: { verified: req.verified, by: "instance-admin" },
+      },
+    );
+    return saved;
   });
   return { domain: updated ? ssoDomainMessage(updated) : undefined };
 }

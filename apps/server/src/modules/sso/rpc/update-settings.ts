@@ -9,7 +9,7 @@ import {
 } from "@palisade/api/gen/palisade/sso/v1/sso_pb";
 import { roleName } from "../../../auth/roles";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { findTenantSso, providerIdOf, saveTenantSso } from "../sso-repository";
 import {
   discoverOidc,
@@ -116,22 +116,32 @@ export async function updateSettings(
     invalid("protocol", "Choose OpenID Connect or SAML 2.0.");
   }
 
-  await saveTenantSso(deps.db, {
-    tenantId,
-    protocol,
-    defaultRole,
-    ssoRequired: req.ssoRequired,
-    domains,
-    issuer,
-    oidcConfig,
-    samlConfig,
-    userId: caller.kind === "user" ? caller.id : (current?.provider?.userId ?? caller.id),
-  });
-  // Never the secret.
-  await auditCall(deps.db, ctx, {
-    targetType: "tenant",
-    targetId: tenantId,
-    details: { protocol, issuer, domains, defaultRole, ssoRequired: req.ssoRequired },
+  await deps.db.transaction(async (tx) => {
+    await saveTenantSso(tx, {
+      tenantId,
+      protocol,
+      defaultRole,
+      ssoRequired: req.ssoRequired,
+      domains,
+      issuer,
+      oidcConfig,
+      samlConfig,
+      userId: caller.kind === "user" ? caller.id : (current?.provider?.userId ?? caller.id),
+    });
+    // Never the client secret: the configuration itself stays out of the record.
+    await recordAudit(tx, ctx, {
+      target: { type: "sso", id: tenantId, name: "Single sign-on" },
+      before: current
+        ? {
+            protocol: current.settings.protocol,
+            issuer: current.provider?.issuer,
+            domains: current.domains.map((d) => d.domain),
+            defaultRole: current.settings.defaultRole,
+            ssoRequired: current.settings.ssoRequired,
+          }
+        : null,
+      after: { protocol, issuer, domains, defaultRole, ssoRequired: req.ssoRequired },
+    });
   });
   const saved = await findTenantSso(deps.db, tenantId);
   return { settings: saved ? ssoSettingsMessage(saved, deps.publicUrl) : undefined };

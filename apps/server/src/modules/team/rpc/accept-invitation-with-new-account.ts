@@ -41,8 +41,8 @@ export async function acceptInvitationWithNewAccount(
     // The link reached this address, so the address is verified.
     await insertVerifiedPasswordUser(tx, { id: userId, name, email: invitation.email, passwordHash, now });
     await addInvitedMember(tx, invitation, userId, now);
+    await auditAcceptance(tx, ctx, invitation, { id: userId, name, email: invitation.email });
   });
-  await auditAcceptance(deps.db, ctx, invitation, { id: userId, name, email: invitation.email });
 
   // Signs the new member in as the sign-in page would: the session cookie comes with this answer.
   const signIn = await deps.auth.api.signInEmail({

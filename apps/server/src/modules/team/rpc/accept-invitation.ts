@@ -36,11 +36,11 @@ export async function acceptInvitation(
   await deps.db.transaction(async (tx) => {
     await claimInvitationOrRefuse(tx, invitation, now);
     await addInvitedMember(tx, invitation, user.id, now);
+    await auditAcceptance(tx, ctx, invitation, user);
   });
   await deps.auth.api.setActiveOrganization({
     headers: ctx.requestHeader,
     body: { organizationId: invitation.tenantId },
   });
-  await auditAcceptance(deps.db, ctx, invitation, user);
   return { tenantId: invitation.tenantId };
 }

@@ -4,7 +4,7 @@ import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import type { ChangeRoleRequest, ChangeRoleResponseSchema } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { roleName } from "../../../auth/roles";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import {
   keepAnAdministrator,
   requireBuiltInRole,
@@ -27,7 +27,13 @@ export async function changeRole(
     await keepAnAdministrator(db, caller.tenantId, row, "change their role");
   }
   const role = roleName(req.role);
-  await updateMemberRole(db, caller.tenantId, row.id, role);
-  await auditCall(db, ctx, { targetType: "member", targetId: row.id, details: { from: row.role, to: role } });
+  await db.transaction(async (tx) => {
+    await updateMemberRole(tx, caller.tenantId, row.id, role);
+    await recordAudit(tx, ctx, {
+      target: { type: "member", id: row.id, name: row.email },
+      before: { role: row.role },
+      after: { role },
+    });
+  });
   return { member: memberMessage({ ...row, role }) };
 }

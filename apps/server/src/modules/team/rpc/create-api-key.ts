@@ -7,7 +7,7 @@ import type {
 import { roleName } from "../../../auth/roles";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { requireBuiltInRole, requireUser, type TeamServiceDeps } from "../team-members";
 import { apiKeyMessage } from "../team-message";
 import { listApiKeys } from "../team-repository";
@@ -44,6 +44,12 @@ export async function createApiKey(
   });
   const [row] = (await listApiKeys(db, caller.tenantId)).filter((k) => k.id === created.id);
   if (!row) throw new ConnectError("The API key was not stored.", Code.Internal);
-  await auditCall(db, ctx, { targetType: "api_key", targetId: created.id, details: { name, role } });
+  // The key is stored by the sign-in library in its own writes; the record follows at once.
+  await db.transaction((tx) =>
+    recordAudit(tx, ctx, {
+      target: { type: "api_key", id: created.id, name },
+      after: { name, role, expiresAt: row.expiresAt },
+    }),
+  );
   return { apiKey: apiKeyMessage(row), key: created.key };
 }

@@ -7,7 +7,7 @@ import type {
 import { roleName } from "../../../auth/roles";
 import { callContext, requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { sendInvitationMail } from "../invitation-mail";
 import { newInvitationToken } from "../invitation-token";
 import { takeOrRefuse } from "../team-limits";
@@ -43,17 +43,20 @@ export async function inviteMember(
   const expiresAt = new Date(createdAt.getTime() + deps.invitationTtlHours * 3_600_000);
   const { token, tokenHash } = newInvitationToken();
   const role = roleName(req.role);
-  await insertInvitation(db, {
-    id,
-    organizationId: caller.tenantId,
-    email,
-    role,
-    status: "pending",
-    expiresAt,
-    createdAt,
-    inviterId: caller.id,
-    deliveryStatus: "pending",
-    tokenHash,
+  await db.transaction(async (tx) => {
+    await insertInvitation(tx, {
+      id,
+      organizationId: caller.tenantId,
+      email,
+      role,
+      status: "pending",
+      expiresAt,
+      createdAt,
+      inviterId: caller.id,
+      deliveryStatus: "pending",
+      tokenHash,
+    });
+    await recordAudit(tx, ctx, { target: { type: "invitation", id, name: email }, after: { email, role } });
   });
   await sendInvitationMail(deps, {
     id,
@@ -64,7 +67,6 @@ export async function inviteMember(
     inviterName: caller.name,
     expiresAt,
   });
-  await auditCall(db, ctx, { targetType: "invitation", targetId: id, details: { email, role } });
   return {
     invitation: invitationMessage({
       id,

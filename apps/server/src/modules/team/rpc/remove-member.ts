@@ -5,7 +5,7 @@ import type {
   RemoveMemberResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { keepAnAdministrator, requireMember, type TeamServiceDeps } from "../team-members";
 import { deleteMember } from "../team-repository";
 
@@ -18,7 +18,12 @@ export async function removeMember(
   const caller = requireCaller(ctx);
   const row = await requireMember(db, caller.tenantId, req.memberId);
   await keepAnAdministrator(db, caller.tenantId, row, "remove them");
-  await deleteMember(db, caller.tenantId, row.id);
-  await auditCall(db, ctx, { targetType: "member", targetId: row.id, details: { email: row.email } });
+  await db.transaction(async (tx) => {
+    await deleteMember(tx, caller.tenantId, row.id);
+    await recordAudit(tx, ctx, {
+      target: { type: "member", id: row.id, name: row.email },
+      before: { email: row.email, role: row.role },
+    });
+  });
   return {};
 }

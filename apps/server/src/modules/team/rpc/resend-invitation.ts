@@ -5,7 +5,7 @@ import type {
   ResendInvitationResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { callContext, requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { sendInvitationMail } from "../invitation-mail";
 import { newInvitationToken } from "../invitation-token";
 import { takeOrRefuse } from "../team-limits";
@@ -28,12 +28,19 @@ export async function resendInvitation(
   await takeOrRefuse([[deps.limits.invitePerClient, callContext(ctx).ip, "invitations from this address"]]);
   const expiresAt = new Date(Date.now() + deps.invitationTtlHours * 3_600_000);
   const { token, tokenHash } = newInvitationToken();
-  const row = req.id
-    ? await renewInvitation(db, caller.tenantId, req.id, { tokenHash, expiresAt, inviterId: caller.id })
-    : undefined;
-  if (!row) {
-    throw new ConnectError("No pending invitation with this id in this tenant.", Code.NotFound);
-  }
+  const row = await db.transaction(async (tx) => {
+    const renewed = req.id
+      ? await renewInvitation(tx, caller.tenantId, req.id, { tokenHash, expiresAt, inviterId: caller.id })
+      : undefined;
+    if (!renewed) {
+      throw new ConnectError("No pending invitation with this id in this tenant.", Code.NotFound);
+    }
+    await recordAudit(tx, ctx, {
+      target: { type: "invitation", id: req.id, name: renewed.email },
+      after: { email: renewed.email, expiresAt },
+    });
+    return renewed;
+  });
   const role = row.role ?? "";
   await sendInvitationMail(deps, {
     id: req.id,
@@ -44,7 +51,6 @@ export async function resendInvitation(
     inviterName: caller.name,
     expiresAt,
   });
-  await auditCall(db, ctx, { targetType: "invitation", targetId: req.id, details: { email: row.email } });
   return {
     invitation: invitationMessage({
       id: req.id,

@@ -5,7 +5,7 @@ import type {
   ResetMemberMfaResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { requireMember, type TeamServiceDeps } from "../team-members";
 import { resetUserMfa } from "../team-repository";
 
@@ -17,11 +17,12 @@ export async function resetMemberMfa(
   const { db } = deps;
   const caller = requireCaller(ctx);
   const row = await requireMember(db, caller.tenantId, req.memberId);
-  await resetUserMfa(db, row.userId);
-  await auditCall(db, ctx, {
-    targetType: "member",
-    targetId: row.id,
-    details: { email: row.email, hadMfa: row.mfaEnabled },
+  await db.transaction(async (tx) => {
+    await resetUserMfa(tx, row.userId);
+    await recordAudit(tx, ctx, {
+      target: { type: "member", id: row.id, name: row.email },
+      after: { email: row.email, hadMfa: row.mfaEnabled },
+    });
   });
   return {};
 }

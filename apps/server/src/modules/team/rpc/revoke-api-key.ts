@@ -5,9 +5,9 @@ import type {
   RevokeApiKeyResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import type { TeamServiceDeps } from "../team-members";
-import { deleteApiKey } from "../team-repository";
+import { deleteApiKey, listApiKeys } from "../team-repository";
 
 export async function revokeApiKey(
   deps: TeamServiceDeps,
@@ -15,9 +15,15 @@ export async function revokeApiKey(
   ctx: HandlerContext,
 ): Promise<MessageInitShape<typeof RevokeApiKeyResponseSchema>> {
   const caller = requireCaller(ctx);
-  if (!req.id || !(await deleteApiKey(deps.db, caller.tenantId, req.id))) {
-    throw new ConnectError("No API key with this id in this tenant.", Code.NotFound);
-  }
-  await auditCall(deps.db, ctx, { targetType: "api_key", targetId: req.id });
+  const key = (await listApiKeys(deps.db, caller.tenantId)).find((k) => k.id === req.id);
+  await deps.db.transaction(async (tx) => {
+    if (!req.id || !(await deleteApiKey(tx, caller.tenantId, req.id))) {
+      throw new ConnectError("No API key with this id in this tenant.", Code.NotFound);
+    }
+    await recordAudit(tx, ctx, {
+      target: { type: "api_key", id: req.id, name: key?.name },
+      before: key ? { name: key.name, expiresAt: key.expiresAt } : null,
+    });
+  });
   return {};
 }

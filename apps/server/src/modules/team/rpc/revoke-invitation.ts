@@ -5,7 +5,7 @@ import type {
   RevokeInvitationResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import type { TeamServiceDeps } from "../team-members";
 import { cancelInvitation } from "../team-repository";
 
@@ -15,9 +15,11 @@ export async function revokeInvitation(
   ctx: HandlerContext,
 ): Promise<MessageInitShape<typeof RevokeInvitationResponseSchema>> {
   const caller = requireCaller(ctx);
-  if (!req.id || !(await cancelInvitation(deps.db, caller.tenantId, req.id))) {
-    throw new ConnectError("No pending invitation with this id in this tenant.", Code.NotFound);
-  }
-  await auditCall(deps.db, ctx, { targetType: "invitation", targetId: req.id });
+  await deps.db.transaction(async (tx) => {
+    if (!req.id || !(await cancelInvitation(tx, caller.tenantId, req.id))) {
+      throw new ConnectError("No pending invitation with this id in this tenant.", Code.NotFound);
+    }
+    await recordAudit(tx, ctx, { target: { type: "invitation", id: req.id }, after: { status: "canceled" } });
+  });
   return {};
 }

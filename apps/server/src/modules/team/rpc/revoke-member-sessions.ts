@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { deleteAllSessions } from "../../../auth/session-repository";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { requireMember, type TeamServiceDeps } from "../team-members";
 import { forgetTrustedDevices } from "../team-repository";
 
@@ -19,12 +19,14 @@ export async function revokeMemberSessions(
   const { db } = deps;
   const caller = requireCaller(ctx);
   const row = await requireMember(db, caller.tenantId, req.memberId);
-  await forgetTrustedDevices(db, row.userId);
-  const revoked = await deleteAllSessions(db, row.userId);
-  await auditCall(db, ctx, {
-    targetType: "member",
-    targetId: row.id,
-    details: { email: row.email, revoked },
+  const revoked = await db.transaction(async (tx) => {
+    await forgetTrustedDevices(tx, row.userId);
+    const count = await deleteAllSessions(tx, row.userId);
+    await recordAudit(tx, ctx, {
+      target: { type: "member", id: row.id, name: row.email },
+      after: { email: row.email, revoked: count },
+    });
+    return count;
   });
   return { revoked };
 }

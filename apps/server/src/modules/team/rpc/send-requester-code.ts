@@ -8,6 +8,7 @@ import { SIGN_IN_CODE } from "../../../auth/auth";
 import { enqueueMail } from "../../../jobs/send-mail-job";
 import { signInCodeMail } from "../../../mail/mail-templates";
 import { callContext } from "../../../rpc/call-context";
+import { recordAuditAs } from "../../audit/audit-log";
 import { readRequesterEmail, requireRequesterDomain } from "../requester-access";
 import { takeOrRefuse } from "../team-limits";
 import type { TeamServiceDeps } from "../team-members";
@@ -26,7 +27,7 @@ export async function sendRequesterCode(
     [deps.limits.requesterCodePerClient, callContext(ctx).ip, "code requests from this address"],
     [deps.limits.requesterCodePerEmail, email, `codes sent to ${email}`],
   ]);
-  await requireRequesterDomain(deps.db, req.policyKey, email);
+  const { tenantId } = await requireRequesterDomain(deps.db, req.policyKey, email);
   // Stored hashed by Better Auth's e-mail OTP, valid ten minutes, five tries: the sign-in page's code.
   const code = await deps.auth.api.createVerificationOTP({ body: { email, type: "sign-in" } });
   await enqueueMail(deps.jobs, {
@@ -38,5 +39,17 @@ export async function sendRequesterCode(
     }),
     link: `${deps.publicUrl}/req`,
   });
+  // A sign-in security event of the tenant the requester would join; never the code.
+  await deps.db.transaction((tx) =>
+    recordAuditAs(
+      tx,
+      ctx,
+      { tenantId, type: "anonymous", name: email },
+      {
+        target: { type: "requester", id: email, name: email },
+        after: { codeSent: true, policyKey: req.policyKey },
+      },
+    ),
+  );
   return {};
 }

@@ -7,7 +7,7 @@ import type {
 import { requireInstanceAdmin } from "../../../auth/instance-admin";
 import { setInstanceAdmin as saveInstanceAdmin } from "../../../auth/user-repository";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { requireMember, type TeamServiceDeps } from "../team-members";
 import { memberMessage } from "../team-message";
 
@@ -27,11 +27,12 @@ export async function setInstanceAdmin(
       Code.FailedPrecondition,
     );
   }
-  await saveInstanceAdmin(db, row.userId, req.instanceAdmin);
-  await auditCall(db, ctx, {
-    targetType: "member",
-    targetId: row.id,
-    details: { email: row.email, instanceAdmin: req.instanceAdmin },
+  await db.transaction(async (tx) => {
+    await saveInstanceAdmin(tx, row.userId, req.instanceAdmin);
+    await recordAudit(tx, ctx, {
+      target: { type: "member", id: row.id, name: row.email },
+      after: { email: row.email, instanceAdmin: req.instanceAdmin },
+    });
   });
   return { member: memberMessage({ ...row, instanceAdmin: req.instanceAdmin }) };
 }

@@ -1,15 +1,13 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import type {
   SignInRequesterRequest,
   SignInRequesterResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
-import { rolePermissions } from "@palisade/api/roles";
 import { deleteUser, findUserByEmail, insertUnverifiedUser } from "../../../auth/user-repository";
 import { callContext } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { writeAudit } from "../../audit/audit-log";
+import { recordAuditAs } from "../../audit/audit-log";
 import { readRequesterEmail, requireRequesterDomain } from "../requester-access";
 import { takeOrRefuse } from "../team-limits";
 import type { TeamServiceDeps } from "../team-members";
@@ -59,26 +57,18 @@ export async function signInRequester(
 
   const joined = !(await findMemberByEmail(db, tenantId, email));
   if (joined) {
-    await insertMember(db, { tenantId, userId: user.id, role: "VISITOR" });
-    const caller = {
-      kind: "user" as const,
-      id: user.id,
-      name: user.name,
-      email,
-      tenantId,
-      role: Role.VISITOR,
-      permissions: new Set(rolePermissions[Role.VISITOR]),
-    };
-    await writeAudit(
-      db,
-      { ...callContext(ctx), caller },
-      {
-        action: `${ctx.service.name}.${ctx.method.name}`,
-        targetType: "member",
-        targetId: user.id,
-        details: { email, role: "VISITOR", reason: "waiver requester domain" },
-      },
-    );
+    await db.transaction(async (tx) => {
+      await insertMember(tx, { tenantId, userId: user.id, role: "VISITOR" });
+      await recordAuditAs(
+        tx,
+        ctx,
+        { tenantId, type: "user", id: user.id, name: user.name || email },
+        {
+          target: { type: "member", id: user.id, name: email },
+          after: { email, role: "VISITOR", reason: "waiver requester domain" },
+        },
+      );
+    });
   }
   await auth.api.setActiveOrganization({
     headers: new Headers({ authorization: `Bearer ${signIn.response.token}` }),

@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { requireInstanceAdmin } from "../../../auth/instance-admin";
 import { requireCaller } from "../../../rpc/call-context";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { insertTenantWithAdministrator } from "../tenant-repository";
 import {
   loadTenantMessage,
@@ -27,8 +27,10 @@ export async function createTenant(
   await requireInstanceAdmin(db, caller, "create tenants");
   const name = readTenantName(req.name);
   const id = crypto.randomUUID();
-  await insertTenantWithAdministrator(db, { id, name, slug: tenantSlug(name, id) }, caller.id);
-  // Recorded in the tenant the administrator acted from.
-  await auditCall(db, ctx, { targetType: "tenant", targetId: id, details: { name } });
+  const slug = tenantSlug(name, id);
+  await insertTenantWithAdministrator(db, { id, name, slug }, caller.id, (tx) =>
+    // Recorded in the tenant the administrator acted from.
+    recordAudit(tx, ctx, { target: { type: "tenant", id, name }, after: { name, slug } }),
+  );
   return { tenant: await loadTenantMessage(db, await requireTenant(db, id)) };
 }

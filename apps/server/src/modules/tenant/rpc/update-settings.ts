@@ -6,11 +6,17 @@ import type {
   UpdateSettingsResponseSchema,
 } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
+import type { Database } from "../../../db/database";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { MAX_REQUESTER_DOMAINS, parseRequesterDomains } from "../requester-domains";
-import { findTenantSettings, renameTenant, saveTenantSettings } from "../tenant-repository";
+import {
+  findTenantSettings,
+  renameTenant,
+  saveTenantSettings,
+  type TenantSettingsRow,
+} from "../tenant-repository";
 import { loadOwnTenantMessage, readTenantName, requireTenant, type TenantServiceDeps } from "../tenants";
 
 /** The message is the sentence a form shows beside the field. */
@@ -56,39 +62,54 @@ export async function updateSettings(
   const caller = requireCaller(ctx);
   const name = req.name === undefined ? undefined : readTenantName(req.name);
   const before = await findTenantSettings(db, caller.tenantId);
-  if (req.settings) {
-    checkSettings(req.settings);
-    const waiverRequesterDomains = readRequesterDomains(req.settings.waiverRequesterDomains);
+  const tenant = await requireTenant(db, caller.tenantId);
+  await db.transaction(async (tx) => {
+    await saveChanges(tx, caller.tenantId, req.settings, name);
+    const after = await findTenantSettings(tx, caller.tenantId);
+    await recordAudit(tx, ctx, {
+      target: { type: "tenant", id: caller.tenantId, name: name ?? tenant.name },
+      before: { name: tenant.name, ...settingsOf(before) },
+      after: { name: name ?? tenant.name, ...settingsOf(after) },
+    });
+  });
+  return { tenant: await loadOwnTenantMessage(db, await requireTenant(db, caller.tenantId)) };
+}
+
+/** The settings as the audit record shows them. */
+function settingsOf(row: TenantSettingsRow) {
+  const { tenantId: _tenant, createdAt: _created, updatedAt: _updated, ...settings } = row;
+  return settings;
+}
+
+async function saveChanges(
+  db: Database,
+  tenantId: string,
+  settings: TenantSettings | undefined,
+  name: string | undefined,
+): Promise<void> {
+  if (settings) {
+    checkSettings(settings);
+    const waiverRequesterDomains = readRequesterDomains(settings.waiverRequesterDomains);
     const {
       maxWaiverDurationHours,
       waiverLinkBaseUrl,
       defaultWaiverApprovalMode,
       requireSeparateApprover,
       eventRetentionDays,
+      auditRetentionDays,
       requireMfa,
-    } = req.settings;
+    } = settings;
     // Left out, separation of duties keeps its current value, so older clients cannot turn it off.
-    await saveTenantSettings(db, caller.tenantId, {
+    await saveTenantSettings(db, tenantId, {
       defaultWaiverApprovalMode: WaiverApprovalMode[defaultWaiverApprovalMode],
       maxWaiverDurationHours,
       waiverLinkBaseUrl,
       waiverRequesterDomains,
       ...(requireSeparateApprover === undefined ? {} : { requireSeparateApprover }),
       ...(eventRetentionDays === undefined ? {} : { eventRetentionDays }),
+      ...(auditRetentionDays === undefined ? {} : { auditRetentionDays }),
       ...(requireMfa === undefined ? {} : { requireMfa }),
     });
   }
-  if (name !== undefined) await renameTenant(db, caller.tenantId, name);
-  const requireMfaChanged =
-    req.settings?.requireMfa !== undefined && req.settings.requireMfa !== before.requireMfa;
-  await auditCall(db, ctx, {
-    targetType: "tenant",
-    targetId: caller.tenantId,
-    details: {
-      name,
-      settingsChanged: Boolean(req.settings),
-      ...(requireMfaChanged ? { requireMfa: req.settings?.requireMfa } : {}),
-    },
-  });
-  return { tenant: await loadOwnTenantMessage(db, await requireTenant(db, caller.tenantId)) };
+  if (name !== undefined) await renameTenant(db, tenantId, name);
 }

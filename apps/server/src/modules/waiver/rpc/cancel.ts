@@ -1,6 +1,6 @@
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { auditCall } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { tenantHasKey } from "../waiver-context-repository";
 import { notFoundKey, type WaiverRpc, type WaiverServiceDeps } from "../waiver-deps";
 import { cancelOpenWaiversOfKey, cancelWaiver, waiverNotFound } from "../waiver-lifecycle";
@@ -17,25 +17,24 @@ export function cancel(deps: WaiverServiceDeps): WaiverRpc["cancel"] {
     if (target.case === "id") {
       const waiver = target.value ? await findWaiver(db, caller.tenantId, target.value) : undefined;
       if (!waiver) throw waiverNotFound();
-      const cancelled = await cancelWaiver(deps, waiver);
-      await auditCall(db, ctx, {
-        targetType: "waiver",
-        targetId: cancelled.id,
-        details: { policyKey: cancelled.policyKey, from: waiver.status },
-      });
+      const cancelled = await cancelWaiver(deps, waiver, undefined, (tx, updated) =>
+        recordAudit(tx, ctx, {
+          target: { type: "waiver", id: updated.id, name: updated.policyKey },
+          before: { status: waiver.status },
+          after: { status: updated.status },
+        }),
+      );
       return { waivers: [waiverMessage(cancelled)] };
     }
     if (target.case === "policyKey") {
       const key = parseKey(target.value);
       if (!(await tenantHasKey(db, caller.tenantId, key))) throw notFoundKey(key);
-      const cancelled = await cancelOpenWaiversOfKey(deps, caller.tenantId, key);
-      for (const { waiver, from } of cancelled) {
-        await auditCall(db, ctx, {
-          targetType: "waiver",
-          targetId: waiver.id,
-          details: { policyKey: waiver.policyKey, from },
-        });
-      }
+      const cancelled = await cancelOpenWaiversOfKey(deps, caller.tenantId, key, (tx, updated) =>
+        recordAudit(tx, ctx, {
+          target: { type: "waiver", id: updated.id, name: updated.policyKey },
+          after: { status: updated.status },
+        }),
+      );
       return { waivers: cancelled.map(({ waiver }) => waiverMessage(waiver)) };
     }
     throw invalidArgument("Give the id of the waiver to cancel, or a policy key.");

@@ -1,8 +1,8 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { WaiverCreateSource } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
-import { callContext, requireCaller } from "../../../rpc/call-context";
+import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { writeAudit } from "../../audit/audit-log";
+import { recordAuditAs } from "../../audit/audit-log";
 import { findLiveBundleByKeyAnyTenant } from "../waiver-context-repository";
 import { createWaivers } from "../waiver-create";
 import type { WaiverRpc, WaiverServiceDeps } from "../waiver-deps";
@@ -67,26 +67,29 @@ export function create(deps: WaiverServiceDeps): WaiverRpc["create"] {
       approval: auto ? { approved: true } : { approved: false },
       idempotencyKey,
       reason: "waiver activated",
+      // The audit record belongs to the tenant that owns the key, where the waiver lives.
+      audit: async (tx, waivers) => {
+        for (const waiver of waivers) {
+          await recordAuditAs(
+            tx,
+            ctx,
+            { tenantId: bundle.tenantId, type: caller.kind, id: caller.id, name: caller.name },
+            {
+              target: { type: "waiver", id: waiver.id, name: waiver.policyKey },
+              after: {
+                policyKey: waiver.policyKey,
+                status: waiver.status,
+                durationSeconds: waiver.durationSeconds,
+                scope: waiver.scope ?? waiver.resource ?? waiver.principalArn,
+                comment: waiver.comment,
+              },
+            },
+          );
+        }
+      },
     });
     const [first] = created.waivers;
     if (!first) throw new ConnectError("The waiver was not stored.", Code.Internal);
-    if (!created.replayed) {
-      // The audit record belongs to the tenant that owns the key, where the waiver lives.
-      const keyContext = { ...callContext(ctx), caller: { ...caller, tenantId: bundle.tenantId } };
-      for (const waiver of created.waivers) {
-        await writeAudit(db, keyContext, {
-          action: "WaiverService.Create",
-          targetType: "waiver",
-          targetId: waiver.id,
-          details: {
-            policyKey: waiver.policyKey,
-            status: waiver.status,
-            durationSeconds: waiver.durationSeconds,
-            scope: waiver.scope ?? waiver.resource ?? waiver.principalArn,
-          },
-        });
-      }
-    }
     return { waiver: waiverMessage(first) };
   };
 }

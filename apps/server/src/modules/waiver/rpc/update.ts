@@ -1,13 +1,14 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
-import { callContext, requireCaller } from "../../../rpc/call-context";
+import type { Transaction } from "../../../db/database";
+import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { writeAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { requiresSeparateApprover } from "../waiver-context-repository";
 import type { WaiverRpc, WaiverServiceDeps } from "../waiver-deps";
 import { approveWaiver, rejectWaiver, waiverNotFound } from "../waiver-lifecycle";
 import { waiverMessage } from "../waiver-message";
-import { findWaiver } from "../waiver-repository";
+import { findWaiver, type WaiverView } from "../waiver-repository";
 
 /** Approves or rejects a pending waiver; the audit record names which. */
 export function update(deps: WaiverServiceDeps): WaiverRpc["update"] {
@@ -34,17 +35,15 @@ export function update(deps: WaiverServiceDeps): WaiverRpc["update"] {
     // E-mail for people; the API key's id for integrations.
     const reviewer = { name: caller.name, identifier: caller.email ?? caller.id };
     const approve = req.status === WaiverStatus.ACTIVE;
+    const audit = (tx: Transaction, decided: WaiverView) =>
+      recordAudit(tx, ctx, {
+        target: { type: "waiver", id: decided.id, name: decided.policyKey },
+        before: { status: waiver.status },
+        after: { status: decided.status, policyKey: decided.policyKey, expiresAt: decided.expiresAt },
+      });
     const updated = approve
-      ? await approveWaiver(deps, waiver, reviewer)
-      : await rejectWaiver(deps, waiver, reviewer);
-    await writeAudit(db, callContext(ctx), {
-      action: approve ? "WaiverService.Approve" : "WaiverService.Reject",
-      targetType: "waiver",
-      targetId: updated.id,
-      details: approve
-        ? { policyKey: updated.policyKey, expiresAt: updated.expiresAt?.toISOString() }
-        : { policyKey: updated.policyKey },
-    });
+      ? await approveWaiver(deps, waiver, reviewer, audit)
+      : await rejectWaiver(deps, waiver, reviewer, audit);
     return { waiver: waiverMessage(updated) };
   };
 }
