@@ -1,13 +1,14 @@
 import { createInterface } from "node:readline/promises";
 import { parseArgs } from "node:util";
 import { applyCommand } from "./commands/apply";
+import { auditCommand } from "./commands/audit";
 import { exportCommand } from "./commands/export";
 import { planCommand } from "./commands/plan";
 import { validateCommand } from "./commands/validate";
 import { describeCallError } from "./remote/client";
 import { type Command, CommandFailed, type Io, UsageError } from "./usage";
 
-/** The command tree; `palisade audit verify` and others join here. */
+/** The command tree: a new command is one more entry in its parent's list. */
 export const root: Command = {
   name: "palisade",
   summary: "Palisade guardrails as code: export, validate, plan and apply a folder of YAML files.",
@@ -18,7 +19,7 @@ export const root: Command = {
     "",
     "See docs/as-code.md for the file format and pipeline examples.",
   ].join("\n"),
-  subcommands: [exportCommand, validateCommand, planCommand, applyCommand],
+  subcommands: [exportCommand, validateCommand, planCommand, applyCommand, auditCommand],
 };
 
 function usageOf(command: Command, path: string[]): string {
