@@ -26,7 +26,7 @@ await server.palisade.database.db.insert(bundles).values({
 });
 
 console.log(JSON.stringify({ url: server.url, key: LOOKUP_KEY, pid: process.pid }));
-process.on("SIGTERM", async () => {
+process.once("SIGTERM", async () => {
   await server.stop();
   process.exit(0);
 });
