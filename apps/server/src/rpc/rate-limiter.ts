@@ -49,6 +49,8 @@ interface Lease {
   /** Until then the shared row has nothing to lease: the next token is due, or the window ends. */
   emptyUntil: number;
   usedAt: number;
+  /** Tokens the shared row had left at the last lease (unknown before the first). */
+  rowLeft?: number;
   renewing?: Promise<void>;
 }
 
@@ -61,10 +63,11 @@ const refused = (untilMs: number, now: number): RateVerdict => ({
  * One key's calls served from leases: from memory while the lease lasts, then one `renew` (which
  * updates the lease) for every caller waiting, so concurrent calls never write more than once.
  * With `provisional` calls, a key whose lease is used up (or that this replica has not seen) is
- * served at once while the next lease is taken, up to `provisional` calls: the lease's answer
- * settles the account, and calls served beyond what it granted are owed, refused until repaid.
- * So a caller never waits for the database, and a replica serves at most `provisional` calls
- * beyond its leases.
+ * served at once while the next lease is taken, up to `provisional` calls, as long as the shared
+ * row had that many left at the last lease (a key new to the replica is served so too): the
+ * lease's answer settles the account, and calls served beyond what it granted are owed, refused
+ * until repaid. So a caller below its limit never waits for the database, one near it waits as
+ * before, and a replica serves at most `provisional` calls beyond its leases.
  */
 async function takeFromLease(
   leases: Map<string, Lease>,
@@ -83,9 +86,11 @@ async function takeFromLease(
     }
     if (now < lease.emptyUntil) return refused(lease.emptyUntil, now);
     if (!lease.renewing) {
-      lease.calls += provisional;
+      // Only while the shared row last had a lease to spare: near the limit, calls wait.
+      const ahead = (lease.rowLeft ?? Infinity) >= provisional ? provisional : 0;
+      lease.calls += ahead;
       lease.renewing = renew(lease).finally(() => {
-        lease.calls -= provisional;
+        lease.calls -= ahead;
         lease.renewing = undefined;
       });
       // A caller that waits for the lease sees its failure; those served provisionally do not wait.
@@ -199,6 +204,7 @@ export function createRateLimiter(
             ? await batched(id, rule, size)
             : await leaseBucketTokens(db, id, rule, size);
           lease.calls += taken;
+          lease.rowLeft = tokens;
           if (taken === 0) lease.emptyUntil = Date.now() + ((1 - tokens) / rule.perSecond) * 1000;
         },
         options.provisional ? Math.min(size, rule.burst) : 0,
