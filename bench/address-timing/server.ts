@@ -11,7 +11,8 @@ import { DOMAIN, ORIGIN, POLICY_KEY } from "./shared";
  * The server the address-timing benchmark calls, in a process of its own so that its work after
  * an answer does not delay the benchmark reading that answer: Palisade with the embedded
  * database, an SMTP server on loopback, a tenant with a waiver requester domain and `ACCOUNTS`
- * accounts in it, each with a confirmed phone number. Prints its address, then runs until killed.
+ * accounts in it, each with a confirmed phone number, open sign-up, and an administrator of another
+ * tenant who invites. Prints its address, then runs until killed.
  */
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 55);
 
@@ -19,6 +20,7 @@ const smtp = await startSmtpTestServer();
 const server = await startTestServer("pglite", {
   SMTP_URL: smtp.url,
   TRUST_PROXY: "true",
+  ALLOW_SIGN_UP: "true",
   LOG_LEVEL: "error",
   PUBLIC_URL: ORIGIN,
 });
@@ -55,7 +57,14 @@ for (let i = 0; i < ACCOUNTS; i += 1) {
   known.push({ email: member.email, password: member.password });
 }
 
-console.log(JSON.stringify({ url: server.url, known }));
+// An administrator of another tenant, who invites both kinds of address.
+const inviter = await server.addMember({
+  role: "ADMINISTRATOR",
+  tenantId: await server.createTenant("Invites"),
+});
+const inviterToken = inviter.credentials.kind === "bearer" ? inviter.credentials.token : "";
+
+console.log(JSON.stringify({ url: server.url, known, inviterToken }));
 process.on("SIGTERM", async () => {
   await server.stop();
   await smtp.stop();

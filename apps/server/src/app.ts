@@ -63,8 +63,12 @@ export async function createPalisade(config: Config, logger: Logger) {
     audit: recordAudit,
   });
 
-  // Public RPCs and /api/auth/* share buckets in the database with every other replica.
-  const rateLimiter = createRateLimiter(database.db, config.publicRateLimit);
+  // Public RPCs and /api/auth/* share buckets in the database with every other replica. The
+  // public buckets (`take`) serve a lease's calls while the database grants it, so a lookup never
+  // waits for a write; the /api/auth windows (`count`) are credential limits and wait.
+  const rateLimiter = createRateLimiter(database.db, config.publicRateLimit, undefined, {
+    provisional: true,
+  });
   const port = config.port;
   const trustedOrigins = [config.publicUrl, `http://localhost:${port}`, `http://127.0.0.1:${port}`];
   const auth = createAuth({

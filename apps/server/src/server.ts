@@ -5,6 +5,7 @@ import { allServices } from "@palisade/api/services";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import Fastify from "fastify";
 import { holdingBackWork } from "./auth/after-answer";
+import { addressAnswerFloorMs, answerNoSoonerThan } from "./auth/answer-time";
 import type { Auth } from "./auth/auth";
 import { authenticate } from "./auth/authenticate";
 import { createCredentialFailureLog } from "./auth/credential-failure-log";
@@ -165,10 +166,14 @@ export async function buildServer(deps: ServerDeps) {
           ),
         );
         reply.raw.once("close", handling.answered);
-        const response = await handling.result.catch((error: unknown) => {
-          if (isDatabaseUnavailable(error)) return Response.json({}, { status: 500 });
-          throw error;
-        });
+        // An answer for an address leaves at the same time whether or not it has an account.
+        const floorMs = addressAnswerFloorMs(url.pathname.slice("/api/auth".length));
+        const response = await answerNoSoonerThan(floorMs, () =>
+          handling.result.catch((error: unknown) => {
+            if (isDatabaseUnavailable(error)) return Response.json({}, { status: 500 });
+            throw error;
+          }),
+        );
         // The identity layer answers 500 when its database is down; the client is told to
         // come back, as the RPCs say `unavailable`.
         if (response.status >= 500 && !(await database.ping())) {

@@ -7,9 +7,10 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
-import { inArray } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waivers } from "../src/db/schema/deployments";
+import { BUNDLE_SYNC_JOB } from "../src/jobs/bundle-sync-job";
 import {
   node,
   scpsNamed,
@@ -136,6 +137,7 @@ describe.skipIf(!canRunCluster)("a PostgreSQL restart under load", { timeout: 30
     };
 
     // Waivers are created while the database goes down: some before, one as it stops.
+    const loadStarted = new Date(Date.now() - 1_000);
     await createWaiver(1);
     await createWaiver(2);
     const inFlight = createWaiver(3);
@@ -184,8 +186,19 @@ describe.skipIf(!canRunCluster)("a PostgreSQL restart under load", { timeout: 30
     const sandbox = server.palisade.cloud.sandbox;
     if (!sandbox) throw new Error("the sandbox cloud is not running");
     expect(await scpsNamed(sandbox, `palisade-${ou.externalId}-0`)).toHaveLength(1);
+    const enforcedAfterMs = Date.now() - restartedAt;
+
+    // The bundle syncs the waivers started: none failed for good; those the restart interrupted
+    // were run again by the queue.
+    const syncs = (
+      (await db.execute(
+        sql`select state, retry_count from pgboss.job where name = ${BUNDLE_SYNC_JOB} and created_on >= ${loadStarted}`,
+      )) as unknown as { rows: { state: string; retry_count: number }[] }
+    ).rows;
+    expect(syncs.filter((job) => job.state === "failed")).toEqual([]);
+    const retried = syncs.filter((job) => job.retry_count > 0).length;
     console.info(
-      `PostgreSQL restart: ${refusals.length} calls refused as unavailable, ${signIns.length} sign-ins answered 503 during ${OUTAGE_MS / 1000} s, ${acknowledged.length} waivers acknowledged and all enforced, ready ${readyAfterMs} ms after the database started`,
+      `PostgreSQL restart: ${refusals.length} calls refused as unavailable, ${signIns.length} sign-ins answered 503 during ${OUTAGE_MS / 1000} s, ${acknowledged.length} waivers acknowledged and all enforced, ready ${readyAfterMs} ms after the database started, every acknowledged waiver enforced ${enforcedAfterMs} ms after it started; ${syncs.length} bundle syncs since the load began (${syncs.map((job) => job.state).join(", ")}), ${retried} of them run again after a failure`,
     );
   });
 });

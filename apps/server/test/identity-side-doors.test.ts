@@ -1,9 +1,13 @@
+import { Code, ConnectError } from "@connectrpc/connect";
 import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
-import { TeamService } from "@palisade/api/gen/palisade/team/v1/team_pb";
+import { InvitationTokenState, TeamService } from "@palisade/api/gen/palisade/team/v1/team_pb";
+import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { membershipOpenPaths } from "../src/auth/membership-doors";
-import { member } from "../src/db/schema/auth";
+import { member, user } from "../src/db/schema/auth";
+import { invitationTokenIn } from "./support/invitation-link";
+import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
 /**
@@ -97,5 +101,130 @@ describe("the identity layer's membership endpoints", () => {
   it("choosing the active tenant among one's own still works", async () => {
     const response = await call("/organization/set-active", admin.credentials, { organizationId: tenantId });
     expect(response.status).toBe(200);
+  });
+});
+
+async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
+  try {
+    await call;
+  } catch (error) {
+    return ConnectError.from(error);
+  }
+  throw new Error("the call succeeded");
+}
+
+/**
+ * With open sign-up, someone who knows an invited address signs up with it and their own
+ * password, and waits for the invitee to follow the confirmation mail. The account is theirs to
+ * sign in to, but it holds nothing of the invitation: only the link's token joins the tenant.
+ */
+describe("an account signed up with an invited address", () => {
+  let smtp: SmtpTestServer;
+  let server: TestServer;
+  let tenantId: string;
+  let admin: Credentials;
+  const victim = "victor@example.com";
+
+  beforeAll(async () => {
+    smtp = await startSmtpTestServer();
+    server = await startTestServer("pglite", { SMTP_URL: smtp.url, ALLOW_SIGN_UP: "true" });
+    tenantId = await server.createTenant("Invited Team");
+    admin = (await server.addMember({ role: "ADMINISTRATOR", tenantId })).credentials;
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await smtp?.stop();
+  });
+
+  const post = (path: string, body: unknown, cookie = "") =>
+    fetch(`${server.url}/api/auth${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url, cookie },
+      body: JSON.stringify(body),
+    });
+  const cookieOf = (response: Response) =>
+    response.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+  /** The link of the `nth` message (from 1) to the address, waiting for it. */
+  async function mailedLink(nth: number, pattern: RegExp): Promise<string> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const mail = smtp.received.filter((m) => m.recipients.includes(victim))[nth - 1];
+      const link = mail?.parsed.text?.match(pattern)?.[0];
+      if (link) return link.replace(/^http:\/\/localhost:\d+/, server.url);
+      if (Date.now() > deadline) throw new Error(`no message ${nth} to ${victim}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it("does not join the tenant without the link, and the link joins the invitee once", async () => {
+    await server.client(TeamService, admin).inviteMember({ email: victim, role: Role.ADMINISTRATOR });
+    const token = invitationTokenIn((await smtp.waitForMail(victim)).parsed.text ?? "");
+
+    // The attacker signs up with the invited address; the invitee follows the confirmation mail.
+    const password = "the attacker's own password";
+    expect((await post("/sign-up/email", { email: victim, password, name: "Not Victor" })).status).toBe(200);
+    const confirmed = await fetch(await mailedLink(2, /http\S+\/api\/auth\/verify-email\?token=\S+/), {
+      redirect: "manual",
+    });
+    expect(confirmed.status).toBe(302);
+    const signIn = await post("/sign-in/email", { email: victim, password });
+    expect(signIn.status).toBe(200);
+    const attacker: Credentials = { kind: "cookie", cookie: cookieOf(signIn) };
+
+    // Signed in, the account is in no tenant, cannot list or accept the invitation by its id,
+    // and Palisade's own method wants the token.
+    const outside = await errorOf(server.client(TenantService, attacker).getCurrent({}));
+    expect(outside.code).toBe(Code.PermissionDenied);
+    expect(outside.rawMessage).toMatch(/not a member of any tenant/);
+    expect((await post("/organization/list-user-invitations", {}, attacker.cookie)).status).toBe(404);
+    const pending = (await server.client(TeamService, admin).listInvitations({})).invitations.find(
+      (i) => i.email === victim,
+    );
+    expect(pending).toBeDefined();
+    const byId = await post(
+      "/organization/accept-invitation",
+      { invitationId: pending?.id },
+      attacker.cookie,
+    );
+    expect(byId.status).toBe(404);
+    const noToken = await errorOf(server.client(TeamService, attacker).acceptInvitation({ token: "" }));
+    expect(noToken.code).toBe(Code.InvalidArgument);
+    expect((await server.client(TeamService).getInvitationByToken({ token })).state).toBe(
+      InvitationTokenState.VALID,
+    );
+    const [account] = await server.palisade.database.db.select().from(user).where(eq(user.email, victim));
+    const memberships = await server.palisade.database.db
+      .select()
+      .from(member)
+      .where(eq(member.userId, account?.id ?? ""));
+    expect(memberships).toEqual([]);
+
+    // The invitee takes the account back through the reset mail (which ends the attacker's
+    // session), signs in and accepts with the link's token: once.
+    expect(
+      (await post("/request-password-reset", { email: victim, redirectTo: "/reset-password" })).status,
+    ).toBe(200);
+    const resetLink = new URL(await mailedLink(3, /http\S+\/reset-password\?token=\S+/));
+    const newPassword = "victor's new password";
+    const reset = await post("/reset-password", { token: resetLink.searchParams.get("token"), newPassword });
+    expect(reset.status).toBe(200);
+    expect((await errorOf(server.client(TenantService, attacker).getCurrent({}))).code).toBe(
+      Code.Unauthenticated,
+    );
+    const invitee: Credentials = {
+      kind: "cookie",
+      cookie: cookieOf(await server.signIn(victim, newPassword)),
+    };
+    const accepted = await server.client(TeamService, invitee).acceptInvitation({ token });
+    expect(accepted.tenantId).toBe(tenantId);
+    const current = await server.client(TenantService, invitee).getCurrent({});
+    expect(current.tenant?.id).toBe(tenantId);
+    expect(current.role).toBe(Role.ADMINISTRATOR);
+    const twice = await errorOf(server.client(TeamService, invitee).acceptInvitation({ token }));
+    expect(twice.code).toBe(Code.FailedPrecondition);
+    expect(twice.rawMessage).toMatch(/already been used/);
   });
 });

@@ -5,6 +5,7 @@ import type { SendMailPayload } from "../jobs/send-mail-job";
 import type { Logger } from "../logger";
 import { passwordResetMail, verifyAddressMail } from "../mail/mail-templates";
 import { createRateLimiter } from "../rpc/rate-limiter";
+import { afterAnswer } from "./after-answer";
 import { type PasswordPolicy, passwordProblem } from "./password-policy";
 import { insertSignInEvent } from "./sign-in-history-repository";
 import { recordSignIn, requestOrigin } from "./sign-in-recording";
@@ -157,7 +158,8 @@ const MAILING_PATHS: Record<string, { burst: number; perSecond: number }> = {
   "/whatsapp-link/send": { burst: 3, perSecond: 1 / 60 },
 };
 
-const EMAIL_PATHS = new Set([
+/** The identity layer's paths (under /api/auth) that take an address. */
+export const EMAIL_PATHS = new Set([
   "/sign-up/email",
   "/sign-in/email",
   "/sign-in/email-otp",
@@ -243,24 +245,24 @@ export function accountAfterHook(options: AccountAuthOptions) {
     const method = SIGN_IN_METHODS[ctx.path ?? ""];
     if (!method) return;
     if (ctx.context.newSession) return recordSignIn(options, ctx, method);
-    try {
-      const returned = ctx.context.returned;
-      if (!(returned instanceof APIError)) return;
-      const email = bodyOf(ctx).email;
-      if (typeof email !== "string" || !isValidEmail(email.trim())) return;
+    const returned = ctx.context.returned;
+    if (!(returned instanceof APIError)) return;
+    const email = bodyOf(ctx).email;
+    if (typeof email !== "string" || !isValidEmail(email.trim())) return;
+    const reason = String((returned.body as { code?: unknown } | undefined)?.code ?? returned.status);
+    const origin = requestOrigin(ctx);
+    // Written after the refusal is answered, which then takes as long for an address without an
+    // account (after-answer.ts); the history must never stop a sign-in, so a failure is only logged.
+    afterAnswer(options.logger, "recording a refused sign-in", async () => {
       const account = await findUserByEmail(options.db, email.trim());
       if (!account) return;
-      const reason = String((returned.body as { code?: unknown } | undefined)?.code ?? returned.status);
       await insertSignInEvent(options.db, {
         userId: account.id,
         method,
         success: false,
         failureReason: reason,
-        ...requestOrigin(ctx),
+        ...origin,
       });
-    } catch (error) {
-      // The history must never stop a sign-in.
-      options.logger.warn({ component: "auth", err: (error as Error).message }, "sign-in not recorded");
-    }
+    });
   });
 }

@@ -17,12 +17,14 @@ import type { AnyServiceImpl } from "./register-services";
 
 /** A retry with the same key within this window gets the first answer (as WaiverService.Create). */
 export const IDEMPOTENCY_WINDOW_MS = 10 * 60_000;
-export const MAX_IDEMPOTENCY_KEY = 128;
+const MAX_IDEMPOTENCY_KEY = 128;
 
 /**
  * The methods that create a record and accept an `Idempotency-Key` header. WaiverService.Create
- * keeps its key on the waiver itself; CreateApiKey is left out, as its answer is the key, which is
- * never stored in the clear.
+ * reads the same header (idempotencyKeyOf) but keeps the key on the waiver itself, checked under
+ * the bundle's lock in the transaction that creates the waiver, so a form submitted twice at once
+ * gets the first waiver back rather than `aborted`; CreateApiKey is left out, as its answer is
+ * the key, which is never stored in the clear.
  */
 const CREATING_METHODS = new Set([
   "palisade.deployment.v1.DeploymentManagerService/CreateBundle",
@@ -38,6 +40,14 @@ const CREATING_METHODS = new Set([
 
 function acceptsIdempotencyKey(procedure: string): boolean {
   return CREATING_METHODS.has(procedure);
+}
+
+/** The call's `Idempotency-Key` header, if it sent one; refused when longer than allowed. */
+export function idempotencyKeyOf(ctx: HandlerContext): string | undefined {
+  const key = ctx.requestHeader.get("idempotency-key")?.trim();
+  if (key && key.length > MAX_IDEMPOTENCY_KEY)
+    throw invalidArgument(`The Idempotency-Key header must be at most ${MAX_IDEMPOTENCY_KEY} characters.`);
+  return key || undefined;
 }
 
 /**
@@ -67,11 +77,9 @@ export function withIdempotencyKeys(
 type Implementation = (req: Message, ctx: HandlerContext) => Promise<MessageInitShape<DescMessage>>;
 
 async function once(db: Database, method: Implementation, req: Message, ctx: HandlerContext) {
-  const key = ctx.requestHeader.get("idempotency-key")?.trim();
+  const key = idempotencyKeyOf(ctx);
   const { caller } = callContext(ctx);
   if (!key || !caller) return method(req, ctx);
-  if (key.length > MAX_IDEMPOTENCY_KEY)
-    throw invalidArgument(`The Idempotency-Key header must be at most ${MAX_IDEMPOTENCY_KEY} characters.`);
   const { input, output } = ctx.method;
   const call = {
     callerId: `${caller.kind}:${caller.id}`,

@@ -20,20 +20,36 @@ export async function leaseBucketTokens(
   rule: BucketRule,
   lease: number,
 ): Promise<{ taken: number; tokens: number }> {
+  return (await leaseBucketTokensOfKeys(db, [key], rule, lease)).get(key) ?? { taken: 0, tokens: 0 };
+}
+
+/** leaseBucketTokens for several keys (distinct) of one rule, in one statement. */
+export async function leaseBucketTokensOfKeys(
+  db: Database,
+  keys: string[],
+  rule: BucketRule,
+  lease: number,
+): Promise<Map<string, { taken: number; tokens: number }>> {
   const refill = sql`least(${rule.burst}::double precision, b.tokens + extract(epoch from (now() - b.updated_at)) * ${rule.perSecond}::double precision)`;
   const taken = sql`case when ${refill} >= 1 then least(floor(${refill}), ${lease}::double precision) else 0 end`;
   const first = sql`least(${lease}::double precision, greatest(1, floor(${rule.burst}::double precision)))`;
+  const rows = sql.join(
+    keys.map((key) => sql`(${key}, ${rule.burst}::double precision - ${first}, now(), true, ${first})`),
+    sql`, `,
+  );
   const result = await db.execute(sql`
     insert into rate_limit_buckets as b (key, tokens, updated_at, allowed, leased)
-    values (${key}, ${rule.burst}::double precision - ${first}, now(), true, ${first})
+    values ${rows}
     on conflict (key) do update set
       tokens = ${refill} - ${taken},
       allowed = ${refill} >= 1,
       leased = ${taken},
       updated_at = now()
-    returning leased, tokens`);
-  const row = (result as unknown as { rows: { leased: number | string; tokens: number | string }[] }).rows[0];
-  return { taken: Number(row?.leased ?? 0), tokens: Number(row?.tokens ?? 0) };
+    returning key, leased, tokens`);
+  const found = (
+    result as unknown as { rows: { key: string; leased: number | string; tokens: number | string }[] }
+  ).rows;
+  return new Map(found.map((row) => [row.key, { taken: Number(row.leased), tokens: Number(row.tokens) }]));
 }
 
 export interface WindowRule {

@@ -120,6 +120,33 @@ describe("the shared rate limiter (PGlite)", () => {
     expect(refused?.allowed ? 0 : refused?.retryAfterSeconds).toBeGreaterThan(55);
   });
 
+  it("serves visitors at once with provisional leases, granted for many keys in one statement, within the limit", async () => {
+    const rule = { burst: 5, perSecond: 1 };
+    const { db, writes } = counted(database.db);
+    const replica = createRateLimiter(db, rule, "provisional", { provisional: true });
+    const visitors = await Promise.all(Array.from({ length: 50 }, (_, i) => replica.take(`visitor-${i}`)));
+    expect(visitors.every((v) => v.allowed)).toBe(true);
+    // Answered before any statement; then one statement leases for all fifty.
+    expect(writes()).toBe(0);
+    for (let waited = 0; writes() === 0 && waited < 10_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(writes()).toBe(1);
+
+    // One visitor calling on and on gets the bucket, its refill and at most one lease more.
+    const began = performance.now();
+    const verdicts = [];
+    for (let i = 0; i < 40; i++) {
+      verdicts.push(await replica.take("greedy"));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const refilled = ((performance.now() - began) / 1000) * rule.perSecond;
+    const allowed = verdicts.filter((v) => v.allowed).length;
+    expect(allowed).toBeGreaterThanOrEqual(rule.burst);
+    expect(allowed).toBeLessThanOrEqual(rule.burst + Math.ceil(refilled) + leaseSize(rule));
+    expect(verdicts.at(-1)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+  });
+
   it("states what a check costs, with leases of one token and of one second's refill", async () => {
     const rule = { burst: 1_000_000, perSecond: 1_000 };
     const checks = 300;

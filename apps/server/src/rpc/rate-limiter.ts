@@ -2,6 +2,7 @@ import type { Database } from "../db/database";
 import {
   type BucketRule,
   leaseBucketTokens,
+  leaseBucketTokensOfKeys,
   leaseWindowSlots,
   type WindowRule,
 } from "./rate-limit-repository";
@@ -48,6 +49,8 @@ interface Lease {
   /** Until then the shared row has nothing to lease: the next token is due, or the window ends. */
   emptyUntil: number;
   usedAt: number;
+  /** Tokens the shared row had left at the last lease (unknown before the first). */
+  rowLeft?: number;
   renewing?: Promise<void>;
 }
 
@@ -59,11 +62,18 @@ const refused = (untilMs: number, now: number): RateVerdict => ({
 /**
  * One key's calls served from leases: from memory while the lease lasts, then one `renew` (which
  * updates the lease) for every caller waiting, so concurrent calls never write more than once.
+ * With `provisional` calls, a key whose lease is used up (or that this replica has not seen) is
+ * served at once while the next lease is taken, up to `provisional` calls, as long as the shared
+ * row had that many left at the last lease (a key new to the replica is served so too): the
+ * lease's answer settles the account, and calls served beyond what it granted are owed, refused
+ * until repaid. So a caller below its limit never waits for the database, one near it waits as
+ * before, and a replica serves at most `provisional` calls beyond its leases.
  */
 async function takeFromLease(
   leases: Map<string, Lease>,
   id: string,
   renew: (lease: Lease) => Promise<void>,
+  provisional = 0,
 ): Promise<RateVerdict> {
   for (;;) {
     const now = Date.now();
@@ -75,11 +85,70 @@ async function takeFromLease(
       return { allowed: true };
     }
     if (now < lease.emptyUntil) return refused(lease.emptyUntil, now);
-    lease.renewing ??= renew(lease).finally(() => {
-      lease.renewing = undefined;
-    });
+    if (!lease.renewing) {
+      // Only while the shared row last had a lease to spare: near the limit, calls wait.
+      const ahead = (lease.rowLeft ?? Infinity) >= provisional ? provisional : 0;
+      lease.calls += ahead;
+      lease.renewing = renew(lease).finally(() => {
+        lease.calls -= ahead;
+        lease.renewing = undefined;
+      });
+      // A caller that waits for the lease sees its failure; those served provisionally do not wait.
+      lease.renewing.catch(() => undefined);
+      if (lease.calls >= 1) continue;
+    }
     await lease.renewing;
   }
+}
+
+/** Provisional leases are renewed together: those asked within this time, in one statement. */
+const BATCH_MS = 100;
+/** At most this many keys in one statement. */
+const MAX_BATCH = 500;
+
+type Granted = { taken: number; tokens: number };
+interface Waiter {
+  resolve: (granted: Granted) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Bucket leases asked within BATCH_MS, taken in one upsert per rule: when many visitors arrive at
+ * once (each with a bucket of its own), the database sees a few statements a second rather than
+ * one per visitor. Only for provisional leases, whose callers do not wait for them.
+ */
+function createLeaseBatches(db: Database) {
+  const pending = new Map<string, { rule: BucketRule; size: number; waiters: Map<string, Waiter[]> }>();
+  let scheduled = false;
+  const settle = async (batch: { rule: BucketRule; size: number; waiters: Map<string, Waiter[]> }) => {
+    const keys = [...batch.waiters.keys()];
+    for (let at = 0; at < keys.length; at += MAX_BATCH) {
+      const chunk = keys.slice(at, at + MAX_BATCH);
+      try {
+        const granted = await leaseBucketTokensOfKeys(db, chunk, batch.rule, batch.size);
+        for (const key of chunk)
+          for (const waiter of batch.waiters.get(key) ?? [])
+            waiter.resolve(granted.get(key) ?? { taken: 0, tokens: 0 });
+      } catch (error) {
+        for (const key of chunk) for (const waiter of batch.waiters.get(key) ?? []) waiter.reject(error);
+      }
+    }
+  };
+  const flush = () => {
+    scheduled = false;
+    const batches = [...pending.values()];
+    pending.clear();
+    for (const batch of batches) void settle(batch);
+  };
+  return (key: string, rule: BucketRule, size: number) =>
+    new Promise<Granted>((resolve, reject) => {
+      const signature = `${rule.burst}/${rule.perSecond}/${size}`;
+      const batch = pending.get(signature) ?? { rule, size, waiters: new Map<string, Waiter[]>() };
+      pending.set(signature, batch);
+      batch.waiters.set(key, [...(batch.waiters.get(key) ?? []), { resolve, reject }]);
+      if (!scheduled) setTimeout(flush, BATCH_MS);
+      scheduled = true;
+    });
 }
 
 /**
@@ -96,11 +165,20 @@ export function createRateLimiter(
   db: Database,
   defaults: BucketRule,
   name?: string,
-  options: { leaseSeconds?: number } = {},
+  options: {
+    leaseSeconds?: number;
+    /**
+     * Serve up to one lease of calls while the database grants it (takeFromLease), the leases of
+     * all keys asked within BATCH_MS granted in one statement: for limits that shape traffic (the
+     * public RPCs), not for credential limits, where a call waits for its lease.
+     */
+    provisional?: boolean;
+  } = {},
 ): RateLimiter {
   // Limiters share one table: a name keeps one limiter's keys apart from another's.
   const row = (key: string) => (name ? `${name}:${key}` : key);
   const buckets = new Map<string, Lease>();
+  const batched = createLeaseBatches(db);
   const windows = new Map<string, Lease>();
   let prunedAt = Date.now();
 
@@ -117,16 +195,20 @@ export function createRateLimiter(
     take(key, rule = defaults) {
       forgetIdle();
       const id = row(key);
-      return takeFromLease(buckets, id, async (lease) => {
-        const { taken, tokens } = await leaseBucketTokens(
-          db,
-          id,
-          rule,
-          leaseSize(rule, options.leaseSeconds),
-        );
-        lease.calls += taken;
-        if (taken === 0) lease.emptyUntil = Date.now() + ((1 - tokens) / rule.perSecond) * 1000;
-      });
+      const size = leaseSize(rule, options.leaseSeconds);
+      return takeFromLease(
+        buckets,
+        id,
+        async (lease) => {
+          const { taken, tokens } = options.provisional
+            ? await batched(id, rule, size)
+            : await leaseBucketTokens(db, id, rule, size);
+          lease.calls += taken;
+          lease.rowLeft = tokens;
+          if (taken === 0) lease.emptyUntil = Date.now() + ((1 - tokens) / rule.perSecond) * 1000;
+        },
+        options.provisional ? Math.min(size, rule.burst) : 0,
+      );
     },
     count(key, rule) {
       forgetIdle();

@@ -1,5 +1,6 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { TeamService } from "@palisade/api/gen/palisade/team/v1/team_pb";
+import { ADDRESS_ANSWER_FLOOR_MS, answerNoSoonerThan } from "../../auth/answer-time";
 import { acceptInvitation } from "./rpc/accept-invitation";
 import { acceptInvitationWithNewAccount } from "./rpc/accept-invitation-with-new-account";
 import { changeRole } from "./rpc/change-role";
@@ -23,13 +24,15 @@ import type { TeamServiceDeps } from "./team-members";
 
 export function createTeamService(options: Omit<TeamServiceDeps, "limits">): ServiceImpl<typeof TeamService> {
   const deps: TeamServiceDeps = { ...options, limits: createTeamLimits(options.db) };
+  // Answers for an address leave at the same time whether or not it has an account (answer-time.ts).
   return {
     listMembers: (req, ctx) => listMembers(deps, req, ctx),
     changeRole: (req, ctx) => changeRole(deps, req, ctx),
     removeMember: (req, ctx) => removeMember(deps, req, ctx),
     resetMemberMfa: (req, ctx) => resetMemberMfa(deps, req, ctx),
     revokeMemberSessions: (req, ctx) => revokeMemberSessions(deps, req, ctx),
-    inviteMember: (req, ctx) => inviteMember(deps, req, ctx),
+    inviteMember: (req, ctx) =>
+      answerNoSoonerThan(ADDRESS_ANSWER_FLOOR_MS.codesAndLinks, () => inviteMember(deps, req, ctx)),
     listInvitations: (req, ctx) => listInvitations(deps, req, ctx),
     revokeInvitation: (req, ctx) => revokeInvitation(deps, req, ctx),
     resendInvitation: (req, ctx) => resendInvitation(deps, req, ctx),
@@ -40,7 +43,9 @@ export function createTeamService(options: Omit<TeamServiceDeps, "limits">): Ser
     createApiKey: (req, ctx) => createApiKey(deps, req, ctx),
     revokeApiKey: (req, ctx) => revokeApiKey(deps, req, ctx),
     setInstanceAdmin: (req, ctx) => setInstanceAdmin(deps, req, ctx),
-    sendRequesterCode: (req, ctx) => sendRequesterCode(deps, req, ctx),
-    signInRequester: (req, ctx) => signInRequester(deps, req, ctx),
+    sendRequesterCode: (req, ctx) =>
+      answerNoSoonerThan(ADDRESS_ANSWER_FLOOR_MS.codesAndLinks, () => sendRequesterCode(deps, req, ctx)),
+    signInRequester: (req, ctx) =>
+      answerNoSoonerThan(ADDRESS_ANSWER_FLOOR_MS.codesAndLinks, () => signInRequester(deps, req, ctx)),
   };
 }

@@ -6,6 +6,7 @@ import { enqueueBundleSync } from "../../jobs/bundle-sync-job";
 import { enqueueExpiryNotice, enqueueNotification } from "../../jobs/notification-job";
 import { enqueueWaiverExpiry } from "../../jobs/waiver-expiry-job";
 import { callError } from "../../rpc/errors";
+import { IDEMPOTENCY_WINDOW_MS } from "../../rpc/idempotency";
 import { type Reviewer, type WaiverLifecycleDeps, waiverEnd } from "./waiver-lifecycle";
 import {
   type BundleRow,
@@ -17,7 +18,7 @@ import {
   type WaiverInsert,
   type WaiverView,
 } from "./waiver-repository";
-import { describeTarget, IDEMPOTENCY_WINDOW_MS, MAX_OPEN_WAIVERS_PER_DEPLOYMENT } from "./waiver-rules";
+import { describeTarget, MAX_OPEN_WAIVERS_PER_DEPLOYMENT } from "./waiver-rules";
 
 export interface NewWaivers {
   bundle: BundleRow;

@@ -10,9 +10,6 @@ import { callError, invalidArgument } from "../../rpc/errors";
 
 /** Open (pending or active) waivers one deployment may carry; more would not fit an SCP. */
 export const MAX_OPEN_WAIVERS_PER_DEPLOYMENT = 50;
-/** A resubmitted form with the same idempotency key within this window returns the first waiver. */
-export const IDEMPOTENCY_WINDOW_MS = 10 * 60_000;
-export const MAX_IDEMPOTENCY_KEY = 128;
 /**
  * A waiver's reason, in characters as a person counts them (grapheme clusters), as the request
  * page counts them: the contract's max_len counts code points, so an emoji joined from several

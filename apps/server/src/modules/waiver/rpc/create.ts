@@ -2,6 +2,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { WaiverCreateSource } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
+import { idempotencyKeyOf } from "../../../rpc/idempotency";
 import { recordAuditAs } from "../../audit/audit-log";
 import { findLiveBundleByKeyAnyTenant } from "../waiver-context-repository";
 import { createWaivers } from "../waiver-create";
@@ -9,7 +10,7 @@ import type { WaiverRpc, WaiverServiceDeps } from "../waiver-deps";
 import { tenantMaxWaiverHours } from "../waiver-lifecycle";
 import { waiverMessage } from "../waiver-message";
 import { deploymentsFor, requireRequesterIn, waiverRowsFor } from "../waiver-request";
-import { MAX_IDEMPOTENCY_KEY, parseCreateInput } from "../waiver-rules";
+import { parseCreateInput } from "../waiver-rules";
 
 const createSourceNames: Record<WaiverCreateSource, string> = {
   [WaiverCreateSource.UNSPECIFIED]: "FORM",
@@ -24,10 +25,7 @@ export function create(deps: WaiverServiceDeps): WaiverRpc["create"] {
   return async (req, ctx) => {
     const caller = requireCaller(ctx);
     const input = parseCreateInput(req);
-    const idempotencyKey = ctx.requestHeader.get("idempotency-key")?.trim() || undefined;
-    if (idempotencyKey && idempotencyKey.length > MAX_IDEMPOTENCY_KEY) {
-      throw invalidArgument(`The Idempotency-Key header must be at most ${MAX_IDEMPOTENCY_KEY} characters.`);
-    }
+    const idempotencyKey = idempotencyKeyOf(ctx);
     const createSource = createSourceNames[req.createSource];
     if (createSource === undefined) {
       throw invalidArgument("create_source must be SYSTEM, FORM or TEAMS.", [
