@@ -90,10 +90,15 @@ export function principalContext(aws: AwsState, caller: AwsCaller): Record<strin
   return {
     "aws:PrincipalArn": caller.principalArn,
     "aws:PrincipalAccount": caller.accountId,
-    "aws:PrincipalOrgID": aws.organizationId,
-    // The organisation, root and OUs above the principal's account, as AWS writes the path:
-    // "o-xxx/r-xxx/ou-xxx/.../". SCP exceptions for an OU match on it.
-    "aws:PrincipalOrgPaths": [principalOrgPath(aws, caller.accountId)],
+    // A principal of an account outside the organisation has no organisation keys.
+    ...(aws.accounts.some((a) => a.id === caller.accountId)
+      ? {
+          "aws:PrincipalOrgID": aws.organizationId,
+          // The organisation, root and OUs above the principal's account, as AWS writes the path:
+          // "o-xxx/r-xxx/ou-xxx/.../". SCP exceptions for an OU match on it.
+          "aws:PrincipalOrgPaths": [principalOrgPath(aws, caller.accountId)],
+        }
+      : {}),
     ...identity,
     "aws:PrincipalIsAWSService": "false",
   };
