@@ -1,6 +1,5 @@
-import { isServiceLinkedRole } from "@palisade/policy-engine/evaluators/scp/evaluate-rcp";
+import { rcpsApply } from "@palisade/policy-engine/evaluators/scp/evaluate-rcp";
 import type { ScpPolicy } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
-import { RCP_SERVICES } from "@palisade/policy-engine/evaluators/scp/validate-scp-document";
 import {
   policiesForTarget,
   policyArn,
@@ -43,10 +42,10 @@ export function rcpLevels(
   action: string,
 ): ScpPolicy[][] {
   if (!policyTypeEnabled(aws, RCP)) return [];
-  if (resourceAccountId === aws.managementAccountId) return [];
-  if (!aws.accounts.some((a) => a.id === resourceAccountId)) return [];
-  if (isServiceLinkedRole(principalArn)) return [];
-  if (!RCP_SERVICES.has(action.split(":")[0]?.toLowerCase() ?? "")) return [];
+  const memberAccountIds = aws.accounts.map((a) => a.id);
+  const { managementAccountId } = aws;
+  if (!rcpsApply({ resourceAccountId, managementAccountId, memberAccountIds, principalArn, action }))
+    return [];
   return levels(aws, resourceAccountId, RCP);
 }
 

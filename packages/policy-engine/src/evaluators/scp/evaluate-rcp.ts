@@ -1,4 +1,5 @@
 import { evaluateScpHierarchy, type IamRequest, type ScpDecision, type ScpPolicy } from "./evaluate-scp";
+import { RCP_SERVICES } from "./validate-scp-document";
 
 export type OrganizationPolicyType = "SERVICE_CONTROL_POLICY" | "RESOURCE_CONTROL_POLICY";
 
@@ -31,6 +32,27 @@ export function evaluateOrganizationPolicies(
   if (rcp.decision === "implicit_deny") return { ...rcp, policyType: "RESOURCE_CONTROL_POLICY" };
   if (scp.decision === "implicit_deny") return { ...scp, policyType: "SERVICE_CONTROL_POLICY" };
   return { decision: "allow" };
+}
+
+/**
+ * Whether the RCPs of a resource's account apply to a request
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_rcps.html):
+ * only resources of member accounts, never calls by service-linked roles, only actions of the
+ * services RCPs support. The caller's own account does not matter.
+ */
+export function rcpsApply(input: {
+  resourceAccountId: string;
+  managementAccountId: string;
+  memberAccountIds: ReadonlySet<string> | readonly string[];
+  principalArn: string;
+  action: string;
+}): boolean {
+  const members = input.memberAccountIds;
+  const member =
+    "has" in members ? members.has(input.resourceAccountId) : members.includes(input.resourceAccountId);
+  if (!member || input.resourceAccountId === input.managementAccountId) return false;
+  if (isServiceLinkedRole(input.principalArn)) return false;
+  return RCP_SERVICES.has(input.action.split(":")[0]?.toLowerCase() ?? "");
 }
 
 /** Service-linked roles live under `role/aws-service-role/`; RCPs do not restrict their calls. */
