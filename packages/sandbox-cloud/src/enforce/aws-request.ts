@@ -87,7 +87,8 @@ export function performAws<T>(
   const aws = store.state.aws;
   const { caller, account, action, region } = request;
   const context = { ...globalContext(store, caller, region), ...request.context };
-  const scps = scpLevels(aws, account.id);
+  // SCPs are those of the caller's account (none for a principal outside the organisation).
+  const scps = scpLevels(aws, caller.accountId);
   // An explicit deny on any resource decides; otherwise the first resource no SCP or RCP allows.
   // RCPs are those of the account owning each resource, whoever the caller is.
   let decision: OrganizationDecision = { decision: "allow" };

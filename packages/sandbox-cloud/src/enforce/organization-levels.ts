@@ -55,6 +55,11 @@ const S3_ARN = /^arn:[^:]*:s3:::([^/]+)/;
 /** The account that owns a resource: a bucket's owner, else the account in the ARN, else the caller's. */
 export function resourceAccountOf(aws: AwsState, arn: string, fallback: string): string {
   const bucket = S3_ARN.exec(arn)?.[1];
-  if (bucket) return aws.s3Buckets.find((b) => b.name === bucket)?.accountId ?? fallback;
+  if (bucket)
+    return (
+      aws.s3Buckets.find((b) => b.name === bucket)?.accountId ??
+      aws.resources.find((r) => r.arn === `arn:aws:s3:::${bucket}`)?.accountId ??
+      fallback
+    );
   return ARN_ACCOUNT.exec(arn)?.[1] ?? fallback;
 }
