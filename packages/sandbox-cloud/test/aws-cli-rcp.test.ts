@@ -23,6 +23,7 @@ let h: Harness;
 let management: CliCredentials;
 let developer: CliCredentials;
 let accountId: string;
+let alice: CliCredentials;
 let file: string;
 const bucket = `rcp-guarded-${Date.now().toString(36)}`;
 
@@ -73,6 +74,7 @@ describe.skipIf(!present)("resource control policies through the AWS CLI", () =>
     });
     const key = body as { accessKeyId: string; secretAccessKey: string; principalArn: string };
     accountId = key.principalArn.split(":")[4]!;
+    alice = key;
     developer = await assumeRoleWithCli(
       h.cloud.url,
       key,
@@ -188,6 +190,22 @@ describe.skipIf(!present)("resource control policies through the AWS CLI", () =>
     );
     expect(block.code).toBe("AccessDenied");
     expect(block.message).toContain(`with an explicit deny in a resource control policy: ${policyArn}`);
+
+    // STS is served over the same plain http endpoint: AssumeRole on the account's role is denied too.
+    const assume = refusal(
+      await cli(alice, [
+        "sts",
+        "assume-role",
+        "--role-arn",
+        `arn:aws:iam::${accountId}:role/Developer`,
+        "--role-session-name",
+        "again",
+      ]),
+    );
+    expect([assume.code, assume.operation]).toEqual(["AccessDenied", "AssumeRole"]);
+    expect(assume.message).toBe(
+      `User: arn:aws:iam::${accountId}:user/alice is not authorized to perform: sts:AssumeRole on resource: arn:aws:iam::${accountId}:role/Developer with an explicit deny in a resource control policy: ${policyArn}`,
+    );
 
     const events = (await cli(developer, ["cloudtrail", "lookup-events", "--no-paginate"]))
       .json<{ Events: { CloudTrailEvent: string }[] }>()
