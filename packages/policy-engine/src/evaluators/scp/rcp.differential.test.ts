@@ -1,7 +1,8 @@
 // Resource control policies, alone and with service control policies, decided by Palisade's
 // evaluator and by an independent one: @cloud-copilot/iam-simulate (AGPL), used by this test only
 // and never by the product. Generated requests over several layouts: RCPs on the root, an OU, a
-// nested OU or the account; callers in the resource's account, in another member account, in the
+// nested OU or the account, two RCPs on two levels or on one target, with SCPs (none, a deny, an
+// allow list, a region lock); callers in the resource's account, in another member account, in the
 // management account, outside the organisation, and a service-linked role; resources in member
 // accounts and in the management account; with and without TLS.
 //
@@ -148,11 +149,26 @@ const ACTIONS: { action: string; resource: (account: string) => string }[] = [
   },
 ];
 
-/** Where one RCP (and one SCP) is attached: the target's id and the SCP's name. */
-const LAYOUTS: { rcp: string; at: string; scp: string }[] = [];
-for (const rcp of Object.keys(RCPS))
-  for (const at of [ROOT, OU_A, OU_B, MEMBER_A, MEMBER_B])
-    for (const scp of Object.keys(SCPS)) LAYOUTS.push({ rcp, at, scp });
+/** Where RCPs are attached (target id -> RCP names), and the SCP on the root. */
+interface Layout {
+  rcps: Record<string, string[]>;
+  scp: string;
+}
+const LAYOUTS: Layout[] = [];
+const TARGETS = [ROOT, OU_A, OU_B, MEMBER_A, MEMBER_B];
+for (const scp of Object.keys(SCPS)) {
+  // One RCP on one target.
+  for (const rcp of Object.keys(RCPS)) for (const at of TARGETS) LAYOUTS.push({ rcps: { [at]: [rcp] }, scp });
+  // Two RCPs on different levels of the same path, and two on the same target.
+  const names = Object.keys(RCPS);
+  for (const [i, first] of names.entries())
+    for (const second of names.slice(i + 1)) {
+      LAYOUTS.push({ rcps: { [ROOT]: [first], [OU_B]: [second] }, scp });
+      LAYOUTS.push({ rcps: { [MEMBER_A]: [first, second] }, scp });
+    }
+}
+const rcpsAt = (layout: Layout, target: string) =>
+  (layout.rcps[target] ?? []).map((name) => ({ name, document: RCPS[name]! }));
 
 function levelsFor(
   account: string,
@@ -189,16 +205,12 @@ async function simulated(
   resource: string,
   resourceAccount: string,
   secure: boolean,
-  layout: { rcp: string; at: string; scp: string },
+  layout: Layout,
   rcpsInForce: boolean,
 ): Promise<Outcome> {
   const scpInForce = caller.account !== MANAGEMENT && MEMBERS.includes(caller.account);
   const scpLevels = scpInForce ? levelsFor(caller.account, (t) => scpsAt(t, layout.scp)) : [];
-  const rcpLevels = rcpsInForce
-    ? levelsFor(resourceAccount, (t) =>
-        t === layout.at ? [{ name: layout.rcp, document: RCPS[layout.rcp]! }] : [],
-      )
-    : [];
+  const rcpLevels = rcpsInForce ? levelsFor(resourceAccount, (t) => rcpsAt(layout, t)) : [];
   const response = await runSimulation(
     {
       request: {
@@ -235,7 +247,7 @@ function palisade(
   resource: string,
   resourceAccount: string,
   secure: boolean,
-  layout: { rcp: string; at: string; scp: string },
+  layout: Layout,
 ): Outcome {
   const policy = (name: string, document: IamPolicyDocument): ScpPolicy => ({
     id: name,
@@ -259,7 +271,7 @@ function palisade(
   const rcpLevels = applies
     ? levelsFor(resourceAccount, (t) => [
         { name: "RCPFullAWSAccess", document: FULL },
-        ...(t === layout.at ? [{ name: layout.rcp, document: RCPS[layout.rcp]! }] : []),
+        ...rcpsAt(layout, t),
       ]).map((l) => l.policies.map((p) => policy(p.name, p.document)))
     : [];
   const decision = evaluateOrganizationPolicies(
