@@ -170,6 +170,11 @@ describe.skipIf(!motoAvailable())(
           )
           .then(() => "created")
           .catch((e: Error) => e.name);
+      // Before the type is enabled (the lifecycle above disabled it): moto creates the policy; the
+      // sandbox refuses, stricter, as it refuses the attach AWS refuses
+      // (https://docs.aws.amazon.com/organizations/latest/APIReference/API_AttachPolicy.html, PolicyTypeNotEnabledException).
+      expect(await outcome(backends.moto, document({}))).toBe("created");
+      expect(await outcome(backends.sandbox, document({}))).toBe("PolicyTypeNotEnabledException");
       for (const b of Object.values(backends))
         await b.raw.send(new EnablePolicyTypeCommand({ RootId: b.rootId, PolicyType: RCP }));
       // RCP syntax (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_rcps_syntax.html):
