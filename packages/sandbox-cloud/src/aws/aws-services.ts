@@ -52,7 +52,7 @@ export function createAwsServices(store: StateStore, controls: AwsServiceControl
       }
       const caller = authenticateAws(store.state.aws, req, new Date(), isQuery ? "query" : "json");
       if (caller instanceof AwsError) throw caller;
-      if (isSts) return handleSts(store, caller, new URLSearchParams(req.body.toString()));
+      if (isSts) return handleSts(store, caller, new URLSearchParams(req.body.toString()), req.secure);
       const action = target.slice(target.lastIndexOf(".") + 1);
       let input: Record<string, unknown>;
       try {

@@ -7,10 +7,18 @@ export type OrganizationTarget = {
   type: "ROOT" | "ORGANIZATIONAL_UNIT" | "ACCOUNT";
 };
 
-export function policyArn(aws: AwsState, policy: Pick<AwsScp, "id" | "awsManaged">): string {
+export const SCP = "SERVICE_CONTROL_POLICY";
+export const RCP = "RESOURCE_CONTROL_POLICY";
+
+export function policyTypeOf(policy: Pick<AwsScp, "type">): string {
+  return policy.type ?? SCP;
+}
+
+export function policyArn(aws: AwsState, policy: Pick<AwsScp, "id" | "awsManaged" | "type">): string {
+  const kind = policyTypeOf(policy).toLowerCase();
   return policy.awsManaged
-    ? `arn:aws:organizations::aws:policy/service_control_policy/${policy.id}`
-    : `arn:aws:organizations::${aws.managementAccountId}:policy/${aws.organizationId}/service_control_policy/${policy.id}`;
+    ? `arn:aws:organizations::aws:policy/${kind}/${policy.id}`
+    : `arn:aws:organizations::${aws.managementAccountId}:policy/${aws.organizationId}/${kind}/${policy.id}`;
 }
 
 export function orgArn(aws: AwsState, kind: string, id: string) {
@@ -40,9 +48,14 @@ export function targetPath(aws: AwsState, accountId: string): string[] {
   return path;
 }
 
-export function policiesForTarget(aws: AwsState, targetId: string): AwsScp[] {
+/** The policies of one type attached to a target (SCPs unless another type is named). */
+export function policiesForTarget(aws: AwsState, targetId: string, type: string = SCP): AwsScp[] {
   return aws.attachments
     .filter((a) => a.targetId === targetId)
     .map((a) => aws.policies.find((p) => p.id === a.policyId))
-    .filter((p): p is AwsScp => p !== undefined);
+    .filter((p): p is AwsScp => p !== undefined && policyTypeOf(p) === type);
+}
+
+export function policyTypeEnabled(aws: AwsState, type: string): boolean {
+  return type === SCP || (aws.enabledPolicyTypes ?? []).includes(type);
 }

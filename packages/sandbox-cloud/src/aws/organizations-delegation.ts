@@ -101,7 +101,8 @@ function policyTypeOf(aws: AwsState, action: string, input: OrganizationsInput):
   if (action === "CreatePolicy") return str(input, "Type");
   if (action === "ListPolicies" || action === "ListPoliciesForTarget") return str(input, "Filter");
   const id = str(input, "PolicyId") ?? str(input, "ResourceId");
-  return id && aws.policies.some((p) => p.id === id) ? "SERVICE_CONTROL_POLICY" : undefined;
+  const policy = id ? aws.policies.find((p) => p.id === id) : undefined;
+  return policy ? (policy.type ?? "SERVICE_CONTROL_POLICY") : undefined;
 }
 
 /**

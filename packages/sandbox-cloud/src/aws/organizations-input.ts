@@ -1,4 +1,7 @@
-import { validateScpDocument } from "@palisade/policy-engine/evaluators/scp/validate-scp-document";
+import {
+  type OrganizationPolicyKind,
+  validateScpDocument,
+} from "@palisade/policy-engine/evaluators/scp/validate-scp-document";
 import { AwsError, page } from "./common";
 
 export const SCP_MAX_CHARS = 5120;
@@ -33,7 +36,8 @@ export function paged<T>(items: T[], input: OrganizationsInput, key: string) {
   return p.nextToken ? { [key]: p.items, NextToken: p.nextToken } : { [key]: p.items };
 }
 
-export function validateScpContent(content: string) {
+/** SCPs and RCPs alike hold at most 5,120 characters (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html). */
+export function validateScpContent(content: string, kind: OrganizationPolicyKind = "scp") {
   if (content.length > SCP_MAX_CHARS) {
     throw new AwsError(
       "ConstraintViolationException",
@@ -48,7 +52,7 @@ export function validateScpContent(content: string) {
   } catch {
     throw new AwsError("MalformedPolicyDocumentException", "The provided policy document is not valid JSON.");
   }
-  const result = validateScpDocument(doc);
+  const result = validateScpDocument(doc, kind);
   if (!result.valid) {
     const first = result.errors[0];
     throw new AwsError(

@@ -2,13 +2,24 @@ import { randomBytes } from "node:crypto";
 import type { AwsScp } from "../state/model";
 import type { StateStore } from "../state/store";
 import { type AwsCaller, AwsError } from "./common";
-import { findTarget, type OrganizationTarget, policiesForTarget, policyArn } from "./organization-tree";
+import {
+  findTarget,
+  type OrganizationTarget,
+  policiesForTarget,
+  policyArn,
+  policyTypeEnabled,
+  policyTypeOf,
+  RCP,
+  SCP,
+} from "./organization-tree";
 import { type OrganizationsInput, paged, required, str, validateScpContent } from "./organizations-input";
 import { readTags, setInitialTags } from "./organizations-tags";
 import { recordCloudTrail } from "./trail";
 
-export const SCP = "SERVICE_CONTROL_POLICY";
+export { SCP } from "./organization-tree";
+/** Five SCPs and five RCPs per root, OU or account (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html). */
 export const SCP_MAX_PER_TARGET = 5;
+export const RCP_FULL_AWS_ACCESS_ID = "p-RCPFullAWSAccess";
 
 export const POLICY_ACTIONS = new Set([
   "CreatePolicy",
@@ -22,7 +33,13 @@ export const POLICY_ACTIONS = new Set([
   "ListTargetsForPolicy",
 ]);
 
-/** The service control policies of the organization and where they are attached. */
+const notEnabled = () =>
+  new AwsError(
+    "PolicyTypeNotEnabledException",
+    "The specified policy type isn't currently enabled in this root.",
+  );
+
+/** The service and resource control policies of the organization and where they are attached. */
 export function handlePolicyAction(
   store: StateStore,
   caller: AwsCaller,
@@ -35,7 +52,7 @@ export function handlePolicyAction(
     Arn: policyArn(aws, p),
     Name: p.name,
     Description: p.description,
-    Type: SCP,
+    Type: policyTypeOf(p),
     AwsManaged: p.awsManaged,
   });
   const full = (p: AwsScp) => ({ Policy: { PolicySummary: summary(p), Content: p.content } });
@@ -77,11 +94,9 @@ export function handlePolicyAction(
       const name = required(input, "Name");
       const content = required(input, "Content");
       const type = required(input, "Type");
-      if (type !== SCP)
-        throw new AwsError(
-          "PolicyTypeNotEnabledException",
-          "This policy type is not enabled in the sandbox organization.",
-        );
+      // Only SCPs and RCPs exist in the sandbox; creating one of a type the root has not enabled
+      // is refused (stricter than Organizations, which refuses it at AttachPolicy).
+      if ((type !== SCP && type !== RCP) || !policyTypeEnabled(aws, type)) throw notEnabled();
       if (name.length > 128)
         throw new AwsError("InvalidInputException", "Name must be at most 128 characters.", 400, {
           Reason: "MAX_LENGTH_EXCEEDED",
@@ -89,7 +104,7 @@ export function handlePolicyAction(
       if (aws.policies.some((p) => p.name === name)) {
         throw new AwsError("DuplicatePolicyException", "A policy with the same name already exists.");
       }
-      validateScpContent(content);
+      validateScpContent(content, type === RCP ? "rcp" : "scp");
       const tags = readTags(input);
       const policy: AwsScp = {
         id: `p-${randomBytes(6).toString("hex").slice(0, 8)}`,
@@ -97,6 +112,7 @@ export function handlePolicyAction(
         description: str(input, "Description") ?? "",
         content,
         awsManaged: false,
+        ...(type === RCP ? { type: RCP } : {}),
       };
       setInitialTags(aws, policy.id, tags);
       aws.policies.push(policy);
@@ -122,7 +138,7 @@ export function handlePolicyAction(
       if (name && name !== policy.name && aws.policies.some((p) => p.name === name)) {
         throw new AwsError("DuplicatePolicyException", "A policy with the same name already exists.");
       }
-      if (content !== undefined) validateScpContent(content);
+      if (content !== undefined) validateScpContent(content, policyTypeOf(policy) === RCP ? "rcp" : "scp");
       if (name) policy.name = name;
       if (content !== undefined) policy.content = content;
       const description = str(input, "Description");
@@ -158,7 +174,9 @@ export function handlePolicyAction(
           "The selected policy is already attached to the specified target.",
         );
       }
-      if (policiesForTarget(aws, target.id).length >= SCP_MAX_PER_TARGET) {
+      const type = policyTypeOf(policy);
+      if (!policyTypeEnabled(aws, type)) throw notEnabled();
+      if (policiesForTarget(aws, target.id, type).length >= SCP_MAX_PER_TARGET) {
         throw new AwsError(
           "ConstraintViolationException",
           `You have attached the maximum number of policies of this type (${SCP_MAX_PER_TARGET}) to the target.`,
@@ -180,7 +198,17 @@ export function handlePolicyAction(
           "PolicyNotAttachedException",
           "The policy isn't attached to the specified target in the specified root.",
         );
-      if (policiesForTarget(aws, target.id).length <= 1) {
+      // RCPFullAWSAccess cannot be detached (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_rcps_syntax.html).
+      if (policy.id === RCP_FULL_AWS_ACCESS_ID)
+        throw new AwsError(
+          "ConstraintViolationException",
+          "You can't detach the RCPFullAWSAccess policy.",
+          400,
+          {
+            Reason: "MIN_POLICY_TYPE_ATTACHMENT_LIMIT_EXCEEDED",
+          },
+        );
+      if (policyTypeOf(policy) === SCP && policiesForTarget(aws, target.id).length <= 1) {
         throw new AwsError(
           "ConstraintViolationException",
           "You can't detach the last service control policy from a target.",
@@ -195,12 +223,12 @@ export function handlePolicyAction(
     }
     case "ListPolicies": {
       const filter = required(input, "Filter");
-      return paged(filter === SCP ? aws.policies.map(summary) : [], input, "Policies");
+      return paged(aws.policies.filter((p) => policyTypeOf(p) === filter).map(summary), input, "Policies");
     }
     case "ListPoliciesForTarget": {
       const target = getTarget(required(input, "TargetId"));
       const filter = required(input, "Filter");
-      return paged(filter === SCP ? policiesForTarget(aws, target.id).map(summary) : [], input, "Policies");
+      return paged(policiesForTarget(aws, target.id, filter).map(summary), input, "Policies");
     }
     case "ListTargetsForPolicy": {
       const policy = getPolicy(required(input, "PolicyId"));

@@ -9,6 +9,7 @@ import {
 } from "./organizations-delegation";
 import { type OrganizationsInput, paged, required } from "./organizations-input";
 import { handlePolicyAction, POLICY_ACTIONS, SCP } from "./organizations-policies";
+import { handlePolicyTypeAction, POLICY_TYPE_ACTIONS, rootOf } from "./organizations-policy-types";
 import { handleTagAction, TAG_ACTIONS } from "./organizations-tags";
 import { recordCloudTrail } from "./trail";
 
@@ -72,6 +73,7 @@ function serveOrganizations(
     !ORGANIZATIONS_ACTIONS.has(action) &&
     !POLICY_ACTIONS.has(action) &&
     !TAG_ACTIONS.has(action) &&
+    !POLICY_TYPE_ACTIONS.has(action) &&
     !RESOURCE_POLICY_ACTIONS.has(action)
   ) {
     throw new AwsError("UnknownOperationException", `Operation ${action} is not supported by the sandbox.`);
@@ -96,6 +98,21 @@ function serveOrganizations(
     throw new AwsError("AccessDeniedException", "You don't have permissions to access this resource.");
   }
   if (POLICY_ACTIONS.has(action)) return handlePolicyAction(store, caller, action, input);
+  if (POLICY_TYPE_ACTIONS.has(action)) {
+    const out = handlePolicyTypeAction(aws, action, input);
+    store.changed();
+    recordCloudTrail(store, {
+      eventName: action,
+      eventSource: "organizations.amazonaws.com",
+      region: "us-east-1",
+      principalArn: caller.arn,
+      accessKeyId: caller.accessKeyId,
+      requestParameters: { rootId: input.RootId, policyType: input.PolicyType },
+      responseElements: { root: { id: aws.rootId, policyTypes: out.Root.PolicyTypes } },
+      userAgent: "aws-sdk-js",
+    });
+    return out;
+  }
   if (TAG_ACTIONS.has(action)) {
     const out = handleTagAction(aws, action, input, () => store.changed());
     if (action !== "ListTagsForResource")
@@ -148,18 +165,7 @@ function serveOrganizations(
         },
       };
     case "ListRoots":
-      return paged(
-        [
-          {
-            Id: aws.rootId,
-            Arn: orgArn(aws, "root", aws.rootId),
-            Name: "Root",
-            PolicyTypes: [{ Type: SCP, Status: "ENABLED" }],
-          },
-        ],
-        input,
-        "Roots",
-      );
+      return paged([rootOf(aws)], input, "Roots");
     case "ListOrganizationalUnitsForParent": {
       const parent = getParent(required(input, "ParentId"));
       return paged(aws.ous.filter((o) => o.parentId === parent).map(ou), input, "OrganizationalUnits");

@@ -47,12 +47,18 @@ export function scpDenial(input: {
   resource: string;
   /** The denying SCP's ARN; undefined when no SCP allows the action (an implicit deny). */
   policyArn: string | undefined;
+  /** The type of the denying policy: service control policy unless a resource control policy denied. */
+  policyType?: "SERVICE_CONTROL_POLICY" | "RESOURCE_CONTROL_POLICY";
 }): Denial {
   const service = input.action.split(":")[0] ?? "";
   const resource = service === "s3" ? `"${input.resource}"` : input.resource;
+  // "... with an explicit deny in a resource control policy" names RCP denials the way SCP ones are
+  // named (https://docs.aws.amazon.com/IAM/latest/UserGuide/troubleshoot_access-denied.html).
+  const kind =
+    input.policyType === "RESOURCE_CONTROL_POLICY" ? "resource control policy" : "service control policy";
   const reason = input.policyArn
-    ? `with an explicit deny in a service control policy: ${input.policyArn}`
-    : `because no service control policy allows the ${input.action} action`;
+    ? `with an explicit deny in a ${kind}: ${input.policyArn}`
+    : `because no ${kind} allows the ${input.action} action`;
   const detail = `User: ${input.callerArn} is not authorized to perform: ${input.action} on resource: ${resource} ${reason}`;
   if (service === "ec2") {
     // The encoded message is opaque to the caller; sts:DecodeAuthorizationMessage reads it.

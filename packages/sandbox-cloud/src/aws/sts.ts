@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { evaluatedPrincipalArn } from "@palisade/policy-engine/principals/principal-arn";
 import { resolveCaller, userIdOf } from "../enforce/aws-caller";
+import { rcpDenial } from "../enforce/rcp-check";
 import type { SandboxResponse } from "../http/types";
 import type { StateStore } from "../state/store";
 import { type AwsCaller, AwsError } from "./common";
@@ -90,7 +91,12 @@ export function globMatch(pattern: string, value: string): boolean {
   return new RegExp(`^${re}$`).test(value);
 }
 
-export function handleSts(store: StateStore, caller: AwsCaller, params: URLSearchParams): SandboxResponse {
+export function handleSts(
+  store: StateStore,
+  caller: AwsCaller,
+  params: URLSearchParams,
+  secure = true,
+): SandboxResponse {
   const aws = store.state.aws;
   const action = params.get("Action") ?? "";
   if (action === "GetCallerIdentity") {
@@ -123,13 +129,28 @@ export function handleSts(store: StateStore, caller: AwsCaller, params: URLSearc
   }
   const role = aws.principals.find((p) => p.kind === "role" && p.arn === roleArn);
   const externalId = params.get("ExternalId") ?? undefined;
-  const allowed =
+  const trusted =
     role?.trustPolicy !== undefined &&
     trustAllows(role.trustPolicy, caller.arn, {
       "sts:externalid": externalId,
       "aws:principalarn": evaluatedPrincipalArn(caller.arn),
     });
-  const denied = `User: ${caller.arn} is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`;
+  // The role's account's RCPs apply to AssumeRole whoever calls; aws:SecureTransport is whether
+  // this request came over TLS.
+  const byRcp = trusted
+    ? rcpDenial(store, {
+        callerArn: caller.arn,
+        callerAccountId: caller.accountId,
+        action: "sts:AssumeRole",
+        resource: roleArn,
+        region: caller.region,
+        secure,
+      })
+    : undefined;
+  const allowed = trusted && byRcp === undefined;
+  const denied =
+    byRcp?.message ??
+    `User: ${caller.arn} is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`;
   const roleName = roleArn.split("/").pop() ?? "";
   const roleAccount = roleArn.split(":")[4] ?? "";
   const assumedArn = `arn:aws:sts::${roleAccount}:assumed-role/${roleName}/${sessionName}`;

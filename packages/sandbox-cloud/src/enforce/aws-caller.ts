@@ -29,6 +29,8 @@ const SERVICE_PRINCIPAL = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.amazonaws\.com$/;
 export function resolveCaller(aws: AwsState, ref: string, account: AwsAccount): AwsCaller | undefined {
   if (SERVICE_PRINCIPAL.test(ref))
     return { arn: ref, principalArn: "", accountId: account.id, kind: "service", serviceName: ref };
+  const outside = outsideCaller(aws, ref);
+  if (outside) return outside;
   const session = parseRoleSession(ref);
   if (session) {
     const role = aws.principals.find(
@@ -51,6 +53,31 @@ export function resolveCaller(aws: AwsState, ref: string, account: AwsAccount): 
     ? `arn:aws:sts::${known.accountId}:assumed-role/${known.name}/${sessionName}`
     : known.arn;
   return roleSession(arn, known, sessionName ?? known.name);
+}
+
+/**
+ * A user, role or role session of an account outside the organisation. The sandbox holds no IAM of
+ * such accounts, so the principal is taken as named: it exists for the call, carries no
+ * organisation keys, and no SCP of this organisation restricts it; the resource's RCPs do
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_rcps.html).
+ */
+function outsideCaller(aws: AwsState, ref: string): AwsCaller | undefined {
+  const m = /^arn:aws:(iam|sts)::(\d{12}):(user|role|assumed-role)\/(.+)$/.exec(ref);
+  if (!m || aws.accounts.some((a) => a.id === m[2])) return undefined;
+  const [, , accountId, kind, rest] = m as unknown as [string, string, string, string, string];
+  const name = (kind === "assumed-role" ? rest.split("/")[0] : rest.split("/").pop()) ?? rest;
+  const principal = (k: "user" | "role", arn: string): AwsPrincipal => ({
+    arn,
+    accountId,
+    kind: k,
+    name,
+    human: false,
+  });
+  if (kind === "user") return userCaller(principal("user", ref));
+  if (kind === "role") return roleSession(ref, principal("role", ref), name);
+  const sessionName = rest.split("/")[1];
+  if (!sessionName) return undefined;
+  return roleSession(ref, principal("role", `arn:aws:iam::${accountId}:role/${name}`), sessionName);
 }
 
 function userCaller(user: AwsPrincipal): AwsCaller {
@@ -90,10 +117,15 @@ export function principalContext(aws: AwsState, caller: AwsCaller): Record<strin
   return {
     "aws:PrincipalArn": caller.principalArn,
     "aws:PrincipalAccount": caller.accountId,
-    "aws:PrincipalOrgID": aws.organizationId,
-    // The organisation, root and OUs above the principal's account, as AWS writes the path:
-    // "o-xxx/r-xxx/ou-xxx/.../". SCP exceptions for an OU match on it.
-    "aws:PrincipalOrgPaths": [principalOrgPath(aws, caller.accountId)],
+    // A principal of an account outside the organisation has no organisation keys.
+    ...(aws.accounts.some((a) => a.id === caller.accountId)
+      ? {
+          "aws:PrincipalOrgID": aws.organizationId,
+          // The organisation, root and OUs above the principal's account, as AWS writes the path:
+          // "o-xxx/r-xxx/ou-xxx/.../". SCP exceptions for an OU match on it.
+          "aws:PrincipalOrgPaths": [principalOrgPath(aws, caller.accountId)],
+        }
+      : {}),
     ...identity,
     "aws:PrincipalIsAWSService": "false",
   };

@@ -1,18 +1,17 @@
 import {
-  type ContextValue,
-  evaluateScpHierarchy,
-  type ScpDecision,
-  type ScpPolicy,
-} from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
+  evaluateOrganizationPolicies,
+  type OrganizationDecision,
+} from "@palisade/policy-engine/evaluators/scp/evaluate-rcp";
+import type { ContextValue } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
 import { apiCallOf, responseElementsOf } from "../aws/api-calls";
 import { AwsError } from "../aws/common";
 import { callerArnOf } from "../aws/identity";
-import { policiesForTarget, policyArn, targetPath } from "../aws/organization-tree";
 import { type Denial, scpDenial } from "../aws/service-errors";
 import { recordCloudTrail } from "../aws/trail";
-import type { AwsAccount, AwsResource, AwsState } from "../state/model";
+import type { AwsAccount, AwsResource } from "../state/model";
 import type { StateStore } from "../state/store";
 import { type AwsCaller, principalContext } from "./aws-caller";
+import { rcpLevels, resourceAccountOf, scpLevels } from "./organization-levels";
 
 /** One resource a call is authorised on, with the condition keys that resource type carries. */
 export interface AuthorizedResource {
@@ -74,21 +73,6 @@ export function globalContext(store: StateStore, caller: AwsCaller, region: stri
   } satisfies Record<string, ContextValue>;
 }
 
-/** The SCPs of each level from the root down to the account; none for the management account. */
-function scpLevels(aws: AwsState, account: AwsAccount): ScpPolicy[][] {
-  // SCPs never restrict the management account
-  // (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_scps.html).
-  if (account.id === aws.managementAccountId) return [];
-  return targetPath(aws, account.id).map((target) =>
-    policiesForTarget(aws, target).map((p) => ({
-      id: p.id,
-      arn: policyArn(aws, p),
-      name: p.name,
-      document: p.content,
-    })),
-  );
-}
-
 /**
  * Authorises a call by the SCPs in force, performs it when allowed, and records it in CloudTrail
  * as the service would: with its `responseElements` when it succeeds, with `errorCode` and
@@ -103,28 +87,36 @@ export function performAws<T>(
   const aws = store.state.aws;
   const { caller, account, action, region } = request;
   const context = { ...globalContext(store, caller, region), ...request.context };
-  const levels = scpLevels(aws, account);
-  // An explicit deny on any resource decides; otherwise the first resource no SCP allows.
-  let decision: ScpDecision = { decision: "allow" };
+  // SCPs are those of the caller's account (none for a principal outside the organisation).
+  const scps = scpLevels(aws, caller.accountId);
+  // An explicit deny on any resource decides; otherwise the first resource no SCP or RCP allows.
+  // RCPs are those of the account owning each resource, whoever the caller is.
+  let decision: OrganizationDecision = { decision: "allow" };
   let denied: string | undefined;
-  if (levels.length > 0) {
-    for (const resource of request.resources) {
-      const result = evaluateScpHierarchy(
-        {
-          action,
-          resource: resource.arn,
-          principalArn: caller.principalArn,
-          context: { ...context, ...(resource.context ?? {}) },
-        },
-        levels,
-      );
-      if (result.decision === "allow") continue;
-      if (denied === undefined || result.decision === "explicit_deny") {
-        decision = result;
-        denied = resource.arn;
-      }
-      if (result.decision === "explicit_deny") break;
+  for (const resource of request.resources) {
+    const rcps = rcpLevels(
+      aws,
+      resourceAccountOf(aws, resource.arn, account.id),
+      caller.principalArn,
+      action,
+    );
+    if (scps.length === 0 && rcps.length === 0) continue;
+    const result = evaluateOrganizationPolicies(
+      {
+        action,
+        resource: resource.arn,
+        principalArn: caller.principalArn,
+        context: { ...context, ...(resource.context ?? {}) },
+      },
+      scps,
+      rcps,
+    );
+    if (result.decision === "allow") continue;
+    if (denied === undefined || result.decision === "explicit_deny") {
+      decision = result;
+      denied = resource.arn;
     }
+    if (result.decision === "explicit_deny") break;
   }
   const recorded = request.resources[0]?.arn ?? "*";
   const allContext = Object.assign({}, context, ...request.resources.map((r) => r.context ?? {}));
@@ -158,6 +150,7 @@ export function performAws<T>(
       action,
       resource: denied,
       policyArn: policy?.arn,
+      policyType: decision.policyType,
     });
     const eventId = record({ errorCode: denial.recordedCode, errorMessage: denial.message });
     const ref = decision.policy

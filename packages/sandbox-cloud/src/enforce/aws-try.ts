@@ -181,7 +181,12 @@ export function tryAws(store: StateStore, given: AwsTryInput): TryOutcome {
   const input = { ...given, action: canonicalAction(given.action) };
   const resourceArnAccount = /^arn:aws:[^:]+:[^:]*:(\d{12}):/.exec(input.resource)?.[1];
   const principalArnAccount = /^arn:aws:(?:iam|sts)::(\d{12}):/.exec(input.principal)?.[1];
-  const account = findAccount(aws, input.account ?? principalArnAccount ?? resourceArnAccount);
+  // A principal outside the organisation calls on a resource of the account named or in the ARN.
+  const callerInOrg = aws.accounts.some((a) => a.id === principalArnAccount);
+  const account = findAccount(
+    aws,
+    input.account ?? (callerInOrg ? principalArnAccount : undefined) ?? resourceArnAccount,
+  );
   if (!account)
     throw new TryInputError(
       `Unknown account '${input.account ?? ""}'. Pass --account with an account id or name.`,

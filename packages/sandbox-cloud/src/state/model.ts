@@ -22,6 +22,8 @@ export interface AwsScp {
   description: string;
   content: string;
   awsManaged: boolean;
+  /** Absent for the service control policies of states stored before RCPs existed. */
+  type?: "SERVICE_CONTROL_POLICY" | "RESOURCE_CONTROL_POLICY";
 }
 
 export interface AwsAttachment {
@@ -140,6 +142,8 @@ export interface AwsState {
   trailBatches: TrailBatch[];
   /** Tags of the organisation's resources (policies, root, OUs, accounts) by resource id. */
   tags?: Record<string, Record<string, string>>;
+  /** Policy types enabled on the root besides SCPs (EnablePolicyType), e.g. RESOURCE_CONTROL_POLICY. */
+  enabledPolicyTypes?: string[];
   /** The organisation's resource-based delegation policy (PutResourcePolicy), if any. */
   resourcePolicy?: { id: string; content: string };
 }

@@ -121,3 +121,35 @@ describe("validateScpDocument", () => {
     expect(result.errors).toEqual([{ path: "Statement[1].Sid", message: "Duplicate Sid Same" }]);
   });
 });
+
+// https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_rcps_syntax.html
+describe("validateScpDocument for resource control policies", () => {
+  const rcp = (statement: Record<string, unknown>, version: string | null = "2012-10-17") => ({
+    ...(version ? { Version: version } : {}),
+    Statement: [{ Effect: "Deny", Principal: "*", Action: "s3:*", Resource: "*", ...statement }],
+  });
+  const paths = (doc: unknown) => validateScpDocument(doc, "rcp").errors.map((e) => e.path);
+
+  it('accepts Deny statements with Principal "*" on the supported services', () => {
+    expect(
+      validateScpDocument(
+        rcp({ Action: ["s3:GetObject", "sts:AssumeRole", "kms:Decrypt", "sqs:*", "secretsmanager:*"] }),
+        "rcp",
+      ),
+    ).toEqual({ valid: true, errors: [] });
+  });
+
+  it("refuses Allow, another Principal, NotPrincipal, NotAction, other services and a missing Version", () => {
+    expect(paths(rcp({ Effect: "Allow" }))).toEqual(["Statement[0].Effect"]);
+    expect(paths(rcp({ Principal: { AWS: "*" } }))).toEqual(["Statement[0].Principal"]);
+    expect(paths(rcp({ Principal: undefined }))).toEqual(["Statement[0].Principal"]);
+    expect(paths(rcp({ NotPrincipal: { AWS: "arn:aws:iam::111122223333:root" } }))).toContain(
+      "Statement[0].NotPrincipal",
+    );
+    expect(paths(rcp({ Action: undefined, NotAction: "s3:GetObject" }))).toContain("Statement[0].NotAction");
+    expect(paths(rcp({ Action: "ec2:RunInstances" }))).toEqual(["Statement[0].Action"]);
+    expect(paths(rcp({}, null))).toEqual(["Version"]);
+    // An SCP still refuses Principal.
+    expect(validateScpDocument(rcp({})).valid).toBe(false);
+  });
+});

@@ -34,10 +34,38 @@ function isScalar(value: unknown): value is string | number | boolean {
 }
 
 /**
- * Checks a document against the IAM policy grammar as Organizations accepts it for service control
- * policies (no Principal/NotPrincipal), the way AWS answers MalformedPolicyDocumentException.
+ * The services whose actions resource control policies govern
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_rcps.html#rcp-supported-services):
+ * S3, STS, KMS, SQS and Secrets Manager at launch, then ECR, OpenSearch Serverless, Cognito and
+ * CloudWatch Logs. A document naming another service is refused (stricter than accepting it).
  */
-export function validateScpDocument(document: unknown): ScpValidationResult {
+export const RCP_SERVICES = new Set([
+  "s3",
+  "sts",
+  "kms",
+  "sqs",
+  "secretsmanager",
+  "ecr",
+  "aoss",
+  "cognito-idp",
+  "cognito-identity",
+  "logs",
+]);
+
+export type OrganizationPolicyKind = "scp" | "rcp";
+
+/**
+ * Checks a document against the IAM policy grammar as Organizations accepts it, the way AWS answers
+ * MalformedPolicyDocumentException. Service control policies have no Principal/NotPrincipal.
+ * Resource control policies (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_rcps_syntax.html)
+ * have Version "2012-10-17", Deny statements only (Allow is reserved to the AWS-managed
+ * RCPFullAWSAccess), `Principal: "*"` in every statement, no NotPrincipal and no NotAction, and
+ * actions of the supported services only.
+ */
+export function validateScpDocument(
+  document: unknown,
+  kind: OrganizationPolicyKind = "scp",
+): ScpValidationResult {
   const errors: ScpValidationError[] = [];
   const fail = (path: string, message: string) => errors.push({ path, message });
   let parsed = document;
@@ -56,7 +84,14 @@ export function validateScpDocument(document: unknown): ScpValidationResult {
   for (const key of Object.keys(parsed)) {
     if (!DOCUMENT_KEYS.has(key)) fail(key, `Unknown policy element ${key}`);
   }
-  if (parsed.Version !== undefined && parsed.Version !== "2012-10-17" && parsed.Version !== "2008-10-17") {
+  if (kind === "rcp") {
+    if (parsed.Version !== "2012-10-17")
+      fail("Version", 'A resource control policy must have Version "2012-10-17"');
+  } else if (
+    parsed.Version !== undefined &&
+    parsed.Version !== "2012-10-17" &&
+    parsed.Version !== "2008-10-17"
+  ) {
     fail("Version", 'Version must be "2012-10-17" or "2008-10-17"');
   }
   const rawStatements = parsed.Statement;
@@ -75,7 +110,8 @@ export function validateScpDocument(document: unknown): ScpValidationResult {
       fail(at, "A statement must be a JSON object");
       return;
     }
-    validateStatement(statement, at, sids, fail);
+    if (kind === "rcp") validateRcpStatement(statement, at, sids, fail);
+    else validateStatement(statement, at, sids, fail);
   });
   return { valid: errors.length === 0, errors };
 }
@@ -107,6 +143,33 @@ function validateStatement(
     value === "*" || value.startsWith("arn:") ? undefined : `Resource ${value} must be "*" or an ARN`,
   );
   if (statement.Condition !== undefined) validateCondition(statement.Condition, `${at}.Condition`, fail);
+}
+
+function validateRcpStatement(
+  statement: Record<string, unknown>,
+  at: string,
+  sids: Set<string>,
+  fail: (path: string, message: string) => void,
+) {
+  const { Principal, NotAction, ...rest } = statement;
+  if (Principal !== "*") fail(`${at}.Principal`, 'A resource control policy must have Principal "*"');
+  if (NotAction !== undefined) fail(`${at}.NotAction`, "Resource control policies do not support NotAction");
+  if (statement.Effect === "Allow")
+    fail(
+      `${at}.Effect`,
+      "Resource control policies support Deny only (Allow is reserved to RCPFullAWSAccess)",
+    );
+  validateStatement(rest, at, sids, fail);
+  for (const action of toStrings(statement.Action)) {
+    const service = action.split(":")[0]?.toLowerCase() ?? "";
+    if (action !== "*" && !RCP_SERVICES.has(service))
+      fail(`${at}.Action`, `Resource control policies do not support the service of ${action}`);
+  }
+}
+
+function toStrings(value: unknown): string[] {
+  const values = Array.isArray(value) ? value : [value];
+  return values.filter((v): v is string => typeof v === "string");
 }
 
 function validatePair(

@@ -81,7 +81,9 @@ export function perform<T>(
       eventName: call.eventName,
       resources: [{ arn: call.resource ?? `arn:aws:s3:::${r.bucketName}` }],
       region: r.caller.region,
-      context: call.context ?? {},
+      // aws:SecureTransport is whether this request came over TLS: "false" on the sandbox's plain
+      // http listener, "true" on its https one.
+      context: { "aws:SecureTransport": String(r.req.secure), ...(call.context ?? {}) },
       accessKeyId: r.caller.accessKeyId,
       userAgent: who.userAgent,
       requestParameters: call.requestParameters,
