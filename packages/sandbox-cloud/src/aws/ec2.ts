@@ -6,6 +6,7 @@ import type { AwsResource } from "../state/model";
 import type { StateStore } from "../state/store";
 import { apiCallOf } from "./api-calls";
 import { AwsError, authenticateAws } from "./common";
+import { declarativeRefusal } from "./declarative-ec2";
 import { elements } from "./s3/s3-xml";
 import { scpDenialError } from "./service-errors";
 import { type WireCaller, wireCaller } from "./wire-caller";
@@ -214,6 +215,13 @@ function runInstances(store: StateStore, who: WireCaller, params: URLSearchParam
       userAgent: who.userAgent,
     },
     () => {
+      const refused = declarativeRefusal(store.state.aws, account.id, {
+        httpTokens: params.get("MetadataOptions.HttpTokens"),
+        httpEndpoint: params.get("MetadataOptions.HttpEndpoint"),
+        hopLimit: hops,
+        instanceMetadataTags: params.get("MetadataOptions.InstanceMetadataTags"),
+      });
+      if (refused) throw refused;
       if (dryRun) {
         throw new AwsError("DryRunOperation", "Request would have succeeded, but DryRun flag is set.", 412);
       }

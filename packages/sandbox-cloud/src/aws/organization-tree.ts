@@ -9,6 +9,7 @@ export type OrganizationTarget = {
 
 export const SCP = "SERVICE_CONTROL_POLICY";
 export const RCP = "RESOURCE_CONTROL_POLICY";
+export const DECLARATIVE_EC2 = "DECLARATIVE_POLICY_EC2";
 
 export function policyTypeOf(policy: Pick<AwsScp, "type">): string {
   return policy.type ?? SCP;

@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import type { AwsScp } from "../state/model";
 import type { StateStore } from "../state/store";
 import { type AwsCaller, AwsError } from "./common";
+import { validateDeclarativeContent } from "./declarative-syntax";
 import {
+  DECLARATIVE_EC2,
   findTarget,
   type OrganizationTarget,
   policiesForTarget,
@@ -38,6 +40,22 @@ const notEnabled = () =>
     "PolicyTypeNotEnabledException",
     "The specified policy type isn't currently enabled in this root.",
   );
+
+/** Declarative policies have their own syntax; SCPs and RCPs the IAM policy grammar. */
+function validateContent(content: string, type: string) {
+  if (type !== DECLARATIVE_EC2) return validateScpContent(content, type === RCP ? "rcp" : "scp");
+  // Declarative policies hold at most 10,000 characters
+  // (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html).
+  if (content.length > DECLARATIVE_MAX_CHARS)
+    throw new AwsError(
+      "ConstraintViolationException",
+      `You have exceeded the maximum size of a policy document (${DECLARATIVE_MAX_CHARS} characters).`,
+      400,
+      { Reason: "POLICY_CONTENT_LIMIT_EXCEEDED" },
+    );
+  validateDeclarativeContent(content);
+}
+const DECLARATIVE_MAX_CHARS = 10_000;
 
 /** The service and resource control policies of the organization and where they are attached. */
 export function handlePolicyAction(
@@ -94,9 +112,9 @@ export function handlePolicyAction(
       const name = required(input, "Name");
       const content = required(input, "Content");
       const type = required(input, "Type");
-      // Only SCPs and RCPs exist in the sandbox; creating one of a type the root has not enabled
-      // is refused (stricter than Organizations, which refuses it at AttachPolicy).
-      if ((type !== SCP && type !== RCP) || !policyTypeEnabled(aws, type)) throw notEnabled();
+      // SCPs, RCPs and declarative policies for EC2 exist in the sandbox; creating one of a type the
+      // root has not enabled is refused (stricter than Organizations, which refuses it at AttachPolicy).
+      if (![SCP, RCP, DECLARATIVE_EC2].includes(type) || !policyTypeEnabled(aws, type)) throw notEnabled();
       if (name.length > 128)
         throw new AwsError("InvalidInputException", "Name must be at most 128 characters.", 400, {
           Reason: "MAX_LENGTH_EXCEEDED",
@@ -104,7 +122,7 @@ export function handlePolicyAction(
       if (aws.policies.some((p) => p.name === name)) {
         throw new AwsError("DuplicatePolicyException", "A policy with the same name already exists.");
       }
-      validateScpContent(content, type === RCP ? "rcp" : "scp");
+      validateContent(content, type);
       const tags = readTags(input);
       const policy: AwsScp = {
         id: `p-${randomBytes(6).toString("hex").slice(0, 8)}`,
@@ -112,7 +130,7 @@ export function handlePolicyAction(
         description: str(input, "Description") ?? "",
         content,
         awsManaged: false,
-        ...(type === RCP ? { type: RCP } : {}),
+        ...(type === RCP || type === DECLARATIVE_EC2 ? { type } : {}),
       };
       setInitialTags(aws, policy.id, tags);
       aws.policies.push(policy);
@@ -138,7 +156,7 @@ export function handlePolicyAction(
       if (name && name !== policy.name && aws.policies.some((p) => p.name === name)) {
         throw new AwsError("DuplicatePolicyException", "A policy with the same name already exists.");
       }
-      if (content !== undefined) validateScpContent(content, policyTypeOf(policy) === RCP ? "rcp" : "scp");
+      if (content !== undefined) validateContent(content, policyTypeOf(policy));
       if (name) policy.name = name;
       if (content !== undefined) policy.content = content;
       const description = str(input, "Description");

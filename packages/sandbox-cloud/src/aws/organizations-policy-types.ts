@@ -1,6 +1,6 @@
 import type { AwsState } from "../state/model";
 import { AwsError } from "./common";
-import { orgArn, policyTypeEnabled, RCP, SCP } from "./organization-tree";
+import { DECLARATIVE_EC2, orgArn, policyTypeEnabled, RCP, SCP } from "./organization-tree";
 import { type OrganizationsInput, required } from "./organizations-input";
 import { RCP_FULL_AWS_ACCESS_ID } from "./organizations-policies";
 
@@ -35,10 +35,10 @@ export function handlePolicyTypeAction(aws: AwsState, action: string, input: Org
   const type = required(input, "PolicyType");
   if (rootId !== aws.rootId)
     throw new AwsError("RootNotFoundException", "We can't find a root with the RootId that you specified.");
-  if (type !== RCP)
+  if (type !== RCP && type !== DECLARATIVE_EC2)
     throw new AwsError(
       "InvalidInputException",
-      `The sandbox enables and disables ${RCP} only; ${type} is not supported.`,
+      `The sandbox enables and disables ${RCP} and ${DECLARATIVE_EC2} only; ${type} is not supported.`,
       400,
       { Reason: "INVALID_ENUM_POLICY_TYPE" },
     );
@@ -50,7 +50,8 @@ export function handlePolicyTypeAction(aws: AwsState, action: string, input: Org
         "The specified policy type is already enabled.",
       );
     aws.enabledPolicyTypes = [...(aws.enabledPolicyTypes ?? []), type];
-    if (!aws.policies.some((p) => p.id === RCP_FULL_AWS_ACCESS_ID))
+    // Declarative policies have no AWS-managed policy to attach.
+    if (type === RCP && !aws.policies.some((p) => p.id === RCP_FULL_AWS_ACCESS_ID))
       aws.policies.push({
         id: RCP_FULL_AWS_ACCESS_ID,
         name: "RCPFullAWSAccess",
@@ -59,8 +60,9 @@ export function handlePolicyTypeAction(aws: AwsState, action: string, input: Org
         awsManaged: true,
         type: RCP,
       });
-    for (const targetId of [aws.rootId, ...aws.ous.map((o) => o.id), ...aws.accounts.map((a) => a.id)])
-      aws.attachments.push({ policyId: RCP_FULL_AWS_ACCESS_ID, targetId });
+    if (type === RCP)
+      for (const targetId of [aws.rootId, ...aws.ous.map((o) => o.id), ...aws.accounts.map((a) => a.id)])
+        aws.attachments.push({ policyId: RCP_FULL_AWS_ACCESS_ID, targetId });
   } else {
     if (!enabled)
       throw new AwsError(

@@ -1,7 +1,8 @@
 import type { AwsState } from "../state/model";
 import type { StateStore } from "../state/store";
 import { type AwsCaller, AwsError } from "./common";
-import { orgArn } from "./organization-tree";
+import { effectiveDeclarative, effectiveDocument } from "./declarative-effective";
+import { DECLARATIVE_EC2, orgArn } from "./organization-tree";
 import {
   delegationAllows,
   handleResourcePolicyAction,
@@ -23,6 +24,7 @@ const ORGANIZATIONS_ACTIONS = new Set([
   "DescribeOrganizationalUnit",
   "DescribeAccount",
   "ListParents",
+  "DescribeEffectivePolicy",
 ]);
 
 /**
@@ -166,6 +168,33 @@ function serveOrganizations(
       };
     case "ListRoots":
       return paged([rootOf(aws)], input, "Roots");
+    case "DescribeEffectivePolicy": {
+      // The sandbox answers the effective declarative policy of an account
+      // (https://docs.aws.amazon.com/organizations/latest/APIReference/API_DescribeEffectivePolicy.html).
+      const type = required(input, "PolicyType");
+      const targetId = required(input, "TargetId");
+      if (type !== DECLARATIVE_EC2)
+        throw new AwsError("InvalidInputException", `The sandbox describes ${DECLARATIVE_EC2} only.`);
+      if (!aws.accounts.some((a) => a.id === targetId))
+        throw new AwsError(
+          "TargetNotFoundException",
+          "We can't find a root, OU, account, or email that you specified.",
+        );
+      const effective = effectiveDeclarative(aws, targetId);
+      if (effective.size === 0)
+        throw new AwsError(
+          "EffectivePolicyNotFoundException",
+          "We can't find an effective policy of that type for the target.",
+        );
+      return {
+        EffectivePolicy: {
+          PolicyContent: JSON.stringify(effectiveDocument(effective)),
+          LastUpdatedTimestamp: store.now().getTime() / 1000,
+          TargetId: targetId,
+          PolicyType: type,
+        },
+      };
+    }
     case "ListOrganizationalUnitsForParent": {
       const parent = getParent(required(input, "ParentId"));
       return paged(aws.ous.filter((o) => o.parentId === parent).map(ou), input, "OrganizationalUnits");

@@ -23,7 +23,7 @@ export interface AwsScp {
   content: string;
   awsManaged: boolean;
   /** Absent for the service control policies of states stored before RCPs existed. */
-  type?: "SERVICE_CONTROL_POLICY" | "RESOURCE_CONTROL_POLICY";
+  type?: "SERVICE_CONTROL_POLICY" | "RESOURCE_CONTROL_POLICY" | "DECLARATIVE_POLICY_EC2";
 }
 
 export interface AwsAttachment {
