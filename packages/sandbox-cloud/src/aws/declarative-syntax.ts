@@ -60,6 +60,14 @@ function checkOperators(node: Record<string, unknown>, where: string) {
 }
 
 function checkLeaf(leaf: Leaf, node: unknown, where: string) {
+  // image_criteria holds criteria_1, criteria_2, ... objects, each with its own operators.
+  if ("list" in leaf) {
+    if (!isObject(node)) throw malformed(where, "must be an object");
+    for (const [key, child] of Object.entries(node))
+      if (!/^criteria_\d+$/.test(key) || !isObject(child))
+        throw malformed(`${where}.${key}`, "is not a criterion");
+    return;
+  }
   if (!isObject(node)) throw malformed(where, "must be an object with an inheritance operator");
   for (const key of Object.keys(node))
     if (!OPERATORS.has(key)) throw malformed(where, `unknown operator ${key}`);
@@ -69,7 +77,7 @@ function checkLeaf(leaf: Leaf, node: unknown, where: string) {
   if ("values" in leaf) {
     if (typeof value !== "string" || !leaf.values.includes(value))
       throw malformed(where, `must be one of ${leaf.values.join(", ")}`);
-  } else if ("integer" in leaf) {
+  } else {
     const n = typeof value === "string" ? Number(value) : value;
     if (
       typeof n !== "number" ||
@@ -79,7 +87,7 @@ function checkLeaf(leaf: Leaf, node: unknown, where: string) {
       n === 0
     )
       throw malformed(where, `must be -1 or an integer from 1 to ${leaf.integer[1]}`);
-  } else if (!Array.isArray(value) && !isObject(value)) throw malformed(where, "must be a list or object");
+  }
 }
 
 function checkNode(schema: Schema, node: unknown, where: string) {
