@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ContextValue } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
+import { AwsError } from "../aws/common";
+import { declarativeRefusal } from "../aws/declarative-ec2";
 import type { AwsAccount, AwsResource, AwsState } from "../state/model";
 import type { StateStore } from "../state/store";
 import { resolveCaller } from "./aws-caller";
@@ -204,23 +206,48 @@ export function tryAws(store: StateStore, given: AwsTryInput): TryOutcome {
       known?.region ??
       (resource.split(":")[3] || "us-east-1"),
   );
-  const outcome = performAws(
-    store,
-    {
-      caller: principal,
-      account,
-      action: input.action,
-      resources: [{ arn: resource }],
-      region,
-      context: input.context ?? {},
-      userAgent: input.userAgent,
-    },
-    () => {
-      const context = { ...globalContext(store, principal, region), ...(input.context ?? {}) };
-      const changed = applyAction(aws, { action: input.action, resource, account, region, context });
-      return { result: changed, changed };
-    },
-  );
+  let outcome: ReturnType<typeof performAws<AwsResource | undefined>>;
+  try {
+    outcome = performAws(
+      store,
+      {
+        caller: principal,
+        account,
+        action: input.action,
+        resources: [{ arn: resource }],
+        region,
+        context: input.context ?? {},
+        userAgent: input.userAgent,
+      },
+      () => {
+        const context = { ...globalContext(store, principal, region), ...(input.context ?? {}) };
+        // The account's declarative policy governs launches as it does on EC2's own endpoint.
+        if (input.action === "ec2:RunInstances") {
+          const stated = (key: string) => {
+            const v = ctxGet(context, key);
+            return v === undefined ? null : String(v);
+          };
+          const refused = declarativeRefusal(aws, account.id, {
+            httpTokens: stated("ec2:MetadataHttpTokens"),
+            httpEndpoint: null,
+            hopLimit: stated("ec2:MetadataHttpPutResponseHopLimit"),
+            instanceMetadataTags: null,
+          });
+          if (refused) throw refused;
+        }
+        const changed = applyAction(aws, { action: input.action, resource, account, region, context });
+        return { result: changed, changed };
+      },
+    );
+  } catch (err) {
+    // A refusal by the service itself (a declarative policy), recorded by performAws.
+    if (!(err instanceof AwsError)) throw err;
+    return {
+      httpStatus: err.status,
+      allowed: false,
+      body: { provider: "aws", allowed: false, error: { Code: err.code, Message: err.message } },
+    };
+  }
   if (!outcome.allowed) {
     const { denial } = outcome;
     return {
