@@ -38,7 +38,7 @@ export const EC2_ATTRIBUTES: Schema = {
   },
 };
 
-/** The custom message's bound in the sandbox; longer messages are refused. */
+/** The custom message's bound in the sandbox (AWS's syntax page states none); longer messages are refused. */
 export const EXCEPTION_MESSAGE_MAX = 1024;
 const OPERATORS = new Set(["@@assign", "@@operators_allowed_for_child_policies"]);
 const CHILD_OPERATORS = new Set(["@@assign", "@@none"]);
