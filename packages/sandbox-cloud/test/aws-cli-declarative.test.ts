@@ -142,6 +142,16 @@ describe.skipIf(!present)("declarative policies for EC2 through the AWS CLI", ()
       http_put_response_hop_limit: "2",
     });
 
+    // EC2 reports the defaults as managed by the declarative policy, with its message.
+    const defaults = await cli("eu-west-1", developer, ["ec2", "get-instance-metadata-defaults"]);
+    expect(defaults.stderr).toBe("");
+    expect(defaults.json<{ AccountLevel: Record<string, unknown> }>().AccountLevel).toEqual({
+      HttpTokens: "required",
+      HttpPutResponseHopLimit: 2,
+      ManagedBy: "declarative-policy",
+      ManagedExceptionMessage: WAIVER,
+    });
+
     for (const args of [[], ["--metadata-options", "HttpTokens=optional"]]) {
       const refused = refusal(await run(args));
       expect([refused.code, refused.operation]).toEqual(["UnauthorizedOperation", "RunInstances"]);

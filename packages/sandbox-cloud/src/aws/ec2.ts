@@ -7,6 +7,7 @@ import type { StateStore } from "../state/store";
 import { apiCallOf } from "./api-calls";
 import { AwsError, authenticateAws } from "./common";
 import { declarativeRefusal } from "./declarative-ec2";
+import { getInstanceMetadataDefaults } from "./ec2-metadata-defaults";
 import { elements } from "./s3/s3-xml";
 import { scpDenialError } from "./service-errors";
 import { type WireCaller, wireCaller } from "./wire-caller";
@@ -331,6 +332,8 @@ export function handleEc2(store: StateStore, req: SandboxRequest): SandboxRespon
     const action = params.get("Action") ?? "";
     if (action === "RunInstances") return runInstances(store, who, params);
     if (action === "DescribeInstances") return describeInstances(store, who, params);
+    if (action === "GetInstanceMetadataDefaults")
+      return ec2Result(action, getInstanceMetadataDefaults(store, who));
     throw new AwsError("InvalidAction", `The action ${action} is not valid for this web service.`);
   } catch (err) {
     if (err instanceof AwsError) return ec2Error(authFailure(err));
