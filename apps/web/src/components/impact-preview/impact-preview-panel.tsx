@@ -5,7 +5,7 @@ import {
   type ImpactPreview,
   ImpactPreviewStatus,
 } from "@palisade/api/gen/palisade/deployment/v1/impact_preview_pb";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { LoaderIcon, RefreshCwIcon } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -44,13 +44,25 @@ export function ImpactPreviewPanel({
   className?: string;
 }) {
   const start = useStartImpactPreview();
+  const queryClient = useQueryClient();
   const [previewId, setPreviewId] = useState("");
   const [startedFor, setStartedFor] = useState("");
   const key = requestKey(request);
   const run = (refresh: boolean) => {
     if (!request) return;
     setStartedFor(key);
-    start.mutate({ ...request, refresh }, { onSuccess: (answer) => setPreviewId(answer.preview?.id ?? "") });
+    start.mutate(
+      { ...request, refresh },
+      {
+        onSuccess: (answer) => {
+          const id = answer.preview?.id ?? "";
+          setPreviewId(id);
+          // A replay answers the same preview, queued again: its finished answer read before must
+          // be read anew, so that the progress shows and is followed until the replay finishes.
+          if (id) void queryClient.invalidateQueries({ queryKey: impactPreviewQuery(id).queryKey });
+        },
+      },
+    );
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per distinct request.
   useEffect(() => {
