@@ -12,6 +12,7 @@ import { enqueueMessage } from "./jobs/send-message-job";
 import type { Logger } from "./logger";
 import { createMailSender, describeMailTarget } from "./mail/mail-sender";
 import { createMessageGateway, describeMessageTarget } from "./messaging/message-gateway";
+import { createAccountSecurityAudit } from "./modules/audit/account-security-audit";
 import { recordAudit } from "./modules/audit/audit-log";
 import { sealUnchainedAuditRecords } from "./modules/audit/audit-repository";
 import { createSecretBox } from "./modules/connector/secret-box";
@@ -20,6 +21,7 @@ import { createExports } from "./modules/export/export-service";
 import { createChatTokens } from "./modules/notification/chat-signature";
 import { loadCatalogue } from "./modules/policy-definition/load-catalogue";
 import { createRecommendationComputer } from "./modules/recommendation/recommendation-compute";
+import { listUserTenants } from "./modules/tenant/tenant-repository";
 import { createRateLimiter } from "./rpc/rate-limiter";
 import { startCloudConnections } from "./sandbox-connection";
 import { loadSecretKey } from "./secrets";
@@ -85,6 +87,7 @@ export async function createPalisade(config: Config, logger: Logger) {
     signInsPerMinute: config.signInsPerMinute,
     rateLimiter,
     socialSignIn: config.socialSignIn,
+    auditAccountChange: createAccountSecurityAudit(database.db, listUserTenants),
   });
 
   // Replicas starting at once: one creates the first tenant, the others find it.

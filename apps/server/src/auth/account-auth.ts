@@ -5,6 +5,7 @@ import type { SendMailPayload } from "../jobs/send-mail-job";
 import type { Logger } from "../logger";
 import { passwordResetMail, verifyAddressMail } from "../mail/mail-templates";
 import { createRateLimiter } from "../rpc/rate-limiter";
+import { type AuditAccountChange, auditAccountSecurityChange } from "./account-security-changes";
 import { afterAnswer } from "./after-answer";
 import { type PasswordPolicy, passwordProblem } from "./password-policy";
 import { insertSignInEvent } from "./sign-in-history-repository";
@@ -24,6 +25,8 @@ export interface AccountAuthOptions {
   logger: Logger;
   enqueueMail: (payload: SendMailPayload) => Promise<unknown>;
   passwordPolicy: PasswordPolicy;
+  /** Audits a change to how an account signs in, in each of its tenants (none in tests without it). */
+  auditAccountChange?: AuditAccountChange;
 }
 
 export const MAX_EMAIL_LENGTH = 254;
@@ -242,6 +245,7 @@ export function accountBeforeHook(options: AccountAuthOptions) {
 /** Records every sign-in of a known account, successful or refused, in its history. */
 export function accountAfterHook(options: AccountAuthOptions) {
   return createAuthMiddleware(async (ctx) => {
+    await auditAccountSecurityChange(options, ctx, !(ctx.context.returned instanceof APIError));
     const method = SIGN_IN_METHODS[ctx.path ?? ""];
     if (!method) return;
     if (ctx.context.newSession) return recordSignIn(options, ctx, method);

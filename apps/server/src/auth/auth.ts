@@ -20,6 +20,7 @@ import {
   emailVerificationOptions,
   sessionCookieOptions,
 } from "./account-auth";
+import type { AuditAccountChange } from "./account-security-changes";
 import { queuedAfterAnswer } from "./after-answer";
 import { authLog } from "./credential-failure-log";
 import { enchantedLinkPlugin } from "./enchanted-link-auth";
@@ -81,6 +82,8 @@ export interface AuthOptions {
   signInsPerMinute: number;
   /** Social providers and the generic OpenID Connect provider turned on in the environment. */
   socialSignIn: SocialSignInConfig;
+  /** Audits a change to how an account signs in, in each of its tenants. */
+  auditAccountChange?: AuditAccountChange;
 }
 
 /** Authenticator apps: 30 s codes of 6 digits, ten backup codes, a trusted device for 30 days. */
