@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { organization } from "./auth";
 import { id, tenantId, timestamps } from "./columns";
 
 /**
@@ -26,24 +25,6 @@ export const policyDefinitions = pgTable(
   (t) => [
     index("policy_definitions_tenant_idx").on(t.tenantId),
     uniqueIndex("policy_definitions_tenant_slug_idx").on(t.tenantId, t.slug),
-  ],
-);
-
-/** Initiatives are derived from the catalogue's frameworks; tenants may add their own. */
-export const initiatives = pgTable(
-  "initiatives",
-  {
-    id: id(),
-    tenantId: text("tenant_id").references(() => organization.id, { onDelete: "cascade" }),
-    slug: text("slug").notNull(),
-    name: text("name").notNull(),
-    description: text("description").notNull().default(""),
-    clauses: jsonb("clauses").notNull().default(sql`'[]'::jsonb`),
-    ...timestamps(),
-  },
-  (t) => [
-    index("initiatives_tenant_idx").on(t.tenantId),
-    uniqueIndex("initiatives_tenant_slug_idx").on(t.tenantId, t.slug),
   ],
 );
 
