@@ -9,7 +9,7 @@ import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waivers } from "../src/db/schema/deployments";
+import { waivers } from "../src/db/schema/waivers";
 import { BUNDLE_SYNC_JOB } from "../src/jobs/bundle-sync-job";
 import {
   node,

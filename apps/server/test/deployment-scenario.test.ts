@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createPalisade, type Palisade } from "../src/app";
 import { readConfig } from "../src/config";
 import { organization } from "../src/db/schema/auth";
-import { waivers } from "../src/db/schema/deployments";
+import { waivers } from "../src/db/schema/waivers";
 import { createLogger } from "../src/logger";
 import {
   advanceSandboxClock,

@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AwsCloudProvider } from "../src/cloud/cloud-provider";
 import { auditLog } from "../src/db/schema/audit";
 import { connectors } from "../src/db/schema/connectors";
-import { waivers } from "../src/db/schema/deployments";
 import { policyEvents } from "../src/db/schema/events";
+import { waivers } from "../src/db/schema/waivers";
 import { enqueueBundleSync } from "../src/jobs/bundle-sync-job";
 import {
   advanceSandboxClock,

@@ -23,7 +23,7 @@ import type { Database } from "../src/db/database";
 import { auditLog } from "../src/db/schema/audit";
 import { organization } from "../src/db/schema/auth";
 import { connectors } from "../src/db/schema/connectors";
-import { waivers } from "../src/db/schema/deployments";
+import { waivers } from "../src/db/schema/waivers";
 import { WAIVER_EXPIRY_JOB } from "../src/jobs/waiver-expiry-job";
 import { createRateLimiter, leaseSize } from "../src/rpc/rate-limiter";
 import { bundleRow, node, scpsNamed, waitFor, waitForHierarchy } from "./support/deployment-helpers";

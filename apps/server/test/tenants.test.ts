@@ -12,7 +12,8 @@ import { generatePolicyKey } from "@palisade/policy-engine/keys/policy-key";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { member, user } from "../src/db/schema/auth";
-import { bundles, deployments, waivers } from "../src/db/schema/deployments";
+import { bundles, deployments } from "../src/db/schema/deployments";
+import { waivers } from "../src/db/schema/waivers";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { engines } from "./support/test-database";
 import {

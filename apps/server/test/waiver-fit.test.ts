@@ -20,7 +20,8 @@ import { waiverWindowEnd } from "@palisade/policy-engine/compilers/aws/waiver-wi
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectors } from "../src/db/schema/connectors";
-import { bundles, deployments, waivers } from "../src/db/schema/deployments";
+import { bundles, deployments } from "../src/db/schema/deployments";
+import { waivers } from "../src/db/schema/waivers";
 import { errorOf, scpsNamed, startSandboxServer, tryAction, waitFor } from "./support/deployment-helpers";
 import { engines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";

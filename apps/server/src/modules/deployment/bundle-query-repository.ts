@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, inArray, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { bundles, deployments, waivers } from "../../db/schema/deployments";
+import { bundles, deployments } from "../../db/schema/deployments";
 import { policyEvents } from "../../db/schema/events";
+import { waivers } from "../../db/schema/waivers";
 import type { BundleRow } from "./bundle-repository";
 import type { DeploymentRow } from "./deployment-repository";
 

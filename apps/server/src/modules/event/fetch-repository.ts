@@ -1,7 +1,8 @@
 import { and, eq, inArray, isNull, ne, or } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import { connectors, hierarchyNodes } from "../../db/schema/connectors";
-import { bundles, deployments, waivers } from "../../db/schema/deployments";
+import { bundles, deployments } from "../../db/schema/deployments";
+import { waivers } from "../../db/schema/waivers";
 
 export type FetchedConnector = typeof connectors.$inferSelect;
 

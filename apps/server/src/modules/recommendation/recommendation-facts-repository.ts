@@ -1,8 +1,9 @@
 import { and, count, eq, gte, isNull, ne } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import { connectors, hierarchyNodes } from "../../db/schema/connectors";
-import { bundles, deployments, waivers } from "../../db/schema/deployments";
+import { bundles, deployments } from "../../db/schema/deployments";
 import { resourceEvents } from "../../db/schema/events";
+import { waivers } from "../../db/schema/waivers";
 import type {
   DriftFact,
   LiveDeployment,

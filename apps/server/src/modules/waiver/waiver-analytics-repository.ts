@@ -1,7 +1,8 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { bundles, deployments, waivers } from "../../db/schema/deployments";
+import { bundles, deployments } from "../../db/schema/deployments";
 import { policyEvents } from "../../db/schema/events";
+import { waivers } from "../../db/schema/waivers";
 
 /** At most this many waivers feed one analytics answer (the most recent ones). */
 export const ANALYTICS_ROW_LIMIT = 20_000;

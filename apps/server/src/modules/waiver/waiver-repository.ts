@@ -16,7 +16,8 @@ import {
 import type { Database } from "../../db/database";
 import type { PageWindow } from "../../db/page-window";
 import { hierarchyNodes } from "../../db/schema/connectors";
-import { bundles, deployments, waivers } from "../../db/schema/deployments";
+import { bundles, deployments } from "../../db/schema/deployments";
+import { waivers } from "../../db/schema/waivers";
 import type { ReportedStatusName, WaiverStatusName } from "./waiver-rules";
 
 export type WaiverRow = typeof waivers.$inferSelect;
