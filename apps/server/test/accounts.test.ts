@@ -1,4 +1,4 @@
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { AccountService, SignInMethod } from "@palisade/api/gen/palisade/account/v1/account_pb";
 import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { TeamService } from "@palisade/api/gen/palisade/team/v1/team_pb";
@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionCookieOptions } from "../src/auth/account-auth";
 import { user } from "../src/db/schema/auth";
+import { errorOf } from "./support/call-error";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { engines } from "./support/test-database";
 import {
@@ -16,15 +17,6 @@ import {
   startTestServer,
   type TestServer,
 } from "./support/test-server";
-
-async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("the call succeeded");
-}
 
 function cookieOf(response: Response): { kind: "cookie"; cookie: string } {
   const cookie = response.headers

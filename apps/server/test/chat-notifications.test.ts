@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import {
   DeliveryStatus,
   NotificationService,
@@ -20,6 +20,7 @@ import { chatNonces } from "../src/db/schema/notifications";
 import { waivers } from "../src/db/schema/waivers";
 import { createChatTokens, slackSignature } from "../src/modules/notification/chat-signature";
 import { loadSecretKey } from "../src/secrets";
+import { errorOf } from "./support/call-error";
 import { type ChatReceiver, type Received, startChatReceiver } from "./support/chat-receiver";
 import { waitFor } from "./support/deployment-helpers";
 import { engines } from "./support/test-database";
@@ -28,15 +29,6 @@ import { type Credentials, startTestServer, type TestServer } from "./support/te
 const SIGNING_SECRET = "8f742231b10e8888abcd99yyyzzz85a5";
 const BOT_TOKEN = "xoxb-test-bot-token-123456";
 const HOUR = 3_600n;
-
-async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("the call succeeded");
-}
 
 type SlackMessage = {
   text: string;

@@ -1,5 +1,5 @@
 import { toJsonString } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import {
   AzureCredentialType,
@@ -16,17 +16,9 @@ import { auditLog } from "../src/db/schema/audit";
 import { connectors, hierarchyNodes } from "../src/db/schema/connectors";
 import { jobs } from "../src/db/schema/operations";
 import { scpQuotasFor } from "../src/modules/deployment/scp-repack";
+import { errorOf } from "./support/call-error";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
-
-async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("the call succeeded");
-}
 
 function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
   return nodes.flatMap((n) => [n, ...flatten(n.children)]);

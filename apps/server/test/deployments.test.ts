@@ -1,5 +1,5 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import {
   CloudProvider,
   ErrorDetailSchema,
@@ -18,6 +18,7 @@ import { connectors } from "../src/db/schema/connectors";
 import { policyEvents } from "../src/db/schema/events";
 import { waivers } from "../src/db/schema/waivers";
 import { enqueueBundleSync } from "../src/jobs/bundle-sync-job";
+import { errorOf } from "./support/call-error";
 import {
   advanceSandboxClock,
   deploymentRows,
@@ -30,15 +31,6 @@ import {
 } from "./support/deployment-helpers";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
-
-async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("the call succeeded");
-}
 
 const S3_SLUG = "protect-s3-account-public-access-block";
 const AZURE_SLUG = "storage-accounts-https-only";

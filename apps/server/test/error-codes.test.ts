@@ -10,11 +10,11 @@ import {
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorOf } from "./support/call-error";
 import {
   deleteResourceGroup,
   deployHttpsOnly,
   deploymentRows,
-  errorOf,
   HTTPS_ONLY_SLUG,
   limitExemptionsPerScope,
   node,

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import {
   CloudProvider,
   ExportFormat,
@@ -32,21 +32,13 @@ import { waivers } from "../src/db/schema/waivers";
 import { recordMissingDeployment, writeEvents } from "../src/modules/event/record-event";
 import { deleteExportFilesBeforeAnyTenant } from "../src/modules/export/export-file-repository";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
+import { errorOf } from "./support/call-error";
 import { advanceSandboxClock } from "./support/deployment-helpers";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 import { fetchUntil } from "./support/trail-wait";
 
 const { catalogue } = loadCatalogue();
-
-async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("the call succeeded");
-}
 
 describe.each(engines)("policy events on %s", (engine) => {
   let server: TestServer;

@@ -7,7 +7,8 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { invitation } from "../src/db/schema/auth";
 import { bundles } from "../src/db/schema/deployments";
-import { errorOf, node, waitForHierarchy } from "./support/deployment-helpers";
+import { errorOf } from "./support/call-error";
+import { node, waitForHierarchy } from "./support/deployment-helpers";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
 const S3_SLUG = "protect-s3-account-public-access-block";

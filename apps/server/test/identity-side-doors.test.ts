@@ -1,4 +1,4 @@
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { InvitationTokenState, TeamService } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
@@ -6,6 +6,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { membershipOpenPaths } from "../src/auth/membership-doors";
 import { member, user } from "../src/db/schema/auth";
+import { errorOf } from "./support/call-error";
 import { invitationTokenIn } from "./support/invitation-link";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
@@ -103,15 +104,6 @@ describe("the identity layer's membership endpoints", () => {
     expect(response.status).toBe(200);
   });
 });
-
-async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("the call succeeded");
-}
 
 /**
  * With open sign-up, someone who knows an invited address signs up with it and their own

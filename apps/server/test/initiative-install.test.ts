@@ -1,4 +1,4 @@
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { CloudProvider, ErrorDetailSchema } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { DeploymentMode, DeploymentStatus } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { InitiativeService } from "@palisade/api/gen/palisade/initiative/v1/initiative_pb";
@@ -12,20 +12,12 @@ import { connectors } from "../src/db/schema/connectors";
 import { jobs } from "../src/db/schema/operations";
 import { waivers } from "../src/db/schema/waivers";
 import { enqueueBundleSync } from "../src/jobs/bundle-sync-job";
+import { errorOf } from "./support/call-error";
 import { deploymentRows, node, tryAction, waitFor, waitForHierarchy } from "./support/deployment-helpers";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
 const CIS_AWS = "cis-aws-foundations-3.0.0";
-
-async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("the call succeeded");
-}
 
 /** Three guardrails of the initiative and an action each of them denies. */
 const GUARDRAILS = [

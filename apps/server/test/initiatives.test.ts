@@ -1,4 +1,4 @@
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { CloudProvider } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { InitiativeService } from "@palisade/api/gen/palisade/initiative/v1/initiative_pb";
 import { PolicyDefinitionState } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
@@ -6,6 +6,7 @@ import { deriveInitiatives } from "@palisade/policy-engine/catalogue/initiatives
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundles } from "../src/db/schema/deployments";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
+import { errorOf } from "./support/call-error";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
@@ -17,15 +18,6 @@ function initiative(slug: string) {
   const found = derived.find((candidate) => candidate.slug === slug);
   if (!found) throw new Error(`the catalogue has no framework ${slug}`);
   return found;
-}
-
-async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("the call succeeded");
 }
 
 describe.each(engines)("initiatives on %s", (engine) => {

@@ -7,19 +7,11 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog } from "../src/db/schema/audit";
 import { invitation, user } from "../src/db/schema/auth";
+import { errorOf } from "./support/call-error";
 import { invitationTokenIn } from "./support/invitation-link";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
-
-async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("the call succeeded");
-}
 
 function sessionCookieOf(headers: Headers): string {
   return headers

@@ -1,7 +1,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { create } from "@bufbuild/protobuf";
 import { type FieldMask, FieldMaskSchema } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, type ConnectError } from "@connectrpc/connect";
 import { CloudProvider, ErrorDetailSchema, Order } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import {
   Enforcer,
@@ -21,6 +21,7 @@ import { auditLog } from "../src/db/schema/audit";
 import { bundles } from "../src/db/schema/deployments";
 import { definitionMessage } from "../src/modules/policy-definition/definition-message";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
+import { errorOf } from "./support/call-error";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
@@ -35,15 +36,6 @@ interface ListInit {
   pagination?: { page?: number; limit?: number; order?: Order };
 }
 const SCORE_RANK = { low: 1, medium: 2, high: 3, very_high: 4 };
-
-async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("the call succeeded");
-}
 
 function catalogueDefinition(slug: string): Definition {
   const definition = catalogue.bySlug.get(slug);

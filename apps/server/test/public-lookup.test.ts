@@ -1,24 +1,16 @@
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { PolicyService } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
 import { PolicyDefinitionState } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import { PolicyDefinitionService } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { definitionMessage } from "../src/modules/policy-definition/definition-message";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
+import { errorOf } from "./support/call-error";
 import { engines } from "./support/test-database";
 import { startTestServer, type TestServer } from "./support/test-server";
 
 const { catalogue } = loadCatalogue();
 const SLUG = "deny-iam-user-access-keys";
-
-async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("the call succeeded");
-}
 
 describe.each(engines)("public definition lookup on %s", (engine) => {
   let server: TestServer;

@@ -1,4 +1,4 @@
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, type ConnectError } from "@connectrpc/connect";
 import { CloudProvider, ErrorDetailSchema } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import {
@@ -9,6 +9,7 @@ import {
 } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorOf } from "./support/call-error";
 import {
   bundleRow,
   node,
@@ -19,15 +20,6 @@ import {
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 import { fetchUntil } from "./support/trail-wait";
-
-async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("the call succeeded");
-}
 
 const fieldsOf = (error: ConnectError) =>
   error.findDetails(ErrorDetailSchema)[0]?.fieldViolations.map((f) => f.field) ?? [];

@@ -1,6 +1,6 @@
 import { toJsonString } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, type ConnectError } from "@connectrpc/connect";
 import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { ErrorDetailSchema } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import {
@@ -14,18 +14,10 @@ import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog } from "../src/db/schema/audit";
+import { errorOf } from "./support/call-error";
 import { outboxInvitationToken } from "./support/invitation-link";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
-
-async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("the call succeeded");
-}
 
 function sessionCookieOf(headers: Headers): string {
   return headers

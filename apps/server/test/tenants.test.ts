@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { DescService } from "@bufbuild/protobuf";
-import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
+import { Code, createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { DeploymentManagerService as DeploymentService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { member, user } from "../src/db/schema/auth";
 import { bundles, deployments } from "../src/db/schema/deployments";
 import { waivers } from "../src/db/schema/waivers";
+import { errorOf } from "./support/call-error";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { engines } from "./support/test-database";
 import {
@@ -23,15 +24,6 @@ import {
   startTestServer,
   type TestServer,
 } from "./support/test-server";
-
-async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("the call succeeded");
-}
 
 function cookieOf(response: Response): string {
   return response.headers

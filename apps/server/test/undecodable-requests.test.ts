@@ -13,7 +13,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "../src/db/schema/auth";
 import { bundles } from "../src/db/schema/deployments";
-import { errorOf, waitFor } from "./support/deployment-helpers";
+import { errorOf } from "./support/call-error";
+import { waitFor } from "./support/deployment-helpers";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { startTestServer, type TestServer } from "./support/test-server";
 

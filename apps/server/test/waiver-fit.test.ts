@@ -22,7 +22,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectors } from "../src/db/schema/connectors";
 import { bundles, deployments } from "../src/db/schema/deployments";
 import { waivers } from "../src/db/schema/waivers";
-import { errorOf, scpsNamed, startSandboxServer, tryAction, waitFor } from "./support/deployment-helpers";
+import { errorOf } from "./support/call-error";
+import { scpsNamed, startSandboxServer, tryAction, waitFor } from "./support/deployment-helpers";
 import { engines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";
 

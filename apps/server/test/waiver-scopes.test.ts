@@ -1,4 +1,4 @@
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { ConnectorStatus, type HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
@@ -8,18 +8,10 @@ import { PolicyService } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorOf } from "./support/call-error";
 import { waitFor } from "./support/deployment-helpers";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
-
-async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("the call succeeded");
-}
 
 function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
   return nodes.flatMap((n) => [n, ...flatten(n.children)]);

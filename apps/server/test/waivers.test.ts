@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code } from "@connectrpc/connect";
 import {
   CloudProvider,
   ErrorDetailSchema,
@@ -33,19 +33,11 @@ import { tenantSettings } from "../src/db/schema/tenants";
 import { waivers } from "../src/db/schema/waivers";
 import { WAIVER_EXPIRY_JOB } from "../src/jobs/waiver-expiry-job";
 import { cancelWaiversOfBundle } from "../src/modules/waiver/waiver-lifecycle";
+import { errorOf } from "./support/call-error";
 import { createTestDatabase, type Engine, engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
 const HOUR = 3_600n;
-
-async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("the call succeeded");
-}
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

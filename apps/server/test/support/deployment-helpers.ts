@@ -1,5 +1,4 @@
 import { ListPoliciesCommand, OrganizationsClient } from "@aws-sdk/client-organizations";
-import { ConnectError } from "@connectrpc/connect";
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
@@ -26,16 +25,6 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
-}
-
-/** The error an RPC failed with; fails the test when the call succeeds. */
-export async function errorOf(call: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await call;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-  throw new Error("the call succeeded");
 }
 
 /** The sandbox connectors of the default tenant have synced their hierarchies. */
