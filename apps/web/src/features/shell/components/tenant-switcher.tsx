@@ -38,8 +38,9 @@ export function TenantSwitcher() {
           `Could not switch tenant: ${result.error.message ?? "the server refused"}. Reload the page and try again.`,
         );
       }
-      // Every cached answer belongs to the previous tenant, so all of it is stale now.
-      await queryClient.invalidateQueries();
+      // Every cached answer belongs to the previous tenant: dropped, not merely marked stale, so
+      // no page shows the previous tenant's data while it reads the new tenant's.
+      await queryClient.resetQueries();
       await router.invalidate();
     } catch (e) {
       setError(e);
