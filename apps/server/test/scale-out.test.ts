@@ -418,9 +418,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       const name = new URL(database.databaseUrl as string).pathname.slice(1);
       const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
       await admin.connect();
+      // A deny message naming an SCP: resolving it reads the database (a text naming none is
+      // answered without it, as are public calls within their rate-limit lease).
       const resolve = () =>
         client(PolicyService, a)
-          .resolvePolicyKey({ text: "AccessDenied" })
+          .resolvePolicyKey({
+            text: "User: arn:aws:iam::111111111111:user/alice is not authorized to perform: s3:PutObject with an explicit deny in a service control policy: arn:aws:organizations::222222222222:policy/o-abcdefghij/service_control_policy/p-abcd1234",
+          })
           .then(
             () => "ok",
             (error) => ConnectError.from(error).code,
@@ -438,7 +442,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         await admin.query(`alter database ${name} allow_connections true`);
         await admin.end();
       }
-      // The text names no key: the usual answer is not_found.
+      // No deployed policy is that SCP: the usual answer is not_found.
       const recovered = await until("replica A to answer again", async () => {
         const code = await resolve();
         return code !== Code.Unavailable ? code : undefined;
