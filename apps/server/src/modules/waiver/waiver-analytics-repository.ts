@@ -1,5 +1,6 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
+import { hierarchyNodes } from "../../db/schema/connectors";
 import { bundles, deployments } from "../../db/schema/deployments";
 import { policyEvents } from "../../db/schema/events";
 import { waivers } from "../../db/schema/waivers";
@@ -16,6 +17,8 @@ export interface AnalyticsWaiverRow {
   expiresAt: Date | null;
   durationSeconds: number;
   target: string;
+  /** The target's name in the tenant's synced hierarchy, when it is a scope the hierarchy holds. */
+  targetName: string | null;
   /** A waived event happened while it was active. */
   used: boolean;
 }
@@ -38,6 +41,14 @@ export async function waiversForAnalytics(
       and ${policyEvents.occurredAt} >= coalesce(${waivers.reviewedAt}, ${waivers.createdAt})
       and ${policyEvents.occurredAt} <= ${waivers.expiresAt}
   )`;
+  const target = sql<string>`coalesce(${waivers.scope}, ${waivers.resource}, ${waivers.principalArn}, ${deployments.scopeExternalId})`;
+  // Azure ids differ in case between APIs, so the scope is matched without it.
+  const targetName = sql<string | null>`(
+    select ${hierarchyNodes.name} from ${hierarchyNodes}
+    where ${hierarchyNodes.tenantId} = ${waivers.tenantId}
+      and lower(${hierarchyNodes.externalId}) = lower(${target})
+    limit 1
+  )`;
   return db
     .select({
       bundleId: bundles.id,
@@ -47,7 +58,8 @@ export async function waiversForAnalytics(
       status: waivers.status,
       expiresAt: waivers.expiresAt,
       durationSeconds: waivers.durationSeconds,
-      target: sql<string>`coalesce(${waivers.scope}, ${waivers.resource}, ${waivers.principalArn}, ${deployments.scopeExternalId})`,
+      target,
+      targetName,
       used,
     })
     .from(waivers)

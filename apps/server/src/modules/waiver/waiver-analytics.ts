@@ -14,6 +14,8 @@ export interface PolicyAnalytics {
   medianHoursAsked: number;
   neverUsed: number;
   topScope: string;
+  /** The top scope's name in the synced hierarchy; its id when the hierarchy does not hold it. */
+  topScopeName: string;
   topScopeRequests: number;
   repeatedlyWaived: boolean;
   suggestion: Suggestion;
@@ -53,7 +55,7 @@ function suggest(
   if (stats.topScopeRequests / stats.requests >= ONE_SCOPE_SHARE) {
     return {
       suggestion: "EXCLUDE_SCOPE",
-      suggestionText: `${stats.topScopeRequests} of ${stats.requests} waivers were for ${stats.topScope}: consider excluding that scope from the bundle.`,
+      suggestionText: `${stats.topScopeRequests} of ${stats.requests} waivers were for ${stats.topScopeName}: consider excluding that scope from the bundle.`,
     };
   }
   return {
@@ -87,6 +89,7 @@ export function waiverAnalytics(rows: AnalyticsWaiverRow[], now = new Date()): P
       medianHoursAsked: median(group.map((r) => r.durationSeconds / 3_600)),
       neverUsed: group.filter((r) => endedUnused(r, now)).length,
       topScope,
+      topScopeName: group.find((r) => r.target === topScope)?.targetName ?? topScope,
       topScopeRequests,
       repeatedlyWaived: group.length >= REPEATED_REQUESTS,
     };
