@@ -84,7 +84,13 @@ export function useRemoteRead<T>(key: string | null, load: () => Promise<T>): Re
   useEffect(() => {
     if (key === null) return;
     const cached = answers.get(key);
-    if (cached && Date.now() - cached.at < freshMs) return;
+    if (cached && Date.now() - cached.at < freshMs) {
+      // The answer may have arrived between the render that showed it pending and this effect
+      // (a read started before the page rendered, such as the key's lookup the page's head
+      // preloads): render again so that it shows.
+      setAnswered((count) => count + 1);
+      return;
+    }
     let current = true;
     read(key, loadCurrent).then(
       () => {
