@@ -1,4 +1,5 @@
-import { CatalogueError, parseCatalogue } from "../src/catalogue/parse-catalogue";
+import { providerOfEnforcer } from "../src/catalogue/definition-schema";
+import { CatalogueError, folderOfEnforcer, parseCatalogue } from "../src/catalogue/parse-catalogue";
 import { readCatalogueFiles } from "../src/catalogue/read-catalogue-files";
 import { runCatalogueCases } from "../src/catalogue/run-cases";
 import { CompileError } from "../src/compilers/compile-input";
@@ -7,7 +8,7 @@ try {
   const catalogue = parseCatalogue(readCatalogueFiles());
   const counts = new Map<string, number>();
   for (const definition of catalogue.definitions) {
-    const provider = definition.enforcer === "aws_scp" ? "aws" : "azure";
+    const provider = providerOfEnforcer(definition.enforcer);
     const key = `${provider}\t${definition.category}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
@@ -25,7 +26,7 @@ try {
   console.log(`cases\t\t${outcomes.length - failed.length}/${outcomes.length} passed`);
   for (const outcome of failed) {
     console.error(
-      `catalogue/definitions/${catalogue.bySlug.get(outcome.slug)?.enforcer === "aws_scp" ? "aws" : "azure"}/${outcome.slug}.yaml: case "${outcome.caseName}" (${outcome.mode}) expected ${outcome.expect}, got ${outcome.actual}`,
+      `catalogue/definitions/${folderOfEnforcer(catalogue.bySlug.get(outcome.slug)!.enforcer)}/${outcome.slug}.yaml: case "${outcome.caseName}" (${outcome.mode}) expected ${outcome.expect}, got ${outcome.actual}`,
     );
   }
   if (failed.length > 0) process.exit(1);

@@ -28,7 +28,12 @@ export const stateLabels: Record<
 
 /** The cloud a definition is enforced in. */
 export function providerLabel(definition: PolicyDefinition): "AWS" | "Azure" {
-  if (definition.enforcer === Enforcer.AWS_SCP) return "AWS";
+  if (
+    definition.enforcer === Enforcer.AWS_SCP ||
+    definition.enforcer === Enforcer.AWS_RCP ||
+    definition.enforcer === Enforcer.AWS_DECLARATIVE_EC2
+  )
+    return "AWS";
   if (definition.enforcer === Enforcer.AZURE_POLICY) return "Azure";
   return definition.supportedProvider === CloudProvider.AWS ? "AWS" : "Azure";
 }

@@ -1,3 +1,4 @@
+import { providerOfEnforcer } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import { validateBundleParameters } from "@palisade/policy-engine/compilers/tree";
 import type { Problem } from "./problems";
@@ -67,7 +68,7 @@ function checkBundle(file: LoadedFile<BundleFile>, catalogue: Catalogue, problem
   for (const error of validateBundleParameters(definition, bundle.parameters ?? {})) {
     at(error.field.split("."), error.message);
   }
-  const provider: Provider = definition.enforcer === "aws_scp" ? "aws" : "azure";
+  const provider: Provider = providerOfEnforcer(definition.enforcer);
   const seen = new Set<string>();
   const lists = [
     ["scopes", bundle.scopes],
@@ -107,7 +108,7 @@ function checkWaiver(
     at(targets[1] ?? "scope", "name exactly one of scope, principal or resource.");
   }
   const definition = bundle && catalogue.bySlug.get(bundle.value.policy);
-  const provider = definition ? (definition.enforcer === "aws_scp" ? "aws" : "azure") : undefined;
+  const provider = definition ? providerOfEnforcer(definition.enforcer) : undefined;
   if (waiver.scope !== undefined) {
     const of = providerOfScope(waiver.scope);
     if (!of) at("scope", `${waiver.scope} is neither an AWS nor an Azure scope id.`);

@@ -7,8 +7,24 @@ export const slugSchema = z
   .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "must be lower-case kebab-case (a-z, 0-9, single hyphens)")
   .max(64);
 
-export const enforcerSchema = z.enum(["aws_scp", "azure_policy"]);
+export const enforcerSchema = z.enum(["aws_scp", "aws_rcp", "aws_declarative_ec2", "azure_policy"]);
 export type Enforcer = z.infer<typeof enforcerSchema>;
+export type EnforcerProvider = "aws" | "azure";
+
+/** The cloud whose native mechanism an enforcer compiles to. */
+export function providerOfEnforcer(enforcer: Enforcer): EnforcerProvider {
+  return enforcer === "azure_policy" ? "azure" : "aws";
+}
+
+/**
+ * The AWS Organizations policy type each AWS enforcer deploys as
+ * (https://docs.aws.amazon.com/organizations/latest/APIReference/API_CreatePolicy.html, `Type`).
+ */
+export const AWS_POLICY_TYPE_OF_ENFORCER = {
+  aws_scp: "SERVICE_CONTROL_POLICY",
+  aws_rcp: "RESOURCE_CONTROL_POLICY",
+  aws_declarative_ec2: "DECLARATIVE_POLICY_EC2",
+} as const satisfies Record<Exclude<Enforcer, "azure_policy">, string>;
 
 export const parameterTypeSchema = z.enum(["integer", "string", "array", "object", "boolean", "float"]);
 export type ParameterType = z.infer<typeof parameterTypeSchema>;
@@ -231,6 +247,12 @@ export const awsDefinitionSchema = z.strictObject({
   cases: z.array(awsCaseSchema).min(2),
 });
 
+/**
+ * A resource control policy: the same statement trees as an SCP, compiled with `Principal: "*"`
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_rcps_syntax.html).
+ */
+export const awsRcpDefinitionSchema = awsDefinitionSchema.extend({ enforcer: z.literal("aws_rcp") });
+
 export const azureDefinitionSchema = z.strictObject({
   ...commonFields,
   enforcer: z.literal("azure_policy"),
@@ -241,10 +263,12 @@ export const azureDefinitionSchema = z.strictObject({
 
 export const definitionSchema = z.discriminatedUnion("enforcer", [
   awsDefinitionSchema,
+  awsRcpDefinitionSchema,
   azureDefinitionSchema,
 ]);
 
 export type AwsDefinition = z.infer<typeof awsDefinitionSchema>;
+export type AwsRcpDefinition = z.infer<typeof awsRcpDefinitionSchema>;
 export type AzureDefinition = z.infer<typeof azureDefinitionSchema>;
 export type Definition = z.infer<typeof definitionSchema>;
 export type TreeNode = AwsTreeNode | AzureTreeNode;

@@ -30,10 +30,20 @@ export class CatalogueError extends Error {
   }
 }
 
-const DEFINITION_PATH = /(?:^|\/)definitions\/(aws|azure)\/([^/]+)\.ya?ml$/;
+const DEFINITION_PATH = /(?:^|\/)definitions\/(aws|aws-rcp|azure)\/([^/]+)\.ya?ml$/;
 const FRAMEWORK_PATH = /(?:^|\/)frameworks\/([^/]+)\.ya?ml$/;
 const ALIASES_PATH = /(?:^|\/)azure-aliases\.ya?ml$/;
-const FOLDER_ENFORCER: Record<string, Enforcer> = { aws: "aws_scp", azure: "azure_policy" };
+/** Each enforcer's definitions live in their own folder of `catalogue/definitions/`. */
+const FOLDER_ENFORCER: Record<string, Enforcer> = {
+  aws: "aws_scp",
+  "aws-rcp": "aws_rcp",
+  azure: "azure_policy",
+};
+
+/** The folder of `catalogue/definitions/` that holds an enforcer's definitions. */
+export function folderOfEnforcer(enforcer: Enforcer): string {
+  return Object.entries(FOLDER_ENFORCER).find(([, of]) => of === enforcer)?.[0] ?? enforcer;
+}
 
 function parseYaml(file: CatalogueFile): unknown {
   const document = parseDocument(file.text, { prettyErrors: true, uniqueKeys: true });

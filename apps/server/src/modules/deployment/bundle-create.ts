@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Scope } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
+import { providerOfEnforcer } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import { renderFeedbackMessage } from "@palisade/policy-engine/compilers/compile-input";
 import { generatePolicyKey } from "@palisade/policy-engine/keys/policy-key";
@@ -102,7 +103,7 @@ export async function storeBundle(
         key,
         name,
         policySlug: definition.slug,
-        provider: definition.enforcer === "aws_scp" ? "aws" : "azure",
+        provider: providerOfEnforcer(definition.enforcer),
         mode,
         status: "PENDING",
         scopes,

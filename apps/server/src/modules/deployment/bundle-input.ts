@@ -1,5 +1,6 @@
 import type { Scope } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
+import { providerOfEnforcer } from "@palisade/policy-engine/catalogue/definition-schema";
 import { validateBundleParameters } from "@palisade/policy-engine/compilers/tree";
 import type { ManagedBy } from "../../db/schema/deployments";
 import { invalidArgument, invalidField } from "../../rpc/errors";
@@ -48,8 +49,6 @@ export function parseParameters(definition: Definition, raw: Record<string, unkn
   return parameters;
 }
 
-const PROVIDER_OF_ENFORCER = { aws_scp: "aws", azure_policy: "azure" } as const;
-
 /**
  * Resolves requested scopes against the tenant's synced hierarchy: every scope must exist, be of
  * the definition's cloud, and all of them (excluded ones too) must be reached through one connector.
@@ -61,7 +60,7 @@ export function resolveScopes(
   nodes: readonly HierarchyNodeRow[],
 ): { scopes: StoredScope[]; excluded: StoredScope[]; connectorId: string } {
   if (requested.length === 0) throw invalidField("scopes", "choose at least one scope.");
-  const provider = PROVIDER_OF_ENFORCER[definition.enforcer];
+  const provider = providerOfEnforcer(definition.enforcer);
   let connectorId: string | undefined;
 
   const resolve = (scope: Scope, field: string): StoredScope => {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Scope } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
+import { providerOfEnforcer } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import type { AuditRecord } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
@@ -129,7 +130,7 @@ export async function startImpactPreview(
     tenantId: tenant.tenantId,
     cacheKey,
     policySlug: definition.slug,
-    provider: definition.enforcer === "aws_scp" ? "aws" : "azure",
+    provider: providerOfEnforcer(definition.enforcer),
     connectorId,
     parameters,
     scopes,

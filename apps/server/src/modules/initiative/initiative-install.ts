@@ -1,5 +1,6 @@
 import type { Scope } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
+import { providerOfEnforcer } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { Initiative } from "@palisade/policy-engine/catalogue/initiatives";
 import { validateBundleParameters } from "@palisade/policy-engine/compilers/tree";
 import type { Database } from "../../db/database";
@@ -32,8 +33,6 @@ export interface InstallPlan {
   policies: PlannedPolicy[];
   skipped: { policySlug: string; reason: string }[];
 }
-
-const PROVIDER_OF_ENFORCER = { aws_scp: "aws", azure_policy: "azure" } as const;
 
 function bundleName(definition: Definition, initiative: Initiative): string {
   const name = `${definition.display_name} (${initiative.name})`;
@@ -114,10 +113,10 @@ export async function planInstall(
   for (const slug of candidates) {
     const definition = view.bySlug.get(slug)?.definition;
     if (!definition) continue;
-    if (PROVIDER_OF_ENFORCER[definition.enforcer] !== provider) {
+    if (providerOfEnforcer(definition.enforcer) !== provider) {
       plan.skipped.push({
         policySlug: slug,
-        reason: `a ${PROVIDER_OF_ENFORCER[definition.enforcer].toUpperCase()} policy`,
+        reason: `a ${providerOfEnforcer(definition.enforcer).toUpperCase()} policy`,
       });
       continue;
     }

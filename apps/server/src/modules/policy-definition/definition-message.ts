@@ -53,7 +53,7 @@ export function enforcerOfProvider(provider: CloudProvider): EnforcerName | unde
 }
 
 export function providerOfEnforcer(enforcer: EnforcerName): CloudProvider {
-  return enforcer === "aws_scp" ? CloudProvider.AWS : CloudProvider.AZURE;
+  return enforcer === "azure_policy" ? CloudProvider.AZURE : CloudProvider.AWS;
 }
 
 /** Field names of PolicyDefinition as the contract spells them (`provider_data`). */

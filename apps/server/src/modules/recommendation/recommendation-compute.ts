@@ -1,3 +1,4 @@
+import { providerOfEnforcer } from "@palisade/policy-engine/catalogue/definition-schema";
 import { deriveInitiatives } from "@palisade/policy-engine/catalogue/initiatives";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import type { AuditRecord } from "../../cloud/cloud-provider";
@@ -125,7 +126,7 @@ export function createRecommendationComputer(deps: RecommendationComputeDeps): R
         definition.slug,
         {
           slug: definition.slug,
-          provider: definition.enforcer === "aws_scp" ? "aws" : "azure",
+          provider: providerOfEnforcer(definition.enforcer),
           name: definition.display_name,
         },
       ]),

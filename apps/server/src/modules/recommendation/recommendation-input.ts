@@ -1,4 +1,5 @@
 import { CloudProvider, type Scope } from "@palisade/api/gen/palisade/common/v1/common_pb";
+import { providerOfEnforcer } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { Database } from "../../db/database";
 import { type FieldProblem, invalidArgument } from "../../rpc/errors";
 import { findHierarchyNodes } from "../connector/connector-repository";
@@ -68,7 +69,7 @@ export async function readRecommendationInput(
       });
       continue;
     }
-    const of: Provider = definition.enforcer === "aws_scp" ? "aws" : "azure";
+    const of: Provider = providerOfEnforcer(definition.enforcer);
     if (provider && of !== provider)
       problems.push({
         field: "policy_slugs",
