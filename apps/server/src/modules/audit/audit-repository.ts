@@ -56,50 +56,14 @@ async function lockChainHead(tx: Transaction, tenantId: string) {
   return head;
 }
 
-function rowFields(record: Omit<AuditChainRecord, "hash">) {
-  return {
-    id: record.id,
-    tenantId: record.tenantId,
-    sequence: record.sequence,
-    createdAt: new Date(record.occurredAt),
-    actorType: record.actorType,
-    actorId: record.actorId,
-    actorName: record.actorName,
-    actorSource: record.actorSource,
-    ipAddress: record.ipAddress,
-    userAgent: record.userAgent,
-    action: record.action,
-    targetType: record.targetType,
-    targetId: record.targetId,
-    targetName: record.targetName,
-    before: record.before ?? null,
-    after: record.after ?? null,
-    previousHash: record.previousHash,
-  };
+/** The columns of a record: the chain's fields one to one, `occurredAt` stored as `created_at`. */
+function rowFields({ occurredAt, before, after, ...fields }: Omit<AuditChainRecord, "hash">) {
+  return { ...fields, createdAt: new Date(occurredAt), before: before ?? null, after: after ?? null };
 }
 
 /** A stored row as the chain (and the JSON-lines export) sees it. */
-export function chainRecordOf(row: AuditRow): AuditChainRecord {
-  return {
-    id: row.id,
-    tenantId: row.tenantId,
-    sequence: row.sequence,
-    occurredAt: row.createdAt.toISOString(),
-    actorType: row.actorType,
-    actorId: row.actorId,
-    actorName: row.actorName,
-    actorSource: row.actorSource,
-    ipAddress: row.ipAddress,
-    userAgent: row.userAgent,
-    action: row.action,
-    targetType: row.targetType,
-    targetId: row.targetId,
-    targetName: row.targetName,
-    before: row.before ?? null,
-    after: row.after ?? null,
-    previousHash: row.previousHash,
-    hash: row.hash,
-  };
+export function chainRecordOf({ createdAt, before, after, ...fields }: AuditRow): AuditChainRecord {
+  return { ...fields, occurredAt: createdAt.toISOString(), before: before ?? null, after: after ?? null };
 }
 
 /**
