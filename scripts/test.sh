@@ -11,7 +11,14 @@ if [ -z "${TEST_DATABASE_URL:-}" ]; then
   echo "PostgreSQL is not reachable on 127.0.0.1:5432: integration tests run on the embedded database only."
 fi
 
-step() { printf '\n== %s\n' "$1"; }
+# Each step prints how long the one before it took, so the suite's slow parts are visible.
+step_started=$SECONDS
+step() {
+  [ -n "${step_name:-}" ] && printf '== %s: %d s\n' "$step_name" $((SECONDS - step_started))
+  step_name=$1
+  step_started=$SECONDS
+  printf '\n== %s\n' "$1"
+}
 
 step "lint"
 npm run lint
@@ -34,6 +41,8 @@ done
 step "browser tests"
 PLAYWRIGHT_JSON_OUTPUT_FILE="$reports/e2e.json" npm run -w @palisade/e2e test -- --reporter=list,json || failed+=("@palisade/e2e")
 
+step "summary"
+echo "== whole suite: ${SECONDS} s"
 node scripts/summarize-tests.mjs "$reports"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "Failed: ${failed[*]}"
