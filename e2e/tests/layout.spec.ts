@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { adminStorageState } from "./support/admin";
-import { adminApi, callAsAdmin, deployWaiverBundle } from "./support/waiver-bundle";
+import { adminApi, callAsAdmin, waiverBundleWithWaiver } from "./support/waiver-bundle";
 
 test.use({ storageState: adminStorageState });
 
@@ -15,21 +15,11 @@ interface Fixture {
 
 /** A policy with an active waiver, and one whose name is as long as people write them. */
 async function fixture(): Promise<Fixture> {
-  const { key } = await deployWaiverBundle();
+  const { policyId } = await waiverBundleWithWaiver(
+    "Rotating the account baseline for the quarterly audit, ticket CHG-20481, with the platform team",
+  );
   const api = await adminApi();
   try {
-    const got = await callAsAdmin<{ bundle?: { bundle?: { entity?: { id?: string } } } }>(
-      api,
-      "palisade.deployment.v1.DeploymentManagerService/GetBundle",
-      { key },
-    );
-    await callAsAdmin(api, "palisade.waiver.v1.WaiverService/Create", {
-      key,
-      duration: "3600",
-      comment:
-        "Rotating the account baseline for the quarterly audit, ticket CHG-20481, with the platform team",
-      createSource: "WAIVER_CREATE_SOURCE_FORM",
-    });
     const { roots = [] } = await callAsAdmin<{ roots?: { externalId?: string; connectorId?: string }[] }>(
       api,
       "palisade.connector.v1.ConnectorService/ListHierarchy",
@@ -56,7 +46,7 @@ async function fixture(): Promise<Fixture> {
       {},
     );
     return {
-      waiverPolicyId: got.bundle?.bundle?.entity?.id ?? "",
+      waiverPolicyId: policyId,
       longPolicyId: bundle?.entity?.id ?? "",
       initiativeSlug: items[0]?.slug ?? "",
     };

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { adminStorageState } from "./support/admin";
-import { adminApi, callAsAdmin, deployWaiverBundle } from "./support/waiver-bundle";
+import { adminApi, callAsAdmin, waiverBundleWithWaiver } from "./support/waiver-bundle";
 
 /**
  * Screenshots of each main page at a phone's and a desktop's width, into test-results/screenshots/
@@ -16,24 +16,10 @@ interface Fixture {
 
 /** The AWS bundle with AUTO waivers, one waiver on it, and the id of its policy page. */
 async function fixture(): Promise<Fixture> {
-  const { key } = await deployWaiverBundle();
-  const api = await adminApi();
-  try {
-    const got = await callAsAdmin<{ bundle?: { bundle?: { entity?: { id?: string } } } }>(
-      api,
-      "palisade.deployment.v1.DeploymentManagerService/GetBundle",
-      { key },
-    );
-    await callAsAdmin(api, "palisade.waiver.v1.WaiverService/Create", {
-      key,
-      duration: "3600",
-      comment: "Rotating the account baseline for the quarterly audit, ticket CHG-20481",
-      createSource: "WAIVER_CREATE_SOURCE_FORM",
-    });
-    return { key, waiverPolicyId: got.bundle?.bundle?.entity?.id ?? "" };
-  } finally {
-    await api.dispose();
-  }
+  const { key, policyId } = await waiverBundleWithWaiver(
+    "Rotating the account baseline for the quarterly audit, ticket CHG-20481",
+  );
+  return { key, waiverPolicyId: policyId };
 }
 
 async function shoot(page: Page, name: string, width: number) {

@@ -131,3 +131,25 @@ export async function awsDenyMessage(account: string): Promise<string> {
     await api.dispose();
   }
 }
+
+/** The deployed waiver bundle with one waiver on it, and the id of its policy page. */
+export async function waiverBundleWithWaiver(comment: string): Promise<{ key: string; policyId: string }> {
+  const { key } = await deployWaiverBundle();
+  const api = await adminApi();
+  try {
+    const got = await callAsAdmin<{ bundle?: { bundle?: { entity?: { id?: string } } } }>(
+      api,
+      "palisade.deployment.v1.DeploymentManagerService/GetBundle",
+      { key },
+    );
+    await callAsAdmin(api, "palisade.waiver.v1.WaiverService/Create", {
+      key,
+      duration: "3600",
+      comment,
+      createSource: "WAIVER_CREATE_SOURCE_FORM",
+    });
+    return { key, policyId: got.bundle?.bundle?.entity?.id ?? "" };
+  } finally {
+    await api.dispose();
+  }
+}
