@@ -1,10 +1,10 @@
-import { settingsOrExit } from "./command-line";
+import { settingsOrExit } from "./boot/command-line";
 import { logDestination } from "./log-destination";
 import { createLogger } from "./logger";
 
 const config = settingsOrExit(process.argv.slice(2));
 // Loaded after the command line is read, so --help and a bad setting answer at once.
-const { createPalisade } = await import("./app");
+const { createPalisade } = await import("./boot/app");
 const logger = createLogger(config.logLevel, logDestination());
 const palisade = await createPalisade(config, logger);
 

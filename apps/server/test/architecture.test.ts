@@ -3,18 +3,39 @@ import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * The server's layout rules (docs/architecture.md), checked on the source: imports go
- * `rpc -> domain -> repository`, modules do not import each other in a circle, only
- * repositories run SQL, and an RPC file is reached only through its service map.
+ * The server's layout rules (docs/architecture.md), checked on the source: the top-level folders
+ * of src/ import one way, down the layers below; nothing imports in a circle (files, modules,
+ * folders); imports go `rpc -> domain -> repository`; only repositories run SQL; and an RPC file
+ * is reached only through its service map.
  */
 const src = resolve(import.meta.dirname, "../src");
 const MAX_LINES = 400;
 
+/**
+ * The layers of src/, top first. A file imports files of its own top-level folder (or itself, for
+ * a file at the root) or of a lower layer; never a higher layer, nor another folder of its own.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ["main.ts"],
+  // Start-up: configuration, the HTTP server, the service map, workers, how calls reach handlers.
+  ["boot"],
+  ["modules"],
+  // The identity provider; what it needs of tenants comes from boot/ as functions.
+  ["auth"],
+  // Job definitions (payload, enqueue, worker over functions it is given); what every handler uses.
+  ["jobs", "rpc"],
+  ["cloud", "http", "mail", "messaging"],
+  ["db", "lib", "logger.ts", "log-destination.ts", "secrets.ts"],
+];
+
 interface SourceFile {
   path: string;
   text: string;
+  /** The files it imports, as paths under src/. */
   imports: string[];
 }
+
+const IMPORT = /^(?:import|export)[^;]*?from "(\.{1,2}\/[^"]+)"|\bimport\("(\.{1,2}\/[^"]+)"\)/gms;
 
 function sourceFiles(dir: string): SourceFile[] {
   return readdirSync(dir).flatMap((name) => {
@@ -22,8 +43,8 @@ function sourceFiles(dir: string): SourceFile[] {
     if (statSync(full).isDirectory()) return name === "migrations" ? [] : sourceFiles(full);
     if (!name.endsWith(".ts") || name.endsWith(".test.ts")) return [];
     const text = readFileSync(full, "utf8");
-    const imports = [...text.matchAll(/^(?:import|export)[^;]*?from "(\.{1,2}\/[^"]+)"/gms)].map((m) =>
-      relative(src, resolve(dirname(full), m[1] as string)),
+    const imports = [...text.matchAll(IMPORT)].map((m) =>
+      relative(src, resolve(dirname(full), (m[1] ?? m[2]) as string)).concat(".ts"),
     );
     return [{ path: relative(src, full), text, imports }];
   });
@@ -32,6 +53,57 @@ function sourceFiles(dir: string): SourceFile[] {
 const files = sourceFiles(src);
 const moduleOf = (path: string) => /^modules\/([^/]+)\//.exec(path)?.[1];
 const isRepository = (path: string) => /-repository\.ts$/.test(path);
+/** The top-level folder of src/ a file is in, or the file itself at the root. */
+const topOf = (path: string) => path.split("/")[0] as string;
+
+/** Each group of nodes that reach each other through the edges (a circle), with the edges inside it. */
+function circlesOf(edges: Map<string, Set<string>>): string[] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const circles: string[] = [];
+  const connect = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node) as number);
+    stack.push(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!index.has(next)) {
+        connect(next);
+        low.set(node, Math.min(low.get(node) as number, low.get(next) as number));
+      } else if (stack.includes(next)) {
+        low.set(node, Math.min(low.get(node) as number, index.get(next) as number));
+      }
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const members: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop() as string;
+      members.push(member);
+    } while (member !== node);
+    if (members.length < 2) return;
+    const inside = members.flatMap((from) =>
+      [...(edges.get(from) ?? [])].filter((to) => members.includes(to)).map((to) => `${from} -> ${to}`),
+    );
+    circles.push(inside.sort().join(", "));
+  };
+  for (const node of [...edges.keys()].sort()) if (!index.has(node)) connect(node);
+  return circles;
+}
+
+/** The edges between the groups `groupOf` puts files in (files in no group, and imports inside one, left out). */
+function edgesBetween(groupOf: (path: string) => string | undefined): Map<string, Set<string>> {
+  const edges = new Map<string, Set<string>>();
+  for (const file of files) {
+    const from = groupOf(file.path);
+    if (!from) continue;
+    for (const target of file.imports) {
+      const to = groupOf(target);
+      if (to && to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+    }
+  }
+  return edges;
+}
 
 describe("server layout", () => {
   it("keeps every source file under 400 lines", () => {
@@ -41,25 +113,35 @@ describe("server layout", () => {
     expect(long).toEqual([]);
   });
 
+  it("places every top-level folder and root file of src/ in one layer", () => {
+    const placed = LAYERS.flat();
+    const tops = [...new Set(files.map((f) => topOf(f.path)))];
+    expect(tops.filter((top) => !placed.includes(top)).sort()).toEqual([]);
+    expect(placed.filter((top) => !tops.includes(top))).toEqual([]);
+    expect(placed.length).toBe(new Set(placed).size);
+  });
+
+  it("imports only down the layers: no import points back up, nor across a layer", () => {
+    const layerOf = (top: string) => LAYERS.findIndex((layer) => layer.includes(top));
+    const wrong = files.flatMap((file) => {
+      const from = topOf(file.path);
+      return file.imports
+        .filter((target) => topOf(target) !== from && layerOf(topOf(target)) <= layerOf(from))
+        .map((target) => `${file.path} imports ${target}`);
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it("has no import cycle between the top-level folders of src/", () => {
+    expect(circlesOf(edgesBetween(topOf))).toEqual([]);
+  });
+
   it("has no import cycle between modules", () => {
-    const edges = new Map<string, Set<string>>();
-    for (const file of files) {
-      const from = moduleOf(file.path);
-      if (!from) continue;
-      for (const target of file.imports) {
-        const to = moduleOf(`${target}.ts`);
-        if (to && to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
-      }
-    }
-    const cycles: string[] = [];
-    const visit = (node: string, path: string[]) => {
-      for (const next of edges.get(node) ?? []) {
-        if (next === path[0]) cycles.push([...path, next].join(" -> "));
-        else if (!path.includes(next) && next > path[0]!) visit(next, [...path, next]);
-      }
-    };
-    for (const node of edges.keys()) visit(node, [node]);
-    expect(cycles).toEqual([]);
+    expect(circlesOf(edgesBetween(moduleOf))).toEqual([]);
+  });
+
+  it("has no import cycle between files", () => {
+    expect(circlesOf(edgesBetween((path) => path))).toEqual([]);
   });
 
   it("reaches an RPC file only through its module's service map", () => {

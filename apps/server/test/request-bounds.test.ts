@@ -25,7 +25,7 @@ import {
   JSON_FIELD_MAX_BYTES,
   JSON_FIELD_MAX_DEPTH,
   JSON_FIELD_MAX_ENTRIES,
-} from "../src/rpc/validate-interceptor";
+} from "../src/boot/rpc/validate-interceptor";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
 /**

@@ -35,6 +35,7 @@ import {
   socialRateLimitRules,
 } from "./social-auth";
 import { ssoCookieOptions, ssoDisabledPaths, ssoPlugins, ssoRateLimitRules } from "./sso-auth";
+import type { TenantDirectory } from "./tenant-directory";
 import { findLastActiveTenant, findUserByEmail } from "./user-repository";
 import { sendMagicLinkByWhatsApp, WHATSAPP_LINK_METADATA, whatsAppLinkPlugin } from "./whatsapp-link-auth";
 
@@ -84,6 +85,8 @@ export interface AuthOptions {
   socialSignIn: SocialSignInConfig;
   /** Audits a change to how an account signs in, in each of its tenants. */
   auditAccountChange?: AuditAccountChange;
+  /** Tenants, members and single sign-on, as their modules keep them. */
+  tenants: TenantDirectory;
 }
 
 /** Authenticator apps: 30 s codes of 6 digits, ten backup codes, a trusted device for 30 days. */

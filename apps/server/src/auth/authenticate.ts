@@ -1,11 +1,11 @@
 import { rolePermissions } from "@palisade/api/roles";
 import type { Database } from "../db/database";
-import { listMembershipsOfUserAnyTenant } from "../modules/team/team-repository";
 import type { Caller } from "../rpc/call-context";
 import { ACCESS_TOKEN_PREFIX, findAccessTokenGrant } from "./access-key-exchange";
 import { API_KEY_PREFIX, type Auth } from "./auth";
 import { mfaSetupRequired } from "./require-mfa";
 import { parseRoleName } from "./roles";
+import type { TenantDirectory } from "./tenant-directory";
 
 export type Authentication =
   | { status: "anonymous" }
@@ -22,7 +22,7 @@ export type Authentication =
  */
 export async function authenticate(
   headers: Headers,
-  deps: { auth: Auth; db: Database },
+  deps: { auth: Auth; db: Database; tenants: TenantDirectory },
 ): Promise<Authentication> {
   const bearer = headers
     .get("authorization")
@@ -37,13 +37,13 @@ export async function authenticate(
       ? { status: "invalid", reason: "Your session has expired or is not valid. Sign in again." }
       : { status: "anonymous" };
   }
-  const memberships = await listMembershipsOfUserAnyTenant(deps.db, session.user.id);
+  const memberships = await deps.tenants.membershipsOf(session.user.id);
   const active = session.session.activeOrganizationId;
   const membership = memberships.find((m) => m.tenantId === active) ?? memberships[0];
   const role = parseRoleName(membership?.role);
   if (!membership || role === undefined)
     return { status: "no_tenant", userId: session.user.id, sessionId: session.session.id };
-  const setupRequired = await mfaSetupRequired(deps.db, {
+  const setupRequired = await mfaSetupRequired(deps, {
     tenantId: membership.tenantId,
     sessionId: session.session.id,
     twoFactorEnabled: Boolean(session.user.twoFactorEnabled),

@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { Database } from "../db/database";
-import { insertMember } from "../modules/team/team-repository";
-import { anyTenantExists, insertTenant } from "../modules/tenant/tenant-repository";
 import type { Auth } from "./auth";
 import { ensureInstanceAdmin } from "./instance-admin";
+import type { TenantDirectory } from "./tenant-directory";
 import { findUserByEmail } from "./user-repository";
 
 export interface BootstrapResult {
@@ -21,11 +20,11 @@ export interface BootstrapResult {
  * administrator is the instance administrator.
  */
 export async function bootstrapFirstTenant(
-  deps: { db: Database; auth: Auth },
+  deps: { db: Database; auth: Auth; tenants: TenantDirectory },
   admin: { email: string | undefined; password: string | undefined },
 ): Promise<BootstrapResult | undefined> {
   const { db } = deps;
-  if (await anyTenantExists(db)) {
+  if (await deps.tenants.anyTenantExists()) {
     await ensureInstanceAdmin(db);
     return undefined;
   }
@@ -35,7 +34,7 @@ export async function bootstrapFirstTenant(
 }
 
 async function createFirstTenant(
-  deps: { db: Database; auth: Auth },
+  deps: { db: Database; auth: Auth; tenants: TenantDirectory },
   admin: { email: string | undefined; password: string | undefined },
 ): Promise<BootstrapResult> {
   const { db, auth } = deps;
@@ -55,9 +54,9 @@ async function createFirstTenant(
   if (!adminUser) throw new Error(`Could not create the administrator ${email}`);
 
   const tenantId = crypto.randomUUID();
-  await db.transaction(async (tx) => {
-    await insertTenant(tx as unknown as Database, { id: tenantId, name: "Default", slug: "default" });
-    await insertMember(tx as unknown as Database, { tenantId, userId: adminUser.id, role: "ADMINISTRATOR" });
-  });
+  await deps.tenants.createTenantWithAdministrator(
+    { id: tenantId, name: "Default", slug: "default" },
+    adminUser.id,
+  );
   return { created: true, tenantId, adminEmail: email, generatedPassword };
 }

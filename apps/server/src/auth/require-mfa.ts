@@ -1,7 +1,6 @@
 import type { Database } from "../db/database";
-import { providerIdOf } from "../modules/sso/sso-repository";
-import { findRequireMfa } from "../modules/tenant/tenant-repository";
 import { findSessionSignIn } from "./session-repository";
+import type { TenantDirectory } from "./tenant-directory";
 
 /** The answer of a tenant's methods to a member who has not met its Require MFA yet. */
 export const MFA_SETUP_REQUIRED_MESSAGE =
@@ -16,13 +15,14 @@ export const MFA_SETUP_REQUIRED_MESSAGE =
  * member may use their account page only, where they set up an app.
  */
 export async function mfaSetupRequired(
-  db: Database,
+  deps: { db: Database; tenants: TenantDirectory },
   member: { tenantId: string; sessionId: string; twoFactorEnabled: boolean },
 ): Promise<boolean> {
   if (member.twoFactorEnabled) return false;
-  if (!(await findRequireMfa(db, member.tenantId))) return false;
-  const signIn = await findSessionSignIn(db, member.sessionId);
+  if (!(await deps.tenants.requiresMfa(member.tenantId))) return false;
+  const signIn = await findSessionSignIn(deps.db, member.sessionId);
   if (signIn?.method === "passkey") return false;
-  const ownSso = signIn?.method?.startsWith("sso-") && signIn.provider === providerIdOf(member.tenantId);
+  const ownSso =
+    signIn?.method?.startsWith("sso-") && signIn.provider === deps.tenants.ssoProviderIdOf(member.tenantId);
   return !ownSso;
 }

@@ -3,8 +3,8 @@ import type { BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import type { Database } from "../db/database";
 import type { Logger } from "../logger";
-import { findSsoForDomain, provisionSsoMember } from "../modules/sso/sso-repository";
 import { recordSignIn } from "./sign-in-recording";
+import type { TenantDirectory } from "./tenant-directory";
 
 /**
  * Single sign-on per tenant (`@better-auth/sso`): OpenID Connect and SAML 2.0 identity
@@ -14,6 +14,7 @@ import { recordSignIn } from "./sign-in-recording";
 export interface SsoAuthOptions {
   db: Database;
   logger: Logger;
+  tenants: TenantDirectory;
 }
 
 /**
@@ -79,7 +80,7 @@ function ssoRequiredPolicy(options: SsoAuthOptions): BetterAuthPlugin {
             const body = (ctx.body ?? {}) as { email?: unknown };
             if (typeof body.email !== "string" || !body.email.includes("@")) return;
             const domain = domainOf(body.email);
-            const tenant = await findSsoForDomain(options.db, domain);
+            const tenant = await options.tenants.ssoForDomain(domain);
             if (!tenant?.ssoRequired) return;
             throw new APIError("FORBIDDEN", { message: ssoRequiredMessage(domain), code: "SSO_REQUIRED" });
           }),
@@ -137,7 +138,7 @@ export function ssoPlugins(options: SsoAuthOptions) {
         const tenantId = provider.organizationId;
         if (!tenantId) return;
         // Only an address of one of the tenant's verified domains joins the tenant.
-        const sso = await findSsoForDomain(options.db, domainOf(user.email));
+        const sso = await options.tenants.ssoForDomain(domainOf(user.email));
         if (!sso || sso.tenantId !== tenantId) {
           options.logger.info(
             { component: "auth", tenantId },
@@ -145,7 +146,7 @@ export function ssoPlugins(options: SsoAuthOptions) {
           );
           return;
         }
-        const joined = await provisionSsoMember(options.db, {
+        const joined = await options.tenants.joinBySso({
           tenantId,
           userId: user.id,
           role: sso.defaultRole,

@@ -1,7 +1,15 @@
 import { fromPglite, PgBoss } from "pg-boss";
 import type { DatabaseHandle } from "../db/database";
 import type { Logger } from "../logger";
-import { createSecretBox } from "../modules/connector/secret-box";
+
+/**
+ * Seals the payload of a job that carries a secret (a mailed link or code) while it waits in the
+ * queue, bound to the queue's name; boot/ hands in the instance key's box.
+ */
+export interface PayloadSealer {
+  seal(plaintext: string, context: string): string;
+  open(sealed: string, context: string): string;
+}
 
 /** A kind of background work: cloud side effects, reconciliation, expiry, fetching, exports. */
 export interface JobDefinition<T extends object> {
@@ -66,9 +74,9 @@ export interface JobQueue {
 export async function startJobQueue(
   database: DatabaseHandle,
   logger: Logger,
-  options: { secretKey: string },
+  options: { sealer: PayloadSealer },
 ): Promise<JobQueue> {
-  const box = createSecretBox(options.secretKey);
+  const box = options.sealer;
   const boss = database.pglite
     ? new PgBoss({ db: fromPglite(database.pglite), backend: "pglite", useListenNotify: true })
     : new PgBoss({

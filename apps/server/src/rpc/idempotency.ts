@@ -13,7 +13,7 @@ import type { Database } from "../db/database";
 import { callContext } from "./call-context";
 import { invalidArgument } from "./errors";
 import { claimIdempotentCall, recordIdempotentAnswer, releaseIdempotentCall } from "./idempotency-repository";
-import type { AnyServiceImpl } from "./register-services";
+import type { AnyServiceImpl } from "./service-impl";
 
 /** A retry with the same key within this window gets the first answer (as WaiverService.Create). */
 export const IDEMPOTENCY_WINDOW_MS = 10 * 60_000;

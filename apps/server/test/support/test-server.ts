@@ -3,8 +3,8 @@ import { type Client, createClient, type Interceptor } from "@connectrpc/connect
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { and, eq } from "drizzle-orm";
 import type { DestinationStream } from "pino";
-import { createPalisade, type Palisade } from "../../src/app";
-import { readConfig } from "../../src/config";
+import { createPalisade, type Palisade } from "../../src/boot/app";
+import { readConfig } from "../../src/boot/config";
 import { member, organization, user } from "../../src/db/schema/auth";
 import { createLogger } from "../../src/logger";
 import { createTestDatabase, type Engine, type TestDatabase } from "./test-database";

@@ -26,8 +26,8 @@ export interface DeploymentWithCounts {
 // Correlated counts, so that lists can both show and order by them. Columns are qualified by hand:
 // drizzle leaves them unqualified in the select list of a single-table query.
 const ACTIVE_WAIVER = `w.status = 'ACTIVE' and w.deployment_status = 'ACTIVE' and w.expires_at > now()`;
-export const BUNDLE_ID = sql.raw(`"bundles"."id"`);
-export const countSql = {
+const BUNDLE_ID = sql.raw(`"bundles"."id"`);
+const countSql = {
   preventions: (bundleId: SQL) =>
     sql<number>`(select count(*)::int from policy_events e where e.bundle_id = ${bundleId} and e.type = 'PREVENTION')`,
   drifts: (bundleId: SQL) =>
@@ -233,4 +233,62 @@ export async function summariseNamespaceWaivers(
     .innerJoin(bundles, eq(bundles.id, deployments.bundleId))
     .where(and(eq(waivers.tenantId, tenantId), eq(bundles.namespace, namespace)));
   return { total: Number(row?.total ?? 0), active: Number(row?.active ?? 0) };
+}
+
+/** Per policy slug: live bundles by mode, and their prevention/drift/active waiver counts. */
+export async function policyUsage(
+  db: Database,
+  tenantId: string,
+): Promise<
+  Map<
+    string,
+    {
+      bundles: number;
+      prevent: number;
+      alert: number;
+      preventions: number;
+      drifts: number;
+      activeWaivers: number;
+    }
+  >
+> {
+  const rows = await db
+    .select({
+      slug: bundles.policySlug,
+      mode: bundles.mode,
+      preventions: countSql.preventions(BUNDLE_ID),
+      drifts: countSql.drifts(BUNDLE_ID),
+      activeWaivers: countSql.activeWaivers(BUNDLE_ID),
+    })
+    .from(bundles)
+    .where(and(eq(bundles.tenantId, tenantId), isNull(bundles.deletedAt)));
+  const usage = new Map<
+    string,
+    {
+      bundles: number;
+      prevent: number;
+      alert: number;
+      preventions: number;
+      drifts: number;
+      activeWaivers: number;
+    }
+  >();
+  for (const row of rows) {
+    const entry = usage.get(row.slug) ?? {
+      bundles: 0,
+      prevent: 0,
+      alert: 0,
+      preventions: 0,
+      drifts: 0,
+      activeWaivers: 0,
+    };
+    entry.bundles += 1;
+    if (row.mode === "PREVENT") entry.prevent += 1;
+    if (row.mode === "ALERT") entry.alert += 1;
+    entry.preventions += Number(row.preventions);
+    entry.drifts += Number(row.drifts);
+    entry.activeWaivers += Number(row.activeWaivers);
+    usage.set(row.slug, entry);
+  }
+  return usage;
 }

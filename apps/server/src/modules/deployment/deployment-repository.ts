@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Database, Transaction } from "../../db/database";
 import { bundles, deployments } from "../../db/schema/deployments";
-import { BUNDLE_ID, countSql } from "./bundle-query-repository";
 import type { BundleRow, StoredScope } from "./bundle-repository";
 import { isUniqueViolation } from "./bundle-repository";
 
@@ -166,62 +165,4 @@ export async function validDeploymentIds(
     )
     .orderBy(asc(deployments.createdAt), asc(deployments.id));
   return rows.map((row) => row.id);
-}
-
-/** Per policy slug: live bundles by mode, and their prevention/drift/active waiver counts. */
-export async function policyUsage(
-  db: Database,
-  tenantId: string,
-): Promise<
-  Map<
-    string,
-    {
-      bundles: number;
-      prevent: number;
-      alert: number;
-      preventions: number;
-      drifts: number;
-      activeWaivers: number;
-    }
-  >
-> {
-  const rows = await db
-    .select({
-      slug: bundles.policySlug,
-      mode: bundles.mode,
-      preventions: countSql.preventions(BUNDLE_ID),
-      drifts: countSql.drifts(BUNDLE_ID),
-      activeWaivers: countSql.activeWaivers(BUNDLE_ID),
-    })
-    .from(bundles)
-    .where(and(eq(bundles.tenantId, tenantId), isNull(bundles.deletedAt)));
-  const usage = new Map<
-    string,
-    {
-      bundles: number;
-      prevent: number;
-      alert: number;
-      preventions: number;
-      drifts: number;
-      activeWaivers: number;
-    }
-  >();
-  for (const row of rows) {
-    const entry = usage.get(row.slug) ?? {
-      bundles: 0,
-      prevent: 0,
-      alert: 0,
-      preventions: 0,
-      drifts: 0,
-      activeWaivers: 0,
-    };
-    entry.bundles += 1;
-    if (row.mode === "PREVENT") entry.prevent += 1;
-    if (row.mode === "ALERT") entry.alert += 1;
-    entry.preventions += Number(row.preventions);
-    entry.drifts += Number(row.drifts);
-    entry.activeWaivers += Number(row.activeWaivers);
-    usage.set(row.slug, entry);
-  }
-  return usage;
 }

@@ -1,8 +1,21 @@
+import type { RecordedRequest } from "@palisade/policy-engine/evaluators/scp/evaluate-recorded";
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import { requestCounts, requestShapes } from "../../db/schema/request-summaries";
 import { rowsOf } from "./event-repository";
-import type { RequestSummary } from "./request-summary";
+
+/** One distinct request of one day, as the `request_summaries` table keeps it. */
+export interface RequestSummary {
+  day: string;
+  requestKey: string;
+  refused: boolean;
+  account: string;
+  action: string;
+  request: RecordedRequest;
+  count: number;
+  lastEventId: string;
+  lastSeenAt: Date;
+}
 
 /** Rows per INSERT statement. */
 const BATCH = 1000;

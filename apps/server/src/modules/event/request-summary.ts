@@ -5,24 +5,16 @@ import { requestShapeKey } from "@palisade/policy-engine/evaluators/scp/request-
 import type { AuditRecord } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
 import { cloudTrailDetail, isDenial, principalOf, requestOf } from "./classify-aws";
-import { addRequestSummaries, listStoredRequests, pruneRequestSummaries } from "./request-summary-repository";
+import {
+  addRequestSummaries,
+  listStoredRequests,
+  pruneRequestSummaries,
+  type RequestSummary,
+} from "./request-summary-repository";
 
 /** How far back requests are kept: the longest period an impact preview covers. */
 export const REQUEST_SUMMARY_DAYS = 90;
 const DAY_MS = 86_400_000;
-
-/** One distinct request of one day, as the `request_summaries` table keeps it. */
-export interface RequestSummary {
-  day: string;
-  requestKey: string;
-  refused: boolean;
-  account: string;
-  action: string;
-  request: RecordedRequest;
-  count: number;
-  lastEventId: string;
-  lastSeenAt: Date;
-}
 
 /**
  * Keys that differ from one record to the next (the time, the session's id) and that no

@@ -4,7 +4,7 @@ import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
 import { waiverAnalytics } from "../waiver-analytics";
 import { waiversForAnalytics } from "../waiver-analytics-repository";
-import type { WaiverAnalyticsRpc } from "../waiver-analytics-service";
+import type { WaiverAnalyticsRpc } from "../waiver-deps";
 
 const DAY_MS = 86_400_000;
 

@@ -27,8 +27,8 @@ import {
   universalResponseToNodeResponse,
 } from "@connectrpc/connect-node";
 import type { FastifyRequest } from "fastify";
-import type { HttpApp } from "../http/http-app";
-import type { Logger } from "../logger";
+import type { HttpApp } from "../../http/http-app";
+import type { Logger } from "../../logger";
 
 /**
  * The RPC routes: every method of the router, over Connect, gRPC-Web and gRPC, as the

@@ -1,5 +1,16 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "./config";
+
+describe("web app location", () => {
+  it("serves the web app's build beside the server in the repository unless WEB_DIST says otherwise", () => {
+    const { webDist } = readConfig({});
+    expect(webDist.endsWith(join("apps", "web", "dist"))).toBe(true);
+    expect(existsSync(join(webDist, "..", "package.json"))).toBe(true);
+    expect(readConfig({ WEB_DIST: "/srv/palisade-web" }).webDist).toBe("/srv/palisade-web");
+  });
+});
 
 describe("mail settings", () => {
   it("writes to the outbox in DATA_DIR by default, from Palisade, with minutes of retries", () => {

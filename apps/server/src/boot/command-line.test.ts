@@ -2,8 +2,8 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const main = fileURLToPath(new URL("./main.ts", import.meta.url));
-const tsx = fileURLToPath(new URL("../../../node_modules/.bin/tsx", import.meta.url));
+const main = fileURLToPath(new URL("../main.ts", import.meta.url));
+const tsx = fileURLToPath(new URL("../../../../node_modules/.bin/tsx", import.meta.url));
 
 function run(args: string[], env: Record<string, string> = {}) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {

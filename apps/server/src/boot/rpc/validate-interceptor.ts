@@ -4,7 +4,7 @@ import { type FieldMask, ListValueSchema, StructSchema, ValueSchema } from "@buf
 import { createValidator, type Violation } from "@bufbuild/protovalidate";
 import type { Interceptor } from "@connectrpc/connect";
 import { contractRulesRegistry } from "@palisade/api/contract-rules";
-import { type FieldProblem, invalidArgument } from "./errors";
+import { type FieldProblem, invalidArgument } from "../../rpc/errors";
 
 /** Bounds of the free-form JSON fields (google.protobuf.Struct, Value, ListValue) of a request. */
 export const JSON_FIELD_MAX_DEPTH = 10;

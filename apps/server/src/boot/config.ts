@@ -1,11 +1,11 @@
 import { join, resolve } from "node:path";
-import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy, parseRequiredClasses } from "./auth/password-policy";
-import { readSocialSignIn, type SocialSignInConfig } from "./auth/social-auth";
-import type { CloudRetry } from "./jobs/bundle-sync-job";
-import type { NotificationRetry } from "./jobs/notification-job";
-import type { MailRetry } from "./jobs/send-mail-job";
-import type { MailSettings } from "./mail/mail-sender";
-import type { MessageSettings } from "./messaging/message-gateway";
+import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy, parseRequiredClasses } from "../auth/password-policy";
+import { readSocialSignIn, type SocialSignInConfig } from "../auth/social-auth";
+import type { CloudRetry } from "../jobs/bundle-sync-job";
+import type { NotificationRetry } from "../jobs/notification-job";
+import type { MailRetry } from "../jobs/send-mail-job";
+import type { MailSettings } from "../mail/mail-sender";
+import type { MessageSettings } from "../messaging/message-gateway";
 
 /** Server settings, read once from the environment. */
 export interface Config {
@@ -105,7 +105,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ""),
     adminEmail: env.PALISADE_ADMIN_EMAIL || undefined,
     adminPassword: env.PALISADE_ADMIN_PASSWORD || undefined,
-    webDist: resolve(env.WEB_DIST ?? new URL("../../web/dist", import.meta.url).pathname),
+    webDist: resolve(env.WEB_DIST ?? new URL("../../../web/dist", import.meta.url).pathname),
     logLevel: env.LOG_LEVEL ?? "info",
     trustProxy: trustProxy(env.TRUST_PROXY),
     publicRateLimit: {

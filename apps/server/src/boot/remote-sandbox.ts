@@ -1,5 +1,5 @@
 import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
-import type { Logger } from "./logger";
+import type { Logger } from "../logger";
 
 /** A sandbox cloud running as its own process, reached at `url`. */
 export interface RemoteSandbox {

@@ -1,13 +1,13 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { Permission } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { methodAccess } from "@palisade/api/method-access";
-import type { Authentication } from "../auth/authenticate";
-import type { CredentialFailureLog } from "../auth/credential-failure-log";
-import { MFA_SETUP_REQUIRED_MESSAGE } from "../auth/require-mfa";
-import { callContextKey } from "./call-context";
-import { callError } from "./errors";
+import type { Authentication } from "../../auth/authenticate";
+import type { CredentialFailureLog } from "../../auth/credential-failure-log";
+import { MFA_SETUP_REQUIRED_MESSAGE } from "../../auth/require-mfa";
+import { callContextKey } from "../../rpc/call-context";
+import { callError } from "../../rpc/errors";
+import type { RateLimiter } from "../../rpc/rate-limiter";
 import { crossSiteRefused, requestOriginKey, sessionCookieAuthenticates } from "./origin-check";
-import type { RateLimiter } from "./rate-limiter";
 
 export interface AuthInterceptorDeps {
   authenticate(headers: Headers): Promise<Authentication>;

@@ -1,31 +1,32 @@
 import { join } from "node:path";
-import { createAuth } from "./auth/auth";
-import { bootstrapFirstTenant } from "./auth/bootstrap";
+import { createAuth } from "../auth/auth";
+import { bootstrapFirstTenant } from "../auth/bootstrap";
+import { openDatabase } from "../db/database";
+import { startJobQueue } from "../jobs/job-queue";
+import { enqueueNotification } from "../jobs/notification-job";
+import { enqueuePropagationSettle } from "../jobs/propagation-settle-job";
+import { enqueueMail } from "../jobs/send-mail-job";
+import { enqueueMessage } from "../jobs/send-message-job";
+import type { Logger } from "../logger";
+import { createMailSender, describeMailTarget } from "../mail/mail-sender";
+import { createMessageGateway, describeMessageTarget } from "../messaging/message-gateway";
+import { createAccountSecurityAudit } from "../modules/audit/account-security-audit";
+import { recordAudit } from "../modules/audit/audit-log";
+import { sealUnchainedAuditRecords } from "../modules/audit/audit-repository";
+import { createSecretBox } from "../modules/connector/secret-box";
+import { createBundleEngine } from "../modules/deployment/bundle-engine";
+import { createExports } from "../modules/export/export-service";
+import { createChatTokens } from "../modules/notification/chat-signature";
+import { loadCatalogue } from "../modules/policy-definition/load-catalogue";
+import { createRecommendationComputer } from "../modules/recommendation/recommendation-compute";
+import { listUserTenants } from "../modules/tenant/tenant-repository";
+import { createRateLimiter } from "../rpc/rate-limiter";
+import { loadSecretKey } from "../secrets";
 import type { Config } from "./config";
-import { openDatabase } from "./db/database";
-import { startJobQueue } from "./jobs/job-queue";
-import { enqueueNotification } from "./jobs/notification-job";
-import { enqueuePropagationSettle } from "./jobs/propagation-settle-job";
-import { registerWorkers } from "./jobs/register-workers";
-import { enqueueMail } from "./jobs/send-mail-job";
-import { enqueueMessage } from "./jobs/send-message-job";
-import type { Logger } from "./logger";
-import { createMailSender, describeMailTarget } from "./mail/mail-sender";
-import { createMessageGateway, describeMessageTarget } from "./messaging/message-gateway";
-import { createAccountSecurityAudit } from "./modules/audit/account-security-audit";
-import { recordAudit } from "./modules/audit/audit-log";
-import { sealUnchainedAuditRecords } from "./modules/audit/audit-repository";
-import { createSecretBox } from "./modules/connector/secret-box";
-import { createBundleEngine } from "./modules/deployment/bundle-engine";
-import { createExports } from "./modules/export/export-service";
-import { createChatTokens } from "./modules/notification/chat-signature";
-import { loadCatalogue } from "./modules/policy-definition/load-catalogue";
-import { createRecommendationComputer } from "./modules/recommendation/recommendation-compute";
-import { listUserTenants } from "./modules/tenant/tenant-repository";
-import { createRateLimiter } from "./rpc/rate-limiter";
+import { registerWorkers } from "./register-workers";
 import { startCloudConnections } from "./sandbox-connection";
-import { loadSecretKey } from "./secrets";
 import { buildServer } from "./server";
+import { createTenantDirectory } from "./tenant-directory";
 
 /**
  * Everything Palisade needs before it listens: the policy catalogue, the migrated database,
@@ -55,7 +56,7 @@ export async function createPalisade(config: Config, logger: Logger) {
   logger.info({ engine: database.engine }, "database migrated");
   const serverKey = loadSecretKey(config.dataDir);
   // Mailed links and codes wait in the queue sealed with the instance key.
-  const jobs = await startJobQueue(database, logger, { secretKey: serverKey });
+  const jobs = await startJobQueue(database, logger, { sealer: createSecretBox(serverKey) });
   const exports = createExports({
     db: database.db,
     jobs,
@@ -73,6 +74,7 @@ export async function createPalisade(config: Config, logger: Logger) {
   });
   const port = config.port;
   const trustedOrigins = [config.publicUrl, `http://localhost:${port}`, `http://127.0.0.1:${port}`];
+  const tenants = createTenantDirectory(database.db);
   const auth = createAuth({
     db: database.db,
     secret: serverKey,
@@ -88,12 +90,13 @@ export async function createPalisade(config: Config, logger: Logger) {
     rateLimiter,
     socialSignIn: config.socialSignIn,
     auditAccountChange: createAccountSecurityAudit(database.db, listUserTenants),
+    tenants,
   });
 
   // Replicas starting at once: one creates the first tenant, the others find it.
   const bootstrap = await database.exclusive(() =>
     bootstrapFirstTenant(
-      { db: database.db, auth },
+      { db: database.db, auth, tenants },
       { email: config.adminEmail, password: config.adminPassword },
     ),
   );
@@ -147,6 +150,7 @@ export async function createPalisade(config: Config, logger: Logger) {
   const app = await buildServer({
     database,
     auth,
+    tenants,
     logger,
     cloud: cloud.service,
     catalogue,

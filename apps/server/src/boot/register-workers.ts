@@ -1,5 +1,59 @@
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import type { Database } from "../db/database";
+import { bundleDeleteWorker } from "../jobs/bundle-delete-job";
+import { bundleSyncWorker, type CloudRetry } from "../jobs/bundle-sync-job";
+import { eventFetchAllWorker, scheduleEventFetchAll } from "../jobs/event-fetch-all-job";
+import { eventFetchWorker } from "../jobs/event-fetch-job";
+import {
+  EXPORT_CLEANUP_CRON,
+  EXPORT_CLEANUP_JOB,
+  exportCleanupWorker,
+  exportWorker,
+} from "../jobs/export-job";
+import { impactPreviewWorker } from "../jobs/impact-preview-job";
+import type { JobQueue } from "../jobs/job-queue";
+import {
+  CHAT_NONCE_CLEANUP_CRON,
+  CHAT_NONCE_CLEANUP_JOB,
+  chatNonceCleanupWorker,
+  deliverWorker,
+  type NotificationRetry,
+  notifyWorker,
+} from "../jobs/notification-job";
+import {
+  enqueuePropagationSettle,
+  PROPAGATION_SETTLE_CRON,
+  PROPAGATION_SETTLE_JOB,
+  propagationSettleWorker,
+} from "../jobs/propagation-settle-job";
+import {
+  RATE_LIMIT_CLEANUP_CRON,
+  RATE_LIMIT_CLEANUP_JOB,
+  rateLimitCleanupWorker,
+} from "../jobs/rate-limit-cleanup-job";
+import {
+  createFetchTrigger,
+  RECOMMENDATION_CRON,
+  RECOMMENDATION_JOB,
+  recommendationWorker,
+} from "../jobs/recommendation-job";
+import { enqueueReconcile, RECONCILE_CRON, RECONCILE_JOB, reconcileWorker } from "../jobs/reconcile-job";
+import {
+  AUDIT_RETENTION_CRON,
+  AUDIT_RETENTION_JOB,
+  auditRetentionWorker,
+  EVENT_RETENTION_CRON,
+  EVENT_RETENTION_JOB,
+  eventRetentionWorker,
+} from "../jobs/retention-job";
+import { type MailRetry, sendMailWorker } from "../jobs/send-mail-job";
+import { sendMessageWorker } from "../jobs/send-message-job";
+import {
+  enqueueWaiverExpiry,
+  WAIVER_EXPIRY_CRON,
+  WAIVER_EXPIRY_JOB,
+  waiverExpiryWorker,
+} from "../jobs/waiver-expiry-job";
 import type { Logger } from "../logger";
 import type { MailSender } from "../mail/mail-sender";
 import type { MessageGateway } from "../messaging/message-gateway";
@@ -25,55 +79,6 @@ import { recordInvitationDelivery } from "../modules/team/invitation-delivery-re
 import { listAuditRetentions, listEventRetentions } from "../modules/tenant/tenant-repository";
 import { expireDueWaivers } from "../modules/waiver/waiver-lifecycle";
 import { deleteIdleBuckets } from "../rpc/rate-limit-repository";
-import { bundleDeleteWorker } from "./bundle-delete-job";
-import { bundleSyncWorker, type CloudRetry } from "./bundle-sync-job";
-import { eventFetchAllWorker, scheduleEventFetchAll } from "./event-fetch-all-job";
-import { eventFetchWorker } from "./event-fetch-job";
-import { EXPORT_CLEANUP_CRON, EXPORT_CLEANUP_JOB, exportCleanupWorker, exportWorker } from "./export-job";
-import { impactPreviewWorker } from "./impact-preview-job";
-import type { JobQueue } from "./job-queue";
-import {
-  CHAT_NONCE_CLEANUP_CRON,
-  CHAT_NONCE_CLEANUP_JOB,
-  chatNonceCleanupWorker,
-  deliverWorker,
-  type NotificationRetry,
-  notifyWorker,
-} from "./notification-job";
-import {
-  enqueuePropagationSettle,
-  PROPAGATION_SETTLE_CRON,
-  PROPAGATION_SETTLE_JOB,
-  propagationSettleWorker,
-} from "./propagation-settle-job";
-import {
-  RATE_LIMIT_CLEANUP_CRON,
-  RATE_LIMIT_CLEANUP_JOB,
-  rateLimitCleanupWorker,
-} from "./rate-limit-cleanup-job";
-import {
-  createFetchTrigger,
-  RECOMMENDATION_CRON,
-  RECOMMENDATION_JOB,
-  recommendationWorker,
-} from "./recommendation-job";
-import { enqueueReconcile, RECONCILE_CRON, RECONCILE_JOB, reconcileWorker } from "./reconcile-job";
-import {
-  AUDIT_RETENTION_CRON,
-  AUDIT_RETENTION_JOB,
-  auditRetentionWorker,
-  EVENT_RETENTION_CRON,
-  EVENT_RETENTION_JOB,
-  eventRetentionWorker,
-} from "./retention-job";
-import { type MailRetry, sendMailWorker } from "./send-mail-job";
-import { sendMessageWorker } from "./send-message-job";
-import {
-  enqueueWaiverExpiry,
-  WAIVER_EXPIRY_CRON,
-  WAIVER_EXPIRY_JOB,
-  waiverExpiryWorker,
-} from "./waiver-expiry-job";
 
 export interface WorkerDeps {
   db: Database;

@@ -4,58 +4,62 @@ import { createContextValues } from "@connectrpc/connect";
 import { allServices } from "@palisade/api/services";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import Fastify from "fastify";
-import { holdingBackWork } from "./auth/after-answer";
-import { addressAnswerFloorMs, answerNoSoonerThan } from "./auth/answer-time";
-import type { Auth } from "./auth/auth";
-import { authenticate } from "./auth/authenticate";
-import { createCredentialFailureLog } from "./auth/credential-failure-log";
-import type { PasswordPolicy } from "./auth/password-policy";
-import { isSessionRead, withoutSessionTokens } from "./auth/session-listing";
-import type { SocialSignInConfig } from "./auth/social-auth";
-import type { DatabaseHandle } from "./db/database";
-import { dualProtocolServerFactory } from "./http/dual-protocol-server";
-import { registerRequestLimits } from "./http/request-limits";
-import { registerSecurityHeaders } from "./http/security-headers";
-import { registerStaticWeb } from "./http/static-web";
-import type { JobQueue } from "./jobs/job-queue";
-import type { Logger } from "./logger";
-import { createAccountService } from "./modules/account/account-service";
-import { createAuditService } from "./modules/audit/audit-service";
-import { createConnectorService } from "./modules/connector/connector-service";
-import type { ConnectorServiceDeps } from "./modules/connector/connectors";
-import type { BundleEngine } from "./modules/deployment/bundle-engine";
-import { createDeploymentManagerService } from "./modules/deployment/deployment-service";
-import { createWaiverFitCheck } from "./modules/deployment/waiver-fit";
-import { createPolicyEventStoreService } from "./modules/event/event-service";
-import type { ExportService } from "./modules/export/export-service";
-import { createInitiativeService } from "./modules/initiative/initiative-service";
-import { registerChatRoutes } from "./modules/notification/chat-routes";
-import type { NotificationDeps } from "./modules/notification/notification-delivery";
-import { createNotificationService } from "./modules/notification/notification-service";
-import { createBundleCards } from "./modules/policy/policies";
-import { createPolicyService } from "./modules/policy/policy-service";
-import { createPolicyDefinitionService } from "./modules/policy-definition/policy-definition-service";
-import type { RecommendationComputer } from "./modules/recommendation/recommendation-compute";
-import { createRecommendationService } from "./modules/recommendation/recommendation-service";
-import { createSsoService } from "./modules/sso/sso-service";
-import { createTeamService } from "./modules/team/team-service";
-import { createTenantService } from "./modules/tenant/tenant-service";
-import { createWaiverAnalyticsService } from "./modules/waiver/waiver-analytics-service";
-import { createWaiverService } from "./modules/waiver/waiver-service";
+import { holdingBackWork } from "../auth/after-answer";
+import { addressAnswerFloorMs, answerNoSoonerThan } from "../auth/answer-time";
+import type { Auth } from "../auth/auth";
+import { authenticate } from "../auth/authenticate";
+import { createCredentialFailureLog } from "../auth/credential-failure-log";
+import type { PasswordPolicy } from "../auth/password-policy";
+import { isSessionRead, withoutSessionTokens } from "../auth/session-listing";
+import type { SocialSignInConfig } from "../auth/social-auth";
+import type { TenantDirectory } from "../auth/tenant-directory";
+import type { DatabaseHandle } from "../db/database";
+import { dualProtocolServerFactory } from "../http/dual-protocol-server";
+import { registerRequestLimits } from "../http/request-limits";
+import { registerSecurityHeaders } from "../http/security-headers";
+import { registerStaticWeb } from "../http/static-web";
+import type { JobQueue } from "../jobs/job-queue";
+import type { Logger } from "../logger";
+import { createAccountService } from "../modules/account/account-service";
+import { createAuditService } from "../modules/audit/audit-service";
+import { createConnectorService } from "../modules/connector/connector-service";
+import type { ConnectorServiceDeps } from "../modules/connector/connectors";
+import type { BundleEngine } from "../modules/deployment/bundle-engine";
+import { createDeploymentManagerService } from "../modules/deployment/deployment-service";
+import { createWaiverFitCheck } from "../modules/deployment/waiver-fit";
+import { createPolicyEventStoreService } from "../modules/event/event-service";
+import type { ExportService } from "../modules/export/export-service";
+import { createInitiativeService } from "../modules/initiative/initiative-service";
+import { registerChatRoutes } from "../modules/notification/chat-routes";
+import type { NotificationDeps } from "../modules/notification/notification-delivery";
+import { createNotificationService } from "../modules/notification/notification-service";
+import { createBundleCards } from "../modules/policy/policies";
+import { createPolicyService } from "../modules/policy/policy-service";
+import { createPolicyDefinitionService } from "../modules/policy-definition/policy-definition-service";
+import type { RecommendationComputer } from "../modules/recommendation/recommendation-compute";
+import { createRecommendationService } from "../modules/recommendation/recommendation-service";
+import { createSsoService } from "../modules/sso/sso-service";
+import { createTeamService } from "../modules/team/team-service";
+import { createTenantService } from "../modules/tenant/tenant-service";
+import { createWaiverAnalyticsService } from "../modules/waiver/waiver-analytics-service";
+import { createWaiverService } from "../modules/waiver/waiver-service";
+import { callContextKey } from "../rpc/call-context";
+import { withIdempotencyKeys } from "../rpc/idempotency";
+import type { RateLimiter } from "../rpc/rate-limiter";
+import type { AnyServiceImpl } from "../rpc/service-impl";
 import { createAuthInterceptor } from "./rpc/auth-interceptor";
-import { callContextKey } from "./rpc/call-context";
 import { registerConnectRoutes } from "./rpc/connect-routes";
 import { createDatabaseUnavailableInterceptor, isDatabaseUnavailable } from "./rpc/database-unavailable";
-import { withIdempotencyKeys } from "./rpc/idempotency";
 import { createOriginCheck, requestOriginKey } from "./rpc/origin-check";
-import type { RateLimiter } from "./rpc/rate-limiter";
-import { type AnyServiceImpl, registerServices } from "./rpc/register-services";
+import { registerServices } from "./rpc/register-services";
 import { registerServerReflection } from "./rpc/server-reflection";
 import { createValidateInterceptor } from "./rpc/validate-interceptor";
 
 export interface ServerDeps {
   database: DatabaseHandle;
   auth: Auth;
+  /** Tenants, members and single sign-on, for authenticating calls. */
+  tenants: TenantDirectory;
   logger: Logger;
   /** Connector secrets, cloud providers and the sandbox, for ConnectorService. */
   cloud: Omit<ConnectorServiceDeps, "db">;
@@ -290,7 +294,7 @@ export async function buildServer(deps: ServerDeps) {
     interceptors: [
       createDatabaseUnavailableInterceptor(),
       createAuthInterceptor({
-        authenticate: (headers) => authenticate(headers, { auth, db }),
+        authenticate: (headers) => authenticate(headers, { auth, db, tenants: deps.tenants }),
         publicRateLimiter: deps.publicRateLimiter,
         isTrustedOrigin: createOriginCheck([deps.publicUrl, ...(deps.trustedOrigins ?? [])]),
         credentialFailures,

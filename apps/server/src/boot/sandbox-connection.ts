@@ -1,16 +1,16 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type SandboxCloud, startSandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
+import type { Database } from "../db/database";
+import type { Logger } from "../logger";
+import { countTenantConnectors, findConnector } from "../modules/connector/connector-repository";
+import { type ConnectorRuntime, createConnectorRuntime } from "../modules/connector/connector-runtime";
+import { createSandboxConnector } from "../modules/connector/connectors";
+import { createSecretBox, type SecretBox } from "../modules/connector/secret-box";
+import { findTenantBySlug } from "../modules/tenant/tenant-repository";
+import { loadSecretKey } from "../secrets";
 import type { Config } from "./config";
-import type { Database } from "./db/database";
-import type { Logger } from "./logger";
-import { countTenantConnectors, findConnector } from "./modules/connector/connector-repository";
-import { type ConnectorRuntime, createConnectorRuntime } from "./modules/connector/connector-runtime";
-import { createSandboxConnector } from "./modules/connector/connectors";
-import { createSecretBox, type SecretBox } from "./modules/connector/secret-box";
-import { findTenantBySlug } from "./modules/tenant/tenant-repository";
 import { connectRemoteSandbox, type RemoteSandbox } from "./remote-sandbox";
-import { loadSecretKey } from "./secrets";
 
 /** Written once the first start has connected the sandbox, so removing those connectors is final. */
 const CONNECTED_MARKER = "connected-to-default-tenant";

@@ -1,9 +1,7 @@
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
-import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
+import type { ConnectRouter } from "@connectrpc/connect";
 import { allServices } from "@palisade/api/services";
-
-// biome-ignore lint/suspicious/noExplicitAny: implementations of differently typed services share one map
-export type AnyServiceImpl = Partial<ServiceImpl<any>>;
+import type { AnyServiceImpl } from "../../rpc/service-impl";
 
 /**
  * Registers every service of the contract with its handlers. A service or method without a
