@@ -60,7 +60,8 @@ async function until(what: string, proc: Proc, probe: () => Promise<boolean>): P
       if (proc.child.exitCode !== null) throw new Error(`exited with ${proc.child.exitCode}`);
       return probe().catch(() => false);
     },
-    60_000,
+    // Generous: the suite runs beside other servers on a small machine.
+    120_000,
   ).catch((error: Error) => {
     throw new Error(`${error.message}\nThe process said:\n${proc.output.join("").slice(-4000)}`);
   });
@@ -72,7 +73,7 @@ const syncedHierarchies = (proc: Proc) =>
     .split("\n")
     .filter((line) => line.includes('"msg":"hierarchy synced"')).length;
 
-describe("the production build", { timeout: 120_000 }, () => {
+describe("the production build", { timeout: 240_000 }, () => {
   let out = "";
 
   beforeAll(() => {
