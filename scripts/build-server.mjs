@@ -84,6 +84,20 @@ if (!existsSync(join(webDist, "index.html"))) {
   process.exit(1);
 }
 
+/** Only an empty folder or an earlier build is replaced, never a folder that holds something else. */
+function isReplaceable(dir) {
+  if (!existsSync(dir) || readdirSync(dir).length === 0) return true;
+  try {
+    return JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name === "palisade-server";
+  } catch {
+    return false;
+  }
+}
+if (!isReplaceable(out)) {
+  console.error(`${out} is neither empty nor an earlier server build: choose another --out.`);
+  process.exit(1);
+}
+
 const started = performance.now();
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
