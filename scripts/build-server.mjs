@@ -3,7 +3,7 @@
 // runs with plain `node`, beside the files they read at run time and a package.json naming only
 // the dependencies that cannot be bundled:
 //
-//   node scripts/build-server.mjs [--out DIR] [--install]
+//   node scripts/build-server.mjs [--out DIR] [--install]     (DIR: dist/server; relative to the repository)
 //
 //   DIR/main.mjs            the server (node DIR/main.mjs, same options and environment as npm start)
 //   DIR/sandbox.mjs         the sandbox cloud's command line (node DIR/sandbox.mjs serve ...)
