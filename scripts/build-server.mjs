@@ -41,8 +41,8 @@ const NEVER_INSTALLED = ["pg-native"];
  */
 const RELOCATED = [
   {
-    file: "apps/server/src/config.ts",
-    from: 'new URL("../../web/dist", import.meta.url)',
+    file: "apps/server/src/boot/config.ts",
+    from: 'new URL("../../../web/dist", import.meta.url)',
     to: 'new URL("./web", import.meta.url)',
   },
   {
