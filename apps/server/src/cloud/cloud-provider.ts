@@ -191,7 +191,7 @@ export interface AwsCloudProvider extends CloudProviderBase {
   /** An Organizations policy of the type (default SCP) by name. */
   findScpByName(name: string, type?: AwsPolicyType): Promise<ScpRef | undefined>;
   /** The SCPs attached directly to a root, OU or account. */
-  listTargetScps(targetId: string): Promise<AttachedScp[]>;
+  listTargetScps(targetId: string, type?: AwsPolicyType): Promise<AttachedScp[]>;
   /** The policy document of an SCP. */
   readScpContent(policyId: string): Promise<string>;
   /** Tags Palisade's SCPs that lack Palisade's tag; how many it tagged. */

@@ -135,10 +135,10 @@ export function createScpOperations({ organizations, call, allPages }: AwsClient
     }
   }
 
-  async function listTargetScps(targetId: string): Promise<AttachedScp[]> {
+  async function listTargetScps(targetId: string, type: AwsPolicyType = SCP): Promise<AttachedScp[]> {
     const policies = await allPages(async (NextToken) => {
       const out = await call(() =>
-        organizations.send(new ListPoliciesForTargetCommand({ TargetId: targetId, Filter: SCP, NextToken })),
+        organizations.send(new ListPoliciesForTargetCommand({ TargetId: targetId, Filter: type, NextToken })),
       );
       return { items: out.Policies ?? [], next: out.NextToken };
     });

@@ -1,4 +1,7 @@
-import type { CompiledDeclarative } from "@palisade/policy-engine/compilers/aws/compile-declarative";
+import {
+  type CompiledDeclarative,
+  DEFAULT_DECLARATIVE_LIMITS,
+} from "@palisade/policy-engine/compilers/aws/compile-declarative";
 import type { AwsCloudProvider } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
 import { listHierarchyNodes } from "../connector/connector-repository";
@@ -21,6 +24,25 @@ export async function parentOfConnector(
   return Object.fromEntries(
     nodes.flatMap((node) => (node.parentExternalId ? [[node.externalId, node.parentExternalId]] : [])),
   );
+}
+
+/**
+ * Targets the policy is not yet attached to that already hold the most declarative policies
+ * AWS Organizations allows per target (the documented default, 10).
+ */
+export async function fullTargets(
+  provider: AwsCloudProvider,
+  targets: readonly string[],
+  policyId: string | undefined,
+): Promise<string[]> {
+  const attached = new Set(policyId ? await provider.listScpTargets(policyId) : []);
+  const full: string[] = [];
+  for (const target of targets) {
+    if (attached.has(target)) continue;
+    const count = (await provider.listTargetScps(target, DECLARATIVE_EC2)).length;
+    if (count >= DEFAULT_DECLARATIVE_LIMITS.perTarget) full.push(target);
+  }
+  return full;
 }
 
 /**
@@ -48,8 +70,21 @@ export async function applyAwsDeclarative(
         live,
         `The declarative policy ${compiled.name} was removed outside Palisade; Palisade redeployed it.`,
       );
-    if (wanted) nativeId = (await provider.applyScp(compiled, existing?.id, DECLARATIVE_EC2)).id;
-    else if (existing) await provider.removeScp(existing.id);
+    if (wanted) {
+      const full = await fullTargets(provider, compiled.targets, existing?.id);
+      if (full.length > 0) {
+        await failDeployments(run, live, {
+          code: "POLICY_LIMIT_EXCEEDED",
+          message:
+            `${full.join(", ")} already ${full.length === 1 ? "has" : "have"} the ${DEFAULT_DECLARATIVE_LIMITS.perTarget} ` +
+            "declarative policies AWS Organizations allows per root, OU or account " +
+            "(https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html). " +
+            "Detach one there, or deploy this guardrail to another scope.",
+        });
+        return;
+      }
+      nativeId = (await provider.applyScp(compiled, existing?.id, DECLARATIVE_EC2)).id;
+    } else if (existing) await provider.removeScp(existing.id);
   } catch (error) {
     rethrowTransient(error, options);
     const failure = cloudFailure(error, wanted ? "attach" : "delete", compiled.targets.join(", "));
