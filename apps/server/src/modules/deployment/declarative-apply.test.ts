@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AwsCloudProvider } from "../../cloud/cloud-provider";
-import { DECLARATIVE_EC2, fullTargets } from "./declarative-apply";
+import { DECLARATIVE_EC2, declarativeFailure, fullTargets } from "./declarative-apply";
 
 // AWS Organizations allows 10 declarative policies per root, OU or account by default
 // (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html).
@@ -31,5 +31,29 @@ describe("fullTargets", () => {
   it("does not count a target the policy is already attached to", async () => {
     const { fake } = provider(["ou-a"], { "ou-a": 10 });
     expect(await fullTargets(fake, ["ou-a"], "p-mine")).toEqual([]);
+  });
+});
+
+describe("declarativeFailure", () => {
+  it("says how to enable declarative policies when the organisation has not", () => {
+    const error = Object.assign(
+      new Error("The specified policy type isn't currently enabled in this root."),
+      {
+        name: "PolicyTypeNotEnabledException",
+      },
+    );
+    const failure = declarativeFailure(error, true, ["ou-ab12-prod"]);
+    expect(failure.code).toBe("CREATE_POLICY_PROVIDER_FAILED");
+    expect(failure.message).toContain(
+      "aws organizations enable-policy-type --root-id <root id> --policy-type DECLARATIVE_POLICY_EC2",
+    );
+  });
+
+  it("leaves other refusals to the common mapping", () => {
+    const error = Object.assign(new Error("You have attached the maximum number of policies"), {
+      name: "ConstraintViolationException",
+      Reason: "MAX_POLICY_TYPE_ATTACHMENT_LIMIT_EXCEEDED",
+    });
+    expect(declarativeFailure(error, true, ["ou-ab12-prod"]).code).toBe("POLICY_LIMIT_EXCEEDED");
   });
 });

@@ -3,11 +3,12 @@ import {
   DEFAULT_DECLARATIVE_LIMITS,
 } from "@palisade/policy-engine/compilers/aws/compile-declarative";
 import type { AwsCloudProvider } from "../../cloud/cloud-provider";
+import { errorCode } from "../../cloud/errors";
 import type { Database } from "../../db/database";
 import { listHierarchyNodes } from "../connector/connector-repository";
 import { type ApplyContext, failDeployments, reportMissing, rethrowTransient } from "./bundle-apply";
 import { documentHash } from "./bundle-compile";
-import { cloudFailure } from "./cloud-failure";
+import { cloudFailure, type DeploymentErrorCode, type Failure } from "./cloud-failure";
 import type { DeploymentRow } from "./deployment-repository";
 import { updateDeployments } from "./sync-state-repository";
 
@@ -24,6 +25,27 @@ export async function parentOfConnector(
   return Object.fromEntries(
     nodes.flatMap((node) => (node.parentExternalId ? [[node.externalId, node.parentExternalId]] : [])),
   );
+}
+
+/**
+ * Why writing the declarative policy failed. Enabling the policy type is the organisation's
+ * decision (https://docs.aws.amazon.com/organizations/latest/APIReference/API_EnablePolicyType.html):
+ * Palisade says what is missing and how to enable it.
+ */
+export function declarativeFailure(
+  error: unknown,
+  wanted: boolean,
+  targets: readonly string[],
+): Failure<DeploymentErrorCode> {
+  if (errorCode(error) === "PolicyTypeNotEnabledException")
+    return {
+      code: "CREATE_POLICY_PROVIDER_FAILED",
+      message:
+        "The organisation has not enabled declarative policies for EC2. Its management account enables " +
+        "them with `aws organizations enable-policy-type --root-id <root id> --policy-type " +
+        `${DECLARATIVE_EC2}\` (or in the Organizations console, Policies), then Sync the bundle.`,
+    };
+  return cloudFailure(error, wanted ? "attach" : "delete", targets.join(", "));
 }
 
 /**
@@ -87,7 +109,7 @@ export async function applyAwsDeclarative(
     } else if (existing) await provider.removeScp(existing.id);
   } catch (error) {
     rethrowTransient(error, options);
-    const failure = cloudFailure(error, wanted ? "attach" : "delete", compiled.targets.join(", "));
+    const failure = declarativeFailure(error, wanted, compiled.targets);
     await failDeployments(run, live, failure);
     await updateDeployments(
       db,
