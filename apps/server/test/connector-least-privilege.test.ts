@@ -303,6 +303,39 @@ describe("the connector's permissions policy, decided by an IAM simulator", () =
       ).not.toBe("Allowed");
   });
 
+  it("lets the connector write its tagged declarative policies for EC2, and no other policy type", async () => {
+    const account = "111111111111";
+    // Declarative policies' ARNs (https://docs.aws.amazon.com/organizations/latest/APIReference/API_CreatePolicy.html).
+    const declarative = `arn:aws:organizations::${account}:policy/o-exampleorg1/declarative_policy_ec2/p-decl1234`;
+    const typed = (type: string) => ({
+      "organizations:PolicyType": type,
+      "aws:TagKeys": [TAG_KEY],
+      [`aws:RequestTag/${TAG_KEY}`]: "true",
+    });
+    const create = (type: string) =>
+      decide({ action: "organizations:CreatePolicy", resource: declarative, context: typed(type) }, account);
+    expect(await create("DECLARATIVE_POLICY_EC2")).toBe("Allowed");
+    expect(await create("TAG_POLICY")).toBe("ImplicitlyDenied");
+    const context = (tag: string) => ({
+      "organizations:PolicyType": "DECLARATIVE_POLICY_EC2",
+      [`aws:ResourceTag/${TAG_KEY}`]: tag,
+    });
+    for (const action of ["UpdatePolicy", "DeletePolicy", "AttachPolicy", "DetachPolicy"]) {
+      expect(
+        await decide(
+          { action: `organizations:${action}`, resource: declarative, context: context("true") },
+          account,
+        ),
+      ).toBe("Allowed");
+      expect(
+        await decide(
+          { action: `organizations:${action}`, resource: declarative, context: context("false") },
+          account,
+        ),
+      ).toBe("ImplicitlyDenied");
+    }
+  });
+
   it("is the policy docs/connectors.md shows", () => {
     const docs = readFileSync(join(__dirname, "../../../docs/connectors.md"), "utf8");
     const block = /<!-- permissions-policy -->\n```json\n([\s\S]*?)\n```/.exec(docs)?.[1];

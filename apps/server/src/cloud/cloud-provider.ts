@@ -4,6 +4,7 @@ import type {
   AzurePolicyDefinitionResource,
   AzurePolicyExemptionResource,
 } from "@palisade/policy-engine/compilers/azure/compile-azure";
+import type { AwsPolicyType } from "./aws/aws-scps";
 
 export type ProviderName = "aws" | "azure";
 
@@ -171,17 +172,26 @@ export interface AwsCloudProvider extends CloudProviderBase {
    * then makes its attachments exactly `compiled.targets` (none when `compiled.attach` is false).
    * Updating the content is how a waiver is added to or removed from an SCP.
    */
-  applyScp(compiled: CompiledScp, policyId?: string): Promise<ScpRef>;
+  applyScp(
+    compiled: Pick<CompiledScp, "name" | "description" | "content" | "targets" | "attach">,
+    policyId?: string,
+    type?: AwsPolicyType,
+  ): Promise<ScpRef>;
   /** Detaches the SCP from every target and deletes it; absent is success. */
   removeScp(policyId: string): Promise<void>;
-  putScp(compiled: Pick<CompiledScp, "name" | "description" | "content">, policyId?: string): Promise<ScpRef>;
+  putScp(
+    compiled: Pick<CompiledScp, "name" | "description" | "content">,
+    policyId?: string,
+    type?: AwsPolicyType,
+  ): Promise<ScpRef>;
   attachScp(policyId: string, targetId: string): Promise<void>;
   detachScp(policyId: string, targetId: string): Promise<void>;
   /** Roots, OUs and accounts the SCP is attached to. */
   listScpTargets(policyId: string): Promise<string[]>;
-  findScpByName(name: string): Promise<ScpRef | undefined>;
+  /** An Organizations policy of the type (default SCP) by name. */
+  findScpByName(name: string, type?: AwsPolicyType): Promise<ScpRef | undefined>;
   /** The SCPs attached directly to a root, OU or account. */
-  listTargetScps(targetId: string): Promise<AttachedScp[]>;
+  listTargetScps(targetId: string, type?: AwsPolicyType): Promise<AttachedScp[]>;
   /** The policy document of an SCP. */
   readScpContent(policyId: string): Promise<string>;
   /** Tags Palisade's SCPs that lack Palisade's tag; how many it tagged. */

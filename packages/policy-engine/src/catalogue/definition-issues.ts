@@ -1,7 +1,7 @@
 import { checkAzureExpression } from "./azure-condition-issues";
 import type { Issue, PathPart } from "./catalogue-issue";
 import type { Definition, Enforcer, TreeNode } from "./definition-schema";
-import { referencedParameters, walkTree } from "./definition-tree";
+import { referencedParameters, treeOf, walkTree } from "./definition-tree";
 import type { Framework } from "./framework-schema";
 import { checkAllowedValue, checkParameterValue } from "./parameter-values";
 
@@ -56,7 +56,7 @@ export function definitionIssues(
     }
   });
 
-  walkTree(definition.tree, ["tree"], (node, path) => {
+  walkTree(treeOf(definition), ["tree"], (node, path) => {
     checkJunctions(definition.enforcer, node, path, issues);
     if (!("atomic" in node)) return;
     for (const name of referencedParameters(definition.enforcer, node.atomic)) {

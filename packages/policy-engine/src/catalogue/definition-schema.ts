@@ -253,6 +253,39 @@ export const awsDefinitionSchema = z.strictObject({
  */
 export const awsRcpDefinitionSchema = awsDefinitionSchema.extend({ enforcer: z.literal("aws_rcp") });
 
+/**
+ * A request a declarative policy for EC2 governs: the EC2 API action and the Query parameters the
+ * policy looks at (see evaluators/declarative/declarative-request.ts), e.g.
+ * `ec2:RunInstances` with `MetadataOptions.HttpTokens: optional`.
+ */
+export const awsDeclarativeCaseSchema = z.strictObject({
+  ...caseBase,
+  request: z.strictObject({
+    action: z.string().regex(/^[a-z0-9-]+:[A-Za-z0-9]+$/, "must be service:Action"),
+    parameters: z.record(z.string(), z.string()).default({}),
+  }),
+});
+export type AwsDeclarativeCase = z.infer<typeof awsDeclarativeCaseSchema>;
+
+/**
+ * A declarative policy for EC2: `ec2_attributes` is the documented policy content below its fixed
+ * top-level key, with `{{parameter}}` placeholders in values
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_declarative_syntax.html).
+ * The compiler adds `exception_message` (it carries the policy key and the waiver address), so the
+ * template must not set it. Declarative policies have no statements to combine: no tree.
+ */
+export const awsDeclarativeDefinitionSchema = z.strictObject({
+  ...commonFields,
+  enforcer: z.literal("aws_declarative_ec2"),
+  ec2_attributes: z
+    .record(z.string(), z.unknown())
+    .refine((attributes) => !("exception_message" in attributes), {
+      message: "exception_message is set by the compiler from feedback_message_template",
+    }),
+  provider_data: z.strictObject({}).default({}),
+  cases: z.array(awsDeclarativeCaseSchema).min(2),
+});
+
 export const azureDefinitionSchema = z.strictObject({
   ...commonFields,
   enforcer: z.literal("azure_policy"),
@@ -264,11 +297,15 @@ export const azureDefinitionSchema = z.strictObject({
 export const definitionSchema = z.discriminatedUnion("enforcer", [
   awsDefinitionSchema,
   awsRcpDefinitionSchema,
+  awsDeclarativeDefinitionSchema,
   azureDefinitionSchema,
 ]);
 
 export type AwsDefinition = z.infer<typeof awsDefinitionSchema>;
 export type AwsRcpDefinition = z.infer<typeof awsRcpDefinitionSchema>;
+export type AwsDeclarativeDefinition = z.infer<typeof awsDeclarativeDefinitionSchema>;
 export type AzureDefinition = z.infer<typeof azureDefinitionSchema>;
+/** Definitions whose policy is a tree of statements or conditions (every enforcer but declarative). */
+export type TreeDefinition = Exclude<Definition, AwsDeclarativeDefinition>;
 export type Definition = z.infer<typeof definitionSchema>;
 export type TreeNode = AwsTreeNode | AzureTreeNode;

@@ -1,5 +1,5 @@
 import type { PathPart } from "./catalogue-issue";
-import type { Enforcer, TreeNode } from "./definition-schema";
+import type { Definition, Enforcer, TreeNode } from "./definition-schema";
 
 export const AWS_PLACEHOLDER = /\{\{([A-Za-z][A-Za-z0-9_]*)\}\}/g;
 export const AZURE_PARAMETER_REFERENCE = /parameters\('([^']+)'\)/g;
@@ -20,7 +20,7 @@ export function collectStrings(value: unknown, out: string[] = []): string[] {
 export function referencedParameters(enforcer: Enforcer, atomic: unknown): Set<string> {
   const names = new Set<string>();
   for (const text of collectStrings(atomic)) {
-    if (enforcer === "aws_scp") {
+    if (enforcer !== "azure_policy") {
       for (const match of text.matchAll(AWS_PLACEHOLDER)) names.add(match[1]!);
     } else if (text.startsWith("[") && !text.startsWith("[[")) {
       for (const match of text.matchAll(AZURE_PARAMETER_REFERENCE)) names.add(match[1]!);
@@ -40,4 +40,14 @@ export function walkTree(
       walkTree(child, [...path, "junction", "nodes", index], visit);
     });
   }
+}
+
+/**
+ * The tree a definition's checks walk. A declarative definition has no tree: its `ec2_attributes`
+ * template is one atomic node (placeholders are found the same way; it has no references).
+ */
+export function treeOf(definition: Definition): TreeNode {
+  return definition.enforcer === "aws_declarative_ec2"
+    ? { atomic: { ec2_attributes: definition.ec2_attributes } as never }
+    : definition.tree;
 }

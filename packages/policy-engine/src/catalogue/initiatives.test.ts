@@ -19,7 +19,7 @@ describe("deriveInitiatives", () => {
   });
 
   it.each([
-    ["cis-aws-foundations-3.0.0", "5.6", ["require-ec2-imdsv2"]],
+    ["cis-aws-foundations-3.0.0", "5.6", ["ec2-imdsv2-required", "require-ec2-imdsv2"]],
     ["cis-azure-foundations-2.1.0", "3.1", ["storage-accounts-https-only"]],
     ["nist-sp-800-53-r5", "SA-9(5)", ["allowed-locations", "deny-regions-outside-allowlist"]],
     ["cis-aws-foundations-3.0.0", "2.1.4", []],
@@ -46,7 +46,7 @@ describe("deriveInitiatives", () => {
 
   it("leaves hidden definitions out of coverage", () => {
     const hidden = catalogue.definitions.map((d) =>
-      d.slug === "require-ec2-imdsv2" ? { ...d, is_visible: false } : d,
+      d.slug === "require-ec2-imdsv2" || d.slug === "ec2-imdsv2-required" ? { ...d, is_visible: false } : d,
     );
     const cis = deriveInitiatives(withDefinitions(hidden)).find(
       (i) => i.slug === "cis-aws-foundations-3.0.0",

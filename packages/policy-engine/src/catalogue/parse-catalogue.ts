@@ -30,13 +30,14 @@ export class CatalogueError extends Error {
   }
 }
 
-const DEFINITION_PATH = /(?:^|\/)definitions\/(aws|aws-rcp|azure)\/([^/]+)\.ya?ml$/;
+const DEFINITION_PATH = /(?:^|\/)definitions\/(aws|aws-rcp|aws-declarative-ec2|azure)\/([^/]+)\.ya?ml$/;
 const FRAMEWORK_PATH = /(?:^|\/)frameworks\/([^/]+)\.ya?ml$/;
 const ALIASES_PATH = /(?:^|\/)azure-aliases\.ya?ml$/;
 /** Each enforcer's definitions live in their own folder of `catalogue/definitions/`. */
 const FOLDER_ENFORCER: Record<string, Enforcer> = {
   aws: "aws_scp",
   "aws-rcp": "aws_rcp",
+  "aws-declarative-ec2": "aws_declarative_ec2",
   azure: "azure_policy",
 };
 

@@ -1,10 +1,10 @@
 import type { Issue } from "./catalogue-issue";
 import type { Definition } from "./definition-schema";
-import { referencedParameters, walkTree } from "./definition-tree";
+import { referencedParameters, treeOf, walkTree } from "./definition-tree";
 
 export function referenceIssues(definition: Definition, bySlug: ReadonlyMap<string, Definition>): Issue[] {
   const issues: Issue[] = [];
-  walkTree(definition.tree, ["tree"], (node, path) => {
+  walkTree(treeOf(definition), ["tree"], (node, path) => {
     if (!("policy_reference" in node)) return;
     const target = bySlug.get(node.policy_reference);
     if (!target) {
@@ -23,7 +23,7 @@ export function referenceIssues(definition: Definition, bySlug: ReadonlyMap<stri
     }
     // The bundle only carries the referring definition's parameters, so the inlined tree must use
     // parameters that definition declares with the same type.
-    walkTree(target.tree, [], (inner) => {
+    walkTree(treeOf(target), [], (inner) => {
       if (!("atomic" in inner)) return;
       for (const name of referencedParameters(target.enforcer, inner.atomic)) {
         const own = definition.parameter_definitions.find((p) => p.name === name);
@@ -47,7 +47,7 @@ function usedParameters(definition: Definition, bySlug: ReadonlyMap<string, Defi
   const visit = (current: Definition) => {
     if (seen.has(current.slug)) return;
     seen.add(current.slug);
-    walkTree(current.tree, [], (node) => {
+    walkTree(treeOf(current), [], (node) => {
       if ("atomic" in node)
         for (const name of referencedParameters(current.enforcer, node.atomic)) used.add(name);
       else if ("policy_reference" in node) {
@@ -84,7 +84,7 @@ export function findCycle(start: Definition, bySlug: ReadonlyMap<string, Definit
       return [...stack.slice(stack.indexOf(definition.slug)), definition.slug];
     stack.push(definition.slug);
     const refs: string[] = [];
-    walkTree(definition.tree, [], (node) => {
+    walkTree(treeOf(definition), [], (node) => {
       if ("policy_reference" in node) refs.push(node.policy_reference);
     });
     for (const ref of refs) {

@@ -1,10 +1,21 @@
+import { compileDeclarative } from "../compilers/aws/compile-declarative";
 import { compileScp } from "../compilers/aws/compile-scp";
 import { type CompiledAzureBundle, compileAzureBundle } from "../compilers/azure/compile-azure";
 import { type CompileBundleInput, CompileError, type DeploymentMode } from "../compilers/compile-input";
 import type { AzureAssignment } from "../evaluators/azure/evaluate-assignments";
 import { evaluateAzureRequest } from "../evaluators/azure/evaluate-assignments";
+import { exceptionMessage, mergeDeclarative } from "../evaluators/declarative/declarative-merge";
+import { declarativeViolations } from "../evaluators/declarative/declarative-request";
 import { evaluateScpHierarchy, type ScpPolicy } from "../evaluators/scp/evaluate-scp";
-import type { AwsCase, AwsDefinition, AzureCase, AzureDefinition, Definition } from "./definition-schema";
+import type {
+  AwsCase,
+  AwsDeclarativeCase,
+  AwsDeclarativeDefinition,
+  AwsDefinition,
+  AzureCase,
+  AzureDefinition,
+  Definition,
+} from "./definition-schema";
 import type { Catalogue } from "./parse-catalogue";
 
 export interface CaseOutcome {
@@ -130,6 +141,39 @@ function runAwsCase(
   return { slug: definition.slug, caseName: testCase.name, mode, expect: testCase.expect, passed, actual };
 }
 
+/**
+ * A declarative case: the compiled policy attached to the root (or not, in ALERT mode) and the
+ * request evaluated with the merge and the refusal rules the sandbox's EC2 enforces with. A
+ * refusal counts as the guardrail's when EC2's message would carry the policy key.
+ */
+function runDeclarativeCase(
+  definition: AwsDeclarativeDefinition,
+  testCase: AwsDeclarativeCase,
+  mode: DeploymentMode,
+  catalogue: Catalogue,
+): CaseOutcome {
+  const compiled = compileDeclarative(
+    baseInput(definition, catalogue, mode, "r-case", testCase.parameters ?? {}),
+  );
+  const document = JSON.parse(compiled.content);
+  const request = { action: testCase.request.action, parameters: testCase.request.parameters };
+  const attached = mergeDeclarative([compiled.attach ? [document] : []]);
+  const violations = declarativeViolations(attached, request);
+  const wouldDeny = declarativeViolations(mergeDeclarative([[document]]), request).length > 0;
+  const denied = violations.length > 0;
+  const deniedByKey = denied && exceptionMessage(attached).includes(CASE_KEY);
+  let passed: boolean;
+  if (testCase.expect === "allow") passed = !denied && !wouldDeny;
+  else if (mode === "PREVENT") passed = deniedByKey;
+  else passed = !denied && wouldDeny;
+  const actual = denied
+    ? `refused: ${violations.join("; ")}`
+    : wouldDeny
+      ? "allowed, would be refused if attached"
+      : "allowed";
+  return { slug: definition.slug, caseName: testCase.name, mode, expect: testCase.expect, passed, actual };
+}
+
 function runAzureCase(
   definition: AzureDefinition,
   testCase: AzureCase,
@@ -169,6 +213,16 @@ export function runDefinitionCases(definition: Definition, catalogue: Catalogue)
       for (const mode of modesOf(testCase.mode)) {
         outcomes.push(
           guarded(definition, testCase, mode, () => runAwsCase(definition, testCase, mode, catalogue)),
+        );
+      }
+    }
+  } else if (definition.enforcer === "aws_declarative_ec2") {
+    for (const testCase of definition.cases) {
+      for (const mode of modesOf(testCase.mode)) {
+        outcomes.push(
+          guarded(definition, testCase, mode, () =>
+            runDeclarativeCase(definition, testCase, mode, catalogue),
+          ),
         );
       }
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { exampleFiles } from "../../test/bundles";
+import type { AwsDefinition } from "./definition-schema";
 import { parseCatalogue } from "./parse-catalogue";
 import { parseSubmittedDefinition, type SubmissionContext } from "./submitted-definition";
 
@@ -85,7 +86,7 @@ describe("parseSubmittedDefinition", () => {
   });
 
   it("rejects a reference cycle through the submitted definition", () => {
-    const leave = catalogue.bySlug.get("deny-leave-organization")!;
+    const leave = catalogue.bySlug.get("deny-leave-organization") as AwsDefinition;
     const definitions = new Map(catalogue.bySlug);
     definitions.set("loop-a", { ...leave, slug: "loop-a", tree: { policy_reference: "loop-b" } });
     const loopB = submitted("deny-leave-organization", (d) => {

@@ -3,6 +3,8 @@ import { describeIssue, formatFieldPath, type Issue } from "./catalogue-issue";
 import { definitionIssues } from "./definition-issues";
 import {
   awsCaseSchema,
+  awsDeclarativeCaseSchema,
+  awsDeclarativeDefinitionSchema,
   awsDefinitionSchema,
   azureCaseSchema,
   azureDefinitionSchema,
@@ -17,6 +19,7 @@ import { findCycle, referenceIssues, unusedParameterIssues } from "./reference-i
  */
 const submittedDefinitionSchema = z.discriminatedUnion("enforcer", [
   awsDefinitionSchema.extend({ cases: z.array(awsCaseSchema).default([]) }),
+  awsDeclarativeDefinitionSchema.extend({ cases: z.array(awsDeclarativeCaseSchema).default([]) }),
   azureDefinitionSchema.extend({ cases: z.array(azureCaseSchema).default([]) }),
 ]);
 

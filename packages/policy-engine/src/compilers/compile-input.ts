@@ -53,6 +53,13 @@ export interface CompileBundleInput {
   azureDefinitionScope?: string;
   /** AWS only: the characters an SCP may have in the target organisation (default 5,120). */
   scpMaxCharacters?: number;
+  /** AWS declarative policies only: the characters a declarative policy may have (default 10,000). */
+  declarativeMaxCharacters?: number;
+  /**
+   * AWS declarative policies only: the parent of each OU and account (the synced hierarchy), so a
+   * waived account can be left out of the policy's targets.
+   */
+  parentOf?: Readonly<Record<string, string>>;
 }
 
 export type CompileErrorCode =

@@ -5,6 +5,7 @@ import type {
   IamStatementTemplate,
   ParameterDefinition,
 } from "../catalogue/definition-schema";
+import { treeOf } from "../catalogue/definition-tree";
 import { checkParameterValue } from "../catalogue/parameter-values";
 import { CompileError } from "./compile-input";
 
@@ -100,7 +101,7 @@ function inline(
       `policy_reference ${slug} is enforced by ${target.enforcer}, not ${enforcer}`,
     );
   }
-  return inline(target.tree, enforcer, definitions, [...chain, slug]);
+  return inline(treeOf(target), enforcer, definitions, [...chain, slug]);
 }
 
 /** The definition's tree with every policy_reference replaced by the referenced tree. */

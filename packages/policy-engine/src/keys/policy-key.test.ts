@@ -70,6 +70,18 @@ describe("findPolicyKeyInText", () => {
       { key: "H4T8W2P", scpPolicyIds: [] },
     ],
     [
+      // EC2's refusal under a declarative policy carries its exception_message
+      // (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_declarative_syntax.html).
+      "an EC2 refusal with a declarative policy's message",
+      'An error occurred (UnauthorizedOperation) when calling the RunInstances operation: New EC2 instances must use IMDSv2 under the guardrail "IMDSv2" (policy key H4T8W2P). Launch with MetadataOptions HttpTokens=required, or request a time-limited waiver for this account at https://palisade.example/req?k=H4T8W2P (declarative policy: MetadataOptions.HttpTokens must be required)',
+      { key: "H4T8W2P", scpPolicyIds: [] },
+    ],
+    [
+      "a declarative policy's short message, cut before its link",
+      "UnauthorizedOperation: Refused by the Palisade guardrail h4t8w2p. Request a wai",
+      { key: "H4T8W2P", scpPolicyIds: [] },
+    ],
+    [
       "a JSON-escaped waiver link",
       "waiver at https://x.example/req?k\\u003dH4T8W2P",
       { key: "H4T8W2P", scpPolicyIds: [] },

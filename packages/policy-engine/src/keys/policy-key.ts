@@ -34,12 +34,15 @@ export interface FoundPolicyReferences {
 }
 
 // Places where Palisade itself writes the key: the waiver link (`/req?k=KEY`, possibly JSON-escaped),
-// the "policy key KEY" phrase of feedback messages, and `palisade-KEY-...` resource names.
+// the "policy key KEY" phrase of feedback messages, `palisade-KEY-...` resource names, and the
+// "Palisade guardrail KEY" of a declarative policy's short exception_message (EC2 shows it in the
+// UnauthorizedOperation it answers).
 const KEY_CANDIDATE = `([0-9A-Za-z]{${POLICY_KEY_LENGTH}})(?![0-9A-Za-z])`;
 const KEY_CONTEXTS = [
   new RegExp(String.raw`[?&]k(?:=|\\u003[dD])${KEY_CANDIDATE}`, "g"),
   new RegExp(String.raw`policy[ _-]?key\W{0,3}${KEY_CANDIDATE}`, "gi"),
   new RegExp(`palisade-${KEY_CANDIDATE}`, "gi"),
+  new RegExp(`Palisade guardrail ${KEY_CANDIDATE}`, "gi"),
 ];
 
 // SCP ARNs: arn:aws:organizations::<management account>:policy/o-<org>/service_control_policy/p-<id>

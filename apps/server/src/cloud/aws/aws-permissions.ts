@@ -31,6 +31,8 @@ export const AWS_REQUIRED_ACTIONS = [...READ_ACTIONS, ...WRITE_ACTIONS];
 const TAG = `aws:ResourceTag/${MANAGED_TAG.Key}`;
 const REQUEST_TAG = `aws:RequestTag/${MANAGED_TAG.Key}`;
 const SCPS = "arn:aws:organizations::*:policy/*/service_control_policy/*";
+/** Declarative policies for EC2 Palisade writes (one per declarative guardrail). */
+const DECLARATIVE = "arn:aws:organizations::*:policy/*/declarative_policy_ec2/*";
 
 /**
  * The connector role's permissions policy. Per the service authorization reference for
@@ -40,6 +42,8 @@ const SCPS = "arn:aws:organizations::*:policy/*/service_control_policy/*";
  * the tag condition goes on the policy ARN and the targets get a statement of their own;
  * CreatePolicy is allowed only with Palisade's tag in the request (`aws:RequestTag`, `aws:TagKeys`).
  * TagResource adds the tag, and only it, to Palisade's SCPs created before Palisade tagged them.
+ * Palisade writes service control policies and declarative policies for EC2 (types and ARNs of
+ * https://docs.aws.amazon.com/organizations/latest/APIReference/API_CreatePolicy.html).
  */
 export function awsPermissionsPolicy() {
   return {
@@ -54,7 +58,7 @@ export function awsPermissionsPolicy() {
         Condition: {
           StringEquals: {
             [REQUEST_TAG]: MANAGED_TAG.Value,
-            "organizations:PolicyType": "SERVICE_CONTROL_POLICY",
+            "organizations:PolicyType": ["SERVICE_CONTROL_POLICY", "DECLARATIVE_POLICY_EC2"],
           },
           "ForAllValues:StringEquals": { "aws:TagKeys": [MANAGED_TAG.Key] },
         },
@@ -68,7 +72,7 @@ export function awsPermissionsPolicy() {
           "organizations:AttachPolicy",
           "organizations:DetachPolicy",
         ],
-        Resource: SCPS,
+        Resource: [SCPS, DECLARATIVE],
         Condition: { StringEquals: { [TAG]: MANAGED_TAG.Value } },
       },
       {
@@ -104,7 +108,8 @@ export const DELEGATED_ACTIONS = AWS_REQUIRED_ACTIONS.filter(
  * The management account's resource-based delegation policy for a connector in a member account
  * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_delegate_policies.html;
  * examples: https://docs.aws.amazon.com/organizations/latest/userguide/security_iam_resource-based-policy-examples.html):
- * reads of the organisation, and policy writes for service control policies only.
+ * reads of the organisation, and policy writes for service control policies and declarative
+ * policies for EC2 only.
  */
 export function delegationPolicy(accountId: string) {
   const principal = { AWS: `arn:aws:iam::${accountId}:root` };
@@ -125,7 +130,11 @@ export function delegationPolicy(accountId: string) {
         Principal: principal,
         Action: DELEGATED_ACTIONS.filter((a) => !reads.includes(a)),
         Resource: "*",
-        Condition: { StringLikeIfExists: { "organizations:PolicyType": ["SERVICE_CONTROL_POLICY"] } },
+        Condition: {
+          StringLikeIfExists: {
+            "organizations:PolicyType": ["SERVICE_CONTROL_POLICY", "DECLARATIVE_POLICY_EC2"],
+          },
+        },
       },
     ],
   };

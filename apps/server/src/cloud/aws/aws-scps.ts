@@ -16,6 +16,8 @@ import type { AwsClients } from "./aws-clients";
 import { MANAGED_TAG } from "./aws-tags";
 
 export const SCP = "SERVICE_CONTROL_POLICY";
+/** The Organizations policy types Palisade writes (https://docs.aws.amazon.com/organizations/latest/APIReference/API_CreatePolicy.html, `Type`). */
+export type AwsPolicyType = "SERVICE_CONTROL_POLICY" | "RESOURCE_CONTROL_POLICY" | "DECLARATIVE_POLICY_EC2";
 
 type ScpOperations = Pick<
   AwsCloudProvider,
@@ -39,9 +41,9 @@ export function createScpOperations({ organizations, call, allPages }: AwsClient
     return { id: summary?.Id ?? "", arn: summary?.Arn ?? "", name: summary?.Name ?? "" };
   }
 
-  async function findScpByName(name: string): Promise<ScpRef | undefined> {
+  async function findScpByName(name: string, type: AwsPolicyType = SCP): Promise<ScpRef | undefined> {
     const policies = await allPages(async (NextToken) => {
-      const out = await organizations.send(new ListPoliciesCommand({ Filter: SCP, NextToken }));
+      const out = await organizations.send(new ListPoliciesCommand({ Filter: type, NextToken }));
       return { items: out.Policies ?? [], next: out.NextToken };
     });
     const found = policies.find((p) => p.Name === name);
@@ -51,8 +53,9 @@ export function createScpOperations({ organizations, call, allPages }: AwsClient
   async function putScp(
     compiled: { name: string; description: string; content: string },
     policyId?: string,
+    type: AwsPolicyType = SCP,
   ): Promise<ScpRef> {
-    const id = policyId ?? (await findScpByName(compiled.name))?.id;
+    const id = policyId ?? (await findScpByName(compiled.name, type))?.id;
     if (id) {
       try {
         const out = await call(() =>
@@ -78,7 +81,7 @@ export function createScpOperations({ organizations, call, allPages }: AwsClient
             Name: compiled.name,
             Description: compiled.description,
             Content: compiled.content,
-            Type: SCP,
+            Type: type,
             Tags: [{ ...MANAGED_TAG }],
           }),
         ),
@@ -87,9 +90,9 @@ export function createScpOperations({ organizations, call, allPages }: AwsClient
     } catch (error) {
       // Created meanwhile by another run of the same deployment.
       if (errorCode(error) !== "DuplicatePolicyException") throw error;
-      const existing = await findScpByName(compiled.name);
+      const existing = await findScpByName(compiled.name, type);
       if (!existing) throw error;
-      return putScp(compiled, existing.id);
+      return putScp(compiled, existing.id, type);
     }
   }
 
@@ -132,10 +135,10 @@ export function createScpOperations({ organizations, call, allPages }: AwsClient
     }
   }
 
-  async function listTargetScps(targetId: string): Promise<AttachedScp[]> {
+  async function listTargetScps(targetId: string, type: AwsPolicyType = SCP): Promise<AttachedScp[]> {
     const policies = await allPages(async (NextToken) => {
       const out = await call(() =>
-        organizations.send(new ListPoliciesForTargetCommand({ TargetId: targetId, Filter: SCP, NextToken })),
+        organizations.send(new ListPoliciesForTargetCommand({ TargetId: targetId, Filter: type, NextToken })),
       );
       return { items: out.Policies ?? [], next: out.NextToken };
     });
@@ -150,8 +153,8 @@ export function createScpOperations({ organizations, call, allPages }: AwsClient
   return {
     listTargetScps,
     readScpContent,
-    async applyScp(compiled, policyId) {
-      const ref = await putScp(compiled, policyId);
+    async applyScp(compiled, policyId, type) {
+      const ref = await putScp(compiled, policyId, type);
       const wanted = new Set(compiled.attach ? compiled.targets : []);
       const current = new Set(await listScpTargets(ref.id));
       // Attach first: a target that would lose its last SCP refuses the detach.

@@ -60,7 +60,7 @@ export function rethrowTransient(error: unknown, options: RunOptions): void {
 /** In the cloud: enforced, or written and on its way to being enforced. */
 export const inCloud = (status: string) => status === "DEPLOYED" || status === "PROPAGATING";
 
-async function reportMissing(run: ApplyContext, rows: DeploymentRow[], reason: string): Promise<void> {
+export async function reportMissing(run: ApplyContext, rows: DeploymentRow[], reason: string): Promise<void> {
   const detectedAt = new Date();
   for (const deployment of rows.filter((d) => inCloud(d.status))) {
     await recordMissingDeployment(run.db, {

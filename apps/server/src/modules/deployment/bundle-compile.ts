@@ -1,5 +1,9 @@
 import { createHash } from "node:crypto";
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
+import {
+  type CompiledDeclarative,
+  compileDeclarative,
+} from "@palisade/policy-engine/compilers/aws/compile-declarative";
 import { type CompiledScp, compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
 import {
   type CompiledAzureBundle,
@@ -17,6 +21,8 @@ import type { DeploymentRow } from "./deployment-repository";
 
 export type Compiled =
   | { provider: "aws"; scp: CompiledScp }
+  /** A declarative policy for EC2: one policy per bundle, attached around waived accounts. */
+  | { provider: "aws_declarative"; declarative: CompiledDeclarative }
   | { provider: "azure"; azure: CompiledAzureBundle };
 
 export type BaseInput = Omit<CompileBundleInput, "waivers">;
@@ -42,6 +48,8 @@ export function toActiveWaiver(
 }
 
 export function compile(input: CompileBundleInput): Compiled {
+  if (input.definition.enforcer === "aws_declarative_ec2")
+    return { provider: "aws_declarative", declarative: compileDeclarative(input) };
   return input.definition.enforcer === "aws_scp"
     ? { provider: "aws", scp: compileScp(input) }
     : { provider: "azure", azure: compileAzureBundle(input) };

@@ -25,6 +25,7 @@ import { baseInput, compileWithWaivers, exemptionIds, toActiveWaiver } from "./b
 import { removeBundleNow } from "./bundle-remove";
 import { findBundle, type StoredScope } from "./bundle-repository";
 import { cloudFailure, compileFailure, type WaiverErrorCode } from "./cloud-failure";
+import { applyAwsDeclarative, parentOfConnector } from "./declarative-apply";
 import { findDeploymentsOfBundle } from "./deployment-repository";
 import { definitionsOf, type EngineDeps, finishBundle, providerOf } from "./engine-context";
 import { scpQuotasFor } from "./scp-repack";
@@ -139,7 +140,8 @@ export function createBundleEngine(deps: EngineDeps) {
       const enforceable = waiverRows
         .filter((w) => isEnforceable(w, now))
         .map((w) => toActiveWaiver(w, byId.get(w.deploymentId)));
-      const quotas = await scpQuotasFor(db, tenantId, live.find((d) => d.connectorId)?.connectorId ?? null);
+      const connectorId = live.find((d) => d.connectorId)?.connectorId ?? null;
+      const quotas = await scpQuotasFor(db, tenantId, connectorId);
       const input = {
         ...baseInput(
           bundle,
@@ -149,6 +151,10 @@ export function createBundleEngine(deps: EngineDeps) {
           deps.publicUrl,
         ),
         scpMaxCharacters: quotas.characters,
+        // A declarative waiver leaves its account out of the targets: the compiler needs the tree.
+        ...(definition.enforcer === "aws_declarative_ec2"
+          ? { parentOf: await parentOfConnector(db, tenantId, connectorId) }
+          : {}),
       };
 
       let compiled: ReturnType<typeof compileWithWaivers>;
@@ -190,6 +196,8 @@ export function createBundleEngine(deps: EngineDeps) {
           live,
           leaving,
         );
+      } else if (compiled.compiled.provider === "aws_declarative" && provider.provider === "aws") {
+        await applyAwsDeclarative(run, provider, compiled.compiled.declarative, live, leaving);
       } else if (compiled.compiled.provider === "azure" && provider.provider === "azure") {
         if (options.detectMissing) {
           // Before the sync puts the enforceable exemptions back: what did the cloud gain or lose?

@@ -1,3 +1,4 @@
+import { compileDeclarative } from "@palisade/policy-engine/compilers/aws/compile-declarative";
 import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
 import {
   type CompiledAzureBundle,
@@ -10,6 +11,7 @@ import { type ApplyContext, failDeployments, type RunOptions, rethrowTransient }
 import { baseInput, exemptionIds, toActiveWaiver } from "./bundle-compile";
 import type { BundleRow, StoredScope } from "./bundle-repository";
 import { cloudFailure } from "./cloud-failure";
+import { DECLARATIVE_EC2 } from "./declarative-apply";
 import { findDeploymentsOfBundle } from "./deployment-repository";
 import { definitionsOf, type EngineDeps, finishBundle, providerOf } from "./engine-context";
 import { repackTarget } from "./scp-repack";
@@ -51,7 +53,17 @@ export async function removeBundleNow(
       )
     : undefined;
   try {
-    if (provider.provider === "aws") {
+    if (provider.provider === "aws" && definition?.enforcer === "aws_declarative_ec2") {
+      // A declarative guardrail is its own policy: detached everywhere and deleted.
+      let name: string | undefined;
+      try {
+        name = input ? compileDeclarative({ ...input, waivers: [] }).name : undefined;
+      } catch (error) {
+        if (!(error instanceof CompileError)) throw error;
+      }
+      const found = name ? await provider.findScpByName(name, DECLARATIVE_EC2) : undefined;
+      if (found) await provider.removeScp(found.id);
+    } else if (provider.provider === "aws") {
       // The guardrail leaves the packed SCPs of every target it was on.
       const targets = new Map<string, string>();
       for (const d of remaining) if (d.connectorId) targets.set(d.scopeExternalId, d.connectorId);

@@ -154,6 +154,10 @@ async function replayAws(
   progress: Progress,
 ): Promise<Replayed> {
   const compiled = compileCandidate(row, definition, all);
+  if (compiled.provider === "aws_declarative")
+    throw new Error(
+      "the impact preview replays recorded requests against service control policies; it does not evaluate declarative policies for EC2",
+    );
   if (compiled.provider !== "aws") throw new Error("an AWS preview compiled to another provider");
   const ctx: ClassifyContext = await loadClassifyContext(deps, connector, "aws");
   const target = {

@@ -61,6 +61,8 @@ export function createWaiverFitCheck(deps: { catalogue: Catalogue; publicUrl: st
     const definition = all.get(bundle.policySlug);
     // Without its definition the bundle cannot be compiled at all; the sync reports that.
     if (!definition) return;
+    // A declarative waiver changes where the policy is attached, not its size; it must name an account.
+    if (definition.enforcer === "aws_declarative_ec2") return requireWholeAccounts(bundle, proposed);
     const guardrail = await loadGuardrail(db, bundle, now);
     const byId = new Map(guardrail.deployments.map((d) => [d.id, d]));
     const added = proposed.map((p, index) => ({
@@ -158,6 +160,20 @@ async function otherContents(
 function nextWindowEnd(waivers: ActiveWaiver[], now: Date): Date | undefined {
   const ends = waivers.map((w) => w.expiresAt.getTime()).filter((t) => t > now.getTime());
   return ends.length > 0 ? new Date(Math.min(...ends)) : undefined;
+}
+
+/**
+ * A declarative policy has no conditions, so its waiver can only leave a whole account out of the
+ * policy's targets: a waiver for every scope, an OU, a principal or a resource is refused.
+ */
+function requireWholeAccounts(bundle: BundleRow, proposed: { scope: string | null }[]): void {
+  if (proposed.every((p) => /^\d{12}$/.test(p.scope ?? ""))) return;
+  throw callError(
+    Code.InvalidArgument,
+    `Policy ${bundle.key} (${bundle.policySlug}) is enforced by EC2 itself through a declarative policy, ` +
+      "which has no conditions: a waiver exempts one whole account until it expires. Choose the account.",
+    { product: ProductErrorCode.WAIVER_CREATION_FAILED_FORBIDDEN_SCOPE },
+  );
 }
 
 function noRoom(bundle: BundleRow, where: string, until: Date | undefined, quotas: ScpLimits) {

@@ -25,6 +25,7 @@ import type {
   Enforcer as EnforcerName,
   TreeNode,
 } from "@palisade/policy-engine/catalogue/definition-schema";
+import { treeOf } from "@palisade/policy-engine/catalogue/definition-tree";
 import { invalidField } from "../../rpc/errors";
 import type { TenantDefinitionRow } from "./policy-definition-repository";
 import { safeReadingUrls } from "./reading-url";
@@ -158,7 +159,8 @@ export function definitionMessage(
     enforcer: () => enumValue(Enforcer, definition.enforcer),
     supported_provider: () => providerOfEnforcer(definition.enforcer),
     parameter_definitions: () => definition.parameter_definitions.map(parameterInit),
-    tree: () => treeInit(definition.tree),
+    // A declarative definition's ec2_attributes template travels as the tree's one atomic node.
+    tree: () => treeInit(treeOf(definition)),
     provider_data: () => providerDataInit(definition),
     affected_resource_types: () => definition.affected_resource_types,
     main_resource_type: () => definition.main_resource_type,
@@ -198,6 +200,13 @@ function valueJson(value: Value, field: string): unknown {
   } catch {
     throw invalidField(`policy_definition.${field}`, "expected a JSON value");
   }
+}
+
+/** A declarative definition's template comes back from its tree's atomic node (see definitionMessage). */
+function treeFields(enforcer: unknown, tree: unknown): Record<string, unknown> {
+  if (enforcer !== "aws_declarative_ec2") return { tree };
+  const atomic = (tree as { atomic?: { ec2_attributes?: unknown } } | undefined)?.atomic;
+  return { ec2_attributes: atomic?.ec2_attributes ?? atomic };
 }
 
 function treeDocument(node: PolicyTreeNode | undefined, path: string): unknown {
@@ -277,7 +286,7 @@ export function definitionDocument(message: PolicyDefinition): Record<string, un
       ),
       target_type: enumName(TargetType, parameter.targetType),
     })),
-    tree: treeDocument(message.tree, "tree"),
+    ...treeFields(enumName(Enforcer, message.enforcer), treeDocument(message.tree, "tree")),
     provider_data: providerDataDocument(message.providerData),
     affected_resource_types: message.affectedResourceTypes,
     main_resource_type: message.mainResourceType,

@@ -19,6 +19,8 @@ export interface BundleCard {
   policySlug: string;
   feedbackMessage: string;
   parameters: BundleCardParameter[];
+  /** A declarative policy: a waiver exempts one whole account (its scope must be an account). */
+  waiverExemptsWholeAccount: boolean;
 }
 
 export interface PolicyServiceDeps {
@@ -60,6 +62,7 @@ export async function findLiveBundleCard(
     policySlug: bundle.policySlug,
     feedbackMessage: bundle.feedbackMessage,
     parameters,
+    waiverExemptsWholeAccount: definition?.enforcer === "aws_declarative_ec2",
   };
 }
 

@@ -21,11 +21,12 @@ export async function listWaiverScopes(
   db: Database,
   tenantId: string,
   roots: { externalId: string; type: string }[],
-  query: { search?: string; limit: number; offset: number },
+  query: { search?: string; limit: number; offset: number; types?: string[] },
 ): Promise<{ rows: WaiverScopeRow[]; total: number }> {
   if (roots.length === 0) return { rows: [], total: 0 };
+  const waivable = WAIVABLE_TYPES.filter((t) => !query.types || query.types.includes(t));
   const rootIds = roots.map((r) => r.externalId.toLowerCase());
-  const extra = roots.filter((r) => WAIVABLE_TYPES.includes(r.type));
+  const extra = roots.filter((r) => waivable.includes(r.type));
   const search = query.search ? `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const known = sql`
     with recursive tree(external_id, name, type, parent_external_id, depth) as (
@@ -44,7 +45,7 @@ export async function listWaiverScopes(
         coalesce((select p.name from hierarchy_nodes p
           where p.tenant_id = ${tenantId} and lower(p.external_id) = lower(tree.parent_external_id) limit 1), '') as parent_name
       from tree where tree.type in (${sql.join(
-        WAIVABLE_TYPES.map((t) => sql`${t}`),
+        waivable.map((t) => sql`${t}`),
         sql`, `,
       )})
       order by lower(tree.external_id)

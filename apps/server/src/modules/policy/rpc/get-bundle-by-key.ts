@@ -33,5 +33,6 @@ export async function getBundleByKey(
       description: parameter.description,
       value: fromJson(ValueSchema, parameter.value),
     })),
+    waiverExemptsWholeAccount: card.waiverExemptsWholeAccount,
   };
 }

@@ -36,8 +36,11 @@ export async function listWaiverScopes(
   }));
   const search = req.search?.trim() ?? "";
   const page = Math.max(1, req.page);
+  // A declarative policy's waiver exempts a whole account: only accounts are offered.
+  const accountsOnly = (await deps.bundleCard(key))?.waiverExemptsWholeAccount ?? false;
   const { rows, total } = await listScopes(deps.db, bundle.tenantId, roots, {
     search: search.length >= MIN_SEARCH ? search : undefined,
+    types: accountsOnly ? ["AWS_ACCOUNT"] : undefined,
     limit: WAIVER_SCOPES_PAGE_SIZE,
     offset: (page - 1) * WAIVER_SCOPES_PAGE_SIZE,
   });

@@ -121,6 +121,9 @@ export function WaiverRequestForm({
       ? debouncedKey.trim()
       : "";
   const bundle = useBundleByKey(lookupKey);
+  // A declarative policy has no conditions: its waiver exempts one whole account, which must be chosen.
+  const wholeAccount = bundle.data?.waiverExemptsWholeAccount === true;
+  const accountMissing = wholeAccount && values.scope === "";
   // A typed key: the picker's code arrives while the key is looked up.
   useEffect(() => {
     if (lookupKey !== "") void preloadScopePicker();
@@ -200,6 +203,7 @@ export function WaiverRequestForm({
                 hint={scopeHint}
                 value={values.scope}
                 onChange={chooseScope}
+                wholeAccount={wholeAccount}
               />
             </Suspense>
           )}
@@ -255,7 +259,11 @@ export function WaiverRequestForm({
               </p>
             )}
           </div>
-          <Button type="submit" className="w-full sm:w-auto" disabled={submitting || !isValid}>
+          <Button
+            type="submit"
+            className="w-full sm:w-auto"
+            disabled={submitting || !isValid || accountMissing}
+          >
             {submitting && <LoaderIcon className="animate-spin" />}
             {submitting ? "Submitting..." : "Submit"}
           </Button>

@@ -14,15 +14,20 @@ const searchFrom = 10;
 /**
  * Where the waiver applies: every scope the policy is deployed to, or one account, subscription or
  * resource group under them, by name. A scope named in a pasted deny message is chosen for the
- * requester when the policy covers it.
+ * requester when the policy covers it. For a guardrail the cloud service enforces itself (an AWS
+ * declarative policy), only accounts are offered, and the page says before submitting that the
+ * waiver exempts the whole account.
  */
 export function WaiverScopePicker({
   policyKey,
   hint,
   value,
   onChange,
+  wholeAccount = false,
 }: {
   policyKey: string;
+  /** The waiver exempts one whole account: no "everywhere", and the page says so. */
+  wholeAccount?: boolean;
   hint: DenyMessageScope | null;
   value: string;
   onChange: (scope: { id: string; label: string }) => void;
@@ -92,7 +97,7 @@ export function WaiverScopePicker({
           onChange({ id: next, label: next ? (known[next] ?? next) : "" });
         }}
       >
-        <option value="">Everywhere this policy applies</option>
+        <option value="">{wholeAccount ? "Choose the account" : "Everywhere this policy applies"}</option>
         {!chosenListed && <option value={value}>{known[value] ?? value}</option>}
         {scopes.map((scope) => (
           <option key={scope.externalId} value={scope.externalId} title={scope.externalId}>
@@ -101,7 +106,13 @@ export function WaiverScopePicker({
         ))}
       </select>
       <p id={`${id}-scope-help`} className="text-sm text-muted-foreground">
-        {value ? (
+        {wholeAccount ? (
+          <span data-testid="whole-account-waiver">
+            This guardrail is enforced by EC2 itself: a waiver exempts the whole account{" "}
+            {value ? <span title={value}>{known[value] ?? value}</span> : "you choose"} until it expires, for
+            everyone in it.
+          </span>
+        ) : value ? (
           <>
             Only <span title={value}>{known[value] ?? value}</span> is waived; the policy stays in force
             elsewhere. <span className="font-mono text-xs break-all">{value}</span>
