@@ -1,10 +1,10 @@
+import type { AwsPolicyType } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { CompiledScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
 import type {
   AzurePolicyAssignmentResource,
   AzurePolicyDefinitionResource,
   AzurePolicyExemptionResource,
 } from "@palisade/policy-engine/compilers/azure/compile-azure";
-import type { AwsPolicyType } from "./aws/aws-scps";
 
 export type ProviderName = "aws" | "azure";
 

@@ -25,6 +25,7 @@ export const AWS_POLICY_TYPE_OF_ENFORCER = {
   aws_rcp: "RESOURCE_CONTROL_POLICY",
   aws_declarative_ec2: "DECLARATIVE_POLICY_EC2",
 } as const satisfies Record<Exclude<Enforcer, "azure_policy">, string>;
+export type AwsPolicyType = (typeof AWS_POLICY_TYPE_OF_ENFORCER)[keyof typeof AWS_POLICY_TYPE_OF_ENFORCER];
 
 export const parameterTypeSchema = z.enum(["integer", "string", "array", "object", "boolean", "float"]);
 export type ParameterType = z.infer<typeof parameterTypeSchema>;

@@ -10,6 +10,7 @@ import {
   type PolicySummary,
   UpdatePolicyCommand,
 } from "@aws-sdk/client-organizations";
+import type { AwsPolicyType } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { AttachedScp, AwsCloudProvider, ScpRef } from "../cloud-provider";
 import { errorCode, isNotFound } from "../errors";
 import type { AwsClients } from "./aws-clients";
@@ -17,7 +18,6 @@ import { MANAGED_TAG } from "./aws-tags";
 
 export const SCP = "SERVICE_CONTROL_POLICY";
 /** The Organizations policy types Palisade writes (https://docs.aws.amazon.com/organizations/latest/APIReference/API_CreatePolicy.html, `Type`). */
-export type AwsPolicyType = "SERVICE_CONTROL_POLICY" | "RESOURCE_CONTROL_POLICY" | "DECLARATIVE_POLICY_EC2";
 
 type ScpOperations = Pick<
   AwsCloudProvider,
