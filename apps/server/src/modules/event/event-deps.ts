@@ -3,7 +3,7 @@ import type { JobQueue } from "../../jobs/job-queue";
 import type { ExportService } from "../export/export-service";
 
 /** What the PolicyEventStoreService methods work with. */
-export interface EventRpcDeps {
+export interface EventServiceDeps {
   db: Database;
   /** Fetches are queued as jobs. */
   jobs: JobQueue;

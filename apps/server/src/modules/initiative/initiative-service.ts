@@ -11,22 +11,22 @@ import { listInitiativePolicies } from "./rpc/list-initiative-policies";
 import { listInitiatives } from "./rpc/list-initiatives";
 import type { InitiativeServiceDeps } from "./tenant-initiatives";
 
-export function createInitiativeService(deps: {
+export function createInitiativeService(options: {
   db: Database;
   runtime: ConnectorRuntime;
   catalogue: Catalogue;
   jobs: JobQueue;
   publicUrl: string;
 }): ServiceImpl<typeof InitiativeService> {
-  const initiatives: InitiativeServiceDeps = {
-    ...deps,
-    frameworks: new Map(deps.catalogue.frameworks.map((framework) => [framework.id, framework])),
+  const deps: InitiativeServiceDeps = {
+    ...options,
+    frameworks: new Map(options.catalogue.frameworks.map((framework) => [framework.id, framework])),
   };
   return {
-    listInitiatives: (req, ctx) => listInitiatives(initiatives, req, ctx),
-    getInitiative: (req, ctx) => getInitiative(initiatives, req, ctx),
-    listInitiativePolicies: (req, ctx) => listInitiativePolicies(initiatives, req, ctx),
-    installInitiative: (req, ctx) => installInitiative(initiatives, req, ctx),
-    getInitiativeInstall: (req, ctx) => getInitiativeInstall(initiatives, req, ctx),
+    listInitiatives: (req, ctx) => listInitiatives(deps, req, ctx),
+    getInitiative: (req, ctx) => getInitiative(deps, req, ctx),
+    listInitiativePolicies: (req, ctx) => listInitiativePolicies(deps, req, ctx),
+    installInitiative: (req, ctx) => installInitiative(deps, req, ctx),
+    getInitiativeInstall: (req, ctx) => getInitiativeInstall(deps, req, ctx),
   };
 }

@@ -1,5 +1,5 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type {
   GetDefinitionBySlugRequest,
   GetDefinitionBySlugResponseSchema,
@@ -15,6 +15,7 @@ import type { PolicyServiceDeps } from "../policies";
 export async function getDefinitionBySlug(
   deps: PolicyServiceDeps,
   req: GetDefinitionBySlugRequest,
+  _ctx: HandlerContext,
 ): Promise<MessageInitShape<typeof GetDefinitionBySlugResponseSchema>> {
   const slug = requireSlug(req.slug);
   const definition = deps.catalogue.bySlug.get(slug);

@@ -1,5 +1,5 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type {
   ListWaiverScopesRequest,
@@ -23,6 +23,7 @@ const MIN_SEARCH = 2;
 export async function listWaiverScopes(
   deps: PolicyServiceDeps,
   req: ListWaiverScopesRequest,
+  _ctx: HandlerContext,
 ): Promise<MessageInitShape<typeof ListWaiverScopesResponseSchema>> {
   const key = normalizePolicyKey(req.key);
   if (!isPolicyKeyFormat(key)) {
