@@ -141,4 +141,17 @@ describe("server layout", () => {
       .map((file) => file.path);
     expect(wrong).toEqual([]);
   });
+  it("lets a module use another only through its <module>-api.ts", () => {
+    const wrong = files.flatMap((file) => {
+      const from = moduleOf(file.path);
+      if (!from) return [];
+      return file.imports
+        .filter((target) => {
+          const to = moduleOf(`${target}.ts`);
+          return to !== undefined && to !== from && target !== `modules/${to}/${to}-api`;
+        })
+        .map((target) => `${file.path} imports ${target}`);
+    });
+    expect(wrong).toEqual([]);
+  });
 });

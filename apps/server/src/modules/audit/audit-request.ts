@@ -2,7 +2,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { AuditFilter } from "@palisade/api/gen/palisade/audit/v1/audit_pb";
 import { ExportFormat } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { invalidArgument } from "../../rpc/errors";
-import type { ExportFormatName } from "../export/export-service";
+import type { ExportFormatName } from "../export/export-api";
 import type { AuditQuery } from "./audit-query-repository";
 
 /** The query of an audit filter; a time range that ends before it starts is refused. */

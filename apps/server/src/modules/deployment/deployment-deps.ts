@@ -1,8 +1,8 @@
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import type { Database } from "../../db/database";
 import type { JobQueue } from "../../jobs/job-queue";
-import type { ConnectorRuntime } from "../connector/connector-runtime";
-import type { ExportService } from "../export/export-service";
+import type { ConnectorRuntime } from "../connector/connector-api";
+import type { ExportService } from "../export/export-api";
 import type { BundleEngine } from "./bundle-engine";
 
 /** What the deployment manager's RPCs work with. */

@@ -3,7 +3,7 @@ import type { InitiativeService } from "@palisade/api/gen/palisade/initiative/v1
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import type { Database } from "../../db/database";
 import type { JobQueue } from "../../jobs/job-queue";
-import type { ConnectorRuntime } from "../connector/connector-runtime";
+import type { ConnectorRuntime } from "../connector/connector-api";
 import { getInitiative } from "./rpc/get-initiative";
 import { getInitiativeInstall } from "./rpc/get-initiative-install";
 import { installInitiative } from "./rpc/install-initiative";

@@ -1,7 +1,7 @@
 import type { Database } from "../../db/database";
 import type { JobQueue } from "../../jobs/job-queue";
-import type { SecretBox } from "../connector/secret-box";
-import type { WaiverFitCheck } from "../waiver/waiver-lifecycle";
+import type { SecretBox } from "../connector/connector-api";
+import type { WaiverFitCheck } from "../waiver/waiver-api";
 import type { ChatTokens } from "./chat-signature";
 
 export interface NotificationServiceDeps {

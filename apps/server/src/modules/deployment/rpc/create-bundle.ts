@@ -7,7 +7,7 @@ import type {
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { bundleAuditView } from "../bundle-audit";
 import { createBundleNow } from "../bundle-create";
 import { parseManagedBy, parseName, parseNamespace } from "../bundle-input";

@@ -6,8 +6,8 @@ import type {
 } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { enqueueBundleDelete } from "../../../jobs/bundle-delete-job";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
-import { cancelWaiversOfBundle } from "../../waiver/waiver-lifecycle";
+import { recordAudit } from "../../audit/audit-api";
+import { cancelWaiversOfBundle } from "../../waiver/waiver-api";
 import { bundleAuditView } from "../bundle-audit";
 import { bundleById } from "../bundle-lookup";
 import { updateBundle } from "../bundle-repository";

@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { enqueueReconcile } from "../../../jobs/reconcile-job";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import type { DeploymentServiceDeps } from "../deployment-deps";
 
 export async function sync(

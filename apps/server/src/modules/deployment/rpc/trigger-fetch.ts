@@ -7,7 +7,7 @@ import type {
 import { enqueueEventFetch } from "../../../jobs/event-fetch-job";
 import { enqueueReconcile } from "../../../jobs/reconcile-job";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { bundleById } from "../bundle-lookup";
 import type { StoredScope } from "../bundle-repository";
 import type { DeploymentServiceDeps } from "../deployment-deps";

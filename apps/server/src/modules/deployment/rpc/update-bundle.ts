@@ -11,9 +11,8 @@ import { renderFeedbackMessage } from "@palisade/policy-engine/compilers/compile
 import { enqueueBundleSync } from "../../../jobs/bundle-sync-job";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
-import { recordAudit } from "../../audit/audit-log";
-import { findHierarchyNodes } from "../../connector/connector-repository";
-import { awsManagementAccountOf } from "../../connector/connectors";
+import { recordAudit } from "../../audit/audit-api";
+import { awsManagementAccountOf, findHierarchyNodes } from "../../connector/connector-api";
 import { bundleAuditView } from "../bundle-audit";
 import {
   parseManagedBy,

@@ -1,7 +1,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { SyncRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import type { EventServiceDeps } from "../event-deps";
 import { listConnectorIds } from "../event-lookup-repository";
 import { requestFetch } from "../request-fetch";

@@ -2,7 +2,7 @@ import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { UpdateResourcesRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { callError } from "../../../rpc/errors";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import type { EventServiceDeps } from "../event-deps";
 import { scopesOf } from "../event-hierarchy";
 import { resourceEventMessage } from "../event-message";

@@ -1,7 +1,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { UpdateRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import type { EventServiceDeps } from "../event-deps";
 import { scopesOf } from "../event-hierarchy";
 import { eventMessage } from "../event-message";

@@ -8,7 +8,7 @@ import type {
 import { WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { waiverMessage } from "../../waiver/waiver-message";
+import { waiverMessage } from "../../waiver/waiver-api";
 import { ChatRefusal, decideFromChat as decideWaiverFromChat } from "../chat-decision";
 import type { NotificationServiceDeps } from "../notification-deps";
 import { spendNonce } from "../notification-repository";

@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/notification/v1/notification_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { type SecretField, secretContext } from "../notification-delivery";
 import type { NotificationServiceDeps } from "../notification-deps";
 import { notificationSettingsMessage } from "../notification-message";

@@ -4,8 +4,7 @@ import type {
   GetDefinitionBySlugRequest,
   GetDefinitionBySlugResponseSchema,
 } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
-import { requireSlug } from "../../policy-definition/definition-query";
-import { safeReadingUrls } from "../../policy-definition/reading-url";
+import { requireSlug, safeReadingUrls } from "../../policy-definition/policy-definition-api";
 import type { PolicyServiceDeps } from "../policies";
 
 /**

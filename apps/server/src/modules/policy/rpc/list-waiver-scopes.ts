@@ -8,8 +8,7 @@ import type {
 import { isPolicyKeyFormat, normalizePolicyKey } from "@palisade/policy-engine/keys/policy-key";
 import { scopeTypeOf as scopeTypeNamed } from "../../../rpc/common-message";
 import { invalidField } from "../../../rpc/errors";
-import { deploymentsOfBundle, findLiveBundleByKeyAnyTenant } from "../../waiver/waiver-context-repository";
-import { scopeTypeOf } from "../../waiver/waiver-rules";
+import { deploymentsOfBundle, findLiveBundleByKeyAnyTenant, scopeTypeOf } from "../../waiver/waiver-api";
 import type { PolicyServiceDeps } from "../policies";
 import { listWaiverScopes as listScopes } from "../waiver-scope-repository";
 

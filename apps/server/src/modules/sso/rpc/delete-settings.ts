@@ -5,7 +5,7 @@ import type {
   DeleteSettingsResponseSchema,
 } from "@palisade/api/gen/palisade/sso/v1/sso_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { deleteTenantSso, findTenantSso } from "../sso-repository";
 import type { SsoServiceDeps } from "../sso-settings";
 

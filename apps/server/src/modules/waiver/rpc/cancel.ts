@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { tenantHasKey } from "../waiver-context-repository";
 import { notFoundKey, type WaiverServiceDeps } from "../waiver-deps";
 import { cancelOpenWaiversOfKey, cancelWaiver, waiverNotFound } from "../waiver-lifecycle";

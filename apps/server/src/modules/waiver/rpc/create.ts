@@ -9,7 +9,7 @@ import type {
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
 import { idempotencyKeyOf } from "../../../rpc/idempotency";
-import { recordAuditAs } from "../../audit/audit-log";
+import { recordAuditAs } from "../../audit/audit-api";
 import { findLiveBundleByKeyAnyTenant } from "../waiver-context-repository";
 import { createWaivers } from "../waiver-create";
 import type { WaiverServiceDeps } from "../waiver-deps";

@@ -9,7 +9,7 @@ import type {
 import type { Transaction } from "../../../db/database";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { requiresSeparateApprover } from "../waiver-context-repository";
 import type { WaiverServiceDeps } from "../waiver-deps";
 import { approveWaiver, rejectWaiver, waiverNotFound } from "../waiver-lifecycle";
