@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
  * The server's layout rules (docs/architecture.md), checked on the source: the top-level folders
  * of src/ import one way, down the layers below; nothing imports in a circle (files, modules,
  * folders); imports go `rpc -> domain -> repository`; only repositories run SQL; and an RPC file
- * is reached only through its service map.
+ * is reached only through its service map; every RPC handler has one shape, named after its
+ * method and called as `(deps, req, ctx)`; and a module uses another only through its api file.
  */
 const src = resolve(import.meta.dirname, "../src");
 const MAX_LINES = 400;
@@ -53,6 +54,14 @@ function sourceFiles(dir: string): SourceFile[] {
 const files = sourceFiles(src);
 const moduleOf = (path: string) => /^modules\/([^/]+)\//.exec(path)?.[1];
 const isRepository = (path: string) => /-repository\.ts$/.test(path);
+/** `rpc/list-bundle.ts` handles `listBundle`; `export`, a reserved word, is `export$`. */
+const handlerName = (rpcPath: string) => {
+  const method = (/([^/]+)\.ts$/.exec(rpcPath)?.[1] ?? "").replace(/-(\w)/g, (_, c: string) =>
+    c.toUpperCase(),
+  );
+  return method === "export" ? "export$" : method;
+};
+const asPattern = (text: string) => text.replace(/[$]/g, "\\$&");
 /** The top-level folder of src/ a file is in, or the file itself at the root. */
 const topOf = (path: string) => path.split("/")[0] as string;
 
@@ -176,6 +185,55 @@ describe("server layout", () => {
       .filter((file) => file.path.startsWith("modules/") && !isRepository(file.path))
       .filter((file) => query.test(file.text))
       .map((file) => file.path);
+    expect(wrong).toEqual([]);
+  });
+
+  it("names each RPC handler after its method and calls it as (deps, req, ctx)", () => {
+    const rpcFiles = files.filter((file) => /^modules\/[^/]+\/rpc\/[^/]+\.ts$/.test(file.path));
+    const badHandlers = rpcFiles
+      .filter((file) => {
+        const name = asPattern(handlerName(file.path));
+        const shape = new RegExp(
+          `^export async function ${name}\\(\\s*(?:\\w+|\\{[^}]*\\}): \\w+ServiceDeps,\\s*_?req: \\w+,\\s*_?ctx: HandlerContext,?\\s*\\)`,
+          "m",
+        );
+        return !shape.test(file.text);
+      })
+      .map(
+        (file) =>
+          `${file.path} does not export ${handlerName(file.path)}(deps: <Module>ServiceDeps, req, ctx)`,
+      );
+    const badCalls = files
+      .filter((file) => /^modules\/[^/]+\/[^/]+-service\.ts$/.test(file.path))
+      .flatMap((file) =>
+        file.imports
+          .filter((target) => target.startsWith(`${dirname(file.path)}/rpc/`))
+          .filter((target) => {
+            const name = asPattern(handlerName(target));
+            return !new RegExp(`\\b${name}\\(deps, req, ctx\\)`).test(file.text);
+          })
+          .map((target) => `${file.path} does not call ${handlerName(target)}(deps, req, ctx)`),
+      );
+    expect([...badHandlers, ...badCalls]).toEqual([]);
+  });
+
+  it("keys services by their generated descriptors, not by names typed out", () => {
+    const wrong = files
+      .filter((file) => /"palisade\.\w+\.v1\.\w+Service"/.test(file.text))
+      .map((file) => file.path);
+    expect(wrong).toEqual([]);
+  });
+  it("lets a module use another only through its <module>-api.ts", () => {
+    const wrong = files.flatMap((file) => {
+      const from = moduleOf(file.path);
+      if (!from) return [];
+      return file.imports
+        .filter((target) => {
+          const to = moduleOf(`${target}.ts`);
+          return to !== undefined && to !== from && target !== `modules/${to}/${to}-api.ts`;
+        })
+        .map((target) => `${file.path} imports ${target}`);
+    });
     expect(wrong).toEqual([]);
   });
 });

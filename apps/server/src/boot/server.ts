@@ -1,6 +1,21 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createContextValues } from "@connectrpc/connect";
+import { AccountService } from "@palisade/api/gen/palisade/account/v1/account_pb";
+import { AuditService } from "@palisade/api/gen/palisade/audit/v1/audit_pb";
+import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
+import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
+import { PolicyEventStoreService } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
+import { InitiativeService } from "@palisade/api/gen/palisade/initiative/v1/initiative_pb";
+import { NotificationService } from "@palisade/api/gen/palisade/notification/v1/notification_pb";
+import { PolicyService } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
+import { PolicyDefinitionService } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
+import { RecommendationService } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
+import { SsoService } from "@palisade/api/gen/palisade/sso/v1/sso_pb";
+import { TeamService } from "@palisade/api/gen/palisade/team/v1/team_pb";
+import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
+import { WaiverAnalyticsService } from "@palisade/api/gen/palisade/waiver/v1/waiver_analytics_pb";
+import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { allServices } from "@palisade/api/services";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import Fastify from "fastify";
@@ -47,6 +62,9 @@ import { callContextKey } from "../rpc/call-context";
 import { withIdempotencyKeys } from "../rpc/idempotency";
 import type { RateLimiter } from "../rpc/rate-limiter";
 import type { AnyServiceImpl } from "../rpc/service-impl";
+import { defineAuditExport } from "../modules/audit/audit-export";
+import { defineBundleExport } from "../modules/deployment/bundle-export";
+import { defineEventExport } from "../modules/event/event-export";
 import { createAuthInterceptor } from "./rpc/auth-interceptor";
 import { registerConnectRoutes } from "./rpc/connect-routes";
 import { createDatabaseUnavailableInterceptor, isDatabaseUnavailable } from "./rpc/database-unavailable";
@@ -209,6 +227,11 @@ export async function buildServer(deps: ServerDeps) {
     });
   });
 
+  // The kinds of export this server writes (bundles, events, audit records); the export job
+  // runs the same producers.
+  defineBundleExport({ db, exports: deps.exports });
+  defineEventExport(deps.exports, db);
+  defineAuditExport(deps.exports, db);
   deps.exports.route(app);
   // Every path that acknowledges a waiver checks that the cloud's policy has room for it.
   const fits = createWaiverFitCheck({ catalogue, publicUrl: deps.publicUrl });
@@ -217,9 +240,9 @@ export async function buildServer(deps: ServerDeps) {
   const bundleCards = createBundleCards(db, catalogue, database.listen);
   app.addHook("onClose", () => bundleCards.close());
   const implementations = new Map<string, AnyServiceImpl>([
-    ["palisade.tenant.v1.TenantService", createTenantService({ db })],
+    [TenantService.typeName, createTenantService({ db })],
     [
-      "palisade.sso.v1.SsoService",
+      SsoService.typeName,
       createSsoService({
         db,
         publicUrl: deps.publicUrl,
@@ -227,9 +250,9 @@ export async function buildServer(deps: ServerDeps) {
         socialSignIn: deps.signIn.socialSignIn,
       }),
     ],
-    ["palisade.account.v1.AccountService", createAccountService({ db, allowSignUp: deps.allowSignUp })],
+    [AccountService.typeName, createAccountService({ db, allowSignUp: deps.allowSignUp })],
     [
-      "palisade.team.v1.TeamService",
+      TeamService.typeName,
       createTeamService({
         db,
         auth,
@@ -239,13 +262,10 @@ export async function buildServer(deps: ServerDeps) {
         passwordPolicy: deps.passwordPolicy,
       }),
     ],
-    ["palisade.connector.v1.ConnectorService", createConnectorService({ db, ...deps.cloud })],
+    [ConnectorService.typeName, createConnectorService({ db, ...deps.cloud })],
+    [PolicyDefinitionService.typeName, createPolicyDefinitionService({ db, catalogue })],
     [
-      "palisade.policydefinition.v1.PolicyDefinitionService",
-      createPolicyDefinitionService({ db, catalogue }),
-    ],
-    [
-      "palisade.initiative.v1.InitiativeService",
+      InitiativeService.typeName,
       createInitiativeService({
         db,
         runtime: deps.cloud.runtime,
@@ -255,7 +275,7 @@ export async function buildServer(deps: ServerDeps) {
       }),
     ],
     [
-      "palisade.recommendation.v1.RecommendationService",
+      RecommendationService.typeName,
       createRecommendationService({
         db,
         runtime: deps.cloud.runtime,
@@ -266,22 +286,19 @@ export async function buildServer(deps: ServerDeps) {
       }),
     ],
     [
-      "palisade.event.v1.PolicyEventStoreService",
+      PolicyEventStoreService.typeName,
       createPolicyEventStoreService({ db, jobs: deps.jobs, exports: deps.exports }),
     ],
+    [PolicyService.typeName, createPolicyService({ db, catalogue, bundleCard: bundleCards.card })],
     [
-      "palisade.policy.v1.PolicyService",
-      createPolicyService({ db, catalogue, bundleCard: bundleCards.card }),
-    ],
-    [
-      "palisade.deployment.v1.DeploymentManagerService",
+      DeploymentManagerService.typeName,
       createDeploymentManagerService({ ...deps, db, runtime: deps.cloud.runtime }),
     ],
-    ["palisade.waiver.v1.WaiverService", createWaiverService({ db, jobs: deps.jobs, fits })],
-    ["palisade.waiver.v1.WaiverAnalyticsService", createWaiverAnalyticsService({ db })],
-    ["palisade.audit.v1.AuditService", createAuditService({ db, exports: deps.exports })],
+    [WaiverService.typeName, createWaiverService({ db, jobs: deps.jobs, fits })],
+    [WaiverAnalyticsService.typeName, createWaiverAnalyticsService({ db })],
+    [AuditService.typeName, createAuditService({ db, exports: deps.exports })],
     [
-      "palisade.notification.v1.NotificationService",
+      NotificationService.typeName,
       createNotificationService({ ...deps.notifications, jobs: deps.jobs, fits }),
     ],
   ]);

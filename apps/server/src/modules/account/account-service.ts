@@ -9,7 +9,7 @@ import { revokeSession } from "./rpc/revoke-session";
 
 export function createAccountService(deps: AccountServiceDeps): ServiceImpl<typeof AccountService> {
   return {
-    getSignUpOptions: (req) => getSignUpOptions(deps, req),
+    getSignUpOptions: (req, ctx) => getSignUpOptions(deps, req, ctx),
     listSessions: (req, ctx) => listSessions(deps, req, ctx),
     revokeSession: (req, ctx) => revokeSession(deps, req, ctx),
     revokeAllSessions: (req, ctx) => revokeAllSessions(deps, req, ctx),

@@ -1,5 +1,5 @@
 import type { Database } from "../../db/database";
-import type { ExportService } from "../export/export-service";
+import type { ExportService } from "../export/export-api";
 import { type AuditQuery, auditRecordPages, countAuditRecords } from "./audit-query-repository";
 import { chainRecordOf } from "./audit-repository";
 

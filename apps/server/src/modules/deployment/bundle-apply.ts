@@ -3,7 +3,7 @@ import type { CompiledAzureBundle } from "@palisade/policy-engine/compilers/azur
 import type { AwsCloudProvider, AzureCloudProvider } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
 import type { Logger } from "../../logger";
-import { recordMissingDeployment } from "../event/record-event";
+import { recordMissingDeployment } from "../event/event-api";
 import { documentHash } from "./bundle-compile";
 import {
   cloudFailure,

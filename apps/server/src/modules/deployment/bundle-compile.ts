@@ -14,7 +14,7 @@ import {
   type CompileBundleInput,
   CompileError,
 } from "@palisade/policy-engine/compilers/compile-input";
-import type { WaiverRow } from "../waiver/waiver-repository";
+import type { WaiverRow } from "../waiver/waiver-api";
 import type { BundleRow, StoredScope } from "./bundle-repository";
 import { type WaiverErrorCode, waiverFailure } from "./cloud-failure";
 import type { DeploymentRow } from "./deployment-repository";

@@ -10,9 +10,11 @@ import type { Database, Transaction } from "../../db/database";
 import type { ManagedBy } from "../../db/schema/deployments";
 import { enqueueBundleSync } from "../../jobs/bundle-sync-job";
 import type { JobQueue } from "../../jobs/job-queue";
-import { findHierarchyNodes } from "../connector/connector-repository";
-import type { ConnectorRuntime } from "../connector/connector-runtime";
-import { awsManagementAccountOf } from "../connector/connectors";
+import {
+  awsManagementAccountOf,
+  type ConnectorRuntime,
+  findHierarchyNodes,
+} from "../connector/connector-api";
 import { parseParameters, refuseManagementAccount, resolveScopes } from "./bundle-input";
 import type { BundleRow, StoredScope } from "./bundle-repository";
 import { checkCompiles } from "./compile-check";

@@ -4,13 +4,14 @@ import type { CloudProvider } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
 import { createKeyedLock } from "../../lib/keyed-lock";
 import {
+  isEnforceable,
   markWaiversEnforced,
   markWaiversFailed,
   markWaiversPropagating,
   markWaiversWithdrawn,
-} from "../waiver/waiver-lifecycle";
-import { type WaiverRow, waiversOfBundle } from "../waiver/waiver-repository";
-import { isEnforceable } from "../waiver/waiver-rules";
+  type WaiverRow,
+  waiversOfBundle,
+} from "../waiver/waiver-api";
 import {
   type ApplyContext,
   applyAws,

@@ -1,5 +1,5 @@
 import type { Database } from "../../db/database";
-import type { ExportService } from "../export/export-service";
+import type { ExportService } from "../export/export-api";
 import { allBundles, type BundleFilter } from "./bundle-query-repository";
 import type { StoredScope } from "./bundle-repository";
 import { findDeploymentsOfBundle } from "./deployment-repository";

@@ -4,8 +4,8 @@ import {
   type ListBundleFilter,
 } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { invalidField } from "../../rpc/errors";
-import type { ExportFormatName } from "../export/export-service";
-import { searchText } from "../policy-definition/definition-query";
+import type { ExportFormatName } from "../export/export-api";
+import { searchText } from "../policy-definition/policy-definition-api";
 import type { BundleFilter, BundleOrder } from "./bundle-query-repository";
 import { modeName, statusName } from "./deployment-message";
 

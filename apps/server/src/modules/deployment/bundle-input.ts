@@ -4,7 +4,7 @@ import { providerOfEnforcer } from "@palisade/policy-engine/catalogue/definition
 import { validateBundleParameters } from "@palisade/policy-engine/compilers/tree";
 import type { ManagedBy } from "../../db/schema/deployments";
 import { invalidArgument, invalidField } from "../../rpc/errors";
-import type { HierarchyNodeRow } from "../connector/connector-repository";
+import type { HierarchyNodeRow } from "../connector/connector-api";
 import type { StoredScope } from "./bundle-repository";
 
 // Lengths of names, how many scopes and the size of the parameters are bounds of the contract

@@ -6,7 +6,7 @@ import {
 } from "@palisade/policy-engine/compilers/azure/compile-azure";
 import { CompileError } from "@palisade/policy-engine/compilers/compile-input";
 import type { CloudProvider } from "../../cloud/cloud-provider";
-import { waiversOfBundle } from "../waiver/waiver-repository";
+import { waiversOfBundle } from "../waiver/waiver-api";
 import { type ApplyContext, failDeployments, type RunOptions, rethrowTransient } from "./bundle-apply";
 import { baseInput, exemptionIds, toActiveWaiver } from "./bundle-compile";
 import type { BundleRow, StoredScope } from "./bundle-repository";

@@ -3,7 +3,7 @@ import type { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/de
 import type { Database } from "../../db/database";
 import { requireCaller } from "../../rpc/call-context";
 import { invalidField } from "../../rpc/errors";
-import { recordAudit } from "../audit/audit-log";
+import { recordAudit } from "../audit/audit-api";
 import { bundleById, bundleNotFound, deploymentNotFound, liveBundle } from "./bundle-lookup";
 import { type BundleRow, updateBundle } from "./bundle-repository";
 import { modeName } from "./deployment-message";

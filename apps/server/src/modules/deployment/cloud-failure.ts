@@ -1,6 +1,6 @@
 import { CompileError } from "@palisade/policy-engine/compilers/compile-input";
 import { errorCode, errorMessage, errorStatus, isUnreachable } from "../../cloud/errors";
-import { describeCloudFailure, SandboxNotRunningError, signInFailure } from "../connector/connector-runtime";
+import { describeCloudFailure, SandboxNotRunningError, signInFailure } from "../connector/connector-api";
 
 /** Product error codes (spec section 8) a deployment or a waiver can fail with. */
 export type DeploymentErrorCode =

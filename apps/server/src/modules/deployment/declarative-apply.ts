@@ -5,7 +5,7 @@ import {
 import type { AwsCloudProvider } from "../../cloud/cloud-provider";
 import { errorCode } from "../../cloud/errors";
 import type { Database } from "../../db/database";
-import { listHierarchyNodes } from "../connector/connector-repository";
+import { listHierarchyNodes } from "../connector/connector-api";
 import { type ApplyContext, failDeployments, reportMissing, rethrowTransient } from "./bundle-apply";
 import { documentHash } from "./bundle-compile";
 import { cloudFailure, type DeploymentErrorCode, type Failure } from "./cloud-failure";

@@ -1,10 +1,8 @@
-import type { ServiceImpl } from "@connectrpc/connect";
-import type { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import type { Database } from "../../db/database";
 import type { JobQueue } from "../../jobs/job-queue";
-import type { ConnectorRuntime } from "../connector/connector-runtime";
-import type { ExportService } from "../export/export-service";
+import type { ConnectorRuntime } from "../connector/connector-api";
+import type { ExportService } from "../export/export-api";
 import type { BundleEngine } from "./bundle-engine";
 
 /** What the deployment manager's RPCs work with. */
@@ -19,5 +17,3 @@ export interface DeploymentServiceDeps {
   /** Public address of Palisade; waiver links use the tenant's own base URL when it has one. */
   publicUrl: string;
 }
-
-export type DeploymentRpc = ServiceImpl<typeof DeploymentManagerService>;

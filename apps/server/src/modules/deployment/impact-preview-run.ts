@@ -3,13 +3,14 @@ import type { AliasTable } from "@palisade/policy-engine/evaluators/azure/alias-
 import type { CloudProvider } from "../../cloud/cloud-provider";
 import type { ImpactPreviewPayload } from "../../jobs/impact-preview-job";
 import type { Logger } from "../../logger";
-import type { ConnectorRow } from "../connector/connector-repository";
-import { describeCloudFailure } from "../connector/connector-runtime";
-import type { ClassifyContext } from "../event/classify-context";
-import { listClassifiedDeployments } from "../event/fetch-repository";
-import { loadClassifyContext } from "../event/load-classify-context";
-import { loadStoredRequests } from "../event/request-summary";
-import { loadTenantCatalogue } from "../policy-definition/tenant-catalogue";
+import { type ConnectorRow, describeCloudFailure } from "../connector/connector-api";
+import {
+  type ClassifyContext,
+  listClassifiedDeployments,
+  loadClassifyContext,
+  loadStoredRequests,
+} from "../event/event-api";
+import { loadTenantCatalogue } from "../policy-definition/policy-definition-api";
 import type { StoredScope } from "./bundle-repository";
 import { compileCandidate, connectorOfPreview, newestFirst, type ReplayDeps } from "./impact-preview";
 import {

@@ -7,10 +7,13 @@ import type { AuditRecord } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
 import { enqueueImpactPreview } from "../../jobs/impact-preview-job";
 import type { JobQueue } from "../../jobs/job-queue";
-import { findConnector, findHierarchyNodes } from "../connector/connector-repository";
-import type { ConnectorRuntime } from "../connector/connector-runtime";
-import { awsManagementAccountOf } from "../connector/connectors";
-import { REQUEST_SUMMARY_DAYS } from "../event/request-summary";
+import {
+  awsManagementAccountOf,
+  type ConnectorRuntime,
+  findConnector,
+  findHierarchyNodes,
+} from "../connector/connector-api";
+import { REQUEST_SUMMARY_DAYS } from "../event/event-api";
 import { type Compiled, compile } from "./bundle-compile";
 import { parseParameters, refuseManagementAccount, resolveScopes } from "./bundle-input";
 import type { StoredScope } from "./bundle-repository";

@@ -3,10 +3,15 @@ import type { AzureResource } from "@palisade/policy-engine/evaluators/azure/azu
 import { evaluatePolicyRule } from "@palisade/policy-engine/evaluators/azure/evaluate-policy-rule";
 import type { ScpPolicy } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
 import type { AuditRecord } from "../../cloud/cloud-provider";
-import { decide, resourceOf } from "../event/classify-aws";
-import { armResourceParts } from "../event/classify-azure";
-import { type DeploymentInfo, isAtOrBelowArm, lower } from "../event/classify-context";
-import type { StoredRequest } from "../event/request-summary";
+import {
+  armResourceParts,
+  type DeploymentInfo,
+  decide,
+  isAtOrBelowArm,
+  lower,
+  resourceOf,
+  type StoredRequest,
+} from "../event/event-api";
 
 // The impact preview: the requests of the audit stream replayed against a guardrail that is not
 // deployed yet. Pure: the job reads the stored requests (AWS) or the pages (Azure) and the

@@ -1,5 +1,5 @@
 import type { Database } from "../../db/database";
-import { markPropagatedWaiversEnforced } from "../waiver/waiver-lifecycle";
+import { markPropagatedWaiversEnforced } from "../waiver/waiver-api";
 import { findBundle } from "./bundle-repository";
 import { findDeploymentsOfBundle } from "./deployment-repository";
 import { bundleState } from "./engine-context";

@@ -12,7 +12,7 @@ import type { AttachedScp, AwsCloudProvider } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
 import { createKeyedLock } from "../../lib/keyed-lock";
 import type { Logger } from "../../logger";
-import { findConnector } from "../connector/connector-repository";
+import { findConnector } from "../connector/connector-api";
 import { listGuardrailsOnTarget } from "./scp-target-repository";
 
 /** SCPs of one bundle before packing: `palisade-<KEY>-<slug>`. */

@@ -1,7 +1,7 @@
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import type { Database } from "../../db/database";
-import { loadTenantCatalogue, type TenantCatalogue } from "../policy-definition/tenant-catalogue";
-import { findTenantSettings, type TenantSettingsRow } from "../tenant/tenant-repository";
+import { loadTenantCatalogue, type TenantCatalogue } from "../policy-definition/policy-definition-api";
+import { findTenantSettings, type TenantSettingsRow } from "../tenant/tenant-api";
 
 /** Runs `load` on the first call only; later calls share its result (or its failure). */
 export function once<T>(load: () => Promise<T>): () => Promise<T> {

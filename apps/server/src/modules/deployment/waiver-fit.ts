@@ -7,10 +7,8 @@ import { packScps, type ScpLimits } from "@palisade/policy-engine/compilers/aws/
 import { type ActiveWaiver, CompileError } from "@palisade/policy-engine/compilers/compile-input";
 import type { Database } from "../../db/database";
 import { callError } from "../../rpc/errors";
-import { loadTenantCatalogue } from "../policy-definition/tenant-catalogue";
-import type { WaiverFitCheck } from "../waiver/waiver-lifecycle";
-import { waiversOfBundle } from "../waiver/waiver-repository";
-import { describeTarget, isEnforceable } from "../waiver/waiver-rules";
+import { loadTenantCatalogue } from "../policy-definition/policy-definition-api";
+import { describeTarget, isEnforceable, type WaiverFitCheck, waiversOfBundle } from "../waiver/waiver-api";
 import { baseInput, compileWithWaivers, toActiveWaiver } from "./bundle-compile";
 import type { BundleRow, StoredScope } from "./bundle-repository";
 import { type DeploymentRow, findDeploymentsOfBundle } from "./deployment-repository";

@@ -2,8 +2,8 @@ import type { AzurePolicyExemptionResource } from "@palisade/policy-engine/compi
 import type { AzureCloudProvider } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
 import type { Logger } from "../../logger";
-import { recordSystemAudit } from "../audit/audit-log";
-import type { WaiverRow } from "../waiver/waiver-repository";
+import { recordSystemAudit } from "../audit/audit-api";
+import type { WaiverRow } from "../waiver/waiver-api";
 import { inCloud } from "./bundle-apply";
 import type { DeploymentRow } from "./deployment-repository";
 

@@ -1,9 +1,9 @@
 import type { Database } from "../../db/database";
 import type { JobQueue } from "../../jobs/job-queue";
-import type { ExportService } from "../export/export-service";
+import type { ExportService } from "../export/export-api";
 
 /** What the PolicyEventStoreService methods work with. */
-export interface EventRpcDeps {
+export interface EventServiceDeps {
   db: Database;
   /** Fetches are queued as jobs. */
   jobs: JobQueue;

@@ -5,7 +5,7 @@ import {
   EventOrderBy,
 } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import type { Database } from "../../db/database";
-import type { ExportService } from "../export/export-service";
+import type { ExportService } from "../export/export-api";
 import { displayUserName } from "./display-user-name";
 import { asDate } from "./event-message";
 import { countEvents, listEvents } from "./event-repository";

@@ -1,6 +1,6 @@
 import type { Scope } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { Database } from "../../db/database";
-import { findHierarchyNodes } from "../connector/connector-repository";
+import { findHierarchyNodes } from "../connector/connector-api";
 import { listTenantHierarchy } from "./event-lookup-repository";
 import { scopeMessage } from "./event-message";
 

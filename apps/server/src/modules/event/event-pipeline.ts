@@ -5,18 +5,16 @@ import { finishJobRecord } from "../../jobs/job-record-repository";
 import { createKeyedLock } from "../../lib/keyed-lock";
 import type { Logger } from "../../logger";
 import {
+  type ConnectorRuntime,
+  describeCloudFailure,
   READ_NAMES,
   type ReadFailures,
+  SIGN_IN_FAILURES,
   saveEventCursor,
   saveReadFailures,
   saveSignInFailure,
-} from "../connector/connector-repository";
-import {
-  type ConnectorRuntime,
-  describeCloudFailure,
-  SIGN_IN_FAILURES,
   signInFailure,
-} from "../connector/connector-runtime";
+} from "../connector/connector-api";
 import { classifyAudit } from "./classify";
 import { type ComplianceFinding, complianceEvent, latestCompliance } from "./classify-compliance";
 import type { ClassifyContext } from "./classify-context";

@@ -3,7 +3,7 @@ import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogu
 import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
 import type { Database } from "../../db/database";
 import type { Logger } from "../../logger";
-import { loadTenantCatalogue } from "../policy-definition/tenant-catalogue";
+import { loadTenantCatalogue } from "../policy-definition/policy-definition-api";
 import type { ClassifyContext, DeploymentInfo, WaiverInfo } from "./classify-context";
 import {
   type FetchedConnector,

@@ -4,7 +4,7 @@ import { errorMessage } from "../../cloud/errors";
 import type { Database } from "../../db/database";
 import type { EventFetchOutcome } from "../../jobs/event-fetch-job";
 import type { Logger } from "../../logger";
-import { saveEventCursor, saveEventsError } from "../connector/connector-repository";
+import { saveEventCursor, saveEventsError } from "../connector/connector-api";
 import { classifyAudit } from "./classify";
 import type { FetchedConnector } from "./fetch-repository";
 import { loadClassifyContext } from "./load-classify-context";

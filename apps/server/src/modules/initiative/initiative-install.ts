@@ -5,9 +5,9 @@ import type { Initiative } from "@palisade/policy-engine/catalogue/initiatives";
 import { validateBundleParameters } from "@palisade/policy-engine/compilers/tree";
 import type { Database } from "../../db/database";
 import { type FieldProblem, invalidArgument, invalidField } from "../../rpc/errors";
-import { findHierarchyNodes } from "../connector/connector-repository";
-import { liveScopesOfPolicies } from "../deployment/policy-scopes-repository";
-import type { TenantCatalogue } from "../policy-definition/tenant-catalogue";
+import { findHierarchyNodes } from "../connector/connector-api";
+import { liveScopesOfPolicies } from "../deployment/deployment-api";
+import type { TenantCatalogue } from "../policy-definition/policy-definition-api";
 
 export const JOB_KIND = "initiative.install";
 export const MAX_SCOPES = 100;

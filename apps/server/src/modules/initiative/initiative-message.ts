@@ -8,9 +8,8 @@ import {
 } from "@palisade/api/gen/palisade/initiative/v1/initiative_pb";
 import { PolicyDefinitionState } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import type { Initiative } from "@palisade/policy-engine/catalogue/initiatives";
-import type { PolicyScopeRow } from "../deployment/policy-scopes-repository";
-import { providerOfEnforcer } from "../policy-definition/definition-message";
-import type { TenantCatalogue } from "../policy-definition/tenant-catalogue";
+import type { PolicyScopeRow } from "../deployment/deployment-api";
+import { providerOfEnforcer, type TenantCatalogue } from "../policy-definition/policy-definition-api";
 import type { Framework } from "./tenant-initiatives";
 
 /** An initiative with what the tenant has installed of it; clauses only for the detail view. */

@@ -3,7 +3,7 @@ import type { InitiativeService } from "@palisade/api/gen/palisade/initiative/v1
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import type { Database } from "../../db/database";
 import type { JobQueue } from "../../jobs/job-queue";
-import type { ConnectorRuntime } from "../connector/connector-runtime";
+import type { ConnectorRuntime } from "../connector/connector-api";
 import { getInitiative } from "./rpc/get-initiative";
 import { getInitiativeInstall } from "./rpc/get-initiative-install";
 import { installInitiative } from "./rpc/install-initiative";
@@ -11,22 +11,22 @@ import { listInitiativePolicies } from "./rpc/list-initiative-policies";
 import { listInitiatives } from "./rpc/list-initiatives";
 import type { InitiativeServiceDeps } from "./tenant-initiatives";
 
-export function createInitiativeService(deps: {
+export function createInitiativeService(options: {
   db: Database;
   runtime: ConnectorRuntime;
   catalogue: Catalogue;
   jobs: JobQueue;
   publicUrl: string;
 }): ServiceImpl<typeof InitiativeService> {
-  const initiatives: InitiativeServiceDeps = {
-    ...deps,
-    frameworks: new Map(deps.catalogue.frameworks.map((framework) => [framework.id, framework])),
+  const deps: InitiativeServiceDeps = {
+    ...options,
+    frameworks: new Map(options.catalogue.frameworks.map((framework) => [framework.id, framework])),
   };
   return {
-    listInitiatives: (req, ctx) => listInitiatives(initiatives, req, ctx),
-    getInitiative: (req, ctx) => getInitiative(initiatives, req, ctx),
-    listInitiativePolicies: (req, ctx) => listInitiativePolicies(initiatives, req, ctx),
-    installInitiative: (req, ctx) => installInitiative(initiatives, req, ctx),
-    getInitiativeInstall: (req, ctx) => getInitiativeInstall(initiatives, req, ctx),
+    listInitiatives: (req, ctx) => listInitiatives(deps, req, ctx),
+    getInitiative: (req, ctx) => getInitiative(deps, req, ctx),
+    listInitiativePolicies: (req, ctx) => listInitiativePolicies(deps, req, ctx),
+    installInitiative: (req, ctx) => installInitiative(deps, req, ctx),
+    getInitiativeInstall: (req, ctx) => getInitiativeInstall(deps, req, ctx),
   };
 }

@@ -4,8 +4,8 @@ import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogu
 import type { Database } from "../../db/database";
 import type { JobQueue } from "../../jobs/job-queue";
 import { invalidField } from "../../rpc/errors";
-import type { ConnectorRuntime } from "../connector/connector-runtime";
-import { loadTenantCatalogue, type TenantCatalogue } from "../policy-definition/tenant-catalogue";
+import type { ConnectorRuntime } from "../connector/connector-api";
+import { loadTenantCatalogue, type TenantCatalogue } from "../policy-definition/policy-definition-api";
 
 export type Framework = Catalogue["frameworks"][number];
 

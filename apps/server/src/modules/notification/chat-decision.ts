@@ -3,10 +3,15 @@ import { Permission, type Role } from "@palisade/api/gen/palisade/auth/v1/auth_p
 import { rolePermissions } from "@palisade/api/roles";
 import { parseRoleName } from "../../auth/roles";
 import type { Transaction } from "../../db/database";
-import { recordChange } from "../audit/audit-log";
-import { requiresSeparateApprover } from "../waiver/waiver-context-repository";
-import { approveWaiver, rejectWaiver, type WaiverLifecycleDeps } from "../waiver/waiver-lifecycle";
-import { findWaiver, type WaiverView } from "../waiver/waiver-repository";
+import { recordChange } from "../audit/audit-api";
+import {
+  approveWaiver,
+  findWaiver,
+  rejectWaiver,
+  requiresSeparateApprover,
+  type WaiverLifecycleDeps,
+  type WaiverView,
+} from "../waiver/waiver-api";
 import type { ChatAction } from "./chat-signature";
 import { memberByEmail } from "./notification-repository";
 

@@ -1,10 +1,13 @@
 import { Permission } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
-import { recordChange } from "../audit/audit-log";
-import { findLiveBundleByKeyAnyTenant } from "../waiver/waiver-context-repository";
-import { createWaivers } from "../waiver/waiver-create";
-import { tenantMaxWaiverHours, type WaiverLifecycleDeps } from "../waiver/waiver-lifecycle";
-import type { WaiverView } from "../waiver/waiver-repository";
-import { deploymentsFor } from "../waiver/waiver-request";
+import { recordChange } from "../audit/audit-api";
+import {
+  createWaivers,
+  deploymentsFor,
+  findLiveBundleByKeyAnyTenant,
+  tenantMaxWaiverHours,
+  type WaiverLifecycleDeps,
+  type WaiverView,
+} from "../waiver/waiver-api";
 import { ChatRefusal, hasPermission } from "./chat-decision";
 import { memberByEmail } from "./notification-repository";
 

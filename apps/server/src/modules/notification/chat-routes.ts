@@ -5,8 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } 
 import type { JobQueue } from "../../jobs/job-queue";
 import type { Logger } from "../../logger";
 import { createRateLimiter } from "../../rpc/rate-limiter";
-import type { WaiverFitCheck } from "../waiver/waiver-lifecycle";
-import { findWaiver } from "../waiver/waiver-repository";
+import { findWaiver, type WaiverFitCheck } from "../waiver/waiver-api";
 import { ChatRefusal, decideFromChat } from "./chat-decision";
 import { requestWaiverFromChat } from "./chat-request";
 import { SLACK_MAX_AGE_SECONDS, verifySlackSignature } from "./chat-signature";

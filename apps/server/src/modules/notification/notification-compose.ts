@@ -1,6 +1,6 @@
 import type { NotificationEvent } from "../../jobs/notification-job";
 import { escapeHtml, type MailMessage } from "../../mail/mail-templates";
-import type { WaiverView } from "../waiver/waiver-repository";
+import type { WaiverView } from "../waiver/waiver-api";
 
 /** What every channel says about one event, before it is shaped for Slack, Teams or e-mail. */
 export interface Notice {

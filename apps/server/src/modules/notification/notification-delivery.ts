@@ -11,9 +11,8 @@ import type {
   NotificationEvent,
 } from "../../jobs/notification-job";
 import type { MailSender } from "../../mail/mail-sender";
-import type { SecretBox } from "../connector/secret-box";
-import { requiresSeparateApprover } from "../waiver/waiver-context-repository";
-import { findWaiver } from "../waiver/waiver-repository";
+import type { SecretBox } from "../connector/connector-api";
+import { findWaiver, requiresSeparateApprover } from "../waiver/waiver-api";
 import type { ChatTokens } from "./chat-signature";
 import {
   composeNotice,

@@ -1,9 +1,7 @@
-import type { ServiceImpl } from "@connectrpc/connect";
-import type { NotificationService } from "@palisade/api/gen/palisade/notification/v1/notification_pb";
 import type { Database } from "../../db/database";
 import type { JobQueue } from "../../jobs/job-queue";
-import type { SecretBox } from "../connector/secret-box";
-import type { WaiverFitCheck } from "../waiver/waiver-lifecycle";
+import type { SecretBox } from "../connector/connector-api";
+import type { WaiverFitCheck } from "../waiver/waiver-api";
 import type { ChatTokens } from "./chat-signature";
 
 export interface NotificationServiceDeps {
@@ -15,5 +13,3 @@ export interface NotificationServiceDeps {
   tokens: ChatTokens;
   publicUrl: string;
 }
-
-export type NotificationRpc = ServiceImpl<typeof NotificationService>;

@@ -7,7 +7,7 @@ import {
   type NotificationSettings,
   NotificationSettingsSchema,
 } from "@palisade/api/gen/palisade/notification/v1/notification_pb";
-import type { SecretBox } from "../connector/secret-box";
+import type { SecretBox } from "../connector/connector-api";
 import { webhookHint } from "./chat-signature";
 import { openSecret } from "./notification-delivery";
 import type { DeliveryRow, NotificationSettingsRow } from "./notification-repository";

@@ -3,7 +3,7 @@ import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
 import { evaluatePolicySet } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
 import { evaluatedPrincipalArn } from "@palisade/policy-engine/principals/principal-arn";
 import type { Database } from "../../db/database";
-import { loadTenantCatalogue } from "../policy-definition/tenant-catalogue";
+import { loadTenantCatalogue } from "../policy-definition/policy-definition-api";
 import { findBundlesByNativeIdAnyTenant } from "./policy-repository";
 
 /** Guardrails sharing one packed SCP that are tried against a message. */

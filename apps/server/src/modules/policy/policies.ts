@@ -1,8 +1,8 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import type { Database } from "../../db/database";
-import { findBundleByKeyAnyTenant } from "../deployment/bundle-repository";
-import { findTenantDefinition } from "../policy-definition/policy-definition-repository";
+import { findBundleByKeyAnyTenant } from "../deployment/deployment-api";
+import { findTenantDefinition } from "../policy-definition/policy-definition-api";
 import { createTtlCache } from "./ttl-cache";
 
 /** One of the bundle's settings, labelled as its policy definition labels it. */

@@ -5,9 +5,12 @@ import {
   PolicyDefinitionState,
 } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import { invalidField } from "../../rpc/errors";
-import { enforcerOfProvider, enumName } from "../policy-definition/definition-message";
-import { searchText } from "../policy-definition/definition-query";
-import type { TenantDefinition } from "../policy-definition/tenant-catalogue";
+import {
+  enforcerOfProvider,
+  enumName,
+  searchText,
+  type TenantDefinition,
+} from "../policy-definition/policy-definition-api";
 
 /** The list's values as a set (how many and how long is bounded by the contract). */
 function values(list: readonly string[]): ReadonlySet<string> {

@@ -10,21 +10,21 @@ import { listWaiverScopes } from "./rpc/list-waiver-scopes";
 import { resolvePolicyKey } from "./rpc/resolve-policy-key";
 
 /** The tenant's policies (catalogue joined with its bundles) and the public waiver page's lookups. */
-export function createPolicyService(deps: {
+export function createPolicyService(options: {
   db: Database;
   catalogue: Catalogue;
   /** The key lookup's cache, invalidated across replicas; a private one when absent. */
   bundleCard?: PolicyServiceDeps["bundleCard"];
 }): ServiceImpl<typeof PolicyService> {
-  const policies: PolicyServiceDeps = {
-    ...deps,
-    bundleCard: deps.bundleCard ?? createBundleCards(deps.db, deps.catalogue).card,
+  const deps: PolicyServiceDeps = {
+    ...options,
+    bundleCard: options.bundleCard ?? createBundleCards(options.db, options.catalogue).card,
   };
   return {
-    getPolicies: (req, ctx) => getPolicies(policies, req, ctx),
-    getBundleByKey: (req) => getBundleByKey(policies, req),
-    getDefinitionBySlug: (req) => getDefinitionBySlug(policies, req),
-    resolvePolicyKey: (req) => resolvePolicyKey(policies, req),
-    listWaiverScopes: (req) => listWaiverScopes(policies, req),
+    getPolicies: (req, ctx) => getPolicies(deps, req, ctx),
+    getBundleByKey: (req, ctx) => getBundleByKey(deps, req, ctx),
+    getDefinitionBySlug: (req, ctx) => getDefinitionBySlug(deps, req, ctx),
+    resolvePolicyKey: (req, ctx) => resolvePolicyKey(deps, req, ctx),
+    listWaiverScopes: (req, ctx) => listWaiverScopes(deps, req, ctx),
   };
 }

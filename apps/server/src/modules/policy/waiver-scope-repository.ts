@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { rowsOf } from "../event/event-repository";
+import { rowsOf } from "../event/event-api";
 
 /** The kinds of scope a waiver may be narrowed to. */
 const WAIVABLE_TYPES = ["AWS_ACCOUNT", "AZURE_SUBSCRIPTION", "AZURE_RESOURCE_GROUP"];

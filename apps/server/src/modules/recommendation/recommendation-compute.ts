@@ -5,11 +5,9 @@ import type { AuditRecord } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
 import { createKeyedLock } from "../../lib/keyed-lock";
 import type { Logger } from "../../logger";
-import { connectorProvider } from "../connector/connector-repository";
-import type { ConnectorRuntime } from "../connector/connector-runtime";
-import { resourceOf } from "../event/classify-aws";
-import { loadStoredRequests, type StoredRequest } from "../event/request-summary";
-import { loadTenantCatalogue } from "../policy-definition/tenant-catalogue";
+import { type ConnectorRuntime, connectorProvider } from "../connector/connector-api";
+import { loadStoredRequests, resourceOf, type StoredRequest } from "../event/event-api";
+import { loadTenantCatalogue } from "../policy-definition/policy-definition-api";
 import {
   readDrift,
   readLiveDeployments,

@@ -3,7 +3,7 @@ import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogu
 import type { Database } from "../../db/database";
 import type { JobQueue } from "../../jobs/job-queue";
 import { invalidField } from "../../rpc/errors";
-import type { ConnectorRuntime } from "../connector/connector-runtime";
+import type { ConnectorRuntime } from "../connector/connector-api";
 import type { RecommendationComputer } from "./recommendation-compute";
 import { findRecommendation, type RecommendationRow } from "./recommendation-repository";
 

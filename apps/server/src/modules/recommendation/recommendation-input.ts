@@ -2,8 +2,8 @@ import { CloudProvider, type Scope } from "@palisade/api/gen/palisade/common/v1/
 import { providerOfEnforcer } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { Database } from "../../db/database";
 import { type FieldProblem, invalidArgument } from "../../rpc/errors";
-import { findHierarchyNodes } from "../connector/connector-repository";
-import type { TenantCatalogue } from "../policy-definition/tenant-catalogue";
+import { findHierarchyNodes } from "../connector/connector-api";
+import type { TenantCatalogue } from "../policy-definition/policy-definition-api";
 import type { FindingScope, Provider } from "./recommendation-rules";
 
 export const TITLE_MAX = 120;

@@ -8,7 +8,7 @@ import {
   RecommendationSource,
 } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import { cloudProviderOf, scopeTypeOf } from "../../rpc/common-message";
-import { modeOfName } from "../deployment/deployment-message";
+import { modeOfName } from "../deployment/deployment-api";
 import type { RecommendationRow } from "./recommendation-repository";
 import type { FindingScope } from "./recommendation-rules";
 

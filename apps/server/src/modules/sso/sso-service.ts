@@ -12,13 +12,13 @@ import type { SsoServiceDeps } from "./sso-settings";
 
 export function createSsoService(deps: SsoServiceDeps): ServiceImpl<typeof SsoService> {
   return {
-    getSignInOptions: () => getSignInOptions(deps),
-    lookupDomain: (req) => lookupDomain(deps, req),
-    getSettings: (_req, ctx) => getSettings(deps, ctx),
+    getSignInOptions: (req, ctx) => getSignInOptions(deps, req, ctx),
+    lookupDomain: (req, ctx) => lookupDomain(deps, req, ctx),
+    getSettings: (req, ctx) => getSettings(deps, req, ctx),
     updateSettings: (req, ctx) => updateSettings(deps, req, ctx),
-    deleteSettings: (_req, ctx) => deleteSettings(deps, ctx),
+    deleteSettings: (req, ctx) => deleteSettings(deps, req, ctx),
     checkDomainRecord: (req, ctx) => checkDomainRecord(deps, req, ctx),
-    listDomainRequests: (_req, ctx) => listDomainRequests(deps, ctx),
+    listDomainRequests: (req, ctx) => listDomainRequests(deps, req, ctx),
     setDomainVerified: (req, ctx) => setDomainVerified(deps, req, ctx),
   };
 }

@@ -15,7 +15,7 @@ import { parseRoleName } from "../../auth/roles";
 import type { SocialSignInConfig } from "../../auth/social-auth";
 import type { Database } from "../../db/database";
 import { invalidArgument } from "../../rpc/errors";
-import { isDomainName } from "../tenant/requester-domains";
+import { isDomainName } from "../tenant/tenant-api";
 import { providerIdOf, type SsoDomainRow, type TenantSsoRecord } from "./sso-repository";
 
 export interface SsoServiceDeps {

@@ -2,7 +2,7 @@ import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { InvitationTokenState } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import type { Database } from "../../db/database";
 import { invalidArgument } from "../../rpc/errors";
-import { recordAuditAs } from "../audit/audit-log";
+import { recordAuditAs } from "../audit/audit-api";
 import {
   claimInvitation,
   findInvitationByTokenHashAnyTenant,

@@ -2,7 +2,7 @@ import type { Database } from "../../db/database";
 import type { JobQueue } from "../../jobs/job-queue";
 import { enqueueMail } from "../../jobs/send-mail-job";
 import { invitationMail } from "../../mail/mail-templates";
-import { requireTenant } from "../tenant/tenants";
+import { requireTenant } from "../tenant/tenant-api";
 
 export interface InvitationMailDeps {
   db: Database;

@@ -1,11 +1,8 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Database } from "../../db/database";
 import { invalidArgument } from "../../rpc/errors";
-import { inRequesterDomains } from "../tenant/requester-domains";
-import { findTenantSettings } from "../tenant/tenant-repository";
-import { requireTenant } from "../tenant/tenants";
-import { findLiveBundleByKeyAnyTenant } from "../waiver/waiver-context-repository";
-import { parseKey } from "../waiver/waiver-rules";
+import { findTenantSettings, inRequesterDomains, requireTenant } from "../tenant/tenant-api";
+import { findLiveBundleByKeyAnyTenant, parseKey } from "../waiver/waiver-api";
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
 const MAX_EMAIL_LENGTH = 254;

@@ -5,7 +5,7 @@ import { enqueueBundleSync } from "../../jobs/bundle-sync-job";
 import type { JobQueue } from "../../jobs/job-queue";
 import { enqueueExpiryNotice, enqueueNotification } from "../../jobs/notification-job";
 import { enqueueWaiverExpiry } from "../../jobs/waiver-expiry-job";
-import { recordSystemAudit } from "../audit/audit-log";
+import { recordSystemAudit } from "../audit/audit-api";
 import { findBundleOfWaiver, maxWaiverHours } from "./waiver-context-repository";
 import {
   type BundleRow,

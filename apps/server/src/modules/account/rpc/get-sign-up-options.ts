@@ -1,4 +1,5 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
 import type {
   GetSignUpOptionsRequest,
   GetSignUpOptionsResponseSchema,
@@ -10,6 +11,7 @@ import type { AccountServiceDeps } from "../account-caller";
 export async function getSignUpOptions(
   deps: AccountServiceDeps,
   _req: GetSignUpOptionsRequest,
+  _ctx: HandlerContext,
 ): Promise<MessageInitShape<typeof GetSignUpOptionsResponseSchema>> {
   return {
     signUpAllowed: deps.allowSignUp,

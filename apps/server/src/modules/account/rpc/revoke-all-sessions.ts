@@ -5,7 +5,7 @@ import type {
   RevokeAllSessionsResponseSchema,
 } from "@palisade/api/gen/palisade/account/v1/account_pb";
 import { deleteAllSessions } from "../../../auth/session-repository";
-import { recordAccountAudit } from "../../audit/audit-log";
+import { recordAccountAudit } from "../../audit/audit-api";
 import { type AccountServiceDeps, requireAccountOwner } from "../account-caller";
 
 /** Logout-all: every session of the caller ends, this one too; the page then signs in again. */

@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/account/v1/account_pb";
 import { deleteSession } from "../../../auth/session-repository";
 import { invalidArgument } from "../../../rpc/errors";
-import { recordAccountAudit } from "../../audit/audit-log";
+import { recordAccountAudit } from "../../audit/audit-api";
 import { type AccountServiceDeps, requireAccountOwner } from "../account-caller";
 
 const MAX_ID = 100;

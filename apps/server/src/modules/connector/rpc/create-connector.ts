@@ -6,7 +6,7 @@ import type {
   CreateConnectorResponseSchema,
 } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { readConfig, readName } from "../connector-config";
 import { connectorMessage } from "../connector-message";
 import { insertConnector } from "../connector-repository";

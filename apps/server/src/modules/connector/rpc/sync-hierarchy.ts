@@ -5,7 +5,7 @@ import type {
   SyncHierarchyResponseSchema,
 } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { SandboxNotRunningError } from "../connector-runtime";
 import { type ConnectorServiceDeps, requireConnector } from "../connectors";
 

@@ -7,7 +7,7 @@ import type {
 } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { type Caller, requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { readConfig } from "../connector-config";
 import { findConnector, updateConnector } from "../connector-repository";
 import { type ConnectorServiceDeps, requireConnector, runChecks } from "../connectors";

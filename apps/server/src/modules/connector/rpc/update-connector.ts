@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { readConfig, readName } from "../connector-config";
 import { connectorMessage } from "../connector-message";
 import { updateConnector as updateTenantConnector } from "../connector-repository";

@@ -1,13 +1,21 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import type {
+  SyncRequest,
+  SyncResponseSchema,
+} from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { enqueueReconcile } from "../../../jobs/reconcile-job";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
-import type { DeploymentRpc, DeploymentServiceDeps } from "../deployment-deps";
+import { recordAudit } from "../../audit/audit-api";
+import type { DeploymentServiceDeps } from "../deployment-deps";
 
-export function sync({ db, jobs }: DeploymentServiceDeps): DeploymentRpc["sync"] {
-  return async (_req, ctx) => {
-    const caller = requireCaller(ctx);
-    const jobId = await enqueueReconcile(jobs, { tenantId: caller.tenantId });
-    await db.transaction((tx) => recordAudit(tx, ctx, { target: { type: "tenant", id: caller.tenantId } }));
-    return { jobId: jobId ?? "" };
-  };
+export async function sync(
+  { db, jobs }: DeploymentServiceDeps,
+  _req: SyncRequest,
+  ctx: HandlerContext,
+): Promise<MessageInitShape<typeof SyncResponseSchema>> {
+  const caller = requireCaller(ctx);
+  const jobId = await enqueueReconcile(jobs, { tenantId: caller.tenantId });
+  await db.transaction((tx) => recordAudit(tx, ctx, { target: { type: "tenant", id: caller.tenantId } }));
+  return { jobId: jobId ?? "" };
 }

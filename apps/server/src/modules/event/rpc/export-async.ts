@@ -1,13 +1,13 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { ExportAsyncRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import type { EventRpcDeps } from "../event-deps";
+import type { EventServiceDeps } from "../event-deps";
 import { EVENTS_EXPORT, eventExportParams } from "../event-export";
 import { exportFormatOf, parseEventFilter } from "../event-request";
 
 /** Queues the export; the returned link answers once the job has written the file. */
-export async function exportEventsAsync(
-  { db, exports }: EventRpcDeps,
+export async function exportAsync(
+  { db, exports }: EventServiceDeps,
   req: ExportAsyncRequest,
   ctx: HandlerContext,
 ) {

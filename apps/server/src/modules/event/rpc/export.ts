@@ -1,12 +1,12 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { ExportRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import type { EventRpcDeps } from "../event-deps";
+import type { EventServiceDeps } from "../event-deps";
 import { EVENTS_EXPORT, eventExportParams } from "../event-export";
 import { exportFormatOf, parseEventFilter } from "../event-request";
 
 /** Writes the export file now and returns its signed link. */
-export async function exportEvents({ db, exports }: EventRpcDeps, req: ExportRequest, ctx: HandlerContext) {
+export async function export$({ db, exports }: EventServiceDeps, req: ExportRequest, ctx: HandlerContext) {
   const caller = requireCaller(ctx);
   // A bad filter fails the call, not the export.
   await parseEventFilter(db, caller.tenantId, req.filter);

@@ -2,14 +2,14 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext } from "@connectrpc/connect";
 import type { GetComplianceRequestLastFetchedAtRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import type { EventRpcDeps } from "../event-deps";
+import type { EventServiceDeps } from "../event-deps";
 import { lastEventsFetchedAt } from "../event-lookup-repository";
 import { asDate } from "../event-message";
 import { connectorIdsOf } from "../event-request";
 
 /** When events were last fetched from a connector, or from any of the tenant's. */
 export async function getComplianceRequestLastFetchedAt(
-  { db }: EventRpcDeps,
+  { db }: EventServiceDeps,
   req: GetComplianceRequestLastFetchedAtRequest,
   ctx: HandlerContext,
 ) {

@@ -3,7 +3,7 @@ import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { GetCompliantTrendRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { callError } from "../../../rpc/errors";
-import type { EventRpcDeps } from "../event-deps";
+import type { EventServiceDeps } from "../event-deps";
 import { findBundleId } from "../event-lookup-repository";
 import { dateOf, invalidInput, requiredId } from "../event-request";
 import { complianceTrend } from "../event-summary-repository";
@@ -13,7 +13,7 @@ const MAX_TREND_DAYS = 366;
 
 /** A bundle's compliant and non-compliant resources, overall, within the range and per day. */
 export async function getCompliantTrend(
-  { db }: EventRpcDeps,
+  { db }: EventServiceDeps,
   req: GetCompliantTrendRequest,
   ctx: HandlerContext,
 ) {

@@ -5,7 +5,7 @@ import {
 } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { callError } from "../../../rpc/errors";
-import type { EventRpcDeps } from "../event-deps";
+import type { EventServiceDeps } from "../event-deps";
 import { EVENTS_EXPORT } from "../event-export";
 import { requiredId } from "../event-request";
 
@@ -18,7 +18,7 @@ const statusOf = {
 
 /** The progress of one of the caller's tenant's event exports. */
 export async function getExportStatus(
-  { exports }: EventRpcDeps,
+  { exports }: EventServiceDeps,
   req: GetExportStatusRequest,
   ctx: HandlerContext,
 ) {

@@ -2,7 +2,7 @@ import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { ListHierarchyEventsRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { callError } from "../../../rpc/errors";
-import type { EventRpcDeps } from "../event-deps";
+import type { EventServiceDeps } from "../event-deps";
 import { descendants, hierarchyOf } from "../event-hierarchy";
 import { scopeMessage, summaryMessage } from "../event-message";
 import { parseEventFilter, trimmedText } from "../event-request";
@@ -14,7 +14,7 @@ function addCounts(total: SummaryCounts, counts: SummaryCounts) {
 
 /** The children of a scope (the roots without one), each with the counts of everything below it. */
 export async function listHierarchyEvents(
-  { db }: EventRpcDeps,
+  { db }: EventServiceDeps,
   req: ListHierarchyEventsRequest,
   ctx: HandlerContext,
 ) {

@@ -1,13 +1,13 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { ListResourceTypesRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import type { EventRpcDeps } from "../event-deps";
+import type { EventServiceDeps } from "../event-deps";
 import { providerFilterOf } from "../event-query";
 import { resourceTypes } from "../event-summary-repository";
 
 /** Resource types seen in the tenant's events, of one provider or (unspecified) of all. */
 export async function listResourceTypes(
-  { db }: EventRpcDeps,
+  { db }: EventServiceDeps,
   req: ListResourceTypesRequest,
   ctx: HandlerContext,
 ) {

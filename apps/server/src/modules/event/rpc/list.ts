@@ -1,7 +1,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { ListRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import type { EventRpcDeps } from "../event-deps";
+import type { EventServiceDeps } from "../event-deps";
 import { scopesOf } from "../event-hierarchy";
 import { paginationMessage, resourceEventMessage } from "../event-message";
 import { COUNT_CAP } from "../event-repository";
@@ -13,7 +13,7 @@ import {
 } from "../resource-event-repository";
 
 /** Resource events: each resource under a deployment with its newest event. */
-export async function listResourceEvents({ db }: EventRpcDeps, req: ListRequest, ctx: HandlerContext) {
+export async function list({ db }: EventServiceDeps, req: ListRequest, ctx: HandlerContext) {
   const caller = requireCaller(ctx);
   const q = await parseEventFilter(db, caller.tenantId, req.filter);
   const page = parsePage(req.pagination, req.orderBy);

@@ -1,14 +1,14 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { SummaryResourcesRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import type { EventRpcDeps } from "../event-deps";
+import type { EventServiceDeps } from "../event-deps";
 import { summaryMessage } from "../event-message";
 import { parseEventFilter } from "../event-request";
 import { type SummaryCounts, summarizeResourceTypes, summaryOf } from "../event-summary-repository";
 
 /** Resource events counted by kind per resource type. */
 export async function summaryResources(
-  { db }: EventRpcDeps,
+  { db }: EventServiceDeps,
   req: SummaryResourcesRequest,
   ctx: HandlerContext,
 ) {

@@ -1,13 +1,13 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { SummaryRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import type { EventRpcDeps } from "../event-deps";
+import type { EventServiceDeps } from "../event-deps";
 import { summaryMessage } from "../event-message";
 import { parseEventFilter } from "../event-request";
 import { mostActive, summarize } from "../event-summary-repository";
 
 /** Counts by kind, and the bundles that prevented, alerted and were waived most. */
-export async function summary({ db }: EventRpcDeps, req: SummaryRequest, ctx: HandlerContext) {
+export async function summary({ db }: EventServiceDeps, req: SummaryRequest, ctx: HandlerContext) {
   const caller = requireCaller(ctx);
   const q = await parseEventFilter(db, caller.tenantId, req.filter);
   const [counts, prevented, alerted, waived] = await Promise.all([

@@ -2,15 +2,15 @@ import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { TriggerBundleFetchRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { callError } from "../../../rpc/errors";
-import { recordAudit } from "../../audit/audit-log";
-import type { EventRpcDeps } from "../event-deps";
+import { recordAudit } from "../../audit/audit-api";
+import type { EventServiceDeps } from "../event-deps";
 import { findBundleId, listBundleConnectorIds } from "../event-lookup-repository";
 import { requiredId } from "../event-request";
 import { requestFetch } from "../request-fetch";
 
 /** Queues a fetch of the connectors a (live) bundle is deployed through. */
 export async function triggerBundleFetch(
-  deps: EventRpcDeps,
+  deps: EventServiceDeps,
   req: TriggerBundleFetchRequest,
   ctx: HandlerContext,
 ) {

@@ -1,13 +1,13 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { TriggerFetchRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
-import type { EventRpcDeps } from "../event-deps";
+import { recordAudit } from "../../audit/audit-api";
+import type { EventServiceDeps } from "../event-deps";
 import { connectorIdsOf } from "../event-request";
 import { requestFetch } from "../request-fetch";
 
 /** Queues a fetch of one connector's events, or of all the tenant's connectors. */
-export async function triggerFetch(deps: EventRpcDeps, req: TriggerFetchRequest, ctx: HandlerContext) {
+export async function triggerFetch(deps: EventServiceDeps, req: TriggerFetchRequest, ctx: HandlerContext) {
   const caller = requireCaller(ctx);
   const ids = await connectorIdsOf(deps.db, caller.tenantId, req.connectorId);
   const jobId = await requestFetch(deps, {

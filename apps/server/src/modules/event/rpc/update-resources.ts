@@ -2,8 +2,8 @@ import { Code, type HandlerContext } from "@connectrpc/connect";
 import type { UpdateResourcesRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { callError } from "../../../rpc/errors";
-import { recordAudit } from "../../audit/audit-log";
-import type { EventRpcDeps } from "../event-deps";
+import { recordAudit } from "../../audit/audit-api";
+import type { EventServiceDeps } from "../event-deps";
 import { scopesOf } from "../event-hierarchy";
 import { resourceEventMessage } from "../event-message";
 import { dismissReason, existingEvent } from "../event-request";
@@ -11,7 +11,7 @@ import { findResourceEventOf, setResourceDismissed } from "../resource-event-rep
 
 /** Dismisses (or restores) the resource event of an event, with every event of that resource. */
 export async function updateResources(
-  { db }: EventRpcDeps,
+  { db }: EventServiceDeps,
   req: UpdateResourcesRequest,
   ctx: HandlerContext,
 ) {

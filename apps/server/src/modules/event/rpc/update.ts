@@ -1,15 +1,15 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { UpdateRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
-import type { EventRpcDeps } from "../event-deps";
+import { recordAudit } from "../../audit/audit-api";
+import type { EventServiceDeps } from "../event-deps";
 import { scopesOf } from "../event-hierarchy";
 import { eventMessage } from "../event-message";
 import { findEvent, setEventDismissed } from "../event-repository";
 import { dismissReason, existingEvent } from "../event-request";
 
 /** Dismisses (or restores) one event; the reason, if given, goes into the audit record. */
-export async function updateEvent({ db }: EventRpcDeps, req: UpdateRequest, ctx: HandlerContext) {
+export async function update({ db }: EventServiceDeps, req: UpdateRequest, ctx: HandlerContext) {
   const caller = requireCaller(ctx);
   const reason = dismissReason(req.reason);
   const row = await existingEvent(db, caller.tenantId, req.id);

@@ -8,8 +8,7 @@ import type {
 import { findJobRecord, updateJobRecord } from "../../../jobs/job-record-repository";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidField } from "../../../rpc/errors";
-import { statusOfName } from "../../deployment/deployment-message";
-import { bundlesWithErrors } from "../../deployment/policy-scopes-repository";
+import { bundlesWithErrors, statusOfName } from "../../deployment/deployment-api";
 import { type InstallRecord, JOB_KIND } from "../initiative-install";
 import type { InitiativeServiceDeps } from "../tenant-initiatives";
 

@@ -5,7 +5,7 @@ import type {
   GetInitiativeResponseSchema,
 } from "@palisade/api/gen/palisade/initiative/v1/initiative_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { liveScopesOfPolicies } from "../../deployment/policy-scopes-repository";
+import { liveScopesOfPolicies } from "../../deployment/deployment-api";
 import { deployedScopes, initiativeMessage } from "../initiative-message";
 import { findInitiative, type InitiativeServiceDeps, loadTenantInitiatives } from "../tenant-initiatives";
 

@@ -6,11 +6,15 @@ import type {
 } from "@palisade/api/gen/palisade/initiative/v1/initiative_pb";
 import { insertJobRecord, updateJobRecord } from "../../../jobs/job-record-repository";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
-import { prepareBundle, storeBundle } from "../../deployment/bundle-create";
-import { parseNamespace } from "../../deployment/bundle-input";
-import { bundleMessage, modeName } from "../../deployment/deployment-message";
-import { tenantReads } from "../../deployment/tenant-reads";
+import { recordAudit } from "../../audit/audit-api";
+import {
+  bundleMessage,
+  modeName,
+  parseNamespace,
+  prepareBundle,
+  storeBundle,
+  tenantReads,
+} from "../../deployment/deployment-api";
 import { type InstallRecord, JOB_KIND, planInstall } from "../initiative-install";
 import { findInitiative, type InitiativeServiceDeps, loadTenantInitiatives } from "../tenant-initiatives";
 

@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/initiative/v1/initiative_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { pageResponse, pageWindow } from "../../../rpc/pagination";
-import { definitionMessage, SUMMARY_EXCLUDED } from "../../policy-definition/definition-message";
+import { definitionMessage, SUMMARY_EXCLUDED } from "../../policy-definition/policy-definition-api";
 import {
   findClause,
   findInitiative,

@@ -6,8 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/initiative/v1/initiative_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { pageResponse, pageWindow } from "../../../rpc/pagination";
-import { enforcerOfProvider } from "../../policy-definition/definition-message";
-import { searchText } from "../../policy-definition/definition-query";
+import { enforcerOfProvider, searchText } from "../../policy-definition/policy-definition-api";
 import { initiativeMessage } from "../initiative-message";
 import { type InitiativeServiceDeps, loadTenantInitiatives } from "../tenant-initiatives";
 

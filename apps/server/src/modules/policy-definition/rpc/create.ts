@@ -5,7 +5,7 @@ import type {
   CreateResponseSchema,
 } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { storedDefinitionMessage } from "../definition-message";
 import { requireSlug } from "../definition-query";
 import {

@@ -6,7 +6,7 @@ import type {
   UpdateResponseSchema,
 } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import {
   enumName,
   frameworkDocument,

@@ -1,6 +1,6 @@
 import { fromJson, type MessageInitShape } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type {
   GetBundleByKeyRequest,
   GetBundleByKeyResponseSchema,
@@ -16,6 +16,7 @@ import type { PolicyServiceDeps } from "../policies";
 export async function getBundleByKey(
   deps: PolicyServiceDeps,
   req: GetBundleByKeyRequest,
+  _ctx: HandlerContext,
 ): Promise<MessageInitShape<typeof GetBundleByKeyResponseSchema>> {
   const key = normalizePolicyKey(req.key);
   if (!isPolicyKeyFormat(key)) {

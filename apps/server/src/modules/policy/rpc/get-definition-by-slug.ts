@@ -1,11 +1,10 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type {
   GetDefinitionBySlugRequest,
   GetDefinitionBySlugResponseSchema,
 } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
-import { requireSlug } from "../../policy-definition/definition-query";
-import { safeReadingUrls } from "../../policy-definition/reading-url";
+import { requireSlug, safeReadingUrls } from "../../policy-definition/policy-definition-api";
 import type { PolicyServiceDeps } from "../policies";
 
 /**
@@ -15,6 +14,7 @@ import type { PolicyServiceDeps } from "../policies";
 export async function getDefinitionBySlug(
   deps: PolicyServiceDeps,
   req: GetDefinitionBySlugRequest,
+  _ctx: HandlerContext,
 ): Promise<MessageInitShape<typeof GetDefinitionBySlugResponseSchema>> {
   const slug = requireSlug(req.slug);
   const definition = deps.catalogue.bySlug.get(slug);

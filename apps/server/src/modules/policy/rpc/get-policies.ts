@@ -6,10 +6,13 @@ import type {
 } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { pageResponse, pageWindow } from "../../../rpc/pagination";
-import { policyUsage } from "../../deployment/bundle-query-repository";
-import { definitionMessage, SUMMARY_EXCLUDED } from "../../policy-definition/definition-message";
-import { sortDefinitions } from "../../policy-definition/definition-query";
-import { loadTenantCatalogue } from "../../policy-definition/tenant-catalogue";
+import { policyUsage } from "../../deployment/deployment-api";
+import {
+  definitionMessage,
+  loadTenantCatalogue,
+  SUMMARY_EXCLUDED,
+  sortDefinitions,
+} from "../../policy-definition/policy-definition-api";
 import type { PolicyServiceDeps } from "../policies";
 import { policyMatcher } from "../policy-filter";
 

@@ -1,5 +1,5 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type {
   ListWaiverScopesRequest,
@@ -8,8 +8,7 @@ import type {
 import { isPolicyKeyFormat, normalizePolicyKey } from "@palisade/policy-engine/keys/policy-key";
 import { scopeTypeOf as scopeTypeNamed } from "../../../rpc/common-message";
 import { invalidField } from "../../../rpc/errors";
-import { deploymentsOfBundle, findLiveBundleByKeyAnyTenant } from "../../waiver/waiver-context-repository";
-import { scopeTypeOf } from "../../waiver/waiver-rules";
+import { deploymentsOfBundle, findLiveBundleByKeyAnyTenant, scopeTypeOf } from "../../waiver/waiver-api";
 import type { PolicyServiceDeps } from "../policies";
 import { listWaiverScopes as listScopes } from "../waiver-scope-repository";
 
@@ -23,6 +22,7 @@ const MIN_SEARCH = 2;
 export async function listWaiverScopes(
   deps: PolicyServiceDeps,
   req: ListWaiverScopesRequest,
+  _ctx: HandlerContext,
 ): Promise<MessageInitShape<typeof ListWaiverScopesResponseSchema>> {
   const key = normalizePolicyKey(req.key);
   if (!isPolicyKeyFormat(key)) {

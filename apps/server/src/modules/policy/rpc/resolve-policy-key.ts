@@ -1,5 +1,5 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type {
   ResolvePolicyKeyRequest,
   ResolvePolicyKeyResponseSchema,
@@ -19,6 +19,7 @@ const MAX_SCP_IDS = 5;
 export async function resolvePolicyKey(
   deps: PolicyServiceDeps,
   req: ResolvePolicyKeyRequest,
+  _ctx: HandlerContext,
 ): Promise<MessageInitShape<typeof ResolvePolicyKeyResponseSchema>> {
   const found = findPolicyKeyInText(req.text);
   const deployed = await keyOfDeniedRequest(deps, req.text, found.scpPolicyIds.slice(0, MAX_SCP_IDS));

@@ -5,8 +5,8 @@ import type {
   AddRecommendationResponseSchema,
 } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
-import { loadTenantCatalogue } from "../../policy-definition/tenant-catalogue";
+import { recordAudit } from "../../audit/audit-api";
+import { loadTenantCatalogue } from "../../policy-definition/policy-definition-api";
 import type { RecommendationServiceDeps } from "../recommendation-deps";
 import { readRecommendationInput } from "../recommendation-input";
 import { recommendationMessage } from "../recommendation-message";

@@ -5,7 +5,7 @@ import type {
   ArchiveRecommendationResponseSchema,
 } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { type RecommendationServiceDeps, requireRecommendation } from "../recommendation-deps";
 import { recommendationMessage } from "../recommendation-message";
 import { setArchived } from "../recommendation-repository";

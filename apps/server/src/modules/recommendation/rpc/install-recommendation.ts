@@ -9,10 +9,15 @@ import type {
 import { requireCaller } from "../../../rpc/call-context";
 import { cloudProviderOf, scopeTypeOf } from "../../../rpc/common-message";
 import { invalidArgument, invalidField } from "../../../rpc/errors";
-import { recordAudit } from "../../audit/audit-log";
-import { type PreparedBundle, prepareBundle, storeBundle } from "../../deployment/bundle-create";
-import { bundleMessage, modeName } from "../../deployment/deployment-message";
-import { tenantReads } from "../../deployment/tenant-reads";
+import { recordAudit } from "../../audit/audit-api";
+import {
+  bundleMessage,
+  modeName,
+  type PreparedBundle,
+  prepareBundle,
+  storeBundle,
+  tenantReads,
+} from "../../deployment/deployment-api";
 import { type RecommendationServiceDeps, requireRecommendation } from "../recommendation-deps";
 import { recommendationMessage } from "../recommendation-message";
 import { markInstalled } from "../recommendation-repository";

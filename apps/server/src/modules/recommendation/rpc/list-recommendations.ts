@@ -7,7 +7,7 @@ import type {
 } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { pageResponse, pageWindow } from "../../../rpc/pagination";
-import { searchText } from "../../policy-definition/definition-query";
+import { searchText } from "../../policy-definition/policy-definition-api";
 import type { RecommendationServiceDeps } from "../recommendation-deps";
 import { recommendationMessage } from "../recommendation-message";
 import { listRecommendations as listRows } from "../recommendation-repository";

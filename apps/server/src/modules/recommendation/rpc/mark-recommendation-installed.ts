@@ -6,8 +6,8 @@ import type {
 } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { type FieldProblem, invalidArgument, invalidField } from "../../../rpc/errors";
-import { recordAudit } from "../../audit/audit-log";
-import { findBundle } from "../../deployment/bundle-repository";
+import { recordAudit } from "../../audit/audit-api";
+import { findBundle } from "../../deployment/deployment-api";
 import { type RecommendationServiceDeps, requireRecommendation } from "../recommendation-deps";
 import { recommendationMessage } from "../recommendation-message";
 import { markInstalled } from "../recommendation-repository";

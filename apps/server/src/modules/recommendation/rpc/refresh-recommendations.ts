@@ -6,8 +6,8 @@ import type {
 } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import { enqueueEventFetch } from "../../../jobs/event-fetch-job";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
-import { connectorProvider } from "../../connector/connector-repository";
+import { recordAudit } from "../../audit/audit-api";
+import { connectorProvider } from "../../connector/connector-api";
 import type { RecommendationServiceDeps } from "../recommendation-deps";
 import { readTenantConnectors } from "../recommendation-facts-repository";
 

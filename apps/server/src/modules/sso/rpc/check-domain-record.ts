@@ -5,7 +5,7 @@ import type {
   CheckDomainRecordResponseSchema,
 } from "@palisade/api/gen/palisade/sso/v1/sso_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { domainVerifiedElsewhere, findSsoDomain, setSsoDomainVerified } from "../sso-repository";
 import { dnsRecordHolds, type SsoServiceDeps, ssoDomainMessage } from "../sso-settings";
 

@@ -1,13 +1,17 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
-import type { DeleteSettingsResponseSchema } from "@palisade/api/gen/palisade/sso/v1/sso_pb";
+import type {
+  DeleteSettingsRequest,
+  DeleteSettingsResponseSchema,
+} from "@palisade/api/gen/palisade/sso/v1/sso_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { deleteTenantSso, findTenantSso } from "../sso-repository";
 import type { SsoServiceDeps } from "../sso-settings";
 
 export async function deleteSettings(
   deps: SsoServiceDeps,
+  _req: DeleteSettingsRequest,
   ctx: HandlerContext,
 ): Promise<MessageInitShape<typeof DeleteSettingsResponseSchema>> {
   const caller = requireCaller(ctx);

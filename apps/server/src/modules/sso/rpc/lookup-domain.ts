@@ -1,4 +1,5 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
 import type {
   LookupDomainRequest,
   LookupDomainResponseSchema,
@@ -14,6 +15,7 @@ import type { SsoServiceDeps } from "../sso-settings";
 export async function lookupDomain(
   deps: SsoServiceDeps,
   req: LookupDomainRequest,
+  _ctx: HandlerContext,
 ): Promise<MessageInitShape<typeof LookupDomainResponseSchema>> {
   const domain = domainOf(req.email);
   if (!domain) return { sso: false, required: false };

@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/sso/v1/sso_pb";
 import { requireInstanceAdmin } from "../../../auth/instance-admin";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAuditAs } from "../../audit/audit-log";
+import { recordAuditAs } from "../../audit/audit-api";
 import { domainVerifiedElsewhere, findSsoDomain, setSsoDomainVerified } from "../sso-repository";
 import { type SsoServiceDeps, ssoDomainMessage } from "../sso-settings";
 

@@ -9,7 +9,7 @@ import {
 } from "@palisade/api/gen/palisade/sso/v1/sso_pb";
 import { roleName } from "../../../auth/roles";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { findTenantSso, providerIdOf, saveTenantSso } from "../sso-repository";
 import {
   discoverOidc,

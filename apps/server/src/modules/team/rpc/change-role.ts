@@ -4,7 +4,7 @@ import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import type { ChangeRoleRequest, ChangeRoleResponseSchema } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { roleName } from "../../../auth/roles";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import {
   keepAnAdministrator,
   requireBuiltInRole,

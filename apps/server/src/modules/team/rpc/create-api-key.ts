@@ -7,7 +7,7 @@ import type {
 import { roleName } from "../../../auth/roles";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { requireBuiltInRole, requireUser, type TeamServiceDeps } from "../team-members";
 import { apiKeyMessage } from "../team-message";
 import { listApiKeys } from "../team-repository";

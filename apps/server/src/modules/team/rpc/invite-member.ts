@@ -7,7 +7,7 @@ import type {
 import { roleName } from "../../../auth/roles";
 import { callContext, requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { sendInvitationMail } from "../invitation-mail";
 import { newInvitationToken } from "../invitation-token";
 import { takeOrRefuse } from "../team-limits";

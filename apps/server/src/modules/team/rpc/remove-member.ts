@@ -5,7 +5,7 @@ import type {
   RemoveMemberResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { keepAnAdministrator, requireMember, type TeamServiceDeps } from "../team-members";
 import { deleteMember } from "../team-repository";
 

@@ -5,7 +5,7 @@ import type {
   ResendInvitationResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { callContext, requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { sendInvitationMail } from "../invitation-mail";
 import { newInvitationToken } from "../invitation-token";
 import { takeOrRefuse } from "../team-limits";

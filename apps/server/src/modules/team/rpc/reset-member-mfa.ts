@@ -5,7 +5,7 @@ import type {
   ResetMemberMfaResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { requireMember, type TeamServiceDeps } from "../team-members";
 import { resetUserMfa } from "../team-repository";
 

@@ -5,7 +5,7 @@ import type {
   RevokeApiKeyResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import type { TeamServiceDeps } from "../team-members";
 import { deleteApiKey, listApiKeys } from "../team-repository";
 

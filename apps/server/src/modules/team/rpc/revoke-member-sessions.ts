@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { deleteAllSessions } from "../../../auth/session-repository";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { requireMember, type TeamServiceDeps } from "../team-members";
 import { forgetTrustedDevices } from "../team-repository";
 

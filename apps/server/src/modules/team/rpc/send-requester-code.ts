@@ -8,7 +8,7 @@ import { SIGN_IN_CODE } from "../../../auth/auth";
 import { enqueueMail } from "../../../jobs/send-mail-job";
 import { signInCodeMail } from "../../../mail/mail-templates";
 import { callContext } from "../../../rpc/call-context";
-import { recordAuditAs } from "../../audit/audit-log";
+import { recordAuditAs } from "../../audit/audit-api";
 import { readRequesterEmail, requireRequesterDomain } from "../requester-access";
 import { takeOrRefuse } from "../team-limits";
 import type { TeamServiceDeps } from "../team-members";

@@ -7,7 +7,7 @@ import type {
 import { requireInstanceAdmin } from "../../../auth/instance-admin";
 import { setInstanceAdmin as saveInstanceAdmin } from "../../../auth/user-repository";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { requireMember, type TeamServiceDeps } from "../team-members";
 import { memberMessage } from "../team-message";
 

@@ -7,7 +7,7 @@ import type {
 import { deleteUser, findUserByEmail, insertUnverifiedUser } from "../../../auth/user-repository";
 import { callContext } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { recordAuditAs } from "../../audit/audit-log";
+import { recordAuditAs } from "../../audit/audit-api";
 import { readRequesterEmail, requireRequesterDomain } from "../requester-access";
 import { takeOrRefuse } from "../team-limits";
 import type { TeamServiceDeps } from "../team-members";

@@ -6,7 +6,7 @@ import type {
 } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { requireInstanceAdmin } from "../../../auth/instance-admin";
 import { requireCaller } from "../../../rpc/call-context";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { insertTenantWithAdministrator } from "../tenant-repository";
 import {
   loadTenantMessage,

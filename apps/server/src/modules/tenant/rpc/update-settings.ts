@@ -9,7 +9,7 @@ import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_
 import type { Database } from "../../../db/database";
 import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-api";
 import { MAX_REQUESTER_DOMAINS, parseRequesterDomains } from "../requester-domains";
 import {
   findTenantSettings,
