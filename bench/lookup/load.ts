@@ -9,11 +9,12 @@ import { percentile } from "../support/percentile";
  *   connection), a lookup and a `/healthz` in each pair, which goes first alternating.
  * - `paced`: `BENCH_CLIENTS` clients, each sending one request a second (on a fixed schedule,
  *   whatever the answers take), their starts spread evenly over the first second as independent
- *   requesters arrive, for `BENCH_MS`: all to one route for `BENCH_SLICE_MS`, then all to the
- *   other, and so on. So each route sees `BENCH_CLIENTS` clients at one call a second, the server
- *   the same load throughout, and a slowdown of the machine longer than a slice reaches both
- *   routes; yet what one route's calls leave behind (a batch of rate-limit leases) falls on that
- *   route's slice, not spread over the other's answers as mixing both in one second would.
+ *   requesters arrive, for `BENCH_MS`; each client alternates between the routes call by call,
+ *   neighbouring clients starting with different ones, so in every second half the calls are
+ *   lookups and half `/healthz`, mixed in time, and a stall of the machine or of the server meets
+ *   both alike. The server's load is `BENCH_CLIENTS` calls a second. With `BENCH_SLICE_MS`, the
+ *   clients instead call one route for that long, then the other (what one route's calls leave
+ *   behind then falls on its own slices; on a loaded machine, stalls of seconds fall on one).
  * - `only`: `BENCH_CALLS` sequential requests to the route named by the next argument alone (the
  *   server's processor time per answer of one route is read around it).
  *
@@ -27,8 +28,8 @@ const key = process.env.BENCH_KEY ?? "";
 const CALLS = Number(process.env.BENCH_CALLS ?? 500);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 200);
 const LOAD_MS = Number(process.env.BENCH_MS ?? 20_000);
-const SLICE_MS = Number(process.env.BENCH_SLICE_MS ?? 2_000);
-/** Which route the paced clients call in the first slice (the runner alternates it by round). */
+const SLICE_MS = Number(process.env.BENCH_SLICE_MS ?? 0);
+/** Which route the paced clients call first (the runner alternates it by round). */
 const FIRST: Target = process.env.BENCH_FIRST === "lookup" ? "lookup" : "healthz";
 
 const body = JSON.stringify({ key });
@@ -76,14 +77,16 @@ if (mode === "only" && only) {
   const began = performance.now();
   const stopAt = began + LOAD_MS;
   const second: Target = FIRST === "lookup" ? "healthz" : "lookup";
-  const targetAt = (at: number) => (Math.floor((at - began) / SLICE_MS) % 2 === 0 ? FIRST : second);
+  const targetAt = (at: number, client: number, call: number) =>
+    (SLICE_MS > 0 ? Math.floor((at - began) / SLICE_MS) : client + call) % 2 === 0 ? FIRST : second;
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, client) => {
       // Client n calls at began + n/CLIENTS s, then once a second on that schedule; a late answer
       // does not shift it, as real requesters do not wait for each other.
+      let call = 0;
       for (let at = began + (client * 1000) / CLIENTS; at < stopAt; at += 1000) {
         await sleepUntil(at);
-        await timed(targetAt(at), client);
+        await timed(targetAt(at, client, call++), client);
       }
     }),
   );
