@@ -114,7 +114,7 @@ describe.each(engines)("public key lookup on %s", (engine) => {
       tenantId: server.defaultTenantId,
       key,
       name: "Cached card",
-      policySlug: "aws-s3-deny-public-access-change",
+      policySlug: "deny-ec2-serial-console-access",
       provider: "AWS",
       mode: "PREVENT",
       status: "DEPLOYED",
@@ -125,8 +125,21 @@ describe.each(engines)("public key lookup on %s", (engine) => {
     const client = server.client(PolicyService);
     // Looked up by many at once and again: one card, cached, answered alike.
     const answers = await Promise.all(Array.from({ length: 5 }, () => client.getBundleByKey({ key })));
-    expect(new Set(answers.map((a) => a.policySlug))).toEqual(new Set(["aws-s3-deny-public-access-change"]));
+    expect(new Set(answers.map((a) => a.policySlug))).toEqual(new Set(["deny-ec2-serial-console-access"]));
     expect((await client.getBundleByKey({ key })).key).toBe(key);
+
+    // A changed setting shows at once too (the card shows the bundle's parameters).
+    expect((await client.getBundleByKey({ key })).parameters.map((p) => p.name)).toContain("admin_tag_key");
+    await db
+      .update(bundles)
+      .set({ parameters: { admin_tag_key: "changed-value" } })
+      .where(eq(bundles.key, key));
+    const changed = await eventually(async () => {
+      const card = await client.getBundleByKey({ key });
+      const value = card.parameters.find((p) => p.name === "admin_tag_key")?.value;
+      return JSON.stringify(value).includes("changed-value") ? card : undefined;
+    });
+    expect(changed).toBeDefined();
 
     await db.update(bundles).set({ deletedAt: new Date() }).where(eq(bundles.key, key));
     // Well within the cache's 10 s: the database's notification forgets the key on every replica.
@@ -140,3 +153,14 @@ describe.each(engines)("public key lookup on %s", (engine) => {
     expect(code).toBe(Code.NotFound);
   });
 });
+
+/** What `check` answers within 2 s (well within the lookup cache's 10 s), polled; undefined if nothing. */
+async function eventually<T>(check: () => Promise<T | undefined>): Promise<T | undefined> {
+  const deadline = Date.now() + 2_000;
+  while (Date.now() < deadline) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return undefined;
+}
