@@ -2,7 +2,9 @@ import { Code } from "@connectrpc/connect";
 import { PolicyService } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
 import { PolicyDefinitionState } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import { PolicyDefinitionService } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundles } from "../src/db/schema/deployments";
 import { definitionMessage } from "../src/modules/policy-definition/definition-message";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
 import { errorOf } from "./support/call-error";
@@ -94,3 +96,71 @@ describe.each(engines)("public deny message resolution on %s", (engine) => {
     expect(error.code).toBe(Code.InvalidArgument);
   });
 });
+
+describe.each(engines)("public key lookup on %s", (engine) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer(engine);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("stops answering a deleted bundle's key at once, though its card was cached", async () => {
+    const key = "BKP7CQ2";
+    const db = server.palisade.database.db;
+    await db.insert(bundles).values({
+      tenantId: server.defaultTenantId,
+      key,
+      name: "Cached card",
+      policySlug: "deny-ec2-serial-console-access",
+      provider: "AWS",
+      mode: "PREVENT",
+      status: "DEPLOYED",
+      scopes: [{ id: "111122223333" }],
+      waiverApprovalMode: "AUTO",
+      createdBy: "test",
+    });
+    const client = server.client(PolicyService);
+    // Looked up by many at once and again: one card, cached, answered alike.
+    const answers = await Promise.all(Array.from({ length: 5 }, () => client.getBundleByKey({ key })));
+    expect(new Set(answers.map((a) => a.policySlug))).toEqual(new Set(["deny-ec2-serial-console-access"]));
+    expect((await client.getBundleByKey({ key })).key).toBe(key);
+
+    // A changed setting shows at once too (the card shows the bundle's parameters).
+    expect((await client.getBundleByKey({ key })).parameters.map((p) => p.name)).toContain("admin_tag_key");
+    await db
+      .update(bundles)
+      .set({ parameters: { admin_tag_key: "changed-value" } })
+      .where(eq(bundles.key, key));
+    const changed = await eventually(async () => {
+      const card = await client.getBundleByKey({ key });
+      const value = card.parameters.find((p) => p.name === "admin_tag_key")?.value;
+      return JSON.stringify(value).includes("changed-value") ? card : undefined;
+    });
+    expect(changed).toBeDefined();
+
+    await db.update(bundles).set({ deletedAt: new Date() }).where(eq(bundles.key, key));
+    // Well within the cache's 10 s: the database's notification forgets the key on every replica.
+    const deadline = Date.now() + 2_000;
+    let code: Code | undefined;
+    while (Date.now() < deadline) {
+      code = (await errorOf(client.getBundleByKey({ key })).catch(() => undefined))?.code;
+      if (code === Code.NotFound) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(code).toBe(Code.NotFound);
+  });
+});
+
+/** What `check` answers within 2 s (well within the lookup cache's 10 s), polled; undefined if nothing. */
+async function eventually<T>(check: () => Promise<T | undefined>): Promise<T | undefined> {
+  const deadline = Date.now() + 2_000;
+  while (Date.now() < deadline) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return undefined;
+}

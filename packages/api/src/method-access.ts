@@ -17,6 +17,18 @@ export type MethodAccessRule = {
 // contract error, as is an account method that is also public or lists permissions: the server
 // refuses to start rather than guess.
 export function methodAccess(method: DescMethod): MethodAccessRule {
+  // Asked on every call: read from the descriptor's options once per method.
+  let rule = rules.get(method);
+  if (!rule) {
+    rule = readMethodAccess(method);
+    rules.set(method, rule);
+  }
+  return rule;
+}
+
+const rules = new WeakMap<DescMethod, Readonly<MethodAccessRule>>();
+
+function readMethodAccess(method: DescMethod): Readonly<MethodAccessRule> {
   if (!hasOption(method, access)) {
     throw new Error(`${method.parent.typeName}.${method.name} does not declare (palisade.auth.v1.access)`);
   }
@@ -29,5 +41,9 @@ export function methodAccess(method: DescMethod): MethodAccessRule {
       `${method.parent.typeName}.${method.name} is an account method and also public or lists permissions`,
     );
   }
-  return { public: declared.public, account: declared.account, permissions: [...declared.permissions] };
+  return Object.freeze({
+    public: declared.public,
+    account: declared.account,
+    permissions: Object.freeze([...declared.permissions]) as Permission[],
+  });
 }

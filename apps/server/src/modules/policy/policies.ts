@@ -77,11 +77,16 @@ export const BUNDLE_KEY_CHANNEL = "bundle_key_changed";
 
 /**
  * Cards of the public key lookup, found or not. A change to a bundle is forgotten at once by every
- * replica (a notification from the database); should the listening connection be down, an
- * answer is at most 10 s old.
+ * replica (a notification from the database), reads of it in flight included; should the
+ * listening connection be down, an answer is at most 10 s old. A key in steady use is read again
+ * in its last 2 s while the cached card answers, so no lookup waits for the database on expiry.
  */
 export function createBundleCards(db: Database, catalogue: Catalogue, listen?: ListenForKeys) {
-  const cards = createTtlCache<BundleCard | undefined>({ ttlMs: 10_000, maxEntries: 10_000 });
+  const cards = createTtlCache<BundleCard | undefined>({
+    ttlMs: 10_000,
+    maxEntries: 10_000,
+    refreshAheadMs: 2_000,
+  });
   const stop = listen?.(
     BUNDLE_KEY_CHANNEL,
     (key) => cards.delete(key),
