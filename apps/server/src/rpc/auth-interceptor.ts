@@ -6,7 +6,12 @@ import type { CredentialFailureLog } from "../auth/credential-failure-log";
 import { MFA_SETUP_REQUIRED_MESSAGE } from "../auth/require-mfa";
 import { callContextKey } from "./call-context";
 import { callError } from "./errors";
-import { crossSiteRefused, requestOriginKey, sessionCookieAuthenticates } from "./origin-check";
+import {
+  crossSiteRefused,
+  isSameOriginRead,
+  requestOriginKey,
+  sessionCookieAuthenticates,
+} from "./origin-check";
 import type { RateLimiter } from "./rate-limiter";
 
 export interface AuthInterceptorDeps {
@@ -29,7 +34,8 @@ export function createAuthInterceptor(deps: AuthInterceptorDeps): Interceptor {
     const context = req.contextValues.get(callContextKey);
     const crossSite =
       sessionCookieAuthenticates(req.header) &&
-      !deps.isTrustedOrigin(req.header, req.contextValues.get(requestOriginKey));
+      !deps.isTrustedOrigin(req.header, req.contextValues.get(requestOriginKey)) &&
+      !isSameOriginRead(req.header, req.requestMethod, req.method);
 
     if (access.public) {
       const verdict = await deps.publicRateLimiter.take(`rpc:${context.ip}`);
