@@ -268,7 +268,7 @@ describe("the web app's delivery and security headers", () => {
       "palisade.session_token=abc.def",
       "theme=dark; __Secure-palisade.session_token=abc",
     ]) {
-      expect(await html("/dashboard", cookie), cookie).toEqual([SESSION_LINK, ...reads, ...code]);
+      expect(await html("/dashboard", cookie), cookie).toEqual([SESSION_LINK, ...code, ...reads]);
     }
     // Signed out (or another cookie only), the page sends the visitor to sign in: nothing to read.
     expect(await html("/dashboard")).toEqual([SESSION_LINK, ...code]);

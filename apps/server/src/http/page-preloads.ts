@@ -82,10 +82,12 @@ export function createPagePreloads(webDist: string) {
     cookie?: string;
   }): string[] => {
     if (!page.ownEntry) {
+      // The reads after the code: the browser asks in this order on its few connections, and a read
+      // the server answers from the database would hold a connection the code needs first.
       return [
         SESSION_PRELOAD,
-        ...signedInReadPreloads(page.route, page.cookie),
         ...links(page.route ? preloads.routes[page.route] : []),
+        ...signedInReadPreloads(page.route, page.cookie),
       ];
     }
     const withKey = page.search.get("k") ? links(preloads.withKey[page.ownEntry]) : [];
