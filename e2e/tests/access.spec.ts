@@ -1,18 +1,8 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { adminStorageState, baseURL } from "./support/admin";
+import { answerGetCurrentWithPermissions, isGetCurrent } from "./support/tenant-read";
 
 test.use({ storageState: adminStorageState });
-
-const getCurrent = "**/palisade.tenant.v1.TenantService/GetCurrent";
-
-/** Answers GetCurrent as the server does, with the caller's permissions replaced. */
-async function withPermissions(page: Page, permissions: string[]) {
-  await page.route(getCurrent, async (route) => {
-    const response = await route.fetch();
-    const body = await response.json();
-    await route.fulfill({ response, json: { ...body, permissions } });
-  });
-}
 
 const refusals: [code: string, status: number, message: string][] = [
   ["permission_denied", 403, "You are not a member of any tenant"],
@@ -21,7 +11,7 @@ const refusals: [code: string, status: number, message: string][] = [
 
 for (const [code, status, message] of refusals) {
   test(`a caller the server answers ${code} is sent to the blocked-access page`, async ({ page }) => {
-    await page.route(getCurrent, (route) =>
+    await page.route(isGetCurrent, (route) =>
       route.fulfill({ status, contentType: "application/json", body: JSON.stringify({ code, message }) }),
     );
     await page.goto("/events");
@@ -34,13 +24,13 @@ for (const [code, status, message] of refusals) {
 }
 
 test("a role without any read permission is sent to the blocked-access page", async ({ page }) => {
-  await withPermissions(page, ["PERMISSION_WAIVERS_REQUEST"]);
+  await answerGetCurrentWithPermissions(page, ["PERMISSION_WAIVERS_REQUEST"]);
   await page.goto("/dashboard");
   await expect(page).toHaveURL(`${baseURL}/blocked-access`);
 });
 
 test("a viewer sees the pages but not the actions that change them", async ({ page }) => {
-  await withPermissions(page, [
+  await answerGetCurrentWithPermissions(page, [
     "PERMISSION_POLICIES_READ",
     "PERMISSION_EVENTS_READ",
     "PERMISSION_RECOMMENDATIONS_READ",

@@ -1,6 +1,7 @@
 import { expect, request, test } from "@playwright/test";
 import { adminStorageState, baseURL } from "./support/admin";
 import { sandboxURL } from "./support/sandbox";
+import { answerGetCurrentWithPermissions } from "./support/tenant-read";
 import { callAsAdmin } from "./support/waiver-bundle";
 
 test.use({ storageState: adminStorageState });
@@ -159,11 +160,7 @@ test("a denied action appears on the events page once the events are fetched", a
 });
 
 test("hides dismiss from a user without the permission", async ({ page }) => {
-  await page.route("**/palisade.tenant.v1.TenantService/GetCurrent", async (route) => {
-    const response = await route.fetch();
-    const body = await response.json();
-    await route.fulfill({ response, json: { ...body, permissions: ["PERMISSION_EVENTS_READ"] } });
-  });
+  await answerGetCurrentWithPermissions(page, ["PERMISSION_EVENTS_READ"]);
   await page.goto("/events");
   await expect(page.getByRole("heading", { level: 1, name: "Events" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Fetch events now" })).toHaveCount(0);

@@ -1,11 +1,12 @@
 import { expect, test } from "@playwright/test";
 import { adminStorageState } from "./support/admin";
+import { isGetCurrent } from "./support/tenant-read";
 
 test.describe("signed in", () => {
   test.use({ storageState: adminStorageState });
 
   test("a failing tenant lookup shows the fallback screen with the server's message", async ({ page }) => {
-    await page.route("**/palisade.tenant.v1.TenantService/GetCurrent", (route) =>
+    await page.route(isGetCurrent, (route) =>
       route.fulfill({
         status: 500,
         contentType: "application/json",
@@ -20,7 +21,7 @@ test.describe("signed in", () => {
     await expect(alert).toContainText("The tenant database is unavailable");
     await expect(page.getByRole("button", { name: "Refresh page" })).toBeVisible();
 
-    await page.unroute("**/palisade.tenant.v1.TenantService/GetCurrent");
+    await page.unroute(isGetCurrent);
     await page.getByRole("button", { name: "Refresh page" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
   });

@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { adminStorageState } from "./support/admin";
+import { answerGetCurrentWithPermissions } from "./support/tenant-read";
 
 test.use({ storageState: adminStorageState });
 
@@ -61,11 +62,7 @@ test.describe("catalogue", () => {
   });
 
   test("hides the deploy actions from a user who may not deploy", async ({ page }) => {
-    await page.route("**/palisade.tenant.v1.TenantService/GetCurrent", async (route) => {
-      const response = await route.fetch();
-      const body = await response.json();
-      await route.fulfill({ response, json: { ...body, permissions: ["PERMISSION_POLICIES_READ"] } });
-    });
+    await answerGetCurrentWithPermissions(page, ["PERMISSION_POLICIES_READ"]);
     await page.goto("/policies");
     await expect(catalogueRows(page).first()).toBeVisible();
     await expect(page.getByRole("link", { name: /^Deploy / })).toHaveCount(0);

@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import { adminEmail, adminStorageState, baseURL } from "./support/admin";
 import { newMember } from "./support/members";
 import { signInWithPassword } from "./support/session";
+import { answerGetCurrentWithPermissions } from "./support/tenant-read";
 
 test.use({ storageState: adminStorageState });
 
@@ -91,11 +92,7 @@ test.describe("on a phone", () => {
 
 test("a member who may only read sees the lists without the controls that change them", async ({ page }) => {
   // The server's answer with USERS_WRITE taken away; the server itself would refuse the changes.
-  await page.route("**/palisade.tenant.v1.TenantService/GetCurrent", async (route) => {
-    const response = await route.fetch();
-    const body = await response.json();
-    await route.fulfill({ response, json: { ...body, permissions: ["PERMISSION_USERS_READ"] } });
-  });
+  await answerGetCurrentWithPermissions(page, ["PERMISSION_USERS_READ"]);
   await page.goto("/team-members");
   const members = page.getByRole("table", { name: "Members" });
   await expect(members.getByRole("row").filter({ hasText: adminEmail })).toBeVisible();

@@ -82,6 +82,47 @@ describe.each(engines)("Origin of cookie-authenticated RPCs (%s)", (engine) => {
     }
   });
 
+  // What a page's head preloads, and the page's own fetch of the same address, send: no Origin
+  // (browsers omit it on a same-origin GET) but the browser's Sec-Fetch-Site.
+  async function get(path: string, headers: Record<string, string>) {
+    const response = await fetch(`${server.url}${path}?connect=v1&encoding=json&message=%7B%7D`, { headers });
+    return { status: response.status, body: (await response.json()) as { code?: string; message?: string } };
+  }
+
+  it("a Connect GET of a read, with the session cookie and Sec-Fetch-Site same-origin, is answered", async () => {
+    for (const path of [PRIVATE_METHOD, "/palisade.deployment.v1.DeploymentManagerService/SummaryBundle"]) {
+      const answer = await get(path, { cookie, "sec-fetch-site": "same-origin" });
+      expect(answer.status, path).toBe(200);
+    }
+    expect((await get(PRIVATE_METHOD, { cookie, "sec-fetch-site": "same-origin" })).body).toMatchObject({
+      user: { email: ADMIN_EMAIL },
+    });
+  });
+
+  it.each([
+    ["another site", { "sec-fetch-site": "cross-site" }],
+    ["another subdomain of the same site", { "sec-fetch-site": "same-site" }],
+    ["a typed address or bookmark", { "sec-fetch-site": "none" }],
+    ["no Sec-Fetch-Site", {}],
+    ["a foreign Origin and no Sec-Fetch-Site", { origin: "https://evil.example" }],
+  ])("a Connect GET of a read with the session cookie from %s is refused", async (_name, headers) => {
+    const answer = await get(PRIVATE_METHOD, { cookie, ...headers });
+    expect(answer.status).toBe(403);
+    expect(answer.body).toMatchObject({ code: "permission_denied", message: "cross-site request refused" });
+  });
+
+  it("a POST still needs its Origin: Sec-Fetch-Site same-origin alone does not answer it", async () => {
+    const answer = await call(PRIVATE_METHOD, { cookie, "sec-fetch-site": "same-origin" });
+    expect(answer.status).toBe(403);
+    expect(answer.body.message).toBe("cross-site request refused");
+    // A method with side effects is not served as a GET at all.
+    const update = await fetch(
+      `${server.url}/palisade.tenant.v1.TenantService/UpdateSettings?connect=v1&encoding=json&message=%7B%7D`,
+      { headers: { cookie, "sec-fetch-site": "same-origin" } },
+    );
+    expect(update.ok).toBe(false);
+  });
+
   it("an unknown cookie is still unauthenticated, not a cross-site refusal", async () => {
     const answer = await call(PRIVATE_METHOD, {
       cookie: "palisade.session_token=forged",

@@ -246,6 +246,40 @@ describe("the web app's delivery and security headers", () => {
     }
   });
 
+  it("a signed-in dashboard's head announces its first reads as the Connect GETs the page sends", async () => {
+    const read = (procedure: string) =>
+      `<link rel="preload" as="fetch" href="/${procedure}?connect=v1&amp;encoding=json&amp;message=%7B%7D" crossorigin="anonymous" />`;
+    const code = PRELOADS.routes["/dashboard"].map(
+      (file) => `<link rel="modulepreload" crossorigin href="${file}" />`,
+    );
+    const html = async (path: string, cookie?: string) =>
+      announced(
+        await (
+          await fetch(`${server.url}${path}`, {
+            headers: { accept: "text/html", ...(cookie ? { cookie } : {}) },
+          })
+        ).text(),
+      );
+    const reads = [
+      read("palisade.tenant.v1.TenantService/GetCurrent"),
+      read("palisade.deployment.v1.DeploymentManagerService/SummaryBundle"),
+    ];
+    for (const cookie of [
+      "palisade.session_token=abc.def",
+      "theme=dark; __Secure-palisade.session_token=abc",
+    ]) {
+      expect(await html("/dashboard", cookie), cookie).toEqual([SESSION_LINK, ...code, ...reads]);
+    }
+    // Signed out (or another cookie only), the page sends the visitor to sign in: nothing to read.
+    expect(await html("/dashboard")).toEqual([SESSION_LINK, ...code]);
+    expect(await html("/dashboard", "theme=dark; xpalisade.session_token=abc")).toEqual([
+      SESSION_LINK,
+      ...code,
+    ]);
+    // Other pages do not read the dashboard's figures.
+    expect(await html("/policies/0b6f2a1e-policy", "palisade.session_token=abc")).not.toContain(reads[1]);
+  });
+
   it("the waiver page's head announces the lookup of the key in its address and what a key loads", async () => {
     const lookup = (key: string) =>
       `<link rel="preload" as="fetch" href="/palisade.policy.v1.PolicyService/GetBundleByKey?connect=v1&amp;encoding=json&amp;message=%7B%22key%22%3A%22${key}%22%7D" crossorigin="anonymous" />`;

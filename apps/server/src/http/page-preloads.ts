@@ -29,6 +29,34 @@ function keyLookupPreload(search: URLSearchParams): string[] {
   ];
 }
 
+/**
+ * The reads a signed-in page waits for before it shows anything, by route, fetched as the Connect
+ * GETs the web app sends for them (its preloadedReadTransport): the caller's tenant and role,
+ * which every signed-in page needs, and the page's own first data.
+ */
+const SIGNED_IN_READS: Record<string, `${string}.${string}/${string}`[]> = {
+  "/dashboard": [
+    "palisade.tenant.v1.TenantService/GetCurrent",
+    "palisade.deployment.v1.DeploymentManagerService/SummaryBundle",
+  ],
+};
+
+/** Better Auth's session cookie (`palisade.session_token`, with `__Secure-` over https). */
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?palisade\.session_token=/;
+
+/**
+ * Only with a session cookie: a signed-out visitor is sent to sign in, and would not use them. The
+ * cookie is not checked here (that would cost the page a database read); a stale one preloads an
+ * answer that says so, which the page then reads as it would have anyway.
+ */
+function signedInReadPreloads(route: string | undefined, cookie: string | undefined): string[] {
+  if (!route || !cookie || !SESSION_COOKIE.test(cookie)) return [];
+  return (SIGNED_IN_READS[route] ?? []).map(
+    (procedure) =>
+      `<link rel="preload" as="fetch" href="${connectGetPath(procedure, {}).replaceAll("&", "&amp;")}" crossorigin="anonymous" />`,
+  );
+}
+
 function readPreloads(webDist: string): PagePreloads {
   const file = join(webDist, PRELOADS_FILE);
   if (!existsSync(file)) return { routes: {}, withKey: {} };
@@ -38,7 +66,7 @@ function readPreloads(webDist: string): PagePreloads {
 
 /**
  * The links a page's head announces, so that the browser fetches them while it reads the page: the
- * session, and the code of the route at the address (`route`, the pattern it matched) or, for a
+ * session, a signed-in page's first reads, and the code of the route at the address (`route`, the pattern it matched) or, for a
  * page with its own entry whose address names a key, what that key loads.
  */
 export function createPagePreloads(webDist: string) {
@@ -47,8 +75,21 @@ export function createPagePreloads(webDist: string) {
     paths
       .filter((path) => ASSET_PATH.test(path))
       .map((path) => `<link rel="modulepreload" crossorigin href="${path}" />`);
-  return (page: { route?: string; ownEntry?: string; search: URLSearchParams }): string[] => {
-    if (!page.ownEntry) return [SESSION_PRELOAD, ...links(page.route ? preloads.routes[page.route] : [])];
+  return (page: {
+    route?: string;
+    ownEntry?: string;
+    search: URLSearchParams;
+    cookie?: string;
+  }): string[] => {
+    if (!page.ownEntry) {
+      // The reads after the code: the browser asks in this order on its few connections, and a read
+      // the server answers from the database would hold a connection the code needs first.
+      return [
+        SESSION_PRELOAD,
+        ...links(page.route ? preloads.routes[page.route] : []),
+        ...signedInReadPreloads(page.route, page.cookie),
+      ];
+    }
     const withKey = page.search.get("k") ? links(preloads.withKey[page.ownEntry]) : [];
     const lookup = page.ownEntry === "/req" ? keyLookupPreload(page.search) : [];
     return [SESSION_PRELOAD, ...lookup, ...withKey];

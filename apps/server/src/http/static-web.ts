@@ -119,7 +119,9 @@ export async function registerStaticWeb(app: HttpApp, webDist: string) {
     const nonce = randomBytes(16).toString("base64");
     const search = new URLSearchParams(request.url.slice(path.length + 1));
     const links = preloadsOf(
-      ownPage !== undefined ? { ownEntry: ownPath, search } : { route: findRoute?.(path), search },
+      ownPage !== undefined
+        ? { ownEntry: ownPath, search }
+        : { route: findRoute?.(path), search, cookie: request.headers.cookie },
     );
     const html = Buffer.from(rendered(ownPage ?? page, nonce, links));
     // The page is small; compressing it per answer costs microseconds.

@@ -1,6 +1,8 @@
-import { Code, ConnectError, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
+import { connectGetPath } from "@palisade/api/connect-get";
+import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { describe, expect, it } from "vitest";
-import { errorInterceptor, toConnectError } from "./transport";
+import { createPreloadedReadTransport, errorInterceptor, toConnectError } from "./transport";
 
 type Next = (req: UnaryRequest) => Promise<UnaryResponse>;
 
@@ -86,5 +88,34 @@ describe("signedOutInterceptor", () => {
     await expect(denied({})).rejects.toThrow("No");
     expect(told).toBe(1);
     stop();
+  });
+});
+
+describe("createPreloadedReadTransport", () => {
+  it("sends a read as the Connect GET a page's head preloads: same address, same credentials, no headers", async () => {
+    const seen: { url: string; init?: RequestInit }[] = [];
+    const transport = createPreloadedReadTransport(async (input, init) => {
+      seen.push({ url: String(input), init });
+      return new Response(JSON.stringify({ permissions: [] }), {
+        headers: { "content-type": "application/json" },
+      });
+    });
+    await createClient(TenantService, transport).getCurrent({});
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.url).toBe(connectGetPath("palisade.tenant.v1.TenantService/GetCurrent", {}));
+    // What `<link rel="preload" as="fetch" crossorigin="anonymous">` fetched: nothing else set.
+    expect(Object.keys(seen[0]?.init ?? {}).sort()).toEqual(["credentials", "signal"]);
+    expect(seen[0]?.init?.credentials).toBe("same-origin");
+  });
+
+  it("still sends a method with side effects as a POST with its headers", async () => {
+    const seen: RequestInit[] = [];
+    const transport = createPreloadedReadTransport(async (_input, init) => {
+      seen.push(init ?? {});
+      return new Response("{}", { headers: { "content-type": "application/json" } });
+    });
+    await createClient(TenantService, transport).updateSettings({});
+    expect(seen[0]?.method).toBe("POST");
+    expect(new Headers(seen[0]?.headers).get("content-type")).toBe("application/json");
   });
 });

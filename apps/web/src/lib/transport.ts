@@ -77,3 +77,26 @@ export function createAppTransport(fetchImpl: typeof fetch = (input, init) => fe
 }
 
 export const appTransport = createAppTransport();
+
+/**
+ * For the reads a page's head preloads (the server's page-preloads.ts): methods without side
+ * effects are sent as Connect GETs, and a GET goes out exactly as the `<link rel="preload"
+ * as="fetch" crossorigin="anonymous">` fetched it (same address, credentials `same-origin`, no
+ * header of its own, default redirect mode), so that the browser hands the page the preloaded
+ * answer instead of asking again. Same-origin GETs carry no Origin; the server accepts them on
+ * the browser's `Sec-Fetch-Site: same-origin`.
+ */
+export function createPreloadedReadTransport(fetchImpl: typeof fetch = (input, init) => fetch(input, init)) {
+  return createConnectTransport({
+    baseUrl: "/",
+    useBinaryFormat: false,
+    useHttpGet: true,
+    interceptors: [signedOutInterceptor(), errorInterceptor()],
+    fetch: (input, init) =>
+      init?.method === "GET"
+        ? fetchImpl(input, { credentials: "same-origin", signal: init.signal })
+        : fetchImpl(input, { ...init, credentials: "same-origin" }),
+  });
+}
+
+export const preloadedReadTransport = createPreloadedReadTransport();

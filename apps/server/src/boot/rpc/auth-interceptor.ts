@@ -7,7 +7,12 @@ import { MFA_SETUP_REQUIRED_MESSAGE } from "../../auth/require-mfa";
 import { callContextKey } from "../../rpc/call-context";
 import { callError } from "../../rpc/errors";
 import type { RateLimiter } from "../../rpc/rate-limiter";
-import { crossSiteRefused, requestOriginKey, sessionCookieAuthenticates } from "./origin-check";
+import {
+  crossSiteRefused,
+  isSameOriginRead,
+  requestOriginKey,
+  sessionCookieAuthenticates,
+} from "./origin-check";
 
 export interface AuthInterceptorDeps {
   authenticate(headers: Headers): Promise<Authentication>;
@@ -29,7 +34,8 @@ export function createAuthInterceptor(deps: AuthInterceptorDeps): Interceptor {
     const context = req.contextValues.get(callContextKey);
     const crossSite =
       sessionCookieAuthenticates(req.header) &&
-      !deps.isTrustedOrigin(req.header, req.contextValues.get(requestOriginKey));
+      !deps.isTrustedOrigin(req.header, req.contextValues.get(requestOriginKey)) &&
+      !isSameOriginRead(req.header, req.requestMethod, req.method);
 
     if (access.public) {
       const verdict = await deps.publicRateLimiter.take(`rpc:${context.ip}`);

@@ -3,12 +3,17 @@ import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connec
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { PolicyEventStoreService } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
-import { appTransport } from "@/lib/transport";
+import { appTransport, preloadedReadTransport } from "@/lib/transport";
 
 const TREND_CHOICES = 30;
 
+/** Sent as the Connect GET that the dashboard's head preloads. */
 export function bundleSummaryQuery() {
-  return createQueryOptions(DeploymentManagerService.method.summaryBundle, {}, { transport: appTransport });
+  return createQueryOptions(
+    DeploymentManagerService.method.summaryBundle,
+    {},
+    { transport: preloadedReadTransport },
+  );
 }
 
 export function waiverSummaryQuery() {
