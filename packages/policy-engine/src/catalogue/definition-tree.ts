@@ -20,7 +20,7 @@ export function collectStrings(value: unknown, out: string[] = []): string[] {
 export function referencedParameters(enforcer: Enforcer, atomic: unknown): Set<string> {
   const names = new Set<string>();
   for (const text of collectStrings(atomic)) {
-    if (enforcer === "aws_scp") {
+    if (enforcer === "aws_scp" || enforcer === "aws_rcp") {
       for (const match of text.matchAll(AWS_PLACEHOLDER)) names.add(match[1]!);
     } else if (text.startsWith("[") && !text.startsWith("[[")) {
       for (const match of text.matchAll(AZURE_PARAMETER_REFERENCE)) names.add(match[1]!);

@@ -4,6 +4,7 @@ import { definitionIssues } from "./definition-issues";
 import {
   awsCaseSchema,
   awsDefinitionSchema,
+  awsRcpDefinitionSchema,
   azureCaseSchema,
   azureDefinitionSchema,
   type Definition,
@@ -17,6 +18,7 @@ import { findCycle, referenceIssues, unusedParameterIssues } from "./reference-i
  */
 const submittedDefinitionSchema = z.discriminatedUnion("enforcer", [
   awsDefinitionSchema.extend({ cases: z.array(awsCaseSchema).default([]) }),
+  awsRcpDefinitionSchema.extend({ cases: z.array(awsCaseSchema).default([]) }),
   azureDefinitionSchema.extend({ cases: z.array(azureCaseSchema).default([]) }),
 ]);
 

@@ -53,6 +53,8 @@ export interface CompileBundleInput {
   azureDefinitionScope?: string;
   /** AWS only: the characters an SCP may have in the target organisation (default 5,120). */
   scpMaxCharacters?: number;
+  /** AWS only: the characters an RCP may have in the target organisation (default 5,120). */
+  rcpMaxCharacters?: number;
 }
 
 export type CompileErrorCode =
