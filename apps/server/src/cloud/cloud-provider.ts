@@ -1,4 +1,5 @@
 import type { CompiledScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
+import type { PackedPolicyType } from "@palisade/policy-engine/compilers/aws/pack-scps";
 import type {
   AzurePolicyAssignmentResource,
   AzurePolicyDefinitionResource,
@@ -174,14 +175,19 @@ export interface AwsCloudProvider extends CloudProviderBase {
   applyScp(compiled: CompiledScp, policyId?: string): Promise<ScpRef>;
   /** Detaches the SCP from every target and deletes it; absent is success. */
   removeScp(policyId: string): Promise<void>;
-  putScp(compiled: Pick<CompiledScp, "name" | "description" | "content">, policyId?: string): Promise<ScpRef>;
+  /** Creates (as `policyType`, SCP by default) or updates the policy; the type of an existing one stays. */
+  putScp(
+    compiled: Pick<CompiledScp, "name" | "description" | "content">,
+    policyId?: string,
+    policyType?: PackedPolicyType,
+  ): Promise<ScpRef>;
   attachScp(policyId: string, targetId: string): Promise<void>;
   detachScp(policyId: string, targetId: string): Promise<void>;
   /** Roots, OUs and accounts the SCP is attached to. */
   listScpTargets(policyId: string): Promise<string[]>;
-  findScpByName(name: string): Promise<ScpRef | undefined>;
-  /** The SCPs attached directly to a root, OU or account. */
-  listTargetScps(targetId: string): Promise<AttachedScp[]>;
+  findScpByName(name: string, policyType?: PackedPolicyType): Promise<ScpRef | undefined>;
+  /** The policies of a type (SCPs by default) attached directly to a root, OU or account. */
+  listTargetScps(targetId: string, policyType?: PackedPolicyType): Promise<AttachedScp[]>;
   /** The policy document of an SCP. */
   readScpContent(policyId: string): Promise<string>;
   /** Tags Palisade's SCPs that lack Palisade's tag; how many it tagged. */

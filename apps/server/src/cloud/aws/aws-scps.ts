@@ -10,12 +10,15 @@ import {
   type PolicySummary,
   UpdatePolicyCommand,
 } from "@aws-sdk/client-organizations";
+import type { PackedPolicyType } from "@palisade/policy-engine/compilers/aws/pack-scps";
 import type { AttachedScp, AwsCloudProvider, ScpRef } from "../cloud-provider";
 import { errorCode, isNotFound } from "../errors";
 import type { AwsClients } from "./aws-clients";
 import { MANAGED_TAG } from "./aws-tags";
 
 export const SCP = "SERVICE_CONTROL_POLICY";
+/** https://docs.aws.amazon.com/organizations/latest/APIReference/API_CreatePolicy.html (`Type`). */
+export const RCP = "RESOURCE_CONTROL_POLICY";
 
 type ScpOperations = Pick<
   AwsCloudProvider,
@@ -31,7 +34,8 @@ type ScpOperations = Pick<
 >;
 
 /**
- * Service control policies by name: each write tolerates what another run of the same deployment,
+ * Service and resource control policies by name (the type, SCP unless given, is the `Filter` of
+ * the listings and the `Type` of CreatePolicy): each write tolerates what another run of the same deployment,
  * or a change made out of band, may already have done.
  */
 export function createScpOperations({ organizations, call, allPages }: AwsClients): ScpOperations {
@@ -39,9 +43,9 @@ export function createScpOperations({ organizations, call, allPages }: AwsClient
     return { id: summary?.Id ?? "", arn: summary?.Arn ?? "", name: summary?.Name ?? "" };
   }
 
-  async function findScpByName(name: string): Promise<ScpRef | undefined> {
+  async function findScpByName(name: string, type: PackedPolicyType = SCP): Promise<ScpRef | undefined> {
     const policies = await allPages(async (NextToken) => {
-      const out = await organizations.send(new ListPoliciesCommand({ Filter: SCP, NextToken }));
+      const out = await organizations.send(new ListPoliciesCommand({ Filter: type, NextToken }));
       return { items: out.Policies ?? [], next: out.NextToken };
     });
     const found = policies.find((p) => p.Name === name);
@@ -51,8 +55,9 @@ export function createScpOperations({ organizations, call, allPages }: AwsClient
   async function putScp(
     compiled: { name: string; description: string; content: string },
     policyId?: string,
+    type: PackedPolicyType = SCP,
   ): Promise<ScpRef> {
-    const id = policyId ?? (await findScpByName(compiled.name))?.id;
+    const id = policyId ?? (await findScpByName(compiled.name, type))?.id;
     if (id) {
       try {
         const out = await call(() =>
@@ -78,7 +83,7 @@ export function createScpOperations({ organizations, call, allPages }: AwsClient
             Name: compiled.name,
             Description: compiled.description,
             Content: compiled.content,
-            Type: SCP,
+            Type: type,
             Tags: [{ ...MANAGED_TAG }],
           }),
         ),
@@ -87,9 +92,9 @@ export function createScpOperations({ organizations, call, allPages }: AwsClient
     } catch (error) {
       // Created meanwhile by another run of the same deployment.
       if (errorCode(error) !== "DuplicatePolicyException") throw error;
-      const existing = await findScpByName(compiled.name);
+      const existing = await findScpByName(compiled.name, type);
       if (!existing) throw error;
-      return putScp(compiled, existing.id);
+      return putScp(compiled, existing.id, type);
     }
   }
 
@@ -132,10 +137,10 @@ export function createScpOperations({ organizations, call, allPages }: AwsClient
     }
   }
 
-  async function listTargetScps(targetId: string): Promise<AttachedScp[]> {
+  async function listTargetScps(targetId: string, type: PackedPolicyType = SCP): Promise<AttachedScp[]> {
     const policies = await allPages(async (NextToken) => {
       const out = await call(() =>
-        organizations.send(new ListPoliciesForTargetCommand({ TargetId: targetId, Filter: SCP, NextToken })),
+        organizations.send(new ListPoliciesForTargetCommand({ TargetId: targetId, Filter: type, NextToken })),
       );
       return { items: out.Policies ?? [], next: out.NextToken };
     });

@@ -21,7 +21,13 @@ import {
   rethrowTransient,
   TransientCloudError,
 } from "./bundle-apply";
-import { baseInput, compileWithWaivers, exemptionIds, toActiveWaiver } from "./bundle-compile";
+import {
+  awsPolicyTypeOf,
+  baseInput,
+  compileWithWaivers,
+  exemptionIds,
+  toActiveWaiver,
+} from "./bundle-compile";
 import { removeBundleNow } from "./bundle-remove";
 import { findBundle, type StoredScope } from "./bundle-repository";
 import { cloudFailure, compileFailure, type WaiverErrorCode } from "./cloud-failure";
@@ -139,7 +145,12 @@ export function createBundleEngine(deps: EngineDeps) {
       const enforceable = waiverRows
         .filter((w) => isEnforceable(w, now))
         .map((w) => toActiveWaiver(w, byId.get(w.deploymentId)));
-      const quotas = await scpQuotasFor(db, tenantId, live.find((d) => d.connectorId)?.connectorId ?? null);
+      const quotas = await scpQuotasFor(
+        db,
+        tenantId,
+        live.find((d) => d.connectorId)?.connectorId ?? null,
+        awsPolicyTypeOf(definition),
+      );
       const input = {
         ...baseInput(
           bundle,
@@ -149,6 +160,7 @@ export function createBundleEngine(deps: EngineDeps) {
           deps.publicUrl,
         ),
         scpMaxCharacters: quotas.characters,
+        rcpMaxCharacters: quotas.characters,
       };
 
       let compiled: ReturnType<typeof compileWithWaivers>;
@@ -186,7 +198,7 @@ export function createBundleEngine(deps: EngineDeps) {
           run,
           provider,
           compiled.compiled.scp,
-          { key: bundle.key, slug: bundle.policySlug },
+          { key: bundle.key, slug: bundle.policySlug, policyType: compiled.compiled.policyType },
           live,
           leaving,
         );
