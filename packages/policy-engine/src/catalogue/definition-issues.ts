@@ -11,11 +11,11 @@ function checkJunctions(enforcer: Enforcer, node: TreeNode, path: PathPart[], is
   if (!("junction" in node) || node.junction.operator !== "not") return;
   if (node.junction.nodes.length !== 1) {
     issues.push({ path: [...path, "junction", "nodes"], message: "a not junction takes exactly one node" });
-  } else if (enforcer === "aws_scp" && !("atomic" in node.junction.nodes[0]!)) {
+  } else if ((enforcer === "aws_scp" || enforcer === "aws_rcp") && !("atomic" in node.junction.nodes[0]!)) {
     // Negating a whole IAM statement set has no single-policy form; only conditions can be negated.
     issues.push({
       path: [...path, "junction", "nodes", 0],
-      message: "for aws_scp a not junction must wrap an atomic statement",
+      message: `for ${enforcer} a not junction must wrap an atomic statement`,
     });
   }
 }

@@ -143,9 +143,21 @@ export const awsCaseSchema = z.strictObject({
   request: z.strictObject({
     action: z.string().regex(/^[a-z0-9-]+:[A-Za-z0-9]+$/, "must be service:Action"),
     resource: z.string().min(1).default("*"),
+    /**
+     * An IAM or STS principal ARN; resource control policy cases may also name an AWS service
+     * principal (`cloudtrail.amazonaws.com`), whose calls carry no aws:PrincipalArn.
+     */
     principal_arn: z
       .string()
-      .regex(/^arn:aws[a-z-]*:(iam|sts)::\d{12}:/, "must be an IAM or STS principal ARN"),
+      .regex(
+        /^(arn:aws[a-z-]*:(iam|sts)::\d{12}:|[a-z0-9-]+(\.[a-z0-9-]+)*\.amazonaws\.com$)/,
+        "must be an IAM or STS principal ARN, or an AWS service principal",
+      ),
+    /** Resource control policy cases: the account that owns the resource (default 111122223333). */
+    resource_account: z
+      .string()
+      .regex(/^\d{12}$/, "must be a 12-digit account id")
+      .optional(),
     context: z.record(z.string(), contextValueSchema).default({}),
   }),
 });

@@ -1,4 +1,5 @@
 import { compileDeclarative } from "../compilers/aws/compile-declarative";
+import { compileRcp } from "../compilers/aws/compile-rcp";
 import { compileScp } from "../compilers/aws/compile-scp";
 import { type CompiledAzureBundle, compileAzureBundle } from "../compilers/azure/compile-azure";
 import { type CompileBundleInput, CompileError, type DeploymentMode } from "../compilers/compile-input";
@@ -6,12 +7,14 @@ import type { AzureAssignment } from "../evaluators/azure/evaluate-assignments";
 import { evaluateAzureRequest } from "../evaluators/azure/evaluate-assignments";
 import { exceptionMessage, mergeDeclarative } from "../evaluators/declarative/declarative-merge";
 import { declarativeViolations } from "../evaluators/declarative/declarative-request";
+import { evaluateOrganizationPolicies, rcpsApply } from "../evaluators/scp/evaluate-rcp";
 import { evaluateScpHierarchy, type ScpPolicy } from "../evaluators/scp/evaluate-scp";
 import type {
   AwsCase,
   AwsDeclarativeCase,
   AwsDeclarativeDefinition,
   AwsDefinition,
+  AwsRcpDefinition,
   AzureCase,
   AzureDefinition,
   Definition,
@@ -39,6 +42,23 @@ export const FULL_AWS_ACCESS: ScpPolicy = {
   name: "FullAWSAccess",
   document: { Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: "*", Resource: "*" }] },
 };
+
+/** The AWS-managed resource control policy every level starts with once RCPs are enabled. */
+export const RCP_FULL_AWS_ACCESS: ScpPolicy = {
+  id: "p-RCPFullAWSAccess",
+  arn: "arn:aws:organizations::aws:policy/resource_control_policy/p-RCPFullAWSAccess",
+  name: "RCPFullAWSAccess",
+  document: {
+    Version: "2012-10-17",
+    Statement: [{ Effect: "Allow", Principal: "*", Action: "*", Resource: "*" }],
+  },
+};
+
+/** The account whose resources RCP cases touch unless a case names another. */
+const CASE_RESOURCE_ACCOUNT = "111122223333";
+const CASE_MANAGEMENT_ACCOUNT = "999988887777";
+/** The organisation of the case resources' accounts. */
+export const CASE_ORGANIZATION_ID = "o-a1b2c3d4e5";
 
 /** The shape the Azure evaluator takes, from the ARM resources the compiler produces. */
 export function toEvaluatorAssignments(bundle: CompiledAzureBundle): AzureAssignment[] {
@@ -104,29 +124,61 @@ function modesOf(mode: "prevent" | "alert" | "both"): DeploymentMode[] {
   return mode === "both" ? ["PREVENT", "ALERT"] : mode === "prevent" ? ["PREVENT"] : ["ALERT"];
 }
 
+/** The request an AWS case describes; a service principal's call carries no principal ARN. */
+function requestOf(testCase: AwsCase) {
+  const principal = testCase.request.principal_arn;
+  const service = !principal.startsWith("arn:");
+  return {
+    action: testCase.request.action,
+    resource: testCase.request.resource,
+    principalArn: service ? "" : principal,
+    context: service
+      ? { "aws:PrincipalServiceName": principal, ...testCase.request.context }
+      : testCase.request.context,
+  };
+}
+
 function runAwsCase(
-  definition: AwsDefinition,
+  definition: AwsDefinition | AwsRcpDefinition,
   testCase: AwsCase,
   mode: DeploymentMode,
   catalogue: Catalogue,
 ): CaseOutcome {
-  const compiled = compileScp(baseInput(definition, catalogue, mode, "r-case", testCase.parameters ?? {}));
-  const scp: ScpPolicy = {
+  const rcp = definition.enforcer === "aws_rcp";
+  const input = baseInput(definition, catalogue, mode, "r-case", testCase.parameters ?? {});
+  const compiled = rcp ? compileRcp(input) : compileScp(input);
+  const type = rcp ? "resource_control_policy" : "service_control_policy";
+  const policy: ScpPolicy = {
     id: "p-case0000",
-    arn: "arn:aws:organizations::111111111111:policy/o-case000000/service_control_policy/p-case0000",
+    arn: `arn:aws:organizations::111111111111:policy/o-case000000/${type}/p-case0000`,
     name: compiled.name,
     document: compiled.content,
   };
-  const request = {
-    action: testCase.request.action,
-    resource: testCase.request.resource,
-    principalArn: testCase.request.principal_arn,
-    context: testCase.request.context,
+  const request = requestOf(testCase);
+  const resourceAccountId = testCase.request.resource_account ?? CASE_RESOURCE_ACCOUNT;
+  // The resource's own keys (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-resourceorgid).
+  if (rcp)
+    request.context = {
+      "aws:ResourceAccount": resourceAccountId,
+      "aws:ResourceOrgID": CASE_ORGANIZATION_ID,
+      ...request.context,
+    };
+  const evaluate = (attached: boolean) => {
+    if (!rcp)
+      return evaluateScpHierarchy(request, [attached ? [FULL_AWS_ACCESS, policy] : [FULL_AWS_ACCESS]]);
+    // RCPs apply to the resource's account whoever the caller is, for the services RCPs govern.
+    const applies = rcpsApply({
+      resourceAccountId,
+      managementAccountId: CASE_MANAGEMENT_ACCOUNT,
+      memberAccountIds: [resourceAccountId],
+      principalArn: request.principalArn,
+      action: request.action,
+    });
+    const rcpLevels = applies ? [attached ? [RCP_FULL_AWS_ACCESS, policy] : [RCP_FULL_AWS_ACCESS]] : [];
+    return evaluateOrganizationPolicies(request, [[FULL_AWS_ACCESS]], rcpLevels);
   };
-  const enforced = evaluateScpHierarchy(request, [
-    compiled.attach ? [FULL_AWS_ACCESS, scp] : [FULL_AWS_ACCESS],
-  ]);
-  const wouldDeny = evaluateScpHierarchy(request, [[FULL_AWS_ACCESS, scp]]).decision === "explicit_deny";
+  const enforced = evaluate(compiled.attach);
+  const wouldDeny = evaluate(true).decision === "explicit_deny";
   const denied = enforced.decision !== "allow";
   const deniedByKey = enforced.decision === "explicit_deny" && (enforced.sid ?? "").includes(CASE_KEY);
   let passed: boolean;
@@ -208,7 +260,7 @@ function runAzureCase(
  */
 export function runDefinitionCases(definition: Definition, catalogue: Catalogue): CaseOutcome[] {
   const outcomes: CaseOutcome[] = [];
-  if (definition.enforcer === "aws_scp") {
+  if (definition.enforcer === "aws_scp" || definition.enforcer === "aws_rcp") {
     for (const testCase of definition.cases) {
       for (const mode of modesOf(testCase.mode)) {
         outcomes.push(
@@ -234,8 +286,6 @@ export function runDefinitionCases(definition: Definition, catalogue: Catalogue)
         );
       }
     }
-  } else {
-    throw new Error(`${definition.slug}: the cases of ${definition.enforcer} definitions cannot be run yet`);
   }
   return outcomes;
 }

@@ -6,6 +6,7 @@ import {
   awsDeclarativeCaseSchema,
   awsDeclarativeDefinitionSchema,
   awsDefinitionSchema,
+  awsRcpDefinitionSchema,
   azureCaseSchema,
   azureDefinitionSchema,
   type Definition,
@@ -20,6 +21,7 @@ import { findCycle, referenceIssues, unusedParameterIssues } from "./reference-i
 const submittedDefinitionSchema = z.discriminatedUnion("enforcer", [
   awsDefinitionSchema.extend({ cases: z.array(awsCaseSchema).default([]) }),
   awsDeclarativeDefinitionSchema.extend({ cases: z.array(awsDeclarativeCaseSchema).default([]) }),
+  awsRcpDefinitionSchema.extend({ cases: z.array(awsCaseSchema).default([]) }),
   azureDefinitionSchema.extend({ cases: z.array(azureCaseSchema).default([]) }),
 ]);
 

@@ -60,6 +60,8 @@ export interface CompileBundleInput {
    * waived account can be left out of the policy's targets.
    */
   parentOf?: Readonly<Record<string, string>>;
+  /** AWS only: the characters an RCP may have in the target organisation (default 5,120). */
+  rcpMaxCharacters?: number;
 }
 
 export type CompileErrorCode =

@@ -106,10 +106,10 @@ function inline(
 
 /** The definition's tree with every policy_reference replaced by the referenced tree. */
 export function inlineAwsTree(
-  definition: Definition & { enforcer: "aws_scp" },
+  definition: Definition & { enforcer: "aws_scp" | "aws_rcp" },
   definitions?: ReadonlyMap<string, Definition>,
 ): InlinedAwsNode {
-  return inline(definition.tree, "aws_scp", definitions, [definition.slug]) as InlinedAwsNode;
+  return inline(definition.tree, definition.enforcer, definitions, [definition.slug]) as InlinedAwsNode;
 }
 
 export function inlineAzureTree(

@@ -61,6 +61,11 @@ const AZURE_DENY = `{"error":{"code":"RequestDisallowedByPolicy","target":"legac
 const AWS_DENY =
   "An error occurred (UnauthorizedOperation) when calling the RunInstances operation: You are not authorized to perform this operation. User: arn:aws:sts::111122223333:assumed-role/Developer/jane is not authorized to perform: ec2:RunInstances on resource: arn:aws:ec2:eu-west-1:111122223333:instance/* with an explicit deny in a service control policy: arn:aws:organizations::999988887777:policy/o-a1b2c3d4e5/service_control_policy/p-k3x9v2m1q8";
 
+// As the sandbox writes an S3 denial by a resource control policy, the way AWS names it
+// (https://docs.aws.amazon.com/IAM/latest/UserGuide/troubleshoot_access-denied.html).
+const AWS_RCP_DENY =
+  'User: arn:aws:iam::444455556666:role/Partner is not authorized to perform: s3:GetObject on resource: "arn:aws:s3:::example-data/report.csv" with an explicit deny in a resource control policy: arn:aws:organizations::999988887777:policy/o-a1b2c3d4e5/resource_control_policy/p-r7c2p9x4m1';
+
 describe("findPolicyKeyInText", () => {
   it.each<[string, string, { key?: string; scpPolicyIds: string[] }]>([
     ["an Azure RequestDisallowedByPolicy error", AZURE_DENY, { key: "7KQ2M9X", scpPolicyIds: [] }],
@@ -93,6 +98,7 @@ describe("findPolicyKeyInText", () => {
     ],
     ["the key alone", "  h4t8w2p\n", { key: "H4T8W2P", scpPolicyIds: [] }],
     ["an AWS AccessDenied naming an SCP", AWS_DENY, { scpPolicyIds: ["p-k3x9v2m1q8"] }],
+    ["an AWS AccessDenied naming an RCP", AWS_RCP_DENY, { scpPolicyIds: ["p-r7c2p9x4m1"] }],
     [
       "a deny without any Palisade reference",
       "AccessDenied: not authorized to perform s3:GetObject",

@@ -29,7 +29,7 @@ export function isPolicyKeyFormat(input: string): boolean {
 export interface FoundPolicyReferences {
   /** The Palisade key, when the text carries one (Azure non-compliance message, waiver link, resource name). */
   key?: string;
-  /** AWS SCP ids (`p-...`) named in an AccessDenied message; the server maps them to keys. */
+  /** AWS SCP and RCP ids (`p-...`) named in an AccessDenied message; the server maps them to keys. */
   scpPolicyIds: string[];
 }
 
@@ -45,9 +45,11 @@ const KEY_CONTEXTS = [
   new RegExp(`Palisade guardrail ${KEY_CANDIDATE}`, "gi"),
 ];
 
-// SCP ARNs: arn:aws:organizations::<management account>:policy/o-<org>/service_control_policy/p-<id>
+// SCP and RCP ARNs: arn:aws:organizations::<management account>:policy/o-<org>/service_control_policy/p-<id>
+// (resource_control_policy for RCPs, whose denials name them the same way:
+// https://docs.aws.amazon.com/IAM/latest/UserGuide/troubleshoot_access-denied.html).
 const SCP_ARN =
-  /arn:aws[a-z-]*:organizations::\d{12}:policy\/o-[a-z0-9]{10,32}\/service_control_policy\/(p-[0-9a-z]{8,128})/g;
+  /arn:aws[a-z-]*:organizations::\d{12}:policy\/o-[a-z0-9]{10,32}\/(?:service|resource)_control_policy\/(p-[0-9a-z]{8,128})/g;
 
 /**
  * Finds what identifies the denying policy in a pasted deny message: an Azure

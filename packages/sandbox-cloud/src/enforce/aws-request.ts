@@ -8,7 +8,7 @@ import { AwsError } from "../aws/common";
 import { callerArnOf } from "../aws/identity";
 import { type Denial, scpDenial } from "../aws/service-errors";
 import { recordCloudTrail } from "../aws/trail";
-import type { AwsAccount, AwsResource } from "../state/model";
+import type { AwsAccount, AwsResource, AwsState } from "../state/model";
 import type { StateStore } from "../state/store";
 import { type AwsCaller, principalContext } from "./aws-caller";
 import { rcpLevels, resourceAccountOf, scpLevels } from "./organization-levels";
@@ -60,6 +60,16 @@ export interface Effect<T> {
   responseElements?: Record<string, unknown> | null;
 }
 
+/**
+ * The keys of the resource's owner (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-resourceaccount):
+ * its account, and its organisation when the account is a member, so a policy can compare
+ * aws:PrincipalOrgID with `${aws:ResourceOrgID}`.
+ */
+export function resourceContext(aws: AwsState, owner: string): Record<string, string> {
+  const member = aws.accounts.some((a) => a.id === owner);
+  return { "aws:ResourceAccount": owner, ...(member ? { "aws:ResourceOrgID": aws.organizationId } : {}) };
+}
+
 /** Context keys every request carries (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html). */
 export function globalContext(store: StateStore, caller: AwsCaller, region: string) {
   const now = store.now();
@@ -94,19 +104,15 @@ export function performAws<T>(
   let decision: OrganizationDecision = { decision: "allow" };
   let denied: string | undefined;
   for (const resource of request.resources) {
-    const rcps = rcpLevels(
-      aws,
-      resourceAccountOf(aws, resource.arn, account.id),
-      caller.principalArn,
-      action,
-    );
+    const owner = resourceAccountOf(aws, resource.arn, account.id);
+    const rcps = rcpLevels(aws, owner, caller.principalArn, action);
     if (scps.length === 0 && rcps.length === 0) continue;
     const result = evaluateOrganizationPolicies(
       {
         action,
         resource: resource.arn,
         principalArn: caller.principalArn,
-        context: { ...context, ...(resource.context ?? {}) },
+        context: { ...context, ...resourceContext(aws, owner), ...(resource.context ?? {}) },
       },
       scps,
       rcps,

@@ -3,7 +3,7 @@ import { callerArnOf } from "../aws/identity";
 import { type Denial, scpDenial } from "../aws/service-errors";
 import type { StateStore } from "../state/store";
 import { type AwsCaller, resolveCaller } from "./aws-caller";
-import { globalContext } from "./aws-request";
+import { globalContext, resourceContext } from "./aws-request";
 import { rcpLevels, resourceAccountOf } from "./organization-levels";
 
 /**
@@ -32,12 +32,8 @@ export function rcpDenial(
     accountId: input.callerAccountId,
     kind: "service",
   };
-  const levels = rcpLevels(
-    aws,
-    resourceAccountOf(aws, input.resource, input.callerAccountId),
-    caller.principalArn,
-    input.action,
-  );
+  const owner = resourceAccountOf(aws, input.resource, input.callerAccountId);
+  const levels = rcpLevels(aws, owner, caller.principalArn, input.action);
   if (levels.length === 0) return undefined;
   const context = caller.kind === "service" && !account ? {} : globalContext(store, caller, input.region);
   const decision = evaluateOrganizationPolicies(
@@ -45,7 +41,7 @@ export function rcpDenial(
       action: input.action,
       resource: input.resource,
       principalArn: caller.principalArn,
-      context: { ...context, "aws:SecureTransport": String(input.secure) },
+      context: { ...context, ...resourceContext(aws, owner), "aws:SecureTransport": String(input.secure) },
     },
     [],
     levels,

@@ -17,6 +17,7 @@ import type { AwsClients } from "./aws-clients";
 import { MANAGED_TAG } from "./aws-tags";
 
 export const SCP = "SERVICE_CONTROL_POLICY";
+export const RCP = "RESOURCE_CONTROL_POLICY";
 /** The Organizations policy types Palisade writes (https://docs.aws.amazon.com/organizations/latest/APIReference/API_CreatePolicy.html, `Type`). */
 
 type ScpOperations = Pick<
@@ -33,7 +34,8 @@ type ScpOperations = Pick<
 >;
 
 /**
- * Service control policies by name: each write tolerates what another run of the same deployment,
+ * Service and resource control policies by name (the type, SCP unless given, is the `Filter` of
+ * the listings and the `Type` of CreatePolicy): each write tolerates what another run of the same deployment,
  * or a change made out of band, may already have done.
  */
 export function createScpOperations({ organizations, call, allPages }: AwsClients): ScpOperations {

@@ -1,4 +1,5 @@
 import type { CompiledScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
+import type { PackedPolicyType } from "@palisade/policy-engine/compilers/aws/pack-scps";
 import type { CompiledAzureBundle } from "@palisade/policy-engine/compilers/azure/compile-azure";
 import type { AwsCloudProvider, AzureCloudProvider } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
@@ -86,7 +87,7 @@ export async function applyAws(
   run: ApplyContext,
   provider: AwsCloudProvider,
   scp: CompiledScp,
-  guardrail: { key: string; slug: string },
+  guardrail: { key: string; slug: string; policyType: PackedPolicyType },
   live: DeploymentRow[],
   leaving: DeploymentRow[],
 ): Promise<void> {
@@ -120,7 +121,7 @@ export async function applyAws(
       await reportMissing(
         run,
         here,
-        `guardrail ${guardrail.key} not found in the SCPs attached to ${target}`,
+        `guardrail ${guardrail.key} not found in the ${guardrail.policyType === "RESOURCE_CONTROL_POLICY" ? "RCPs" : "SCPs"} attached to ${target}`,
       );
     const refused = outcome.unplaced.get(guardrail.key);
     for (const deployment of here) {

@@ -1,10 +1,15 @@
 import { createHash } from "node:crypto";
-import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
+import {
+  AWS_POLICY_TYPE_OF_ENFORCER,
+  type Definition,
+} from "@palisade/policy-engine/catalogue/definition-schema";
 import {
   type CompiledDeclarative,
   compileDeclarative,
 } from "@palisade/policy-engine/compilers/aws/compile-declarative";
+import { compileRcp } from "@palisade/policy-engine/compilers/aws/compile-rcp";
 import { type CompiledScp, compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
+import type { PackedPolicyType } from "@palisade/policy-engine/compilers/aws/pack-scps";
 import {
   type CompiledAzureBundle,
   compileAzureBundle,
@@ -19,11 +24,22 @@ import type { BundleRow, StoredScope } from "./bundle-repository";
 import { type WaiverErrorCode, waiverFailure } from "./cloud-failure";
 import type { DeploymentRow } from "./deployment-repository";
 
+/**
+ * A compiled bundle. On AWS, `scp` is the guardrail's Organizations policy: a service control
+ * policy or, for aws_rcp definitions, a resource control policy (`policyType`).
+ */
 export type Compiled =
-  | { provider: "aws"; scp: CompiledScp }
+  | { provider: "aws"; scp: CompiledScp; policyType: PackedPolicyType }
   /** A declarative policy for EC2: one policy per bundle, attached around waived accounts. */
   | { provider: "aws_declarative"; declarative: CompiledDeclarative }
   | { provider: "azure"; azure: CompiledAzureBundle };
+
+/** The Organizations policy type an AWS definition deploys as; undefined for other enforcers. */
+export function awsPolicyTypeOf(definition: Definition): PackedPolicyType | undefined {
+  if (definition.enforcer === "aws_scp" || definition.enforcer === "aws_rcp")
+    return AWS_POLICY_TYPE_OF_ENFORCER[definition.enforcer];
+  return undefined;
+}
 
 export type BaseInput = Omit<CompileBundleInput, "waivers">;
 
@@ -48,11 +64,14 @@ export function toActiveWaiver(
 }
 
 export function compile(input: CompileBundleInput): Compiled {
-  if (input.definition.enforcer === "aws_declarative_ec2")
+  const { enforcer } = input.definition;
+  if (enforcer === "aws_scp")
+    return { provider: "aws", scp: compileScp(input), policyType: "SERVICE_CONTROL_POLICY" };
+  if (enforcer === "aws_rcp")
+    return { provider: "aws", scp: compileRcp(input), policyType: "RESOURCE_CONTROL_POLICY" };
+  if (enforcer === "aws_declarative_ec2")
     return { provider: "aws_declarative", declarative: compileDeclarative(input) };
-  return input.definition.enforcer === "aws_scp"
-    ? { provider: "aws", scp: compileScp(input) }
-    : { provider: "azure", azure: compileAzureBundle(input) };
+  return { provider: "azure", azure: compileAzureBundle(input) };
 }
 
 /** What the compilers need of a bundle, for the given scopes, before waivers. */

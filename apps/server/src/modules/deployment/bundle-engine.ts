@@ -22,7 +22,13 @@ import {
   rethrowTransient,
   TransientCloudError,
 } from "./bundle-apply";
-import { baseInput, compileWithWaivers, exemptionIds, toActiveWaiver } from "./bundle-compile";
+import {
+  awsPolicyTypeOf,
+  baseInput,
+  compileWithWaivers,
+  exemptionIds,
+  toActiveWaiver,
+} from "./bundle-compile";
 import { removeBundleNow } from "./bundle-remove";
 import { findBundle, type StoredScope } from "./bundle-repository";
 import { cloudFailure, compileFailure, type WaiverErrorCode } from "./cloud-failure";
@@ -142,7 +148,7 @@ export function createBundleEngine(deps: EngineDeps) {
         .filter((w) => isEnforceable(w, now))
         .map((w) => toActiveWaiver(w, byId.get(w.deploymentId)));
       const connectorId = live.find((d) => d.connectorId)?.connectorId ?? null;
-      const quotas = await scpQuotasFor(db, tenantId, connectorId);
+      const quotas = await scpQuotasFor(db, tenantId, connectorId, awsPolicyTypeOf(definition));
       const input = {
         ...baseInput(
           bundle,
@@ -152,6 +158,7 @@ export function createBundleEngine(deps: EngineDeps) {
           deps.publicUrl,
         ),
         scpMaxCharacters: quotas.characters,
+        rcpMaxCharacters: quotas.characters,
         // A declarative waiver leaves its account out of the targets: the compiler needs the tree.
         ...(definition.enforcer === "aws_declarative_ec2"
           ? { parentOf: await parentOfConnector(db, tenantId, connectorId) }
@@ -193,7 +200,7 @@ export function createBundleEngine(deps: EngineDeps) {
           run,
           provider,
           compiled.compiled.scp,
-          { key: bundle.key, slug: bundle.policySlug },
+          { key: bundle.key, slug: bundle.policySlug, policyType: compiled.compiled.policyType },
           live,
           leaving,
         );

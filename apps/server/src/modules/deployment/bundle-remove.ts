@@ -8,7 +8,7 @@ import { CompileError } from "@palisade/policy-engine/compilers/compile-input";
 import type { CloudProvider } from "../../cloud/cloud-provider";
 import { waiversOfBundle } from "../waiver/waiver-api";
 import { type ApplyContext, failDeployments, type RunOptions, rethrowTransient } from "./bundle-apply";
-import { baseInput, exemptionIds, toActiveWaiver } from "./bundle-compile";
+import { awsPolicyTypeOf, baseInput, exemptionIds, toActiveWaiver } from "./bundle-compile";
 import type { BundleRow, StoredScope } from "./bundle-repository";
 import { cloudFailure } from "./cloud-failure";
 import { DECLARATIVE_EC2 } from "./declarative-apply";
@@ -64,17 +64,19 @@ export async function removeBundleNow(
       const found = name ? await provider.findScpByName(name, DECLARATIVE_EC2) : undefined;
       if (found) await provider.removeScp(found.id);
     } else if (provider.provider === "aws") {
-      // The guardrail leaves the packed SCPs of every target it was on.
+      // The guardrail leaves the packed SCPs (or RCPs) of every target it was on. A definition
+      // removed from the catalogue is taken to have been an SCP.
+      const policyType = (definition && awsPolicyTypeOf(definition)) ?? "SERVICE_CONTROL_POLICY";
       const targets = new Map<string, string>();
       for (const d of remaining) if (d.connectorId) targets.set(d.scopeExternalId, d.connectorId);
       for (const [target, connectorId] of targets) {
         await repackTarget(
           { db, logger: deps.logger, provider, tenantId: bundle.tenantId, connectorId, target },
-          { key: bundle.key, slug: bundle.policySlug, content: undefined },
+          { key: bundle.key, slug: bundle.policySlug, content: undefined, policyType },
         );
       }
       // A bundle deployed before packing may still have an SCP of its own.
-      if (input) {
+      if (input && policyType === "SERVICE_CONTROL_POLICY") {
         try {
           const found = await provider.findScpByName(compileScp({ ...input, waivers: [] }).name);
           if (found) await provider.removeScp(found.id);

@@ -1,6 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
 import { compileDeclarative } from "@palisade/policy-engine/compilers/aws/compile-declarative";
+import { compileRcp } from "@palisade/policy-engine/compilers/aws/compile-rcp";
 import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
 import { compileAzureBundle } from "@palisade/policy-engine/compilers/azure/compile-azure";
 import { CompileError } from "@palisade/policy-engine/compilers/compile-input";
@@ -60,6 +61,7 @@ export async function checkCompiles(
     // target's SCPs are packed; the deployment fails there with POLICY_LIMIT_EXCEEDED if not.
     if (definition.enforcer === "aws_scp") compileScp(input);
     else if (definition.enforcer === "aws_declarative_ec2") compileDeclarative(input);
+    else if (definition.enforcer === "aws_rcp") compileRcp(input);
     else compileAzureBundle(input);
   } catch (error) {
     if (!(error instanceof CompileError)) throw error;

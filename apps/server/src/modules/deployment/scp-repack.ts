@@ -1,7 +1,9 @@
 import {
+  DEFAULT_RCP_LIMITS,
   DEFAULT_SCP_LIMITS,
   keyOfSid,
   keysOfContent,
+  type PackedPolicyType,
   type PackGuardrail,
   packScps,
   parsePackName,
@@ -35,14 +37,25 @@ export function scpLimitsOf(config: unknown): ScpLimits {
   };
 }
 
+/**
+ * The quotas of one policy type in a connector's organisation. SCPs: the connector's settings, else
+ * AWS's defaults; RCPs: AWS's documented defaults
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html), until
+ * connectors state their own per type.
+ */
+export function policyTypeLimits(config: unknown, policyType: PackedPolicyType): ScpLimits {
+  return policyType === "RESOURCE_CONTROL_POLICY" ? DEFAULT_RCP_LIMITS : scpLimitsOf(config);
+}
+
 /** The SCP quotas of a connector's organisation: its own settings, else AWS's defaults. */
 export async function scpQuotasFor(
   db: Database,
   tenantId: string,
   connectorId: string | null,
+  policyType: PackedPolicyType = "SERVICE_CONTROL_POLICY",
 ): Promise<ScpLimits> {
-  if (!connectorId) return DEFAULT_SCP_LIMITS;
-  return scpLimitsOf((await findConnector(db, tenantId, connectorId))?.config);
+  const config = connectorId ? (await findConnector(db, tenantId, connectorId))?.config : undefined;
+  return policyTypeLimits(config, policyType);
 }
 
 /** The guardrail being synced: its new compiled content, or none when it leaves the target. */
@@ -50,6 +63,8 @@ export interface ChangedGuardrail {
   key: string;
   slug: string;
   content: string | undefined;
+  /** The policy type the guardrail deploys as; SCP unless stated. Each type has its own packs. */
+  policyType?: PackedPolicyType;
 }
 
 export interface RepackOutcome {
@@ -82,14 +97,24 @@ function statementsOf(content: string): Record<string, unknown>[] {
   }
 }
 
-async function readTarget(provider: AwsCloudProvider, target: string): Promise<TargetState> {
-  const attached = await provider.listTargetScps(target);
+/**
+ * The target's policies of one type. Any other policy of that type counts as foreign and is never
+ * touched: FullAWSAccess, RCPFullAWSAccess (which AWS attaches everywhere once RCPs are enabled and
+ * which cannot be detached) and the organisation's own. Only SCPs predate packing.
+ */
+async function readTarget(
+  provider: AwsCloudProvider,
+  target: string,
+  policyType: PackedPolicyType,
+): Promise<TargetState> {
+  const attached = await provider.listTargetScps(target, policyType);
   const state: TargetState = { packs: [], legacy: [], foreign: 0, statements: new Map() };
   const fromLegacy = new Map<string, Record<string, unknown>[]>();
+  const legacyType = policyType === "SERVICE_CONTROL_POLICY";
   for (const scp of attached) {
-    const pack = parsePackName(scp.name);
+    const pack = parsePackName(scp.name, policyType);
     const isPack = pack?.target === target;
-    if (!isPack && !LEGACY_NAME.test(scp.name)) {
+    if (!isPack && !(legacyType && LEGACY_NAME.test(scp.name))) {
       state.foreign += 1;
       continue;
     }
@@ -127,7 +152,8 @@ export interface RepackContext {
  */
 export function repackTarget(ctx: RepackContext, changed: ChangedGuardrail): Promise<RepackOutcome> {
   // Two bundles deploying to one target must not write its SCPs at the same time.
-  return targetLock(`${ctx.connectorId}:${ctx.target}`, () => repackNow(ctx, changed));
+  const type = changed.policyType ?? "SERVICE_CONTROL_POLICY";
+  return targetLock(`${ctx.connectorId}:${ctx.target}:${type}`, () => repackNow(ctx, changed));
 }
 
 const targetLock = createKeyedLock();
@@ -139,7 +165,7 @@ async function repackNow(ctx: RepackContext, changed: ChangedGuardrail): Promise
   return repackScps(
     { provider: ctx.provider, logger: ctx.logger, target },
     {
-      limits: scpLimitsOf(connector?.config),
+      limits: policyTypeLimits(connector?.config, changed.policyType ?? "SERVICE_CONTROL_POLICY"),
       live: live.map(({ bundle }) => ({ key: bundle.key, slug: bundle.policySlug })),
       targetName: (live[0]?.deployment.scope as { name?: string } | undefined)?.name,
     },
@@ -161,7 +187,9 @@ export async function repackScps(
   changed: ChangedGuardrail,
 ): Promise<RepackOutcome> {
   const { provider, target } = ctx;
-  const state = await readTarget(provider, target);
+  const policyType = changed.policyType ?? "SERVICE_CONTROL_POLICY";
+  // Guardrails of the other type have no statements among this type's policies, so they are skipped below.
+  const state = await readTarget(provider, target, policyType);
   const wasPresent = state.statements.has(changed.key);
 
   const asContent = (statements: Record<string, unknown>[]) =>
@@ -188,6 +216,7 @@ export async function repackScps(
       limits,
       foreign: state.foreign,
       previous,
+      policyType,
     });
   let result = pack(changed.content);
   const refused = result.unplaced.find((u) => u.key === changed.key);
@@ -206,7 +235,7 @@ export async function repackScps(
   const ids = new Map(state.packs.map((p) => [p.slot, p.id]));
   for (const step of planRepack(state.packs, packs, limits.characters)) {
     if (step.op === "create") {
-      const ref = await provider.putScp(step);
+      const ref = await provider.putScp(step, undefined, policyType);
       await provider.attachScp(ref.id, target);
       ids.set(step.slot, ref.id);
     } else if (step.op === "update") {

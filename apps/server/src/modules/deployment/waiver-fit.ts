@@ -2,14 +2,17 @@ import { Code } from "@connectrpc/connect";
 import { ProductErrorCode } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
-import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
-import { packScps, type ScpLimits } from "@palisade/policy-engine/compilers/aws/pack-scps";
+import {
+  type PackedPolicyType,
+  packScps,
+  type ScpLimits,
+} from "@palisade/policy-engine/compilers/aws/pack-scps";
 import { type ActiveWaiver, CompileError } from "@palisade/policy-engine/compilers/compile-input";
 import type { Database } from "../../db/database";
 import { callError } from "../../rpc/errors";
 import { loadTenantCatalogue } from "../policy-definition/policy-definition-api";
 import { describeTarget, isEnforceable, type WaiverFitCheck, waiversOfBundle } from "../waiver/waiver-api";
-import { baseInput, compileWithWaivers, toActiveWaiver } from "./bundle-compile";
+import { awsPolicyTypeOf, baseInput, compile, compileWithWaivers, toActiveWaiver } from "./bundle-compile";
 import type { BundleRow, StoredScope } from "./bundle-repository";
 import { type DeploymentRow, findDeploymentsOfBundle } from "./deployment-repository";
 import { scpQuotasFor } from "./scp-repack";
@@ -19,6 +22,8 @@ import { listGuardrailsOnTarget } from "./scp-target-repository";
  * AWS requires every root, OU and account to have at least one SCP attached (FullAWSAccess unless
  * replaced), so at least one of the SCPs per target is never Palisade's
  * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_scps_attach.html).
+ * Likewise RCPFullAWSAccess, attached everywhere once RCPs are enabled, cannot be detached
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_rcps.html).
  */
 const FOREIGN_SCPS = 1;
 /** The part of a guardrail's waiver space, in characters of its SCP, one requester may hold. */
@@ -61,6 +66,8 @@ export function createWaiverFitCheck(deps: { catalogue: Catalogue; publicUrl: st
     if (!definition) return;
     // A declarative waiver changes where the policy is attached, not its size; it must name an account.
     if (definition.enforcer === "aws_declarative_ec2") return requireWholeAccounts(bundle, proposed);
+    const policyType = awsPolicyTypeOf(definition);
+    if (!policyType) return;
     const guardrail = await loadGuardrail(db, bundle, now);
     const byId = new Map(guardrail.deployments.map((d) => [d.id, d]));
     const added = proposed.map((p, index) => ({
@@ -69,13 +76,16 @@ export function createWaiverFitCheck(deps: { catalogue: Catalogue; publicUrl: st
     }));
     const waivers = [...guardrail.waivers, ...added];
     const connectorId = guardrail.deployments.find((d) => d.connectorId)?.connectorId ?? null;
-    const quotas = await scpQuotasFor(db, bundle.tenantId, connectorId);
-    const compileFor = (list: ActiveWaiver[]) =>
-      compileScp({
+    const quotas = await scpQuotasFor(db, bundle.tenantId, connectorId, policyType);
+    const compileFor = (list: ActiveWaiver[]) => {
+      const compiled = compile({
         ...baseInput(bundle, definition, all, scopesOf(guardrail), deps.publicUrl),
         waivers: list,
         scpMaxCharacters: Number.MAX_SAFE_INTEGER,
-      }).content;
+        rcpMaxCharacters: Number.MAX_SAFE_INTEGER,
+      });
+      return compiled.provider === "aws" ? compiled.scp.content : "";
+    };
 
     let content: string;
     try {
@@ -88,20 +98,21 @@ export function createWaiverFitCheck(deps: { catalogue: Catalogue; publicUrl: st
     const first = byId.get(proposed[0]!.deploymentId);
     const where = first ? describeTarget({ kind: "scope", externalId: first.scopeExternalId }) : bundle.key;
     const until = nextWindowEnd(guardrail.waivers, now);
-    if (content.length > quotas.characters) throw noRoom(bundle, where, until, quotas);
+    if (content.length > quotas.characters) throw noRoom(bundle, where, until, quotas, policyType);
     if (bundle.mode === "PREVENT") {
       for (const deployment of guardrail.deployments) {
         if (!deployment.connectorId) continue;
-        const others = await otherContents(db, deps.publicUrl, bundle, deployment, all, now);
+        const others = await otherContents(db, deps.publicUrl, bundle, deployment, all, now, policyType);
         const packed = packScps({
           target: deployment.scopeExternalId,
           guardrails: [...others, { key: bundle.key, slug: bundle.policySlug, content }],
-          limits: await scpQuotasFor(db, bundle.tenantId, deployment.connectorId),
+          limits: await scpQuotasFor(db, bundle.tenantId, deployment.connectorId, policyType),
           foreign: FOREIGN_SCPS,
+          policyType,
         });
         if (packed.unplaced.some((u) => u.key === bundle.key)) {
           const target = describeTarget({ kind: "scope", externalId: deployment.scopeExternalId });
-          throw noRoom(bundle, target, until, quotas);
+          throw noRoom(bundle, target, until, quotas, policyType);
         }
       }
     }
@@ -113,6 +124,7 @@ export function createWaiverFitCheck(deps: { catalogue: Catalogue; publicUrl: st
         compileFor([]).length,
         quotas,
         content,
+        policyType,
       );
   };
 }
@@ -121,7 +133,7 @@ function scopesOf(guardrail: Guardrail): StoredScope[] {
   return guardrail.deployments.map((d) => d.scope as StoredScope);
 }
 
-/** The other PREVENT guardrails on a target, compiled as the sync compiles them. */
+/** The other PREVENT guardrails of the same policy type on a target, compiled as the sync compiles them. */
 async function otherContents(
   db: Database,
   publicUrl: string,
@@ -129,6 +141,7 @@ async function otherContents(
   deployment: DeploymentRow,
   all: Map<string, Definition>,
   now: Date,
+  policyType: PackedPolicyType,
 ) {
   const onTarget = await listGuardrailsOnTarget(
     db,
@@ -145,7 +158,7 @@ async function otherContents(
     const input = baseInput(other, definition, all, scopesOf(loaded), publicUrl);
     try {
       const { compiled } = compileWithWaivers(input, loaded.waivers);
-      if (compiled.provider === "aws")
+      if (compiled.provider === "aws" && compiled.policyType === policyType)
         contents.push({ key: other.key, slug: other.policySlug, content: compiled.scp.content });
     } catch {
       // A guardrail that does not compile is not in force there and takes no room.
@@ -174,18 +187,27 @@ function requireWholeAccounts(bundle: BundleRow, proposed: { scope: string | nul
   );
 }
 
-function noRoom(bundle: BundleRow, where: string, until: Date | undefined, quotas: ScpLimits) {
+const policyName = (type: PackedPolicyType) =>
+  type === "RESOURCE_CONTROL_POLICY" ? "resource control policy" : "service control policy";
+
+function noRoom(
+  bundle: BundleRow,
+  where: string,
+  until: Date | undefined,
+  quotas: ScpLimits,
+  policyType: PackedPolicyType,
+) {
   const when = until ? ` until ${iso(until)} at the earliest, when the first of its waivers ends` : "";
   return callError(
     Code.FailedPrecondition,
     `Policy ${bundle.key} (${bundle.policySlug}) has no room for another waiver on ${where}${when}: its ` +
-      `service control policy would not fit the ${quotas.characters} characters and ${quotas.perTarget} ` +
+      `${policyName(policyType)} would not fit the ${quotas.characters} characters and ${quotas.perTarget} ` +
       "policies per target AWS Organizations allows. Ask an administrator of this tenant to cancel " +
       "waivers of this policy that are no longer needed, or to raise the connector's SCP quotas if AWS " +
       "raised them for the organisation.",
     {
       product: ProductErrorCode.POLICY_LIMIT_EXCEEDED,
-      productMessage: `No room for another waiver of ${bundle.key} in its service control policy.`,
+      productMessage: `No room for another waiver of ${bundle.key} in its ${policyName(policyType)}.`,
     },
   );
 }
@@ -203,6 +225,7 @@ function refuseOverShare(
   baseLength: number,
   quotas: ScpLimits,
   content: string,
+  policyType: PackedPolicyType,
 ): void {
   const held = waivers.filter((w) => w.requester === requester && !w.id.startsWith("proposed-"));
   if (held.length === 0) return;
@@ -214,7 +237,7 @@ function refuseOverShare(
   throw callError(
     Code.FailedPrecondition,
     `You already hold ${held.length} waivers of policy ${bundle.key}, and another would give you more than ` +
-      `${percent}% of the room its service control policy has for waivers, which others need too. Cancel a ` +
+      `${percent}% of the room its ${policyName(policyType)} has for waivers, which others need too. Cancel a ` +
       "waiver you no longer need, or ask an administrator of this tenant to grant this one.",
     {
       product: ProductErrorCode.WAIVER_LIMIT_EXCEEDED,

@@ -95,3 +95,103 @@ describe("classifying a role session's request under a principal waiver", () => 
     expect(classifyCloudTrail(record, context)).toEqual([]);
   });
 });
+
+describe("classifying a request denied by a resource control policy", () => {
+  const MEMBER = "111122223333";
+  const OUTSIDER = "arn:aws:iam::444455556666:role/Partner";
+  const rcpDeployment: DeploymentInfo = {
+    ...deployment,
+    id: "d-org-only",
+    bundleId: "b-org-only",
+    key: "RCP7777",
+    nativeId: "p-rcp12345",
+    scopeExternalId: "ou-ab12-cdef3456",
+    scp: {
+      id: "p-rcp12345",
+      arn: "",
+      name: "palisade-rcp-ou-ab12-cdef3456-0",
+      document: {
+        Version: "2012-10-17",
+        Statement: [
+          {
+            Sid: "PRCP77770",
+            Effect: "Deny",
+            Principal: "*",
+            Action: "sts:AssumeRole",
+            Resource: "*",
+            Condition: { StringNotEqualsIfExists: { "aws:PrincipalOrgID": "o-a1b2c3d4e5" } },
+          },
+        ],
+      },
+    },
+  };
+  const rcpContext: ClassifyContext = {
+    ...context,
+    deployments: [rcpDeployment],
+    waivers: [],
+    ancestorsOf: (id) => [id, "ou-ab12-cdef3456", "r-root"],
+  };
+  // The record the resource's account receives for a caller outside the organisation.
+  const denied = (message: string): AuditRecord => ({
+    id: "assume",
+    time: AT,
+    action: "sts:AssumeRole",
+    principal: OUTSIDER,
+    scopeId: MEMBER,
+    errorCode: "AccessDenied",
+    errorMessage: message,
+    raw: {
+      eventName: "AssumeRole",
+      eventSource: "sts.amazonaws.com",
+      awsRegion: "us-east-1",
+      recipientAccountId: MEMBER,
+      errorCode: "AccessDenied",
+      errorMessage: message,
+      userIdentity: { type: "AWSAccount", principalId: "AROAPARTNER", accountId: "444455556666" },
+      requestParameters: { roleArn: `arn:aws:iam::${MEMBER}:role/Deployer`, roleSessionName: "x" },
+      resources: [{ ARN: `arn:aws:iam::${MEMBER}:role/Deployer`, accountId: MEMBER, type: "AWS::IAM::Role" }],
+    },
+  });
+  const named = `User: ${OUTSIDER} is not authorized to perform: sts:AssumeRole on resource: arn:aws:iam::${MEMBER}:role/Deployer with an explicit deny in a resource control policy: arn:aws:organizations::999988887777:policy/o-a1b2c3d4e5/resource_control_policy/p-rcp12345`;
+
+  it("attributes a denial naming the RCP to its guardrail, on the resource's side", () => {
+    const events = classifyCloudTrail(denied(named), rcpContext);
+    expect(events.map((e) => [e.type, e.deploymentId])).toEqual([["PREVENTION", "d-org-only"]]);
+  });
+
+  it("attributes an unnamed RCP denial by evaluating the guardrails on the resource's path", () => {
+    // The record cannot tell the caller's organisation, so the guardrail here denies on what it tells.
+    const statement = {
+      Sid: "PRCP77770",
+      Effect: "Deny" as const,
+      Principal: "*" as const,
+      Action: "sts:AssumeRole",
+      Resource: "*",
+    };
+    const plain = {
+      ...rcpContext,
+      deployments: [
+        {
+          ...rcpDeployment,
+          scp: {
+            ...rcpDeployment.scp!,
+            document: { Version: "2012-10-17" as const, Statement: [statement] },
+          },
+        },
+      ],
+    };
+    expect(
+      classifyCloudTrail(denied(named.replace(/: arn:aws:organizations\S+$/, "")), {
+        ...plain,
+        deployments: [{ ...plain.deployments[0]!, scopeExternalId: "r-elsewhere" }],
+      }),
+    ).toEqual([]);
+    const unnamed = `User: ${OUTSIDER} is not authorized to perform: sts:AssumeRole on resource: arn:aws:iam::${MEMBER}:role/Deployer with an explicit deny in a resource control policy`;
+    expect(classifyCloudTrail(denied(unnamed), plain).map((e) => e.deploymentId)).toEqual(["d-org-only"]);
+  });
+
+  it("leaves a denial by an identity policy alone", () => {
+    const other = `User: ${OUTSIDER} is not authorized to perform: sts:AssumeRole on resource: arn:aws:iam::${MEMBER}:role/Deployer with an explicit deny in an identity-based policy`;
+    expect(classifyCloudTrail(denied(other), rcpContext)).toEqual([]);
+  });
+});

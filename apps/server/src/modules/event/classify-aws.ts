@@ -39,21 +39,27 @@ const DENIAL_CODE =
   /^(Client\.)?(AccessDenied|AccessDeniedException|UnauthorizedOperation|AuthorizationError|AuthorizationErrorException)$/i;
 export const isDenial = (code: string | undefined) => DENIAL_CODE.test(code ?? "");
 
-const SCP_IN_MESSAGE =
-  /service control policy: (arn:aws:organizations::\d*:policy\/[^\s/]+\/service_control_policy\/(p-[0-9a-z]+))/i;
+/**
+ * The organisation policy a deny message names. AWS writes SCP and RCP denials alike, "with an
+ * explicit deny in a service control policy: <arn>" or "... in a resource control policy: <arn>"
+ * (https://docs.aws.amazon.com/IAM/latest/UserGuide/troubleshoot_access-denied.html).
+ */
+const ORG_POLICY_IN_MESSAGE =
+  /(?:service|resource) control policy: (arn:aws:organizations::\d*:policy\/[^\s/]+\/(?:service|resource)_control_policy\/(p-[0-9a-z]+))/i;
 /** The message blames another policy type, or the lack of an SCP allow: not a Palisade deny. */
-const OTHER_CAUSE = /explicit deny in an? (?!service control)|no [a-z -]*polic(y|ies) allows?/i;
+const OTHER_CAUSE =
+  /explicit deny in an? (?!service control|resource control)|no [a-z -]*polic(y|ies) allows?/i;
 
 /**
- * Who refused a request, as far as its message tells: the SCP it names, "an SCP" (AWS names the
- * policy only within the same account or organisation,
+ * Who refused a request, as far as its message tells: the SCP or RCP it names, "an SCP or RCP"
+ * (AWS names the policy only within the same account or organisation,
  * https://docs.aws.amazon.com/IAM/latest/UserGuide/troubleshoot_access-denied.html), something
  * else, or nothing (EC2's encoded authorization message).
  */
 function denialCause(message: string): { policyId: string } | "unnamed" | "other" {
-  const match = SCP_IN_MESSAGE.exec(message);
+  const match = ORG_POLICY_IN_MESSAGE.exec(message);
   if (match) return { policyId: match[2] as string };
-  if (/explicit deny in a service control policy/i.test(message)) return "unnamed";
+  if (/explicit deny in a (service|resource) control policy/i.test(message)) return "unnamed";
   return OTHER_CAUSE.test(message) ? "other" : "unnamed";
 }
 
@@ -169,7 +175,9 @@ function denyingDeployment(
 ): DeploymentInfo | undefined {
   const cause = denialCause(message);
   if (cause === "other") return undefined;
-  // Only PREVENT guardrails are attached SCPs; one attached at or above the account applies.
+  // Only PREVENT guardrails are attached SCPs (or RCPs); one attached at or above the account
+  // applies. The record's account is the one it was delivered to: for a call on a resource, the
+  // resource's owner, whose RCPs apply whoever called, from inside the organisation or not.
   const attached = ctx.deployments.filter(
     (d) => d.mode === "PREVENT" && d.nativeId && awsDeploymentApplies(d, path),
   );

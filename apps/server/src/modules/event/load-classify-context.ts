@@ -1,5 +1,6 @@
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
+import { compileRcp } from "@palisade/policy-engine/compilers/aws/compile-rcp";
 import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
 import type { Database } from "../../db/database";
 import type { Logger } from "../../logger";
@@ -36,10 +37,13 @@ export async function loadClassifyContext(
   for (const row of rows) {
     const definition = all.get(row.policySlug);
     const enforcer = definition?.enforcer;
-    if ((provider === "aws") !== (enforcer === "aws_scp")) continue;
+    const aws = enforcer === "aws_scp" || enforcer === "aws_rcp";
+    if ((provider === "aws") !== aws) continue;
     if (provider === "aws" && definition && !scpByBundle.has(row.bundleId)) {
       try {
-        const compiled = compileScp({
+        // Resource control policies are evaluated like SCPs: Deny statements on the request.
+        const compileAws = enforcer === "aws_rcp" ? compileRcp : compileScp;
+        const compiled = compileAws({
           definition,
           definitions: all,
           parameters: row.parameters as Record<string, unknown>,

@@ -1,4 +1,5 @@
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
+import { compileRcp } from "@palisade/policy-engine/compilers/aws/compile-rcp";
 import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
 import { evaluatePolicySet } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
 import { evaluatedPrincipalArn } from "@palisade/policy-engine/principals/principal-arn";
@@ -12,8 +13,9 @@ const MAX_CANDIDATES = 60;
 const DENIED_REQUEST = /User: (arn:\S+) is not authorized to perform: ([\w-]+:[\w*]+) on resource: (\S+)/;
 
 /**
- * The key of the guardrail a pasted AWS deny message is about. The message names the SCP, and a
- * packed SCP holds several guardrails: the one whose own statements deny the request the message
+ * The key of the guardrail a pasted AWS deny message is about. The message names the SCP or RCP
+ * ("... with an explicit deny in a resource control policy: <arn>"), and a packed policy holds
+ * several guardrails: the one whose own statements deny the request the message
  * describes (principal, action, resource) is the one; otherwise the oldest.
  */
 export async function keyOfDeniedRequest(
@@ -36,9 +38,10 @@ export async function keyOfDeniedRequest(
       (await loadTenantCatalogue(deps.db, deps.catalogue, candidate.tenantId));
     views.set(candidate.tenantId, view);
     const definition = view.bySlug.get(candidate.policySlug)?.definition;
-    if (definition?.enforcer !== "aws_scp") continue;
+    const enforcer = definition?.enforcer;
+    if (!definition || (enforcer !== "aws_scp" && enforcer !== "aws_rcp")) continue;
     try {
-      const compiled = compileScp({
+      const compiled = (enforcer === "aws_rcp" ? compileRcp : compileScp)({
         definition,
         definitions: new Map(view.definitions.map((e) => [e.definition.slug, e.definition])),
         parameters: candidate.parameters as Record<string, unknown>,

@@ -1,21 +1,7 @@
 import type { AwsDefinition } from "../../catalogue/definition-schema";
-import {
-  activeWaivers,
-  type CompileBundleInput,
-  CompileError,
-  PolicyLimitExceededError,
-  type Scope,
-} from "../compile-input";
-import {
-  type InlinedAwsNode,
-  inlineAwsTree,
-  resolveBundleParameters,
-  substituteAwsPlaceholders,
-} from "../tree";
-import { negate } from "./negate-statement";
+import { type CompileBundleInput, CompileError, PolicyLimitExceededError } from "../compile-input";
+import { compileGuardrailStatements, truncate } from "./guardrail-statements";
 import { DEFAULT_SCP_LIMITS } from "./pack-scps";
-import { addScope, addWaiver, emptyExclusions, exclude } from "./scp-exclusions";
-import { type Condition, conjoin, merge, normalize, type Statement } from "./scp-statement";
 
 /**
  * AWS Organizations quotas for service control policies
@@ -40,51 +26,6 @@ export interface CompiledScp {
   attach: boolean;
 }
 
-/** The statements a tree compiles to; the policy denies when any of them applies. */
-function compileNode(node: InlinedAwsNode): Statement[] {
-  if ("atomic" in node) return [normalize(node.atomic)];
-  const { operator, nodes } = node.junction;
-  if (operator === "or") return nodes.flatMap(compileNode);
-  if (operator === "not") {
-    const [only] = nodes;
-    if (nodes.length !== 1 || !only || !("atomic" in only)) {
-      throw new CompileError("INVALID_TREE", "a not junction must wrap exactly one atomic statement");
-    }
-    return negate(normalize(only.atomic));
-  }
-  // and distributes over or: (A or B) and C = (A and C) or (B and C).
-  return nodes
-    .map(compileNode)
-    .reduce<Statement[] | undefined>(
-      (acc, statements) =>
-        acc === undefined ? statements : acc.flatMap((a) => statements.map((b) => merge(a, b))),
-      undefined,
-    )!;
-}
-
-function toJson(statement: Statement, sid: string): Record<string, unknown> {
-  const one = (values: unknown[]) => (values.length === 1 ? values[0] : values);
-  const condition: Record<string, Record<string, unknown>> = {};
-  for (const [operator, entries] of Object.entries(statement.condition)) {
-    const keys = Object.entries(entries);
-    if (keys.length === 0) continue;
-    condition[operator] = Object.fromEntries(keys.map(([key, values]) => [key, one(values)]));
-  }
-  return {
-    Sid: sid,
-    Effect: "Deny",
-    [statement.actionKey]: one(statement.actions),
-    [statement.resourceKey ?? "Resource"]: statement.resourceKey ? one(statement.resources) : "*",
-    ...(Object.keys(condition).length > 0 ? { Condition: condition } : {}),
-  };
-}
-
-const iso = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, "Z");
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
 /**
  * Compiles a bundle of an aws_scp definition into one service control policy. Waivers become
  * time windows: between consecutive waiver expiries the deny statements exempt exactly the
@@ -100,50 +41,16 @@ export function compileScp(input: CompileBundleInput): CompiledScp {
     );
   }
   const aws = definition as AwsDefinition;
-  const values = resolveBundleParameters(aws, input.parameters);
-  const tree = substituteAwsPlaceholders(
-    inlineAwsTree(aws, input.definitions),
-    values,
-    aws.parameter_definitions,
-  );
-  const statements = compileNode(tree);
+  const { statements, targets, activeWaiverCount } = compileGuardrailStatements(input, aws);
 
-  const excludedIds = new Set(input.excludedScopes.map((scope) => scope.id));
-  const targets = input.scopes.map((scope: Scope) => scope.id).filter((id) => !excludedIds.has(id));
-  const permanent = emptyExclusions();
-  for (const scope of input.excludedScopes) addScope(permanent, scope.id, "excluded scope");
-
-  const waivers = activeWaivers(input.waivers, input.now);
-  const expiries = [...new Set(waivers.map((w) => w.expiresAt.getTime()))].sort((a, b) => a - b);
-  const output: Record<string, unknown>[] = [];
-  statements.forEach((statement, index) => {
-    // Window k runs from the k-th expiry (exclusive of earlier ones) to the next; the last window
-    // has no waivers left.
-    for (let k = 0; k <= expiries.length; k++) {
-      const exclusions = structuredClone(permanent);
-      for (const waiver of waivers)
-        if (waiver.expiresAt.getTime() > (expiries[k - 1] ?? -Infinity)) addWaiver(exclusions, waiver);
-      const window: Condition = {};
-      if (k > 0) window.DateGreaterThanEquals = { "aws:CurrentTime": [iso(new Date(expiries[k - 1]!))] };
-      if (k < expiries.length) window.DateLessThan = { "aws:CurrentTime": [iso(new Date(expiries[k]!))] };
-      const narrowed = exclude(
-        { ...statement, condition: conjoin(statement.condition, window) },
-        exclusions,
-        aws.slug,
-      );
-      if (narrowed)
-        output.push(toJson(narrowed, `Palisade${input.key}S${index}${expiries.length > 0 ? `W${k}` : ""}`));
-    }
-  });
-
-  const content = JSON.stringify({ Version: "2012-10-17", Statement: output });
+  const content = JSON.stringify({ Version: "2012-10-17", Statement: statements });
   const limit = input.scpMaxCharacters ?? SCP_MAX_CHARACTERS;
   if (content.length > limit) {
     const over = content.length - limit;
     throw new PolicyLimitExceededError(
       `The service control policy for ${input.key} (${aws.slug}) is ${content.length} characters, ${over} over the ` +
         `${limit}-character limit of AWS Organizations. Shorten list parameters or reduce the ` +
-        `${waivers.length} active waivers (each distinct expiry time repeats every statement).`,
+        `${activeWaiverCount} active waivers (each distinct expiry time repeats every statement).`,
       limit,
       content.length,
     );

@@ -1,5 +1,8 @@
 import { POLICY_KEY_LENGTH } from "../../keys/policy-key";
 
+/** The AWS Organizations policy types Palisade packs guardrails into. */
+export type PackedPolicyType = "SERVICE_CONTROL_POLICY" | "RESOURCE_CONTROL_POLICY";
+
 /** How many SCPs a root, OU or account may have, and how long each may be. */
 export interface ScpLimits {
   perTarget: number;
@@ -8,6 +11,11 @@ export interface ScpLimits {
 
 /** AWS Organizations' default quotas (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html). */
 export const DEFAULT_SCP_LIMITS: ScpLimits = { perTarget: 5, characters: 5120 };
+/**
+ * Resource control policies' default quotas (same page): 5,120 characters, five per root, OU or
+ * account, RCPFullAWSAccess counted among them.
+ */
+export const DEFAULT_RCP_LIMITS: ScpLimits = { perTarget: 5, characters: 5120 };
 /** The quotas of organisations that had them raised. */
 export const RAISED_SCP_LIMITS: ScpLimits = { perTarget: 10, characters: 10240 };
 
@@ -54,6 +62,8 @@ export interface PackInput {
   foreign: number;
   /** Where each key was before, so a change moves as little as possible. */
   previous?: ReadonlyMap<string, number>;
+  /** SCPs by default; RCP packs are named apart so neither type's packs are mistaken for the other's. */
+  policyType?: PackedPolicyType;
 }
 
 const HEAD = '{"Version":"2012-10-17","Statement":[';
@@ -113,11 +123,12 @@ export function guardrailStatements(guardrail: PackGuardrail): string[] {
     for (const action of list(Action).map(String)) if (!actions.includes(action)) actions.push(action);
   }
   return merged.map((statement, index) => {
-    const { Effect, Action, NotAction, Resource, NotResource, Condition, ...other } = statement;
+    const { Effect, Principal, Action, NotAction, Resource, NotResource, Condition, ...other } = statement;
     const one = (value: unknown) => (Array.isArray(value) && value.length === 1 ? value[0] : value);
     return JSON.stringify({
       Sid: packedSid(guardrail.key, index),
       Effect,
+      ...(Principal !== undefined ? { Principal } : {}),
       ...(Action !== undefined ? { Action: one(Action) } : { NotAction }),
       ...(NotResource !== undefined ? { NotResource } : { Resource }),
       ...(Condition !== undefined ? { Condition } : {}),
@@ -219,7 +230,7 @@ export function packScps(input: PackInput): PackResult {
     const keys = ordered.map((item) => item.guardrail.key);
     packs.push({
       slot,
-      name: scpPackName(target, slot),
+      name: scpPackName(target, slot, input.policyType),
       description: `Palisade guardrails ${keys.join(" ")}`.slice(0, 512),
       content: `${HEAD}${ordered.map((item) => item.body).join(",")}${TAIL}`,
       keys,
@@ -255,16 +266,30 @@ function describeUnplaced(input: PackInput, item: Item, bins: Item[][], slots: n
   };
 }
 
-/** The name of the SCP at a slot of a target. */
-export function scpPackName(target: string, slot: number): string {
-  return `palisade-${target}-${slot}`;
+const PACK_PREFIX: Record<PackedPolicyType, string> = {
+  SERVICE_CONTROL_POLICY: "palisade-",
+  RESOURCE_CONTROL_POLICY: "palisade-rcp-",
+};
+
+/** The name of the packed policy at a slot of a target: `palisade-<target>-<slot>`, `palisade-rcp-…` for RCPs. */
+export function scpPackName(
+  target: string,
+  slot: number,
+  policyType: PackedPolicyType = "SERVICE_CONTROL_POLICY",
+): string {
+  return `${PACK_PREFIX[policyType]}${target}-${slot}`;
 }
 
-const PACK_NAME = /^palisade-((?:r|ou)-[0-9a-z-]+|\d{12})-(\d+)$/;
+const PACK_NAME = /^((?:r|ou)-[0-9a-z-]+|\d{12})-(\d+)$/;
 
-/** The target and slot of a packed SCP's name; undefined for any other SCP. */
-export function parsePackName(name: string): { target: string; slot: number } | undefined {
-  const match = PACK_NAME.exec(name);
+/** The target and slot of a packed policy's name of that type; undefined for any other policy. */
+export function parsePackName(
+  name: string,
+  policyType: PackedPolicyType = "SERVICE_CONTROL_POLICY",
+): { target: string; slot: number } | undefined {
+  const prefix = PACK_PREFIX[policyType];
+  if (!name.startsWith(prefix)) return undefined;
+  const match = PACK_NAME.exec(name.slice(prefix.length));
   return match ? { target: match[1]!, slot: Number(match[2]) } : undefined;
 }
 

@@ -6,6 +6,8 @@ export type ConditionBlock = Record<string, Record<string, ConditionValue | Cond
 export interface IamStatement {
   Sid?: string;
   Effect: "Allow" | "Deny";
+  /** Resource control policies only, always "*". */
+  Principal?: "*";
   Action?: string | string[];
   NotAction?: string | string[];
   Resource?: string | string[];

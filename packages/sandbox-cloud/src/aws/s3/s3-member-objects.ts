@@ -22,6 +22,11 @@ function isMemberBucket(ctx: S3Context, r: S3Request): boolean {
 }
 
 const verb = (r: S3Request) => r.req.method.toUpperCase();
+/**
+ * The request's subresource parameters. The AWS SDKs for JavaScript v3 add `x-id=<Operation>` to
+ * object calls, which S3 ignores; it names no subresource.
+ */
+const subresources = (r: S3Request) => [...r.req.query.keys()].filter((k) => k !== "x-id");
 const objectArn = (r: S3Request) => `arn:aws:s3:::${r.bucketName}/${r.key}`;
 
 export const MEMBER_OBJECT_OPERATIONS: S3Operation[] = [
@@ -44,7 +49,7 @@ export const MEMBER_OBJECT_OPERATIONS: S3Operation[] = [
     matches: (r, ctx) =>
       verb(r) === "PUT" &&
       !!r.key &&
-      [...r.req.query.keys()].length === 0 &&
+      subresources(r).length === 0 &&
       !header(r.req, "x-amz-copy-source") &&
       isMemberBucket(ctx, r),
     run(ctx, r) {
@@ -76,7 +81,7 @@ export const MEMBER_OBJECT_OPERATIONS: S3Operation[] = [
     matches: (r, ctx) =>
       (verb(r) === "GET" || verb(r) === "HEAD") &&
       !!r.key &&
-      [...r.req.query.keys()].length === 0 &&
+      subresources(r).length === 0 &&
       isMemberBucket(ctx, r),
     run(ctx, r) {
       ownBucket(ctx, r);
