@@ -13,26 +13,18 @@ import type { Database } from "../../db/database";
 import { createKeyedLock } from "../../lib/keyed-lock";
 import type { Logger } from "../../logger";
 import { findConnector } from "../connector/connector-repository";
+import { policyLimitsOf } from "../connector/policy-quotas";
 import { listGuardrailsOnTarget } from "./scp-target-repository";
 
 /** SCPs of one bundle before packing: `palisade-<KEY>-<slug>`. */
 const LEGACY_NAME = /^palisade-[0-9A-HJKMNP-TV-Z]{7}-/;
 
-const MAX_PER_TARGET = 1000;
-const MAX_CHARACTERS = 1_000_000;
-
 /**
  * The SCP quotas of a connector's organisation. AWS Organizations does not expose them through
- * its API, so they are the connector's own settings (`scpLimits`), else the AWS defaults.
+ * its API, so they are the connector's own settings, else the AWS defaults.
  */
 export function scpLimitsOf(config: unknown): ScpLimits {
-  const limits = (config as { scpLimits?: Partial<ScpLimits> } | null)?.scpLimits;
-  const pick = (value: unknown, fallback: number, max: number) =>
-    typeof value === "number" && Number.isInteger(value) && value > 0 && value <= max ? value : fallback;
-  return {
-    perTarget: pick(limits?.perTarget, DEFAULT_SCP_LIMITS.perTarget, MAX_PER_TARGET),
-    characters: pick(limits?.characters, DEFAULT_SCP_LIMITS.characters, MAX_CHARACTERS),
-  };
+  return policyLimitsOf(config, "SERVICE_CONTROL_POLICY");
 }
 
 /** The SCP quotas of a connector's organisation: its own settings, else AWS's defaults. */

@@ -47,3 +47,11 @@ export function useSyncHierarchy() {
     onSettled: () => invalidateMethods(queryClient, changedByCheck),
   });
 }
+
+/** Quotas are part of the connector's settings; the space shown per target is measured against them. */
+export function useUpdateConnector() {
+  const queryClient = useQueryClient();
+  return useMutation(ConnectorService.method.updateConnector, {
+    onSuccess: () => invalidateMethods(queryClient, [ConnectorService.method.listConnectors]),
+  });
+}

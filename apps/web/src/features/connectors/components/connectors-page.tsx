@@ -30,6 +30,7 @@ import { useDeleteConnector, useSyncHierarchy, useTestConnector } from "../api/c
 import { AddConnectorDialog } from "./add-connector-dialog";
 import { ConnectionChecks } from "./connection-checks";
 import { HierarchyTree } from "./hierarchy-tree";
+import { QuotaDialog } from "./quota-dialog";
 
 const STATUS: Record<
   ConnectorStatus,
@@ -200,6 +201,7 @@ function ConnectorRow({
               {test.isPending ? <LoaderIcon className="animate-spin" /> : <PlugZapIcon />}
               Test
             </Button>
+            <QuotaDialog connector={connector} />
             <Button size="sm" variant="outline" onClick={runSync} disabled={syncing}>
               <RefreshCwIcon className={syncing ? "animate-spin" : undefined} />
               Sync now
