@@ -8,6 +8,7 @@ import { callError, invalidField } from "../../rpc/errors";
 import type { StoredScope } from "./bundle-repository";
 import { compileFailure } from "./cloud-failure";
 import { errorCodeOfName } from "./deployment-message";
+import { scpQuotasFor } from "./scp-repack";
 import type { TenantReads } from "./tenant-reads";
 
 /** The tenant's definition of a slug, as the bundle's policy_slug names it. */
@@ -53,6 +54,9 @@ export async function checkCompiles(
     waivers: [],
     waiverLinkBaseUrl: deps.publicUrl,
     now: new Date(),
+    // The connector's own quota: an organisation whose quota AWS raised deploys longer SCPs.
+    scpMaxCharacters: (await scpQuotasFor(deps.db, tenant.tenantId, bundle.scopes[0]?.connectorId ?? null))
+      .characters,
   };
   try {
     // On AWS, whether the guardrail fits next to the others on each target is decided when the

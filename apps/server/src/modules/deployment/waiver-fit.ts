@@ -137,12 +137,16 @@ async function otherContents(
     deployment.scopeExternalId,
   );
   const contents: { key: string; slug: string; content: string }[] = [];
+  const quotas = await scpQuotasFor(db, bundle.tenantId, deployment.connectorId);
   for (const { bundle: other } of onTarget) {
     if (other.id === bundle.id || contents.some((c) => c.key === other.key)) continue;
     const definition = all.get(other.policySlug);
     if (!definition) continue;
     const loaded = await loadGuardrail(db, other, now);
-    const input = baseInput(other, definition, all, scopesOf(loaded), publicUrl);
+    const input = {
+      ...baseInput(other, definition, all, scopesOf(loaded), publicUrl),
+      scpMaxCharacters: quotas.characters,
+    };
     try {
       const { compiled } = compileWithWaivers(input, loaded.waivers);
       if (compiled.provider === "aws")
