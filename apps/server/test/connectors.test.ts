@@ -373,6 +373,7 @@ describe.each(engines)("connectors on %s", (engine) => {
       () => theirs.deleteConnector({ id }),
       () => theirs.listHierarchy({ connectorId: id }),
       () => theirs.testConnector({ target: { case: "id", value: id } }),
+      () => theirs.getPolicySpace({ connectorId: id }),
     ]) {
       expect((await errorOf(call())).code).toBe(Code.NotFound);
     }

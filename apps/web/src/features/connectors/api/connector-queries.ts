@@ -55,3 +55,12 @@ export function useUpdateConnector() {
     onSuccess: () => invalidateMethods(queryClient, [ConnectorService.method.listConnectors]),
   });
 }
+
+/** The room Palisade's policies take on each target of a connector, one page at a time. */
+export function policySpaceQuery(connectorId: string, page: number) {
+  return createQueryOptions(
+    ConnectorService.method.getPolicySpace,
+    { connectorId, pagination: { position: { case: "page", value: page }, limit: 10 } },
+    { transport: appTransport },
+  );
+}

@@ -30,6 +30,7 @@ import { useDeleteConnector, useSyncHierarchy, useTestConnector } from "../api/c
 import { AddConnectorDialog } from "./add-connector-dialog";
 import { ConnectionChecks } from "./connection-checks";
 import { HierarchyTree } from "./hierarchy-tree";
+import { PolicySpace } from "./policy-space";
 import { QuotaDialog } from "./quota-dialog";
 
 const STATUS: Record<
@@ -294,7 +295,10 @@ export function ConnectorsPage() {
                   <CardTitle>{connector.name}</CardTitle>
                   <CardDescription>Hierarchy as of the last sync ({lastSync(connector)}).</CardDescription>
                 </CardHeader>
-                <CardContent>
+                <CardContent className="space-y-4">
+                  {connector.provider === CloudProvider.AWS && connector.entity?.id && (
+                    <PolicySpace connectorId={connector.entity.id} />
+                  )}
                   {mine.length > 0 ? (
                     <HierarchyTree roots={mine} label={`${connector.name} hierarchy`} />
                   ) : (
