@@ -11,6 +11,7 @@ import {
   SandboxNotRunningError,
   type StoredSecret,
 } from "./connector-runtime";
+import { NEEDED_POLICY_TYPES, type PolicyTypeState, policyTypeReport } from "./policy-type-report";
 import type { SecretBox } from "./secret-box";
 
 export interface ConnectorServiceDeps {
@@ -40,7 +41,7 @@ export function sealSecret(secretBox: SecretBox, secret: StoredSecret, connector
 export async function runChecks(
   runtime: ConnectorRuntime,
   settings: ConnectorSettings,
-): Promise<ConnectionCheck[]> {
+): Promise<{ checks: ConnectionCheck[]; policyTypes: PolicyTypeState[] }> {
   let provider: CloudProvider | undefined;
   try {
     const connection = runtime.connectionFor(settings);
@@ -48,9 +49,17 @@ export async function runChecks(
       connection.provider === "aws"
         ? createAwsProvider(connection.connection)
         : createAzureProvider(connection.connection);
-    return await provider.verify();
+    const checks = await provider.verify();
+    // The policy types, once the organisation could be read (its own check says why not).
+    if (provider.provider !== "aws" || !checks.some((c) => c.name === "Read the organisation" && c.ok))
+      return { checks, policyTypes: [] };
+    const report = policyTypeReport(await provider.readRootPolicyTypes(), NEEDED_POLICY_TYPES);
+    return { checks: [...checks, ...report.checks], policyTypes: report.states };
   } catch (error) {
-    return [{ name: "Connect", ok: false, message: describeCloudFailure(error) }];
+    return {
+      checks: [{ name: "Connect", ok: false, message: describeCloudFailure(error) }],
+      policyTypes: [],
+    };
   } finally {
     provider?.close();
   }

@@ -28,7 +28,7 @@ import { hierarchyQuery } from "@/lib/hierarchy-query";
 import { Permission, usePermissions } from "@/lib/permissions";
 import { useDeleteConnector, useSyncHierarchy, useTestConnector } from "../api/connector-queries";
 import { AddConnectorDialog } from "./add-connector-dialog";
-import { ConnectionChecks } from "./connection-checks";
+import { ConnectionChecks, PolicyTypeStatuses } from "./connection-checks";
 import { HierarchyTree } from "./hierarchy-tree";
 import { PolicySpace } from "./policy-space";
 import { QuotaDialog } from "./quota-dialog";
@@ -84,6 +84,7 @@ function TestResultDialog({
           </DialogDescription>
         </DialogHeader>
         {result && <ConnectionChecks checks={result.checks} />}
+        {result && <PolicyTypeStatuses types={result.policyTypes} />}
         <DialogFooter>
           <DialogClose asChild>
             <Button>OK</Button>

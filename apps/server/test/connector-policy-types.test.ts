@@ -1,4 +1,9 @@
-import { DescribePolicyCommand, OrganizationsClient } from "@aws-sdk/client-organizations";
+import {
+  DescribePolicyCommand,
+  EnablePolicyTypeCommand,
+  ListRootsCommand,
+  OrganizationsClient,
+} from "@aws-sdk/client-organizations";
 import { Code } from "@connectrpc/connect";
 import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import {
@@ -26,7 +31,7 @@ function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
 
 // Quotas per type: https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html
 describe.each(engines)(
-  "the space Palisade's policies take per target, with the sandbox cloud on %s",
+  "an AWS connector's policy types and the space used per target, with the sandbox cloud on %s",
   (engine) => {
     let server: TestServer;
     let admin: Credentials;
@@ -56,6 +61,57 @@ describe.each(engines)(
     afterAll(async () => {
       await server?.stop();
     });
+
+    const organizations = () =>
+      new OrganizationsClient({
+        endpoint: sandbox.aws.endpoint,
+        region: sandbox.aws.region,
+        credentials: { accessKeyId: sandbox.aws.accessKeyId, secretAccessKey: sandbox.aws.secretAccessKey },
+      });
+
+    // Root.PolicyTypes: https://docs.aws.amazon.com/organizations/latest/APIReference/API_Root.html
+    // EnablePolicyType: https://docs.aws.amazon.com/organizations/latest/APIReference/API_EnablePolicyType.html
+    it("TestConnector reports which policy types the organisation enabled and how to enable a missing one, enabling none itself", async () => {
+      const client = server.client(ConnectorService, admin);
+      const org = organizations();
+      try {
+        const rootId = (await org.send(new ListRootsCommand({}))).Roots?.[0]?.Id ?? "";
+        const typesOf = async () => {
+          const tested = await client.testConnector({ target: { case: "id", value: connectorId } });
+          const failed = tested.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.message}`);
+          expect(failed).toEqual([]);
+          return new Map(tested.policyTypes.map((t) => [AwsPolicyType[t.type], t]));
+        };
+        const before = await typesOf();
+        expect(before.get("SERVICE_CONTROL_POLICY")).toMatchObject({
+          enabled: true,
+          status: "ENABLED",
+          needed: true,
+          remedy: "",
+        });
+        const rcp = before.get("RESOURCE_CONTROL_POLICY");
+        expect(rcp).toMatchObject({ enabled: false, status: "NOT_ENABLED" });
+        expect(rcp?.remedy).toContain(
+          `aws organizations enable-policy-type --root-id ${rootId} --policy-type RESOURCE_CONTROL_POLICY`,
+        );
+        // Testing never enables a type: the root still lists SCPs only.
+        const listed = (await org.send(new ListRootsCommand({}))).Roots?.[0]?.PolicyTypes?.map((t) => t.Type);
+        expect(listed).not.toContain("RESOURCE_CONTROL_POLICY");
+
+        await org.send(
+          new EnablePolicyTypeCommand({ RootId: rootId, PolicyType: "RESOURCE_CONTROL_POLICY" }),
+        );
+        const after = await typesOf();
+        expect(after.get("RESOURCE_CONTROL_POLICY")).toMatchObject({
+          enabled: true,
+          status: "ENABLED",
+          remedy: "",
+        });
+        expect(after.get("DECLARATIVE_POLICY_EC2")?.remedy).toContain("--policy-type DECLARATIVE_POLICY_EC2");
+      } finally {
+        org.destroy();
+      }
+    }, 60_000);
 
     async function packedLength(): Promise<number> {
       const [scp] = await scpsNamed(sandbox, `palisade-${account.externalId}-0`);
