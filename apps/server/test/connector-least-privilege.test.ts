@@ -303,38 +303,48 @@ describe("the connector's permissions policy, decided by an IAM simulator", () =
       ).not.toBe("Allowed");
   });
 
-  it("lets the connector write its tagged declarative policies for EC2, and no other policy type", async () => {
-    const account = "111111111111";
-    // Declarative policies' ARNs (https://docs.aws.amazon.com/organizations/latest/APIReference/API_CreatePolicy.html).
-    const declarative = `arn:aws:organizations::${account}:policy/o-exampleorg1/declarative_policy_ec2/p-decl1234`;
-    const typed = (type: string) => ({
-      "organizations:PolicyType": type,
-      "aws:TagKeys": [TAG_KEY],
-      [`aws:RequestTag/${TAG_KEY}`]: "true",
-    });
-    const create = (type: string) =>
-      decide({ action: "organizations:CreatePolicy", resource: declarative, context: typed(type) }, account);
-    expect(await create("DECLARATIVE_POLICY_EC2")).toBe("Allowed");
-    expect(await create("TAG_POLICY")).toBe("ImplicitlyDenied");
-    const context = (tag: string) => ({
-      "organizations:PolicyType": "DECLARATIVE_POLICY_EC2",
-      [`aws:ResourceTag/${TAG_KEY}`]: tag,
-    });
-    for (const action of ["UpdatePolicy", "DeletePolicy", "AttachPolicy", "DetachPolicy"]) {
-      expect(
-        await decide(
-          { action: `organizations:${action}`, resource: declarative, context: context("true") },
+  // Policy ARNs per type: arn:aws:organizations::<account>:policy/o-<org>/<policy type>/p-<id>
+  // (https://docs.aws.amazon.com/service-authorization/latest/reference/list_awsorganizations.html).
+  it.each([
+    ["SERVICE_CONTROL_POLICY", "Allowed"],
+    ["RESOURCE_CONTROL_POLICY", "Allowed"],
+    ["DECLARATIVE_POLICY_EC2", "Allowed"],
+    ["TAG_POLICY", "ImplicitlyDenied"],
+    ["BACKUP_POLICY", "ImplicitlyDenied"],
+  ])(
+    "%s: create, update, attach, detach and delete of Palisade's own policies are %s, others' refused",
+    async (type, expected) => {
+      const account = "111111111111";
+      const policy = `arn:aws:organizations::${account}:policy/o-exampleorg1/${type.toLowerCase()}/p-abcdefgh`;
+      const tagged = { "organizations:PolicyType": type, [`aws:ResourceTag/${TAG_KEY}`]: "true" };
+      const untagged = { "organizations:PolicyType": type };
+      const create = (tags: string[]) =>
+        decide(
+          {
+            action: "organizations:CreatePolicy",
+            resource: policy,
+            context: {
+              "organizations:PolicyType": type,
+              "aws:TagKeys": tags,
+              ...Object.fromEntries(tags.map((t) => [`aws:RequestTag/${t}`, "true"])),
+            },
+          },
           account,
-        ),
-      ).toBe("Allowed");
+        );
+      expect(await create([TAG_KEY])).toBe(expected);
+      expect(await create([])).toBe("ImplicitlyDenied");
+      for (const action of ["UpdatePolicy", "AttachPolicy", "DetachPolicy", "DeletePolicy"]) {
+        const decided = (context: Record<string, string>) =>
+          decide({ action: `organizations:${action}`, resource: policy, context }, account);
+        expect(`${action} ${await decided(tagged)}`).toBe(`${action} ${expected}`);
+        expect(`${action} ${await decided(untagged)}`).toBe(`${action} ImplicitlyDenied`);
+      }
+      // Enabling a policy type is the organisation's decision, never the connector's.
       expect(
-        await decide(
-          { action: `organizations:${action}`, resource: declarative, context: context("false") },
-          account,
-        ),
+        await decide({ action: "organizations:EnablePolicyType", resource: "*", context: untagged }, account),
       ).toBe("ImplicitlyDenied");
-    }
-  });
+    },
+  );
 
   it("is the policy docs/connectors.md shows", () => {
     const docs = readFileSync(join(__dirname, "../../../docs/connectors.md"), "utf8");

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog } from "../src/db/schema/audit";
 import { connectors, hierarchyNodes } from "../src/db/schema/connectors";
 import { jobs } from "../src/db/schema/operations";
-import { scpQuotasFor } from "../src/modules/deployment/scp-repack";
+import { policyQuotasFor } from "../src/modules/connector/connector-api";
 import { errorOf } from "./support/call-error";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
@@ -172,10 +172,16 @@ describe.each(engines)("connectors on %s", (engine) => {
     expect([aws?.scpMaxCharacters, aws?.scpMaxPerTarget]).toEqual([10_240, 10]);
     const db = server.palisade.database.db;
     const id = connector?.entity?.id ?? "";
-    expect(await scpQuotasFor(db, server.defaultTenantId, id)).toEqual({ characters: 10_240, perTarget: 10 });
+    expect(await policyQuotasFor(db, server.defaultTenantId, id, "SERVICE_CONTROL_POLICY")).toEqual({
+      characters: 10_240,
+      perTarget: 10,
+    });
 
     await client.updateConnector({ id, config: config(0, 0) });
-    expect(await scpQuotasFor(db, server.defaultTenantId, id)).toEqual({ characters: 5_120, perTarget: 5 });
+    expect(await policyQuotasFor(db, server.defaultTenantId, id, "SERVICE_CONTROL_POLICY")).toEqual({
+      characters: 5_120,
+      perTarget: 5,
+    });
     const error = await errorOf(client.updateConnector({ id, config: config(2_000_000, 5) }));
     expect(error.code).toBe(Code.InvalidArgument);
   });
@@ -373,6 +379,7 @@ describe.each(engines)("connectors on %s", (engine) => {
       () => theirs.deleteConnector({ id }),
       () => theirs.listHierarchy({ connectorId: id }),
       () => theirs.testConnector({ target: { case: "id", value: id } }),
+      () => theirs.getPolicySpace({ connectorId: id }),
     ]) {
       expect((await errorOf(call())).code).toBe(Code.NotFound);
     }

@@ -196,6 +196,22 @@ export interface AwsCloudProvider extends CloudProviderBase {
   readScpContent(policyId: string): Promise<string>;
   /** Tags Palisade's SCPs that lack Palisade's tag; how many it tagged. */
   tagManagedScps(): Promise<number>;
+  /** The organisation's roots with the policy types each reports and their status. */
+  readRootPolicyTypes(): Promise<RootPolicyTypes[]>;
+  /** The policies of one type attached directly to a root, OU or account, with Palisade's sizes. */
+  readPolicyTypeOnTarget(targetId: string, type: string): Promise<PolicyTypeOnTarget>;
+}
+
+/** A root of an organisation and its policy types (`ENABLED`, `PENDING_ENABLE`, `PENDING_DISABLE`). */
+export interface RootPolicyTypes {
+  rootId: string;
+  types: { type: string; status: string }[];
+}
+
+/** The policies of one type on one target: how many, and Palisade's with their length in characters. */
+export interface PolicyTypeOnTarget {
+  attached: number;
+  palisade: { id: string; name: string; characters: number }[];
 }
 
 export interface AzureCloudProvider extends CloudProviderBase {

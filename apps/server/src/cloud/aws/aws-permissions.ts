@@ -30,9 +30,18 @@ export const AWS_REQUIRED_ACTIONS = [...READ_ACTIONS, ...WRITE_ACTIONS];
 
 const TAG = `aws:ResourceTag/${MANAGED_TAG.Key}`;
 const REQUEST_TAG = `aws:RequestTag/${MANAGED_TAG.Key}`;
-const SCPS = "arn:aws:organizations::*:policy/*/service_control_policy/*";
-/** Declarative policies for EC2 Palisade writes (one per declarative guardrail). */
-const DECLARATIVE = "arn:aws:organizations::*:policy/*/declarative_policy_ec2/*";
+/**
+ * The Organizations policy types Palisade writes, and their policy ARNs
+ * (`arn:aws:organizations::<account>:policy/o-<org>/<type in lower case>/p-<id>`).
+ */
+export const MANAGED_POLICY_TYPES = [
+  "SERVICE_CONTROL_POLICY",
+  "RESOURCE_CONTROL_POLICY",
+  "DECLARATIVE_POLICY_EC2",
+] as const;
+const MANAGED_POLICY_ARNS = MANAGED_POLICY_TYPES.map(
+  (type) => `arn:aws:organizations::*:policy/*/${type.toLowerCase()}/*`,
+);
 
 /**
  * The connector role's permissions policy. Per the service authorization reference for
@@ -42,8 +51,7 @@ const DECLARATIVE = "arn:aws:organizations::*:policy/*/declarative_policy_ec2/*"
  * the tag condition goes on the policy ARN and the targets get a statement of their own;
  * CreatePolicy is allowed only with Palisade's tag in the request (`aws:RequestTag`, `aws:TagKeys`).
  * TagResource adds the tag, and only it, to Palisade's SCPs created before Palisade tagged them.
- * Palisade writes service control policies and declarative policies for EC2 (types and ARNs of
- * https://docs.aws.amazon.com/organizations/latest/APIReference/API_CreatePolicy.html).
+ * Each covers the policy types Palisade writes (SCPs, RCPs, declarative policies for EC2), and no other.
  */
 export function awsPermissionsPolicy() {
   return {
@@ -58,7 +66,7 @@ export function awsPermissionsPolicy() {
         Condition: {
           StringEquals: {
             [REQUEST_TAG]: MANAGED_TAG.Value,
-            "organizations:PolicyType": ["SERVICE_CONTROL_POLICY", "DECLARATIVE_POLICY_EC2"],
+            "organizations:PolicyType": [...MANAGED_POLICY_TYPES],
           },
           "ForAllValues:StringEquals": { "aws:TagKeys": [MANAGED_TAG.Key] },
         },
@@ -72,7 +80,7 @@ export function awsPermissionsPolicy() {
           "organizations:AttachPolicy",
           "organizations:DetachPolicy",
         ],
-        Resource: [SCPS, DECLARATIVE],
+        Resource: MANAGED_POLICY_ARNS,
         Condition: { StringEquals: { [TAG]: MANAGED_TAG.Value } },
       },
       {
@@ -89,7 +97,7 @@ export function awsPermissionsPolicy() {
         Sid: "PalisadeTagItsOlderScps",
         Effect: "Allow",
         Action: "organizations:TagResource",
-        Resource: SCPS,
+        Resource: MANAGED_POLICY_ARNS,
         Condition: {
           StringEquals: { [REQUEST_TAG]: MANAGED_TAG.Value },
           "ForAllValues:StringEquals": { "aws:TagKeys": [MANAGED_TAG.Key] },
@@ -108,8 +116,7 @@ export const DELEGATED_ACTIONS = AWS_REQUIRED_ACTIONS.filter(
  * The management account's resource-based delegation policy for a connector in a member account
  * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_delegate_policies.html;
  * examples: https://docs.aws.amazon.com/organizations/latest/userguide/security_iam_resource-based-policy-examples.html):
- * reads of the organisation, and policy writes for service control policies and declarative
- * policies for EC2 only.
+ * reads of the organisation, and policy writes for the policy types Palisade writes only.
  */
 export function delegationPolicy(accountId: string) {
   const principal = { AWS: `arn:aws:iam::${accountId}:root` };
@@ -130,11 +137,7 @@ export function delegationPolicy(accountId: string) {
         Principal: principal,
         Action: DELEGATED_ACTIONS.filter((a) => !reads.includes(a)),
         Resource: "*",
-        Condition: {
-          StringLikeIfExists: {
-            "organizations:PolicyType": ["SERVICE_CONTROL_POLICY", "DECLARATIVE_POLICY_EC2"],
-          },
-        },
+        Condition: { StringLikeIfExists: { "organizations:PolicyType": [...MANAGED_POLICY_TYPES] } },
       },
     ],
   };

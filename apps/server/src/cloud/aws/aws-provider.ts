@@ -1,6 +1,7 @@
 import type { AwsCloudProvider } from "../cloud-provider";
 import { type AwsSessionOptions, createAwsClients } from "./aws-clients";
 import { listAwsHierarchy } from "./aws-hierarchy";
+import { createPolicyTypeOperations } from "./aws-policy-types";
 import { createScpOperations } from "./aws-scps";
 import { tagManagedScps } from "./aws-tags";
 import { verifyAwsConnection } from "./aws-verify";
@@ -80,6 +81,7 @@ export function createAwsProvider(connection: AwsConnection): AwsCloudProvider {
     // evaluated from the audit stream instead.
     readCompliance: async () => [],
     ...createScpOperations(clients),
+    ...createPolicyTypeOperations(clients),
     tagManagedScps: () => tagManagedScps(clients, taggedScps),
     close() {
       clients.close();

@@ -20,5 +20,6 @@ export {
   SIGN_IN_FAILURES,
   signInFailure,
 } from "./connector-runtime";
-export { awsManagementAccountOf } from "./connectors";
+export { awsManagementAccountOf, policyQuotasFor } from "./connectors";
+export { policyLimitsOf } from "./policy-quotas";
 export type { SecretBox } from "./secret-box";

@@ -2,6 +2,7 @@ import { randomBytes, X509Certificate } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { CloudProvider as CloudProviderEnum } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import {
+  AwsPolicyType as AwsPolicyTypeEnum,
   AzureCredentialType,
   type ConnectorConfig,
 } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
@@ -10,6 +11,7 @@ import type { ProviderName } from "../../cloud/cloud-provider";
 import { invalidArgument } from "../../rpc/errors";
 import type { ConnectorKind, OrganizationTrailSettings, StoredConfig } from "./connector-repository";
 import { SandboxNotRunningError, type StoredSecret } from "./connector-runtime";
+import { readPolicyLimits, type StoredPolicyLimits } from "./policy-quotas";
 
 // Lengths (name, secret, certificate) are bounds of the contract, checked before a handler runs.
 const ACCOUNT_ID = /^\d{12}$/;
@@ -101,6 +103,32 @@ function readTrail(value: TrailInput, region: string): OrganizationTrailSettings
   return { bucket, keyPrefix, bucketRegion, readerRoleArn, readerExternalId, backfillDays };
 }
 
+/**
+ * The organisation's quotas per policy type; 0 leaves AWS's default. The older SCP fields stand for
+ * the SCP entry when `policy_limits` has none.
+ */
+function readAwsPolicyLimits(value: AwsInput): StoredPolicyLimits {
+  const entries = value.policyLimits.map((entry) => ({
+    type: AwsPolicyTypeEnum[entry.type] ?? String(entry.type),
+    characters: entry.maxCharacters,
+    perTarget: entry.maxPerTarget,
+  }));
+  const hasScp = entries.some((entry) => entry.type === "SERVICE_CONTROL_POLICY");
+  const limits = readPolicyLimits(entries, "config.aws.policy_limits");
+  if (hasScp || (value.scpMaxCharacters === 0 && value.scpMaxPerTarget === 0)) return limits;
+  const legacy = readPolicyLimits(
+    [
+      {
+        type: "SERVICE_CONTROL_POLICY",
+        characters: value.scpMaxCharacters,
+        perTarget: value.scpMaxPerTarget,
+      },
+    ],
+    "config.aws.scp_max",
+  );
+  return { ...limits, ...legacy };
+}
+
 function readAws(value: AwsInput, previous: Previous): CheckedConfig {
   const managementAccountId = value.managementAccountId.trim();
   if (!ACCOUNT_ID.test(managementAccountId))
@@ -124,11 +152,7 @@ function readAws(value: AwsInput, previous: Previous): CheckedConfig {
     previous && "externalId" in previous.config
       ? previous.config.externalId
       : `palisade-${randomBytes(16).toString("hex")}`;
-  // 0 leaves AWS's default quota (the contract bounds the values).
-  const scpLimits = {
-    ...(value.scpMaxCharacters > 0 ? { characters: value.scpMaxCharacters } : {}),
-    ...(value.scpMaxPerTarget > 0 ? { perTarget: value.scpMaxPerTarget } : {}),
-  };
+  const policyLimits = readAwsPolicyLimits(value);
   const trail = value.trail ? readTrail(value.trail, region) : undefined;
   return {
     kind: "aws",
@@ -138,7 +162,7 @@ function readAws(value: AwsInput, previous: Previous): CheckedConfig {
       roleArn,
       externalId,
       region,
-      ...(Object.keys(scpLimits).length > 0 ? { scpLimits } : {}),
+      ...(Object.keys(policyLimits).length > 0 ? { policyLimits } : {}),
       ...(trail ? { trail } : {}),
     },
     secret: {},

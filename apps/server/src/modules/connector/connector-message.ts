@@ -2,6 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
   AwsConnectorConfigSchema,
+  AwsPolicyType as AwsPolicyTypeEnum,
   AzureConnectorConfigSchema,
   AzureCredentialType,
   type Connector,
@@ -20,6 +21,22 @@ import {
   type ReadFailures,
   type StoredConfig,
 } from "./connector-repository";
+import { AWS_POLICY_TYPES, statedLimits } from "./policy-quotas";
+
+/** The quotas the connector states, one entry per type that has any (0: AWS's default). */
+function policyLimitsMessage(config: StoredConfig) {
+  return AWS_POLICY_TYPES.flatMap((type) => {
+    const stated = statedLimits(config, type);
+    if (stated.characters === undefined && stated.perTarget === undefined) return [];
+    return [
+      {
+        type: AwsPolicyTypeEnum[type],
+        maxCharacters: stated.characters ?? 0,
+        maxPerTarget: stated.perTarget ?? 0,
+      },
+    ];
+  });
+}
 
 const STATUS: Record<string, ConnectorStatus> = {
   NEVER_SYNCED: ConnectorStatus.NEVER_SYNCED,
@@ -44,8 +61,9 @@ function configMessage(row: ConnectorRow): ConnectorConfig["kind"] {
         roleArn: config.roleArn,
         externalId: config.externalId,
         region: config.region,
-        scpMaxCharacters: config.scpLimits?.characters ?? 0,
-        scpMaxPerTarget: config.scpLimits?.perTarget ?? 0,
+        scpMaxCharacters: statedLimits(config, "SERVICE_CONTROL_POLICY").characters ?? 0,
+        scpMaxPerTarget: statedLimits(config, "SERVICE_CONTROL_POLICY").perTarget ?? 0,
+        policyLimits: policyLimitsMessage(config),
         trail: config.trail,
       }),
     };

@@ -4,6 +4,7 @@ import type { Database } from "../../db/database";
 import type { PageWindow } from "../../db/page-window";
 import { connectors, hierarchyNodes } from "../../db/schema/connectors";
 import { deployments } from "../../db/schema/deployments";
+import type { StoredPolicyLimits } from "./policy-quotas";
 
 export type ConnectorKind = "aws" | "azure" | "sandbox";
 export type ConnectorStatusName = "NEVER_SYNCED" | "SYNCING" | "CONNECTED" | "ERROR";
@@ -16,7 +17,9 @@ export type StoredConfig =
       roleArn: string;
       externalId: string;
       region: string;
-      /** The organisation's SCP quotas where AWS raised them; absent ones are AWS's defaults. */
+      /** The organisation's quotas per policy type where AWS raised them; absent ones are AWS's defaults. */
+      policyLimits?: StoredPolicyLimits;
+      /** Older connectors: the SCP quotas, read as the SCP entry of `policyLimits`. */
       scpLimits?: { characters?: number; perTarget?: number };
       /** Absent: events come from LookupEvents in the management account only. */
       trail?: OrganizationTrailSettings;

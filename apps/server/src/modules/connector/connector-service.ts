@@ -4,6 +4,7 @@ import type { ConnectorServiceDeps } from "./connectors";
 import { createConnector } from "./rpc/create-connector";
 import { deleteConnector } from "./rpc/delete-connector";
 import { getConnector } from "./rpc/get-connector";
+import { getPolicySpace } from "./rpc/get-policy-space";
 import { getSetupInstructions } from "./rpc/get-setup-instructions";
 import { listConnectors } from "./rpc/list-connectors";
 import { listHierarchy } from "./rpc/list-hierarchy";
@@ -22,5 +23,6 @@ export function createConnectorService(deps: ConnectorServiceDeps): ServiceImpl<
     syncHierarchy: (req, ctx) => syncHierarchy(deps, req, ctx),
     listHierarchy: (req, ctx) => listHierarchy(deps, req, ctx),
     getSetupInstructions: (req, ctx) => getSetupInstructions(deps, req, ctx),
+    getPolicySpace: (req, ctx) => getPolicySpace(deps, req, ctx),
   };
 }

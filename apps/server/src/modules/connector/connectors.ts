@@ -11,6 +11,13 @@ import {
   SandboxNotRunningError,
   type StoredSecret,
 } from "./connector-runtime";
+import {
+  type AwsPolicyType,
+  DEFAULT_POLICY_LIMITS,
+  type PolicyLimits,
+  policyLimitsOf,
+} from "./policy-quotas";
+import { NEEDED_POLICY_TYPES, type PolicyTypeState, policyTypeReport } from "./policy-type-report";
 import type { SecretBox } from "./secret-box";
 
 export interface ConnectorServiceDeps {
@@ -40,7 +47,7 @@ export function sealSecret(secretBox: SecretBox, secret: StoredSecret, connector
 export async function runChecks(
   runtime: ConnectorRuntime,
   settings: ConnectorSettings,
-): Promise<ConnectionCheck[]> {
+): Promise<{ checks: ConnectionCheck[]; policyTypes: PolicyTypeState[] }> {
   let provider: CloudProvider | undefined;
   try {
     const connection = runtime.connectionFor(settings);
@@ -48,9 +55,17 @@ export async function runChecks(
       connection.provider === "aws"
         ? createAwsProvider(connection.connection)
         : createAzureProvider(connection.connection);
-    return await provider.verify();
+    const checks = await provider.verify();
+    // The policy types, once the organisation could be read (its own check says why not).
+    if (provider.provider !== "aws" || !checks.some((c) => c.name === "Read the organisation" && c.ok))
+      return { checks, policyTypes: [] };
+    const report = policyTypeReport(await provider.readRootPolicyTypes(), NEEDED_POLICY_TYPES);
+    return { checks: [...checks, ...report.checks], policyTypes: report.states };
   } catch (error) {
-    return [{ name: "Connect", ok: false, message: describeCloudFailure(error) }];
+    return {
+      checks: [{ name: "Connect", ok: false, message: describeCloudFailure(error) }],
+      policyTypes: [],
+    };
   } finally {
     provider?.close();
   }
@@ -84,4 +99,15 @@ export async function createSandboxConnector(
   name: string,
 ): Promise<ConnectorRow> {
   return insertConnector(db, { tenantId, name, kind: "sandbox", config: { provider }, createdBy: null });
+}
+
+/** A connector's quotas for a type; AWS's defaults without a connector. */
+export async function policyQuotasFor(
+  db: Database,
+  tenantId: string,
+  connectorId: string | null,
+  type: AwsPolicyType,
+): Promise<PolicyLimits> {
+  if (!connectorId) return DEFAULT_POLICY_LIMITS[type];
+  return policyLimitsOf((await findConnector(db, tenantId, connectorId))?.config, type);
 }

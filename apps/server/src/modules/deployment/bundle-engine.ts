@@ -1,8 +1,10 @@
+import { AWS_POLICY_TYPE_OF_ENFORCER } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { ActiveWaiver } from "@palisade/policy-engine/compilers/compile-input";
 import { CompileError } from "@palisade/policy-engine/compilers/compile-input";
 import type { CloudProvider } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
 import { createKeyedLock } from "../../lib/keyed-lock";
+import { policyQuotasFor } from "../connector/connector-api";
 import {
   isEnforceable,
   markWaiversEnforced,
@@ -22,20 +24,13 @@ import {
   rethrowTransient,
   TransientCloudError,
 } from "./bundle-apply";
-import {
-  awsPolicyTypeOf,
-  baseInput,
-  compileWithWaivers,
-  exemptionIds,
-  toActiveWaiver,
-} from "./bundle-compile";
+import { baseInput, compileWithWaivers, exemptionIds, toActiveWaiver } from "./bundle-compile";
 import { removeBundleNow } from "./bundle-remove";
 import { findBundle, type StoredScope } from "./bundle-repository";
 import { cloudFailure, compileFailure, type WaiverErrorCode } from "./cloud-failure";
 import { applyAwsDeclarative, parentOfConnector } from "./declarative-apply";
 import { findDeploymentsOfBundle } from "./deployment-repository";
 import { definitionsOf, type EngineDeps, finishBundle, providerOf } from "./engine-context";
-import { scpQuotasFor } from "./scp-repack";
 import {
   listBundlesBeingDeleted,
   listBundlesBeingDeletedAnyTenant,
@@ -148,7 +143,14 @@ export function createBundleEngine(deps: EngineDeps) {
         .filter((w) => isEnforceable(w, now))
         .map((w) => toActiveWaiver(w, byId.get(w.deploymentId)));
       const connectorId = live.find((d) => d.connectorId)?.connectorId ?? null;
-      const quotas = await scpQuotasFor(db, tenantId, connectorId, awsPolicyTypeOf(definition));
+      const quotas = await policyQuotasFor(
+        db,
+        tenantId,
+        connectorId,
+        definition.enforcer === "azure_policy"
+          ? "SERVICE_CONTROL_POLICY"
+          : AWS_POLICY_TYPE_OF_ENFORCER[definition.enforcer],
+      );
       const input = {
         ...baseInput(
           bundle,
@@ -159,6 +161,7 @@ export function createBundleEngine(deps: EngineDeps) {
         ),
         scpMaxCharacters: quotas.characters,
         rcpMaxCharacters: quotas.characters,
+        declarativeMaxCharacters: quotas.characters,
         // A declarative waiver leaves its account out of the targets: the compiler needs the tree.
         ...(definition.enforcer === "aws_declarative_ec2"
           ? { parentOf: await parentOfConnector(db, tenantId, connectorId) }

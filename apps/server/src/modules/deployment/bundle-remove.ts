@@ -78,7 +78,9 @@ export async function removeBundleNow(
       // A bundle deployed before packing may still have an SCP of its own.
       if (input && policyType === "SERVICE_CONTROL_POLICY") {
         try {
-          const found = await provider.findScpByName(compileScp({ ...input, waivers: [] }).name);
+          const found = await provider.findScpByName(
+            compileScp({ ...input, waivers: [], scpMaxCharacters: Number.MAX_SAFE_INTEGER }).name,
+          );
           if (found) await provider.removeScp(found.id);
         } catch (error) {
           if (!(error instanceof CompileError)) throw error;

@@ -7,6 +7,7 @@ import { compileAzureBundle } from "@palisade/policy-engine/compilers/azure/comp
 import { CompileError } from "@palisade/policy-engine/compilers/compile-input";
 import type { Database } from "../../db/database";
 import { callError, invalidField } from "../../rpc/errors";
+import { policyQuotasFor } from "../connector/connector-api";
 import type { StoredScope } from "./bundle-repository";
 import { compileFailure } from "./cloud-failure";
 import { errorCodeOfName } from "./deployment-message";
@@ -55,6 +56,15 @@ export async function checkCompiles(
     waivers: [],
     waiverLinkBaseUrl: deps.publicUrl,
     now: new Date(),
+    // The connector's own quota: an organisation whose quota AWS raised deploys longer SCPs.
+    scpMaxCharacters: (
+      await policyQuotasFor(
+        deps.db,
+        tenant.tenantId,
+        bundle.scopes[0]?.connectorId ?? null,
+        "SERVICE_CONTROL_POLICY",
+      )
+    ).characters,
   };
   try {
     // On AWS, whether the guardrail fits next to the others on each target is decided when the

@@ -179,6 +179,9 @@ export function compileCandidate(
     waivers: [],
     waiverLinkBaseUrl: "",
     now: new Date(),
+    // The replay reads the statements; the size against the connector's quota was checked when the
+    // preview was asked for.
+    scpMaxCharacters: Number.MAX_SAFE_INTEGER,
   });
 }
 

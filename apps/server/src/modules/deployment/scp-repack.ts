@@ -1,6 +1,4 @@
 import {
-  DEFAULT_RCP_LIMITS,
-  DEFAULT_SCP_LIMITS,
   keyOfSid,
   keysOfContent,
   type PackedPolicyType,
@@ -14,49 +12,11 @@ import type { AttachedScp, AwsCloudProvider } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
 import { createKeyedLock } from "../../lib/keyed-lock";
 import type { Logger } from "../../logger";
-import { findConnector } from "../connector/connector-api";
+import { findConnector, policyLimitsOf } from "../connector/connector-api";
 import { listGuardrailsOnTarget } from "./scp-target-repository";
 
 /** SCPs of one bundle before packing: `palisade-<KEY>-<slug>`. */
 const LEGACY_NAME = /^palisade-[0-9A-HJKMNP-TV-Z]{7}-/;
-
-const MAX_PER_TARGET = 1000;
-const MAX_CHARACTERS = 1_000_000;
-
-/**
- * The SCP quotas of a connector's organisation. AWS Organizations does not expose them through
- * its API, so they are the connector's own settings (`scpLimits`), else the AWS defaults.
- */
-export function scpLimitsOf(config: unknown): ScpLimits {
-  const limits = (config as { scpLimits?: Partial<ScpLimits> } | null)?.scpLimits;
-  const pick = (value: unknown, fallback: number, max: number) =>
-    typeof value === "number" && Number.isInteger(value) && value > 0 && value <= max ? value : fallback;
-  return {
-    perTarget: pick(limits?.perTarget, DEFAULT_SCP_LIMITS.perTarget, MAX_PER_TARGET),
-    characters: pick(limits?.characters, DEFAULT_SCP_LIMITS.characters, MAX_CHARACTERS),
-  };
-}
-
-/**
- * The quotas of one policy type in a connector's organisation. SCPs: the connector's settings, else
- * AWS's defaults; RCPs: AWS's documented defaults
- * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html), until
- * connectors state their own per type.
- */
-export function policyTypeLimits(config: unknown, policyType: PackedPolicyType): ScpLimits {
-  return policyType === "RESOURCE_CONTROL_POLICY" ? DEFAULT_RCP_LIMITS : scpLimitsOf(config);
-}
-
-/** The SCP quotas of a connector's organisation: its own settings, else AWS's defaults. */
-export async function scpQuotasFor(
-  db: Database,
-  tenantId: string,
-  connectorId: string | null,
-  policyType: PackedPolicyType = "SERVICE_CONTROL_POLICY",
-): Promise<ScpLimits> {
-  const config = connectorId ? (await findConnector(db, tenantId, connectorId))?.config : undefined;
-  return policyTypeLimits(config, policyType);
-}
 
 /** The guardrail being synced: its new compiled content, or none when it leaves the target. */
 export interface ChangedGuardrail {
@@ -165,7 +125,7 @@ async function repackNow(ctx: RepackContext, changed: ChangedGuardrail): Promise
   return repackScps(
     { provider: ctx.provider, logger: ctx.logger, target },
     {
-      limits: policyTypeLimits(connector?.config, changed.policyType ?? "SERVICE_CONTROL_POLICY"),
+      limits: policyLimitsOf(connector?.config, changed.policyType ?? "SERVICE_CONTROL_POLICY"),
       live: live.map(({ bundle }) => ({ key: bundle.key, slug: bundle.policySlug })),
       targetName: (live[0]?.deployment.scope as { name?: string } | undefined)?.name,
     },

@@ -10,12 +10,12 @@ import {
 import { type ActiveWaiver, CompileError } from "@palisade/policy-engine/compilers/compile-input";
 import type { Database } from "../../db/database";
 import { callError } from "../../rpc/errors";
+import { policyQuotasFor } from "../connector/connector-api";
 import { loadTenantCatalogue } from "../policy-definition/policy-definition-api";
 import { describeTarget, isEnforceable, type WaiverFitCheck, waiversOfBundle } from "../waiver/waiver-api";
 import { awsPolicyTypeOf, baseInput, compile, compileWithWaivers, toActiveWaiver } from "./bundle-compile";
 import type { BundleRow, StoredScope } from "./bundle-repository";
 import { type DeploymentRow, findDeploymentsOfBundle } from "./deployment-repository";
-import { scpQuotasFor } from "./scp-repack";
 import { listGuardrailsOnTarget } from "./scp-target-repository";
 
 /**
@@ -76,7 +76,7 @@ export function createWaiverFitCheck(deps: { catalogue: Catalogue; publicUrl: st
     }));
     const waivers = [...guardrail.waivers, ...added];
     const connectorId = guardrail.deployments.find((d) => d.connectorId)?.connectorId ?? null;
-    const quotas = await scpQuotasFor(db, bundle.tenantId, connectorId, policyType);
+    const quotas = await policyQuotasFor(db, bundle.tenantId, connectorId, policyType);
     const compileFor = (list: ActiveWaiver[]) => {
       const compiled = compile({
         ...baseInput(bundle, definition, all, scopesOf(guardrail), deps.publicUrl),
@@ -106,7 +106,7 @@ export function createWaiverFitCheck(deps: { catalogue: Catalogue; publicUrl: st
         const packed = packScps({
           target: deployment.scopeExternalId,
           guardrails: [...others, { key: bundle.key, slug: bundle.policySlug, content }],
-          limits: await scpQuotasFor(db, bundle.tenantId, deployment.connectorId, policyType),
+          limits: await policyQuotasFor(db, bundle.tenantId, deployment.connectorId, policyType),
           foreign: FOREIGN_SCPS,
           policyType,
         });
@@ -150,12 +150,16 @@ async function otherContents(
     deployment.scopeExternalId,
   );
   const contents: { key: string; slug: string; content: string }[] = [];
+  const quotas = await policyQuotasFor(db, bundle.tenantId, deployment.connectorId, "SERVICE_CONTROL_POLICY");
   for (const { bundle: other } of onTarget) {
     if (other.id === bundle.id || contents.some((c) => c.key === other.key)) continue;
     const definition = all.get(other.policySlug);
     if (!definition) continue;
     const loaded = await loadGuardrail(db, other, now);
-    const input = baseInput(other, definition, all, scopesOf(loaded), publicUrl);
+    const input = {
+      ...baseInput(other, definition, all, scopesOf(loaded), publicUrl),
+      scpMaxCharacters: quotas.characters,
+    };
     try {
       const { compiled } = compileWithWaivers(input, loaded.waivers);
       if (compiled.provider === "aws" && compiled.policyType === policyType)

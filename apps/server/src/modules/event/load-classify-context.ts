@@ -55,6 +55,8 @@ export async function loadClassifyContext(
           waivers: [],
           waiverLinkBaseUrl: "",
           now: new Date(),
+          // Only the statements are read here; whether they fit is the connector's quota, checked on deploy.
+          scpMaxCharacters: Number.MAX_SAFE_INTEGER,
         });
         scpByBundle.set(row.bundleId, {
           id: row.nativeId ?? row.bundleId,

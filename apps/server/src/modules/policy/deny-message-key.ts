@@ -55,6 +55,8 @@ export async function keyOfDeniedRequest(
         waivers: [],
         waiverLinkBaseUrl: "",
         now: new Date(),
+        // Only the statements are read here; whether they fit is the connector's quota, checked on deploy.
+        scpMaxCharacters: Number.MAX_SAFE_INTEGER,
       });
       const account = /::(\d{12}):/.exec(principalArn)?.[1] ?? "";
       const decision = evaluatePolicySet(

@@ -1,6 +1,6 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { HandlerContext } from "@connectrpc/connect";
-import type { ConnectorConfig } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import { AwsPolicyType, type ConnectorConfig } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import type {
   TestConnectorRequest,
   TestConnectorResponseSchema,
@@ -11,8 +11,11 @@ import { recordAudit } from "../../audit/audit-api";
 import { readConfig } from "../connector-config";
 import { findConnector, updateConnector } from "../connector-repository";
 import { type ConnectorServiceDeps, requireConnector, runChecks } from "../connectors";
+import type { PolicyTypeState } from "../policy-type-report";
 
 type Response = MessageInitShape<typeof TestConnectorResponseSchema>;
+
+const policyTypeMessage = (state: PolicyTypeState) => ({ ...state, type: AwsPolicyType[state.type] });
 
 export async function testConnector(
   deps: ConnectorServiceDeps,
@@ -35,7 +38,7 @@ async function testStored(
 ): Promise<Response> {
   const { db, runtime } = deps;
   const row = await requireConnector(db, caller.tenantId, id);
-  const checks = await runChecks(runtime, runtime.settingsOf(row));
+  const { checks, policyTypes } = await runChecks(runtime, runtime.settingsOf(row));
   const failed = checks.find((c) => !c.ok);
   const fresh = (await findConnector(db, caller.tenantId, row.id)) ?? row;
   await db.transaction(async (tx) => {
@@ -56,7 +59,7 @@ async function testStored(
       after: { ok: !failed, checks },
     });
   });
-  return { ok: !failed, checks };
+  return { ok: !failed, checks, policyTypes: policyTypes.map(policyTypeMessage) };
 }
 
 async function testUnsaved(deps: ConnectorServiceDeps, input: ConnectorConfig): Promise<Response> {
@@ -79,6 +82,6 @@ async function testUnsaved(deps: ConnectorServiceDeps, input: ConnectorConfig): 
       };
     }
   }
-  const checks = await runChecks(runtime, { kind, config, secret });
-  return { ok: checks.every((c) => c.ok), checks };
+  const { checks, policyTypes } = await runChecks(runtime, { kind, config, secret });
+  return { ok: checks.every((c) => c.ok), checks, policyTypes: policyTypes.map(policyTypeMessage) };
 }

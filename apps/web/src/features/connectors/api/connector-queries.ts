@@ -47,3 +47,20 @@ export function useSyncHierarchy() {
     onSettled: () => invalidateMethods(queryClient, changedByCheck),
   });
 }
+
+/** Quotas are part of the connector's settings; the space shown per target is measured against them. */
+export function useUpdateConnector() {
+  const queryClient = useQueryClient();
+  return useMutation(ConnectorService.method.updateConnector, {
+    onSuccess: () => invalidateMethods(queryClient, [ConnectorService.method.listConnectors]),
+  });
+}
+
+/** The room Palisade's policies take on each target of a connector, one page at a time. */
+export function policySpaceQuery(connectorId: string, page: number) {
+  return createQueryOptions(
+    ConnectorService.method.getPolicySpace,
+    { connectorId, pagination: { position: { case: "page", value: page }, limit: 10 } },
+    { transport: appTransport },
+  );
+}

@@ -28,7 +28,9 @@ import {
   azureConnectorSchema,
   trailOf,
 } from "../forms/connector-form-schema";
+import { EMPTY_POLICY_LIMITS, policyLimitsOf } from "../forms/policy-limits-form";
 import { Field } from "./field";
+import { PolicyLimitFields } from "./policy-limit-fields";
 import { SetupMarkdown } from "./setup-markdown";
 import { TrailFields } from "./trail-fields";
 
@@ -98,8 +100,7 @@ function AwsForm({ onCreated }: { onCreated: (connector: Connector) => void }) {
       managementAccountId: "",
       roleArn: "",
       region: "",
-      scpMaxCharacters: "",
-      scpMaxPerTarget: "",
+      ...EMPTY_POLICY_LIMITS,
       trailBucket: "",
       trailKeyPrefix: "",
       trailBucketRegion: "",
@@ -119,8 +120,7 @@ function AwsForm({ onCreated }: { onCreated: (connector: Connector) => void }) {
             managementAccountId: values.managementAccountId,
             roleArn: values.roleArn,
             region: values.region,
-            scpMaxCharacters: Number(values.scpMaxCharacters) || 0,
-            scpMaxPerTarget: Number(values.scpMaxPerTarget) || 0,
+            policyLimits: policyLimitsOf(values),
             trail: trailOf(values),
           },
         },
@@ -164,32 +164,7 @@ function AwsForm({ onCreated }: { onCreated: (connector: Connector) => void }) {
       >
         <Input id={`${id}-region`} placeholder="us-east-1" {...form.register("region")} />
       </Field>
-      <Field
-        id={`${id}-scp-characters`}
-        label="Characters per SCP"
-        hint="Only if AWS raised this quota for your organisation; 5,120 when empty."
-        error={errors.scpMaxCharacters?.message}
-      >
-        <Input
-          id={`${id}-scp-characters`}
-          inputMode="numeric"
-          placeholder="5120"
-          {...form.register("scpMaxCharacters")}
-        />
-      </Field>
-      <Field
-        id={`${id}-scp-per-target`}
-        label="SCPs per root, OU or account"
-        hint="Only if AWS raised this quota for your organisation; 5 when empty."
-        error={errors.scpMaxPerTarget?.message}
-      >
-        <Input
-          id={`${id}-scp-per-target`}
-          inputMode="numeric"
-          placeholder="5"
-          {...form.register("scpMaxPerTarget")}
-        />
-      </Field>
+      <PolicyLimitFields id={id} register={form.register} errors={errors} />
       <TrailFields id={id} form={form} />
       <FormError error={create.error} />
       <DialogFooter>

@@ -28,8 +28,10 @@ import { hierarchyQuery } from "@/lib/hierarchy-query";
 import { Permission, usePermissions } from "@/lib/permissions";
 import { useDeleteConnector, useSyncHierarchy, useTestConnector } from "../api/connector-queries";
 import { AddConnectorDialog } from "./add-connector-dialog";
-import { ConnectionChecks } from "./connection-checks";
+import { ConnectionChecks, PolicyTypeStatuses } from "./connection-checks";
 import { HierarchyTree } from "./hierarchy-tree";
+import { PolicySpace } from "./policy-space";
+import { QuotaDialog } from "./quota-dialog";
 
 const STATUS: Record<
   ConnectorStatus,
@@ -82,6 +84,7 @@ function TestResultDialog({
           </DialogDescription>
         </DialogHeader>
         {result && <ConnectionChecks checks={result.checks} />}
+        {result && <PolicyTypeStatuses types={result.policyTypes} />}
         <DialogFooter>
           <DialogClose asChild>
             <Button>OK</Button>
@@ -200,6 +203,7 @@ function ConnectorRow({
               {test.isPending ? <LoaderIcon className="animate-spin" /> : <PlugZapIcon />}
               Test
             </Button>
+            <QuotaDialog connector={connector} />
             <Button size="sm" variant="outline" onClick={runSync} disabled={syncing}>
               <RefreshCwIcon className={syncing ? "animate-spin" : undefined} />
               Sync now
@@ -292,7 +296,10 @@ export function ConnectorsPage() {
                   <CardTitle>{connector.name}</CardTitle>
                   <CardDescription>Hierarchy as of the last sync ({lastSync(connector)}).</CardDescription>
                 </CardHeader>
-                <CardContent>
+                <CardContent className="space-y-4">
+                  {connector.provider === CloudProvider.AWS && connector.entity?.id && (
+                    <PolicySpace connectorId={connector.entity.id} />
+                  )}
                   {mine.length > 0 ? (
                     <HierarchyTree roots={mine} label={`${connector.name} hierarchy`} />
                   ) : (

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { awsConnectorSchema, azureConnectorSchema } from "./connector-form-schema";
+import { EMPTY_POLICY_LIMITS } from "./policy-limits-form";
 
 const aws = {
   name: "Production",
   managementAccountId: "111122223333",
   roleArn: "arn:aws:iam::111122223333:role/PalisadeConnector",
   region: "",
-  scpMaxCharacters: "",
-  scpMaxPerTarget: "",
+  ...EMPTY_POLICY_LIMITS,
   trailBucket: "",
   trailKeyPrefix: "",
   trailBucketRegion: "",
@@ -52,6 +52,16 @@ describe("AWS connector form", () => {
       "Characters per SCP is a number up to 1,000,000",
     ],
     ["too many SCPs per target", { scpMaxPerTarget: "1001" }, "SCPs per target is a number up to 1,000"],
+    [
+      "raised RCP and declarative quotas",
+      { rcpMaxPerTarget: "10", declarativeMaxCharacters: "20000" },
+      undefined,
+    ],
+    [
+      "too many declarative policies per target",
+      { declarativeMaxPerTarget: "5000" },
+      "Declarative policies per target is a number up to 1,000",
+    ],
     ["an organisation trail read by a role of the log-archive account", trail, undefined],
     [
       "a trail without its reader role",

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { policyLimitShape } from "./policy-limits-form";
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const name = () =>
@@ -32,9 +33,8 @@ export const awsConnectorSchema = z
     managementAccountId: matching(/^\d{12}$/, "Management account id is 12 digits"),
     roleArn: matching(ROLE_ARN, "Role ARN looks like arn:aws:iam::111122223333:role/Name"),
     region: matching(/^([a-z]{2}(-[a-z]+)+-\d{1,2})?$/, "Region looks like us-east-1"),
-    // Empty: AWS's default quota (5,120 characters per SCP, 5 SCPs per target).
-    scpMaxCharacters: matching(/^([1-9]\d{0,5}|1000000)?$/, "Characters per SCP is a number up to 1,000,000"),
-    scpMaxPerTarget: matching(/^([1-9]\d{0,2}|1000)?$/, "SCPs per target is a number up to 1,000"),
+    // Empty: AWS's default quota for the type.
+    ...policyLimitShape,
   })
   .check(
     z.refine((v) => !v.trailBucket || ROLE_ARN.test(v.trailReaderRoleArn), {

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file palisade/connector/v1/connector.proto.
  */
 export const file_palisade_connector_v1_connector: GenFile = /*@__PURE__*/
-  fileDesc("CiVwYWxpc2FkZS9jb25uZWN0b3IvdjEvY29ubmVjdG9yLnByb3RvEhVwYWxpc2FkZS5jb25uZWN0b3IudjEi7QEKEkF3c0Nvbm5lY3RvckNvbmZpZxIdChVtYW5hZ2VtZW50X2FjY291bnRfaWQYASABKAkSEAoIcm9sZV9hcm4YAiABKAkSEwoLZXh0ZXJuYWxfaWQYAyABKAkSDgoGcmVnaW9uGAQgASgJEhoKEnNjcF9tYXhfY2hhcmFjdGVycxgUIAEoDRIaChJzY3BfbWF4X3Blcl90YXJnZXQYFSABKA0SPwoFdHJhaWwYBSABKAsyKy5wYWxpc2FkZS5jb25uZWN0b3IudjEuQXdzT3JnYW5pemF0aW9uVHJhaWxIAIgBAUIICgZfdHJhaWwinQEKFEF3c09yZ2FuaXphdGlvblRyYWlsEg4KBmJ1Y2tldBgBIAEoCRISCgprZXlfcHJlZml4GAIgASgJEhUKDWJ1Y2tldF9yZWdpb24YAyABKAkSFwoPcmVhZGVyX3JvbGVfYXJuGAQgASgJEhoKEnJlYWRlcl9leHRlcm5hbF9pZBgFIAEoCRIVCg1iYWNrZmlsbF9kYXlzGAYgASgNIo8CChRBenVyZUNvbm5lY3RvckNvbmZpZxIRCgl0ZW5hbnRfaWQYASABKAkSEQoJY2xpZW50X2lkGAIgASgJEkMKD2NyZWRlbnRpYWxfdHlwZRgDIAEoDjIqLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5BenVyZUNyZWRlbnRpYWxUeXBlEhoKDWNsaWVudF9zZWNyZXQYBCABKAlIAIgBARIjChZjbGllbnRfY2VydGlmaWNhdGVfcGVtGAUgASgJSAGIAQESHgoWY2VydGlmaWNhdGVfdGh1bWJwcmludBgGIAEoCUIQCg5fY2xpZW50X3NlY3JldEIZChdfY2xpZW50X2NlcnRpZmljYXRlX3BlbSJNChZTYW5kYm94Q29ubmVjdG9yQ29uZmlnEjMKCHByb3ZpZGVyGAEgASgOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXIi0wEKD0Nvbm5lY3RvckNvbmZpZxI4CgNhd3MYASABKAsyKS5wYWxpc2FkZS5jb25uZWN0b3IudjEuQXdzQ29ubmVjdG9yQ29uZmlnSAASPAoFYXp1cmUYAiABKAsyKy5wYWxpc2FkZS5jb25uZWN0b3IudjEuQXp1cmVDb25uZWN0b3JDb25maWdIABJACgdzYW5kYm94GAMgASgLMi0ucGFsaXNhZGUuY29ubmVjdG9yLnYxLlNhbmRib3hDb25uZWN0b3JDb25maWdIAEIGCgRraW5kIsYCCglDb25uZWN0b3ISKgoGZW50aXR5GAEgASgLMhoucGFsaXNhZGUuY29tbW9uLnYxLkVudGl0eRIMCgRuYW1lGAIgASgJEjMKCHByb3ZpZGVyGAMgASgOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXISNgoGc3RhdHVzGAQgASgOMiYucGFsaXNhZGUuY29ubmVjdG9yLnYxLkNvbm5lY3RvclN0YXR1cxIwCgxsYXN0X3N5bmNfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCmxhc3RfZXJyb3IYBiABKAkSNgoGY29uZmlnGAcgASgLMiYucGFsaXNhZGUuY29ubmVjdG9yLnYxLkNvbm5lY3RvckNvbmZpZxIUCgxldmVudHNfZXJyb3IYCCABKAkinAIKDUhpZXJhcmNoeU5vZGUSKgoGZW50aXR5GAEgASgLMhoucGFsaXNhZGUuY29tbW9uLnYxLkVudGl0eRIMCgRuYW1lGAIgASgJEjMKCHByb3ZpZGVyGAMgASgOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXISNgoIY2hpbGRyZW4YBCADKAsyJC5wYWxpc2FkZS5jb25uZWN0b3IudjEuSGllcmFyY2h5Tm9kZRIUCgxjb25uZWN0b3JfaWQYBSABKAkSDAoEbGluaxgGIAEoCRIrCgR0eXBlGAcgASgOMh0ucGFsaXNhZGUuY29tbW9uLnYxLlNjb3BlVHlwZRITCgtleHRlcm5hbF9pZBgIIAEoCSqwAQoPQ29ubmVjdG9yU3RhdHVzEiAKHENPTk5FQ1RPUl9TVEFUVVNfVU5TUEVDSUZJRUQQABIeChpDT05ORUNUT1JfU1RBVFVTX0NPTk5FQ1RFRBABEhoKFkNPTk5FQ1RPUl9TVEFUVVNfRVJST1IQAhIcChhDT05ORUNUT1JfU1RBVFVTX1NZTkNJTkcQAxIhCh1DT05ORUNUT1JfU1RBVFVTX05FVkVSX1NZTkNFRBAEKowBChNBenVyZUNyZWRlbnRpYWxUeXBlEiUKIUFaVVJFX0NSRURFTlRJQUxfVFlQRV9VTlNQRUNJRklFRBAAEicKI0FaVVJFX0NSRURFTlRJQUxfVFlQRV9DTElFTlRfU0VDUkVUEAESJQohQVpVUkVfQ1JFREVOVElBTF9UWVBFX0NFUlRJRklDQVRFEAJiBnByb3RvMw", [file_google_protobuf_timestamp, file_palisade_common_v1_common]);
+  fileDesc("CiVwYWxpc2FkZS9jb25uZWN0b3IvdjEvY29ubmVjdG9yLnByb3RvEhVwYWxpc2FkZS5jb25uZWN0b3IudjEirAIKEkF3c0Nvbm5lY3RvckNvbmZpZxIdChVtYW5hZ2VtZW50X2FjY291bnRfaWQYASABKAkSEAoIcm9sZV9hcm4YAiABKAkSEwoLZXh0ZXJuYWxfaWQYAyABKAkSDgoGcmVnaW9uGAQgASgJEhoKEnNjcF9tYXhfY2hhcmFjdGVycxgUIAEoDRIaChJzY3BfbWF4X3Blcl90YXJnZXQYFSABKA0SPQoNcG9saWN5X2xpbWl0cxgWIAMoCzImLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5Bd3NQb2xpY3lMaW1pdHMSPwoFdHJhaWwYBSABKAsyKy5wYWxpc2FkZS5jb25uZWN0b3IudjEuQXdzT3JnYW5pemF0aW9uVHJhaWxIAIgBAUIICgZfdHJhaWwidQoPQXdzUG9saWN5TGltaXRzEjIKBHR5cGUYASABKA4yJC5wYWxpc2FkZS5jb25uZWN0b3IudjEuQXdzUG9saWN5VHlwZRIWCg5tYXhfY2hhcmFjdGVycxgCIAEoDRIWCg5tYXhfcGVyX3RhcmdldBgDIAEoDSKdAQoUQXdzT3JnYW5pemF0aW9uVHJhaWwSDgoGYnVja2V0GAEgASgJEhIKCmtleV9wcmVmaXgYAiABKAkSFQoNYnVja2V0X3JlZ2lvbhgDIAEoCRIXCg9yZWFkZXJfcm9sZV9hcm4YBCABKAkSGgoScmVhZGVyX2V4dGVybmFsX2lkGAUgASgJEhUKDWJhY2tmaWxsX2RheXMYBiABKA0ijwIKFEF6dXJlQ29ubmVjdG9yQ29uZmlnEhEKCXRlbmFudF9pZBgBIAEoCRIRCgljbGllbnRfaWQYAiABKAkSQwoPY3JlZGVudGlhbF90eXBlGAMgASgOMioucGFsaXNhZGUuY29ubmVjdG9yLnYxLkF6dXJlQ3JlZGVudGlhbFR5cGUSGgoNY2xpZW50X3NlY3JldBgEIAEoCUgAiAEBEiMKFmNsaWVudF9jZXJ0aWZpY2F0ZV9wZW0YBSABKAlIAYgBARIeChZjZXJ0aWZpY2F0ZV90aHVtYnByaW50GAYgASgJQhAKDl9jbGllbnRfc2VjcmV0QhkKF19jbGllbnRfY2VydGlmaWNhdGVfcGVtIk0KFlNhbmRib3hDb25uZWN0b3JDb25maWcSMwoIcHJvdmlkZXIYASABKA4yIS5wYWxpc2FkZS5jb21tb24udjEuQ2xvdWRQcm92aWRlciLTAQoPQ29ubmVjdG9yQ29uZmlnEjgKA2F3cxgBIAEoCzIpLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5Bd3NDb25uZWN0b3JDb25maWdIABI8CgVhenVyZRgCIAEoCzIrLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5BenVyZUNvbm5lY3RvckNvbmZpZ0gAEkAKB3NhbmRib3gYAyABKAsyLS5wYWxpc2FkZS5jb25uZWN0b3IudjEuU2FuZGJveENvbm5lY3RvckNvbmZpZ0gAQgYKBGtpbmQixgIKCUNvbm5lY3RvchIqCgZlbnRpdHkYASABKAsyGi5wYWxpc2FkZS5jb21tb24udjEuRW50aXR5EgwKBG5hbWUYAiABKAkSMwoIcHJvdmlkZXIYAyABKA4yIS5wYWxpc2FkZS5jb21tb24udjEuQ2xvdWRQcm92aWRlchI2CgZzdGF0dXMYBCABKA4yJi5wYWxpc2FkZS5jb25uZWN0b3IudjEuQ29ubmVjdG9yU3RhdHVzEjAKDGxhc3Rfc3luY19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKbGFzdF9lcnJvchgGIAEoCRI2CgZjb25maWcYByABKAsyJi5wYWxpc2FkZS5jb25uZWN0b3IudjEuQ29ubmVjdG9yQ29uZmlnEhQKDGV2ZW50c19lcnJvchgIIAEoCSKcAgoNSGllcmFyY2h5Tm9kZRIqCgZlbnRpdHkYASABKAsyGi5wYWxpc2FkZS5jb21tb24udjEuRW50aXR5EgwKBG5hbWUYAiABKAkSMwoIcHJvdmlkZXIYAyABKA4yIS5wYWxpc2FkZS5jb21tb24udjEuQ2xvdWRQcm92aWRlchI2CghjaGlsZHJlbhgEIAMoCzIkLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5IaWVyYXJjaHlOb2RlEhQKDGNvbm5lY3Rvcl9pZBgFIAEoCRIMCgRsaW5rGAYgASgJEisKBHR5cGUYByABKA4yHS5wYWxpc2FkZS5jb21tb24udjEuU2NvcGVUeXBlEhMKC2V4dGVybmFsX2lkGAggASgJKrABCg9Db25uZWN0b3JTdGF0dXMSIAocQ09OTkVDVE9SX1NUQVRVU19VTlNQRUNJRklFRBAAEh4KGkNPTk5FQ1RPUl9TVEFUVVNfQ09OTkVDVEVEEAESGgoWQ09OTkVDVE9SX1NUQVRVU19FUlJPUhACEhwKGENPTk5FQ1RPUl9TVEFUVVNfU1lOQ0lORxADEiEKHUNPTk5FQ1RPUl9TVEFUVVNfTkVWRVJfU1lOQ0VEEAQqtQEKDUF3c1BvbGljeVR5cGUSHwobQVdTX1BPTElDWV9UWVBFX1VOU1BFQ0lGSUVEEAASKgomQVdTX1BPTElDWV9UWVBFX1NFUlZJQ0VfQ09OVFJPTF9QT0xJQ1kQARIrCidBV1NfUE9MSUNZX1RZUEVfUkVTT1VSQ0VfQ09OVFJPTF9QT0xJQ1kQAhIqCiZBV1NfUE9MSUNZX1RZUEVfREVDTEFSQVRJVkVfUE9MSUNZX0VDMhADKowBChNBenVyZUNyZWRlbnRpYWxUeXBlEiUKIUFaVVJFX0NSRURFTlRJQUxfVFlQRV9VTlNQRUNJRklFRBAAEicKI0FaVVJFX0NSRURFTlRJQUxfVFlQRV9DTElFTlRfU0VDUkVUEAESJQohQVpVUkVfQ1JFREVOVElBTF9UWVBFX0NFUlRJRklDQVRFEAJiBnByb3RvMw", [file_google_protobuf_timestamp, file_palisade_common_v1_common]);
 
 /**
  * An AWS organisation reached by assuming a role in its management account.
@@ -52,9 +52,8 @@ export type AwsConnectorConfig = Message<"palisade.connector.v1.AwsConnectorConf
   region: string;
 
   /**
-   * The organisation's SCP quotas where AWS raised them
-   * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html):
-   * characters per SCP and SCPs per root, OU or account. 0 means AWS's default (5,120 and 5).
+   * Deprecated: the SERVICE_CONTROL_POLICY entry of policy_limits. Read when policy_limits has no
+   * SCP entry; returned as the SCP entry's values. 0 means AWS's default.
    *
    * @generated from field: uint32 scp_max_characters = 20;
    */
@@ -64,6 +63,14 @@ export type AwsConnectorConfig = Message<"palisade.connector.v1.AwsConnectorConf
    * @generated from field: uint32 scp_max_per_target = 21;
    */
   scpMaxPerTarget: number;
+
+  /**
+   * The organisation's quotas per policy type where AWS raised them, at most one entry per type.
+   * A type without an entry, or a 0 value, has AWS's documented default.
+   *
+   * @generated from field: repeated palisade.connector.v1.AwsPolicyLimits policy_limits = 22;
+   */
+  policyLimits: AwsPolicyLimits[];
 
   /**
    * Where the organisation's CloudTrail delivers its log files. Absent: events are read with
@@ -81,6 +88,40 @@ export type AwsConnectorConfig = Message<"palisade.connector.v1.AwsConnectorConf
  */
 export const AwsConnectorConfigSchema: GenMessage<AwsConnectorConfig> = /*@__PURE__*/
   messageDesc(file_palisade_connector_v1_connector, 0);
+
+/**
+ * An organisation's quotas for one policy type
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html).
+ *
+ * @generated from message palisade.connector.v1.AwsPolicyLimits
+ */
+export type AwsPolicyLimits = Message<"palisade.connector.v1.AwsPolicyLimits"> & {
+  /**
+   * @generated from field: palisade.connector.v1.AwsPolicyType type = 1;
+   */
+  type: AwsPolicyType;
+
+  /**
+   * Characters per policy document; 0: AWS's default for the type.
+   *
+   * @generated from field: uint32 max_characters = 2;
+   */
+  maxCharacters: number;
+
+  /**
+   * Policies of the type per root, OU or account; 0: AWS's default for the type.
+   *
+   * @generated from field: uint32 max_per_target = 3;
+   */
+  maxPerTarget: number;
+};
+
+/**
+ * Describes the message palisade.connector.v1.AwsPolicyLimits.
+ * Use `create(AwsPolicyLimitsSchema)` to create a new message.
+ */
+export const AwsPolicyLimitsSchema: GenMessage<AwsPolicyLimits> = /*@__PURE__*/
+  messageDesc(file_palisade_connector_v1_connector, 1);
 
 /**
  * The S3 bucket an organisation trail writes to (AWSLogs/<org-id>/<account-id>/CloudTrail/<region>/...),
@@ -137,7 +178,7 @@ export type AwsOrganizationTrail = Message<"palisade.connector.v1.AwsOrganizatio
  * Use `create(AwsOrganizationTrailSchema)` to create a new message.
  */
 export const AwsOrganizationTrailSchema: GenMessage<AwsOrganizationTrail> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector, 1);
+  messageDesc(file_palisade_connector_v1_connector, 2);
 
 /**
  * An Azure (Entra ID) tenant reached through an app registration.
@@ -189,7 +230,7 @@ export type AzureConnectorConfig = Message<"palisade.connector.v1.AzureConnector
  * Use `create(AzureConnectorConfigSchema)` to create a new message.
  */
 export const AzureConnectorConfigSchema: GenMessage<AzureConnectorConfig> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector, 2);
+  messageDesc(file_palisade_connector_v1_connector, 3);
 
 /**
  * The built-in sandbox cloud, which speaks either provider's APIs.
@@ -208,7 +249,7 @@ export type SandboxConnectorConfig = Message<"palisade.connector.v1.SandboxConne
  * Use `create(SandboxConnectorConfigSchema)` to create a new message.
  */
 export const SandboxConnectorConfigSchema: GenMessage<SandboxConnectorConfig> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector, 3);
+  messageDesc(file_palisade_connector_v1_connector, 4);
 
 /**
  * @generated from message palisade.connector.v1.ConnectorConfig
@@ -243,7 +284,7 @@ export type ConnectorConfig = Message<"palisade.connector.v1.ConnectorConfig"> &
  * Use `create(ConnectorConfigSchema)` to create a new message.
  */
 export const ConnectorConfigSchema: GenMessage<ConnectorConfig> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector, 4);
+  messageDesc(file_palisade_connector_v1_connector, 5);
 
 /**
  * @generated from message palisade.connector.v1.Connector
@@ -303,7 +344,7 @@ export type Connector = Message<"palisade.connector.v1.Connector"> & {
  * Use `create(ConnectorSchema)` to create a new message.
  */
 export const ConnectorSchema: GenMessage<Connector> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector, 5);
+  messageDesc(file_palisade_connector_v1_connector, 6);
 
 /**
  * A scope of the cloud hierarchy as last synced.
@@ -359,7 +400,7 @@ export type HierarchyNode = Message<"palisade.connector.v1.HierarchyNode"> & {
  * Use `create(HierarchyNodeSchema)` to create a new message.
  */
 export const HierarchyNodeSchema: GenMessage<HierarchyNode> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector, 6);
+  messageDesc(file_palisade_connector_v1_connector, 7);
 
 /**
  * @generated from enum palisade.connector.v1.ConnectorStatus
@@ -398,6 +439,40 @@ export const ConnectorStatusSchema: GenEnum<ConnectorStatus> = /*@__PURE__*/
   enumDesc(file_palisade_connector_v1_connector, 0);
 
 /**
+ * The AWS Organizations policy types Palisade deploys
+ * (https://docs.aws.amazon.com/organizations/latest/APIReference/API_PolicyTypeSummary.html).
+ *
+ * @generated from enum palisade.connector.v1.AwsPolicyType
+ */
+export enum AwsPolicyType {
+  /**
+   * @generated from enum value: AWS_POLICY_TYPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: AWS_POLICY_TYPE_SERVICE_CONTROL_POLICY = 1;
+   */
+  SERVICE_CONTROL_POLICY = 1,
+
+  /**
+   * @generated from enum value: AWS_POLICY_TYPE_RESOURCE_CONTROL_POLICY = 2;
+   */
+  RESOURCE_CONTROL_POLICY = 2,
+
+  /**
+   * @generated from enum value: AWS_POLICY_TYPE_DECLARATIVE_POLICY_EC2 = 3;
+   */
+  DECLARATIVE_POLICY_EC2 = 3,
+}
+
+/**
+ * Describes the enum palisade.connector.v1.AwsPolicyType.
+ */
+export const AwsPolicyTypeSchema: GenEnum<AwsPolicyType> = /*@__PURE__*/
+  enumDesc(file_palisade_connector_v1_connector, 1);
+
+/**
  * @generated from enum palisade.connector.v1.AzureCredentialType
  */
 export enum AzureCredentialType {
@@ -421,5 +496,5 @@ export enum AzureCredentialType {
  * Describes the enum palisade.connector.v1.AzureCredentialType.
  */
 export const AzureCredentialTypeSchema: GenEnum<AzureCredentialType> = /*@__PURE__*/
-  enumDesc(file_palisade_connector_v1_connector, 1);
+  enumDesc(file_palisade_connector_v1_connector, 2);
 

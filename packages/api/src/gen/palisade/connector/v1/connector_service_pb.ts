@@ -5,9 +5,9 @@
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_palisade_auth_v1_auth } from "../../auth/v1/auth_pb";
-import type { CloudProvider, PaginationRequest, PaginationResponse } from "../../common/v1/common_pb";
+import type { CloudProvider, PaginationRequest, PaginationResponse, ScopeType } from "../../common/v1/common_pb";
 import { file_palisade_common_v1_common } from "../../common/v1/common_pb";
-import type { Connector, ConnectorConfig, HierarchyNode } from "./connector_pb";
+import type { AwsPolicyType, Connector, ConnectorConfig, HierarchyNode } from "./connector_pb";
 import { file_palisade_connector_v1_connector } from "./connector_pb";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file palisade/connector/v1/connector_service.proto.
  */
 export const file_palisade_connector_v1_connector_service: GenFile = /*@__PURE__*/
-  fileDesc("Ci1wYWxpc2FkZS9jb25uZWN0b3IvdjEvY29ubmVjdG9yX3NlcnZpY2UucHJvdG8SFXBhbGlzYWRlLmNvbm5lY3Rvci52MSJeChZDcmVhdGVDb25uZWN0b3JSZXF1ZXN0EgwKBG5hbWUYASABKAkSNgoGY29uZmlnGAIgASgLMiYucGFsaXNhZGUuY29ubmVjdG9yLnYxLkNvbm5lY3RvckNvbmZpZyJOChdDcmVhdGVDb25uZWN0b3JSZXNwb25zZRIzCgljb25uZWN0b3IYASABKAsyIC5wYWxpc2FkZS5jb25uZWN0b3IudjEuQ29ubmVjdG9yImgKFFRlc3RDb25uZWN0b3JSZXF1ZXN0EgwKAmlkGAEgASgJSAASOAoGY29uZmlnGAIgASgLMiYucGFsaXNhZGUuY29ubmVjdG9yLnYxLkNvbm5lY3RvckNvbmZpZ0gAQggKBnRhcmdldCI7Cg5Db25uZWN0b3JDaGVjaxIMCgRuYW1lGAEgASgJEgoKAm9rGAIgASgIEg8KB21lc3NhZ2UYAyABKAkiWgoVVGVzdENvbm5lY3RvclJlc3BvbnNlEgoKAm9rGAEgASgIEjUKBmNoZWNrcxgCIAMoCzIlLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5Db25uZWN0b3JDaGVjayKZAQoVTGlzdENvbm5lY3RvcnNSZXF1ZXN0EjkKCnBhZ2luYXRpb24YASABKAsyJS5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlcXVlc3QSOAoIcHJvdmlkZXIYAiABKA4yIS5wYWxpc2FkZS5jb21tb24udjEuQ2xvdWRQcm92aWRlckgAiAEBQgsKCV9wcm92aWRlciKFAQoWTGlzdENvbm5lY3RvcnNSZXNwb25zZRIvCgVpdGVtcxgBIAMoCzIgLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5Db25uZWN0b3ISOgoKcGFnaW5hdGlvbhgCIAEoCzImLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uUmVzcG9uc2UiIQoTR2V0Q29ubmVjdG9yUmVxdWVzdBIKCgJpZBgBIAEoCSJLChRHZXRDb25uZWN0b3JSZXNwb25zZRIzCgljb25uZWN0b3IYASABKAsyIC5wYWxpc2FkZS5jb25uZWN0b3IudjEuQ29ubmVjdG9yIngKFlVwZGF0ZUNvbm5lY3RvclJlcXVlc3QSCgoCaWQYASABKAkSEQoEbmFtZRgCIAEoCUgAiAEBEjYKBmNvbmZpZxgDIAEoCzImLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5Db25uZWN0b3JDb25maWdCBwoFX25hbWUiTgoXVXBkYXRlQ29ubmVjdG9yUmVzcG9uc2USMwoJY29ubmVjdG9yGAEgASgLMiAucGFsaXNhZGUuY29ubmVjdG9yLnYxLkNvbm5lY3RvciIkChZEZWxldGVDb25uZWN0b3JSZXF1ZXN0EgoKAmlkGAEgASgJIhkKF0RlbGV0ZUNvbm5lY3RvclJlc3BvbnNlIiIKFFN5bmNIaWVyYXJjaHlSZXF1ZXN0EgoKAmlkGAEgASgJIicKFVN5bmNIaWVyYXJjaHlSZXNwb25zZRIOCgZqb2JfaWQYASABKAkiiQEKFExpc3RIaWVyYXJjaHlSZXF1ZXN0EhkKDGNvbm5lY3Rvcl9pZBgBIAEoCUgAiAEBEjgKCHByb3ZpZGVyGAIgASgOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXJIAYgBAUIPCg1fY29ubmVjdG9yX2lkQgsKCV9wcm92aWRlciJMChVMaXN0SGllcmFyY2h5UmVzcG9uc2USMwoFcm9vdHMYASADKAsyJC5wYWxpc2FkZS5jb25uZWN0b3IudjEuSGllcmFyY2h5Tm9kZSJ2ChtHZXRTZXR1cEluc3RydWN0aW9uc1JlcXVlc3QSFgoMY29ubmVjdG9yX2lkGAEgASgJSAASNQoIcHJvdmlkZXIYAiABKA4yIS5wYWxpc2FkZS5jb21tb24udjEuQ2xvdWRQcm92aWRlckgAQggKBnRhcmdldCKgAQoUQXdzU2V0dXBJbnN0cnVjdGlvbnMSHgoWcGFsaXNhZGVfcHJpbmNpcGFsX2FybhgBIAEoCRITCgtleHRlcm5hbF9pZBgCIAEoCRIZChF0cnVzdF9wb2xpY3lfanNvbhgDIAEoCRIfChdwZXJtaXNzaW9uc19wb2xpY3lfanNvbhgEIAEoCRIXCg9pYW1fcGVybWlzc2lvbnMYBSADKAkiRwoTQXp1cmVSb2xlQXNzaWdubWVudBIRCglyb2xlX25hbWUYASABKAkSDQoFc2NvcGUYAiABKAkSDgoGcmVhc29uGAMgASgJIl4KFkF6dXJlU2V0dXBJbnN0cnVjdGlvbnMSRAoQcm9sZV9hc3NpZ25tZW50cxgBIAMoCzIqLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5BenVyZVJvbGVBc3NpZ25tZW50IrwBChxHZXRTZXR1cEluc3RydWN0aW9uc1Jlc3BvbnNlEjoKA2F3cxgBIAEoCzIrLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5Bd3NTZXR1cEluc3RydWN0aW9uc0gAEj4KBWF6dXJlGAIgASgLMi0ucGFsaXNhZGUuY29ubmVjdG9yLnYxLkF6dXJlU2V0dXBJbnN0cnVjdGlvbnNIABIQCghtYXJrZG93bhgDIAEoCUIOCgxpbnN0cnVjdGlvbnMy4wgKEENvbm5lY3RvclNlcnZpY2USeQoPQ3JlYXRlQ29ubmVjdG9yEi0ucGFsaXNhZGUuY29ubmVjdG9yLnYxLkNyZWF0ZUNvbm5lY3RvclJlcXVlc3QaLi5wYWxpc2FkZS5jb25uZWN0b3IudjEuQ3JlYXRlQ29ubmVjdG9yUmVzcG9uc2UiB5KCGQMKAQ8ScwoNVGVzdENvbm5lY3RvchIrLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5UZXN0Q29ubmVjdG9yUmVxdWVzdBosLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5UZXN0Q29ubmVjdG9yUmVzcG9uc2UiB5KCGQMKAQ8SeQoOTGlzdENvbm5lY3RvcnMSLC5wYWxpc2FkZS5jb25uZWN0b3IudjEuTGlzdENvbm5lY3RvcnNSZXF1ZXN0Gi0ucGFsaXNhZGUuY29ubmVjdG9yLnYxLkxpc3RDb25uZWN0b3JzUmVzcG9uc2UiCpACAZKCGQMKAQ4ScwoMR2V0Q29ubmVjdG9yEioucGFsaXNhZGUuY29ubmVjdG9yLnYxLkdldENvbm5lY3RvclJlcXVlc3QaKy5wYWxpc2FkZS5jb25uZWN0b3IudjEuR2V0Q29ubmVjdG9yUmVzcG9uc2UiCpACAZKCGQMKAQ4SeQoPVXBkYXRlQ29ubmVjdG9yEi0ucGFsaXNhZGUuY29ubmVjdG9yLnYxLlVwZGF0ZUNvbm5lY3RvclJlcXVlc3QaLi5wYWxpc2FkZS5jb25uZWN0b3IudjEuVXBkYXRlQ29ubmVjdG9yUmVzcG9uc2UiB5KCGQMKAQ8SeQoPRGVsZXRlQ29ubmVjdG9yEi0ucGFsaXNhZGUuY29ubmVjdG9yLnYxLkRlbGV0ZUNvbm5lY3RvclJlcXVlc3QaLi5wYWxpc2FkZS5jb25uZWN0b3IudjEuRGVsZXRlQ29ubmVjdG9yUmVzcG9uc2UiB5KCGQMKAQ8ScwoNU3luY0hpZXJhcmNoeRIrLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5TeW5jSGllcmFyY2h5UmVxdWVzdBosLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5TeW5jSGllcmFyY2h5UmVzcG9uc2UiB5KCGQMKAQ8SdgoNTGlzdEhpZXJhcmNoeRIrLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5MaXN0SGllcmFyY2h5UmVxdWVzdBosLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5MaXN0SGllcmFyY2h5UmVzcG9uc2UiCpACAZKCGQMKAQ4SiwEKFEdldFNldHVwSW5zdHJ1Y3Rpb25zEjIucGFsaXNhZGUuY29ubmVjdG9yLnYxLkdldFNldHVwSW5zdHJ1Y3Rpb25zUmVxdWVzdBozLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5HZXRTZXR1cEluc3RydWN0aW9uc1Jlc3BvbnNlIgqQAgGSghkDCgEOYgZwcm90bzM", [file_palisade_auth_v1_auth, file_palisade_common_v1_common, file_palisade_connector_v1_connector]);
+  fileDesc("Ci1wYWxpc2FkZS9jb25uZWN0b3IvdjEvY29ubmVjdG9yX3NlcnZpY2UucHJvdG8SFXBhbGlzYWRlLmNvbm5lY3Rvci52MSJeChZDcmVhdGVDb25uZWN0b3JSZXF1ZXN0EgwKBG5hbWUYASABKAkSNgoGY29uZmlnGAIgASgLMiYucGFsaXNhZGUuY29ubmVjdG9yLnYxLkNvbm5lY3RvckNvbmZpZyJOChdDcmVhdGVDb25uZWN0b3JSZXNwb25zZRIzCgljb25uZWN0b3IYASABKAsyIC5wYWxpc2FkZS5jb25uZWN0b3IudjEuQ29ubmVjdG9yImgKFFRlc3RDb25uZWN0b3JSZXF1ZXN0EgwKAmlkGAEgASgJSAASOAoGY29uZmlnGAIgASgLMiYucGFsaXNhZGUuY29ubmVjdG9yLnYxLkNvbm5lY3RvckNvbmZpZ0gAQggKBnRhcmdldCI7Cg5Db25uZWN0b3JDaGVjaxIMCgRuYW1lGAEgASgJEgoKAm9rGAIgASgIEg8KB21lc3NhZ2UYAyABKAkihwEKEFBvbGljeVR5cGVTdGF0dXMSMgoEdHlwZRgBIAEoDjIkLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5Bd3NQb2xpY3lUeXBlEg8KB2VuYWJsZWQYAiABKAgSDgoGc3RhdHVzGAMgASgJEg4KBm5lZWRlZBgEIAEoCBIOCgZyZW1lZHkYBSABKAkimQEKFVRlc3RDb25uZWN0b3JSZXNwb25zZRIKCgJvaxgBIAEoCBI1CgZjaGVja3MYAiADKAsyJS5wYWxpc2FkZS5jb25uZWN0b3IudjEuQ29ubmVjdG9yQ2hlY2sSPQoMcG9saWN5X3R5cGVzGAMgAygLMicucGFsaXNhZGUuY29ubmVjdG9yLnYxLlBvbGljeVR5cGVTdGF0dXMiaAoVR2V0UG9saWN5U3BhY2VSZXF1ZXN0EhQKDGNvbm5lY3Rvcl9pZBgBIAEoCRI5CgpwYWdpbmF0aW9uGAIgASgLMiUucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXF1ZXN0ItkBCg9Qb2xpY3lUeXBlU3BhY2USMgoEdHlwZRgBIAEoDjIkLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5Bd3NQb2xpY3lUeXBlEhAKCGF0dGFjaGVkGAIgASgNEhkKEXBhbGlzYWRlX3BvbGljaWVzGAMgASgNEhYKDm1heF9wZXJfdGFyZ2V0GAQgASgNEhcKD2NoYXJhY3RlcnNfdXNlZBgFIAEoDRIcChRjaGFyYWN0ZXJzX2F2YWlsYWJsZRgGIAEoDRIWCg5tYXhfY2hhcmFjdGVycxgHIAEoDSK1AQoRVGFyZ2V0UG9saWN5U3BhY2USEQoJdGFyZ2V0X2lkGAEgASgJEhMKC3RhcmdldF9uYW1lGAIgASgJEjIKC3RhcmdldF90eXBlGAMgASgOMh0ucGFsaXNhZGUuY29tbW9uLnYxLlNjb3BlVHlwZRI1CgV0eXBlcxgEIAMoCzImLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5Qb2xpY3lUeXBlU3BhY2USDQoFZXJyb3IYBSABKAkijQEKFkdldFBvbGljeVNwYWNlUmVzcG9uc2USNwoFaXRlbXMYASADKAsyKC5wYWxpc2FkZS5jb25uZWN0b3IudjEuVGFyZ2V0UG9saWN5U3BhY2USOgoKcGFnaW5hdGlvbhgCIAEoCzImLnBhbGlzYWRlLmNvbW1vbi52MS5QYWdpbmF0aW9uUmVzcG9uc2UimQEKFUxpc3RDb25uZWN0b3JzUmVxdWVzdBI5CgpwYWdpbmF0aW9uGAEgASgLMiUucGFsaXNhZGUuY29tbW9uLnYxLlBhZ2luYXRpb25SZXF1ZXN0EjgKCHByb3ZpZGVyGAIgASgOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXJIAIgBAUILCglfcHJvdmlkZXIihQEKFkxpc3RDb25uZWN0b3JzUmVzcG9uc2USLwoFaXRlbXMYASADKAsyIC5wYWxpc2FkZS5jb25uZWN0b3IudjEuQ29ubmVjdG9yEjoKCnBhZ2luYXRpb24YAiABKAsyJi5wYWxpc2FkZS5jb21tb24udjEuUGFnaW5hdGlvblJlc3BvbnNlIiEKE0dldENvbm5lY3RvclJlcXVlc3QSCgoCaWQYASABKAkiSwoUR2V0Q29ubmVjdG9yUmVzcG9uc2USMwoJY29ubmVjdG9yGAEgASgLMiAucGFsaXNhZGUuY29ubmVjdG9yLnYxLkNvbm5lY3RvciJ4ChZVcGRhdGVDb25uZWN0b3JSZXF1ZXN0EgoKAmlkGAEgASgJEhEKBG5hbWUYAiABKAlIAIgBARI2CgZjb25maWcYAyABKAsyJi5wYWxpc2FkZS5jb25uZWN0b3IudjEuQ29ubmVjdG9yQ29uZmlnQgcKBV9uYW1lIk4KF1VwZGF0ZUNvbm5lY3RvclJlc3BvbnNlEjMKCWNvbm5lY3RvchgBIAEoCzIgLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5Db25uZWN0b3IiJAoWRGVsZXRlQ29ubmVjdG9yUmVxdWVzdBIKCgJpZBgBIAEoCSIZChdEZWxldGVDb25uZWN0b3JSZXNwb25zZSIiChRTeW5jSGllcmFyY2h5UmVxdWVzdBIKCgJpZBgBIAEoCSInChVTeW5jSGllcmFyY2h5UmVzcG9uc2USDgoGam9iX2lkGAEgASgJIokBChRMaXN0SGllcmFyY2h5UmVxdWVzdBIZCgxjb25uZWN0b3JfaWQYASABKAlIAIgBARI4Cghwcm92aWRlchgCIAEoDjIhLnBhbGlzYWRlLmNvbW1vbi52MS5DbG91ZFByb3ZpZGVySAGIAQFCDwoNX2Nvbm5lY3Rvcl9pZEILCglfcHJvdmlkZXIiTAoVTGlzdEhpZXJhcmNoeVJlc3BvbnNlEjMKBXJvb3RzGAEgAygLMiQucGFsaXNhZGUuY29ubmVjdG9yLnYxLkhpZXJhcmNoeU5vZGUidgobR2V0U2V0dXBJbnN0cnVjdGlvbnNSZXF1ZXN0EhYKDGNvbm5lY3Rvcl9pZBgBIAEoCUgAEjUKCHByb3ZpZGVyGAIgASgOMiEucGFsaXNhZGUuY29tbW9uLnYxLkNsb3VkUHJvdmlkZXJIAEIICgZ0YXJnZXQioAEKFEF3c1NldHVwSW5zdHJ1Y3Rpb25zEh4KFnBhbGlzYWRlX3ByaW5jaXBhbF9hcm4YASABKAkSEwoLZXh0ZXJuYWxfaWQYAiABKAkSGQoRdHJ1c3RfcG9saWN5X2pzb24YAyABKAkSHwoXcGVybWlzc2lvbnNfcG9saWN5X2pzb24YBCABKAkSFwoPaWFtX3Blcm1pc3Npb25zGAUgAygJIkcKE0F6dXJlUm9sZUFzc2lnbm1lbnQSEQoJcm9sZV9uYW1lGAEgASgJEg0KBXNjb3BlGAIgASgJEg4KBnJlYXNvbhgDIAEoCSJeChZBenVyZVNldHVwSW5zdHJ1Y3Rpb25zEkQKEHJvbGVfYXNzaWdubWVudHMYASADKAsyKi5wYWxpc2FkZS5jb25uZWN0b3IudjEuQXp1cmVSb2xlQXNzaWdubWVudCK8AQocR2V0U2V0dXBJbnN0cnVjdGlvbnNSZXNwb25zZRI6CgNhd3MYASABKAsyKy5wYWxpc2FkZS5jb25uZWN0b3IudjEuQXdzU2V0dXBJbnN0cnVjdGlvbnNIABI+CgVhenVyZRgCIAEoCzItLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5BenVyZVNldHVwSW5zdHJ1Y3Rpb25zSAASEAoIbWFya2Rvd24YAyABKAlCDgoMaW5zdHJ1Y3Rpb25zMt4JChBDb25uZWN0b3JTZXJ2aWNlEnkKD0NyZWF0ZUNvbm5lY3RvchItLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5DcmVhdGVDb25uZWN0b3JSZXF1ZXN0Gi4ucGFsaXNhZGUuY29ubmVjdG9yLnYxLkNyZWF0ZUNvbm5lY3RvclJlc3BvbnNlIgeSghkDCgEPEnMKDVRlc3RDb25uZWN0b3ISKy5wYWxpc2FkZS5jb25uZWN0b3IudjEuVGVzdENvbm5lY3RvclJlcXVlc3QaLC5wYWxpc2FkZS5jb25uZWN0b3IudjEuVGVzdENvbm5lY3RvclJlc3BvbnNlIgeSghkDCgEPEnkKDkxpc3RDb25uZWN0b3JzEiwucGFsaXNhZGUuY29ubmVjdG9yLnYxLkxpc3RDb25uZWN0b3JzUmVxdWVzdBotLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5MaXN0Q29ubmVjdG9yc1Jlc3BvbnNlIgqQAgGSghkDCgEOEnMKDEdldENvbm5lY3RvchIqLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5HZXRDb25uZWN0b3JSZXF1ZXN0GisucGFsaXNhZGUuY29ubmVjdG9yLnYxLkdldENvbm5lY3RvclJlc3BvbnNlIgqQAgGSghkDCgEOEnkKD1VwZGF0ZUNvbm5lY3RvchItLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5VcGRhdGVDb25uZWN0b3JSZXF1ZXN0Gi4ucGFsaXNhZGUuY29ubmVjdG9yLnYxLlVwZGF0ZUNvbm5lY3RvclJlc3BvbnNlIgeSghkDCgEPEnkKD0RlbGV0ZUNvbm5lY3RvchItLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5EZWxldGVDb25uZWN0b3JSZXF1ZXN0Gi4ucGFsaXNhZGUuY29ubmVjdG9yLnYxLkRlbGV0ZUNvbm5lY3RvclJlc3BvbnNlIgeSghkDCgEPEnMKDVN5bmNIaWVyYXJjaHkSKy5wYWxpc2FkZS5jb25uZWN0b3IudjEuU3luY0hpZXJhcmNoeVJlcXVlc3QaLC5wYWxpc2FkZS5jb25uZWN0b3IudjEuU3luY0hpZXJhcmNoeVJlc3BvbnNlIgeSghkDCgEPEnYKDUxpc3RIaWVyYXJjaHkSKy5wYWxpc2FkZS5jb25uZWN0b3IudjEuTGlzdEhpZXJhcmNoeVJlcXVlc3QaLC5wYWxpc2FkZS5jb25uZWN0b3IudjEuTGlzdEhpZXJhcmNoeVJlc3BvbnNlIgqQAgGSghkDCgEOEnkKDkdldFBvbGljeVNwYWNlEiwucGFsaXNhZGUuY29ubmVjdG9yLnYxLkdldFBvbGljeVNwYWNlUmVxdWVzdBotLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5HZXRQb2xpY3lTcGFjZVJlc3BvbnNlIgqQAgGSghkDCgEOEosBChRHZXRTZXR1cEluc3RydWN0aW9ucxIyLnBhbGlzYWRlLmNvbm5lY3Rvci52MS5HZXRTZXR1cEluc3RydWN0aW9uc1JlcXVlc3QaMy5wYWxpc2FkZS5jb25uZWN0b3IudjEuR2V0U2V0dXBJbnN0cnVjdGlvbnNSZXNwb25zZSIKkAIBkoIZAwoBDmIGcHJvdG8z", [file_palisade_auth_v1_auth, file_palisade_common_v1_common, file_palisade_connector_v1_connector]);
 
 /**
  * @generated from message palisade.connector.v1.CreateConnectorRequest
@@ -121,6 +121,51 @@ export const ConnectorCheckSchema: GenMessage<ConnectorCheck> = /*@__PURE__*/
   messageDesc(file_palisade_connector_v1_connector_service, 3);
 
 /**
+ * Whether the organisation has a policy type enabled on its root.
+ *
+ * @generated from message palisade.connector.v1.PolicyTypeStatus
+ */
+export type PolicyTypeStatus = Message<"palisade.connector.v1.PolicyTypeStatus"> & {
+  /**
+   * @generated from field: palisade.connector.v1.AwsPolicyType type = 1;
+   */
+  type: AwsPolicyType;
+
+  /**
+   * @generated from field: bool enabled = 2;
+   */
+  enabled: boolean;
+
+  /**
+   * ENABLED, PENDING_ENABLE, PENDING_DISABLE, or NOT_ENABLED when the root does not list the type.
+   *
+   * @generated from field: string status = 3;
+   */
+  status: string;
+
+  /**
+   * Whether Palisade deploys guardrails of the type.
+   *
+   * @generated from field: bool needed = 4;
+   */
+  needed: boolean;
+
+  /**
+   * For a needed type that is not enabled: what is missing and the command that enables it.
+   *
+   * @generated from field: string remedy = 5;
+   */
+  remedy: string;
+};
+
+/**
+ * Describes the message palisade.connector.v1.PolicyTypeStatus.
+ * Use `create(PolicyTypeStatusSchema)` to create a new message.
+ */
+export const PolicyTypeStatusSchema: GenMessage<PolicyTypeStatus> = /*@__PURE__*/
+  messageDesc(file_palisade_connector_v1_connector_service, 4);
+
+/**
  * @generated from message palisade.connector.v1.TestConnectorResponse
  */
 export type TestConnectorResponse = Message<"palisade.connector.v1.TestConnectorResponse"> & {
@@ -133,6 +178,13 @@ export type TestConnectorResponse = Message<"palisade.connector.v1.TestConnector
    * @generated from field: repeated palisade.connector.v1.ConnectorCheck checks = 2;
    */
   checks: ConnectorCheck[];
+
+  /**
+   * AWS connectors: each policy type Palisade knows, as the organisation's root reports it.
+   *
+   * @generated from field: repeated palisade.connector.v1.PolicyTypeStatus policy_types = 3;
+   */
+  policyTypes: PolicyTypeStatus[];
 };
 
 /**
@@ -140,7 +192,158 @@ export type TestConnectorResponse = Message<"palisade.connector.v1.TestConnector
  * Use `create(TestConnectorResponseSchema)` to create a new message.
  */
 export const TestConnectorResponseSchema: GenMessage<TestConnectorResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 4);
+  messageDesc(file_palisade_connector_v1_connector_service, 5);
+
+/**
+ * @generated from message palisade.connector.v1.GetPolicySpaceRequest
+ */
+export type GetPolicySpaceRequest = Message<"palisade.connector.v1.GetPolicySpaceRequest"> & {
+  /**
+   * @generated from field: string connector_id = 1;
+   */
+  connectorId: string;
+
+  /**
+   * Targets by name, ascending.
+   *
+   * @generated from field: palisade.common.v1.PaginationRequest pagination = 2;
+   */
+  pagination?: PaginationRequest | undefined;
+};
+
+/**
+ * Describes the message palisade.connector.v1.GetPolicySpaceRequest.
+ * Use `create(GetPolicySpaceRequestSchema)` to create a new message.
+ */
+export const GetPolicySpaceRequestSchema: GenMessage<GetPolicySpaceRequest> = /*@__PURE__*/
+  messageDesc(file_palisade_connector_v1_connector_service, 6);
+
+/**
+ * One policy type on one target.
+ *
+ * @generated from message palisade.connector.v1.PolicyTypeSpace
+ */
+export type PolicyTypeSpace = Message<"palisade.connector.v1.PolicyTypeSpace"> & {
+  /**
+   * @generated from field: palisade.connector.v1.AwsPolicyType type = 1;
+   */
+  type: AwsPolicyType;
+
+  /**
+   * Policies of the type attached directly to the target, Palisade's and others'.
+   *
+   * @generated from field: uint32 attached = 2;
+   */
+  attached: number;
+
+  /**
+   * Of those, Palisade's.
+   *
+   * @generated from field: uint32 palisade_policies = 3;
+   */
+  palisadePolicies: number;
+
+  /**
+   * The connector's quota of policies of the type per target.
+   *
+   * @generated from field: uint32 max_per_target = 4;
+   */
+  maxPerTarget: number;
+
+  /**
+   * Characters of Palisade's policies of the type on the target.
+   *
+   * @generated from field: uint32 characters_used = 5;
+   */
+  charactersUsed: number;
+
+  /**
+   * Characters Palisade's policies could hold there: the policies not taken by others times the
+   * connector's characters per policy.
+   *
+   * @generated from field: uint32 characters_available = 6;
+   */
+  charactersAvailable: number;
+
+  /**
+   * The connector's quota of characters per policy of the type.
+   *
+   * @generated from field: uint32 max_characters = 7;
+   */
+  maxCharacters: number;
+};
+
+/**
+ * Describes the message palisade.connector.v1.PolicyTypeSpace.
+ * Use `create(PolicyTypeSpaceSchema)` to create a new message.
+ */
+export const PolicyTypeSpaceSchema: GenMessage<PolicyTypeSpace> = /*@__PURE__*/
+  messageDesc(file_palisade_connector_v1_connector_service, 7);
+
+/**
+ * @generated from message palisade.connector.v1.TargetPolicySpace
+ */
+export type TargetPolicySpace = Message<"palisade.connector.v1.TargetPolicySpace"> & {
+  /**
+   * Root, OU or account id.
+   *
+   * @generated from field: string target_id = 1;
+   */
+  targetId: string;
+
+  /**
+   * Its name in the synced hierarchy.
+   *
+   * @generated from field: string target_name = 2;
+   */
+  targetName: string;
+
+  /**
+   * @generated from field: palisade.common.v1.ScopeType target_type = 3;
+   */
+  targetType: ScopeType;
+
+  /**
+   * @generated from field: repeated palisade.connector.v1.PolicyTypeSpace types = 4;
+   */
+  types: PolicyTypeSpace[];
+
+  /**
+   * Why the target could not be read from the cloud; empty when it was.
+   *
+   * @generated from field: string error = 5;
+   */
+  error: string;
+};
+
+/**
+ * Describes the message palisade.connector.v1.TargetPolicySpace.
+ * Use `create(TargetPolicySpaceSchema)` to create a new message.
+ */
+export const TargetPolicySpaceSchema: GenMessage<TargetPolicySpace> = /*@__PURE__*/
+  messageDesc(file_palisade_connector_v1_connector_service, 8);
+
+/**
+ * @generated from message palisade.connector.v1.GetPolicySpaceResponse
+ */
+export type GetPolicySpaceResponse = Message<"palisade.connector.v1.GetPolicySpaceResponse"> & {
+  /**
+   * @generated from field: repeated palisade.connector.v1.TargetPolicySpace items = 1;
+   */
+  items: TargetPolicySpace[];
+
+  /**
+   * @generated from field: palisade.common.v1.PaginationResponse pagination = 2;
+   */
+  pagination?: PaginationResponse | undefined;
+};
+
+/**
+ * Describes the message palisade.connector.v1.GetPolicySpaceResponse.
+ * Use `create(GetPolicySpaceResponseSchema)` to create a new message.
+ */
+export const GetPolicySpaceResponseSchema: GenMessage<GetPolicySpaceResponse> = /*@__PURE__*/
+  messageDesc(file_palisade_connector_v1_connector_service, 9);
 
 /**
  * @generated from message palisade.connector.v1.ListConnectorsRequest
@@ -162,7 +365,7 @@ export type ListConnectorsRequest = Message<"palisade.connector.v1.ListConnector
  * Use `create(ListConnectorsRequestSchema)` to create a new message.
  */
 export const ListConnectorsRequestSchema: GenMessage<ListConnectorsRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 5);
+  messageDesc(file_palisade_connector_v1_connector_service, 10);
 
 /**
  * @generated from message palisade.connector.v1.ListConnectorsResponse
@@ -184,7 +387,7 @@ export type ListConnectorsResponse = Message<"palisade.connector.v1.ListConnecto
  * Use `create(ListConnectorsResponseSchema)` to create a new message.
  */
 export const ListConnectorsResponseSchema: GenMessage<ListConnectorsResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 6);
+  messageDesc(file_palisade_connector_v1_connector_service, 11);
 
 /**
  * @generated from message palisade.connector.v1.GetConnectorRequest
@@ -201,7 +404,7 @@ export type GetConnectorRequest = Message<"palisade.connector.v1.GetConnectorReq
  * Use `create(GetConnectorRequestSchema)` to create a new message.
  */
 export const GetConnectorRequestSchema: GenMessage<GetConnectorRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 7);
+  messageDesc(file_palisade_connector_v1_connector_service, 12);
 
 /**
  * @generated from message palisade.connector.v1.GetConnectorResponse
@@ -218,7 +421,7 @@ export type GetConnectorResponse = Message<"palisade.connector.v1.GetConnectorRe
  * Use `create(GetConnectorResponseSchema)` to create a new message.
  */
 export const GetConnectorResponseSchema: GenMessage<GetConnectorResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 8);
+  messageDesc(file_palisade_connector_v1_connector_service, 13);
 
 /**
  * @generated from message palisade.connector.v1.UpdateConnectorRequest
@@ -247,7 +450,7 @@ export type UpdateConnectorRequest = Message<"palisade.connector.v1.UpdateConnec
  * Use `create(UpdateConnectorRequestSchema)` to create a new message.
  */
 export const UpdateConnectorRequestSchema: GenMessage<UpdateConnectorRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 9);
+  messageDesc(file_palisade_connector_v1_connector_service, 14);
 
 /**
  * @generated from message palisade.connector.v1.UpdateConnectorResponse
@@ -264,7 +467,7 @@ export type UpdateConnectorResponse = Message<"palisade.connector.v1.UpdateConne
  * Use `create(UpdateConnectorResponseSchema)` to create a new message.
  */
 export const UpdateConnectorResponseSchema: GenMessage<UpdateConnectorResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 10);
+  messageDesc(file_palisade_connector_v1_connector_service, 15);
 
 /**
  * @generated from message palisade.connector.v1.DeleteConnectorRequest
@@ -281,7 +484,7 @@ export type DeleteConnectorRequest = Message<"palisade.connector.v1.DeleteConnec
  * Use `create(DeleteConnectorRequestSchema)` to create a new message.
  */
 export const DeleteConnectorRequestSchema: GenMessage<DeleteConnectorRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 11);
+  messageDesc(file_palisade_connector_v1_connector_service, 16);
 
 /**
  * @generated from message palisade.connector.v1.DeleteConnectorResponse
@@ -294,7 +497,7 @@ export type DeleteConnectorResponse = Message<"palisade.connector.v1.DeleteConne
  * Use `create(DeleteConnectorResponseSchema)` to create a new message.
  */
 export const DeleteConnectorResponseSchema: GenMessage<DeleteConnectorResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 12);
+  messageDesc(file_palisade_connector_v1_connector_service, 17);
 
 /**
  * @generated from message palisade.connector.v1.SyncHierarchyRequest
@@ -311,7 +514,7 @@ export type SyncHierarchyRequest = Message<"palisade.connector.v1.SyncHierarchyR
  * Use `create(SyncHierarchyRequestSchema)` to create a new message.
  */
 export const SyncHierarchyRequestSchema: GenMessage<SyncHierarchyRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 13);
+  messageDesc(file_palisade_connector_v1_connector_service, 18);
 
 /**
  * @generated from message palisade.connector.v1.SyncHierarchyResponse
@@ -328,7 +531,7 @@ export type SyncHierarchyResponse = Message<"palisade.connector.v1.SyncHierarchy
  * Use `create(SyncHierarchyResponseSchema)` to create a new message.
  */
 export const SyncHierarchyResponseSchema: GenMessage<SyncHierarchyResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 14);
+  messageDesc(file_palisade_connector_v1_connector_service, 19);
 
 /**
  * @generated from message palisade.connector.v1.ListHierarchyRequest
@@ -352,7 +555,7 @@ export type ListHierarchyRequest = Message<"palisade.connector.v1.ListHierarchyR
  * Use `create(ListHierarchyRequestSchema)` to create a new message.
  */
 export const ListHierarchyRequestSchema: GenMessage<ListHierarchyRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 15);
+  messageDesc(file_palisade_connector_v1_connector_service, 20);
 
 /**
  * @generated from message palisade.connector.v1.ListHierarchyResponse
@@ -371,7 +574,7 @@ export type ListHierarchyResponse = Message<"palisade.connector.v1.ListHierarchy
  * Use `create(ListHierarchyResponseSchema)` to create a new message.
  */
 export const ListHierarchyResponseSchema: GenMessage<ListHierarchyResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 16);
+  messageDesc(file_palisade_connector_v1_connector_service, 21);
 
 /**
  * @generated from message palisade.connector.v1.GetSetupInstructionsRequest
@@ -404,7 +607,7 @@ export type GetSetupInstructionsRequest = Message<"palisade.connector.v1.GetSetu
  * Use `create(GetSetupInstructionsRequestSchema)` to create a new message.
  */
 export const GetSetupInstructionsRequestSchema: GenMessage<GetSetupInstructionsRequest> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 17);
+  messageDesc(file_palisade_connector_v1_connector_service, 22);
 
 /**
  * @generated from message palisade.connector.v1.AwsSetupInstructions
@@ -449,7 +652,7 @@ export type AwsSetupInstructions = Message<"palisade.connector.v1.AwsSetupInstru
  * Use `create(AwsSetupInstructionsSchema)` to create a new message.
  */
 export const AwsSetupInstructionsSchema: GenMessage<AwsSetupInstructions> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 18);
+  messageDesc(file_palisade_connector_v1_connector_service, 23);
 
 /**
  * @generated from message palisade.connector.v1.AzureRoleAssignment
@@ -480,7 +683,7 @@ export type AzureRoleAssignment = Message<"palisade.connector.v1.AzureRoleAssign
  * Use `create(AzureRoleAssignmentSchema)` to create a new message.
  */
 export const AzureRoleAssignmentSchema: GenMessage<AzureRoleAssignment> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 19);
+  messageDesc(file_palisade_connector_v1_connector_service, 24);
 
 /**
  * @generated from message palisade.connector.v1.AzureSetupInstructions
@@ -497,7 +700,7 @@ export type AzureSetupInstructions = Message<"palisade.connector.v1.AzureSetupIn
  * Use `create(AzureSetupInstructionsSchema)` to create a new message.
  */
 export const AzureSetupInstructionsSchema: GenMessage<AzureSetupInstructions> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 20);
+  messageDesc(file_palisade_connector_v1_connector_service, 25);
 
 /**
  * @generated from message palisade.connector.v1.GetSetupInstructionsResponse
@@ -533,7 +736,7 @@ export type GetSetupInstructionsResponse = Message<"palisade.connector.v1.GetSet
  * Use `create(GetSetupInstructionsResponseSchema)` to create a new message.
  */
 export const GetSetupInstructionsResponseSchema: GenMessage<GetSetupInstructionsResponse> = /*@__PURE__*/
-  messageDesc(file_palisade_connector_v1_connector_service, 21);
+  messageDesc(file_palisade_connector_v1_connector_service, 26);
 
 /**
  * @generated from service palisade.connector.v1.ConnectorService
@@ -609,6 +812,17 @@ export const ConnectorService: GenService<{
     methodKind: "unary";
     input: typeof ListHierarchyRequestSchema;
     output: typeof ListHierarchyResponseSchema;
+  },
+  /**
+   * The room Palisade's policies take on each root, OU and account of an AWS connector where it
+   * deploys, per policy type, against the connector's quotas. Read from the cloud.
+   *
+   * @generated from rpc palisade.connector.v1.ConnectorService.GetPolicySpace
+   */
+  getPolicySpace: {
+    methodKind: "unary";
+    input: typeof GetPolicySpaceRequestSchema;
+    output: typeof GetPolicySpaceResponseSchema;
   },
   /**
    * What to create in the cloud before a connector can work.
