@@ -31,6 +31,12 @@ function walk(
   const ops = record["@@operators_allowed_for_child_policies"];
   if (Array.isArray(ops) && !ops.includes("@@assign")) locked.set(path, level);
   if ("@@assign" in record) out.set(path, record["@@assign"]);
+  // A list attribute (allowed_image_providers) may be given with @@append: the values add up.
+  const appended = record["@@append"];
+  if (Array.isArray(appended)) {
+    const prior = out.get(path);
+    out.set(path, [...(Array.isArray(prior) ? prior : []), ...appended]);
+  }
   for (const [key, child] of Object.entries(record)) {
     if (key.startsWith("@@")) continue;
     walk(child, path ? `${path}.${key}` : key, level, out, locked);
