@@ -57,4 +57,17 @@ describe("effective declarative policy", () => {
     aws.enabledPolicyTypes = [];
     expect(effectiveDeclarative(aws, account).size).toBe(0);
   });
+  it("adds up @@append lists from each level (allowed image providers)", () => {
+    const providers = (list: string[]) => ({
+      allowed_images_settings: {
+        image_criteria: { criteria_1: { allowed_image_providers: { "@@append": list } } },
+      },
+    });
+    const { aws, account } = layout([providers(["amazon"]), providers(["111122223333"])]);
+    expect(
+      effectiveDeclarative(aws, account).get(
+        "allowed_images_settings.image_criteria.criteria_1.allowed_image_providers",
+      ),
+    ).toEqual(["amazon", "111122223333"]);
+  });
 });

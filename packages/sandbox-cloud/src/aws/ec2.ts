@@ -7,6 +7,9 @@ import type { StateStore } from "../state/store";
 import { apiCallOf } from "./api-calls";
 import { AwsError, authenticateAws } from "./common";
 import { declarativeRefusal } from "./declarative-ec2";
+import { effectiveDeclarative } from "./declarative-effective";
+import { EC2_ACCOUNT_ACTIONS } from "./ec2-account-actions";
+import { allowedImageRefusal } from "./ec2-allowed-images";
 import { getInstanceMetadataDefaults } from "./ec2-metadata-defaults";
 import { elements } from "./s3/s3-xml";
 import { scpDenialError } from "./service-errors";
@@ -14,7 +17,8 @@ import { type WireCaller, wireCaller } from "./wire-caller";
 
 /**
  * Amazon EC2 on its Query protocol (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/Query-Requests.html):
- * RunInstances and DescribeInstances, authorised by the SCPs in force and recorded in CloudTrail.
+ * RunInstances and DescribeInstances, and the account-level settings declarative policies govern
+ * (ec2-account-actions.ts), authorised by the SCPs in force and recorded in CloudTrail.
  */
 const XMLNS = "http://ec2.amazonaws.com/doc/2016-11-15/";
 
@@ -223,6 +227,13 @@ function runInstances(store: StateStore, who: WireCaller, params: URLSearchParam
         instanceMetadataTags: params.get("MetadataOptions.InstanceMetadataTags"),
       });
       if (refused) throw refused;
+      const notAllowed = allowedImageRefusal(
+        store.state.aws,
+        account.id,
+        effectiveDeclarative(store.state.aws, account.id),
+        imageId,
+      );
+      if (notAllowed) throw notAllowed;
       if (dryRun) {
         throw new AwsError("DryRunOperation", "Request would have succeeded, but DryRun flag is set.", 412);
       }
@@ -334,6 +345,8 @@ export function handleEc2(store: StateStore, req: SandboxRequest): SandboxRespon
     if (action === "DescribeInstances") return describeInstances(store, who, params);
     if (action === "GetInstanceMetadataDefaults")
       return ec2Result(action, getInstanceMetadataDefaults(store, who));
+    const accountAction = EC2_ACCOUNT_ACTIONS[action];
+    if (accountAction) return ec2Result(action, accountAction(store, who, action, params));
     throw new AwsError("InvalidAction", `The action ${action} is not valid for this web service.`);
   } catch (err) {
     if (err instanceof AwsError) return ec2Error(authFailure(err));

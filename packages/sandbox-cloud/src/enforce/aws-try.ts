@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { ContextValue } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
 import { AwsError } from "../aws/common";
 import { declarativeRefusal } from "../aws/declarative-ec2";
+import { governedCallRefusal } from "../aws/declarative-governed-calls";
 import type { AwsAccount, AwsResource, AwsState } from "../state/model";
 import type { StateStore } from "../state/store";
 import { resolveCaller } from "./aws-caller";
@@ -235,6 +236,16 @@ export function tryAws(store: StateStore, given: AwsTryInput): TryOutcome {
           });
           if (refused) throw refused;
         }
+        // The settings the policy sets, and Allowed AMIs on a launch's image.
+        const image = ctxGet(context, "ec2:ImageID");
+        const imageId = Array.isArray(image) ? image[0] : image;
+        const governed = governedCallRefusal(
+          aws,
+          account.id,
+          input.action,
+          imageId === undefined ? undefined : String(imageId),
+        );
+        if (governed) throw governed;
         const changed = applyAction(aws, { action: input.action, resource, account, region, context });
         return { result: changed, changed };
       },

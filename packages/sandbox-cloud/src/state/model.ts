@@ -146,6 +146,17 @@ export interface AwsState {
   enabledPolicyTypes?: string[];
   /** The organisation's resource-based delegation policy (PutResourcePolicy), if any. */
   resourcePolicy?: { id: string; content: string };
+  /** EC2's account-level settings each account set itself, keyed `account/region`. */
+  ec2Settings?: Record<string, Ec2AccountSettings>;
+}
+
+/** EC2 account-level settings as the account sets them (a declarative policy, when one sets them, wins). */
+export interface Ec2AccountSettings {
+  serialConsoleAccessEnabled?: boolean;
+  imageBlockPublicAccessState?: "block-new-sharing" | "unblocked";
+  snapshotBlockPublicAccessState?: "block-all-sharing" | "block-new-sharing" | "unblocked";
+  vpcInternetGatewayBlockMode?: "off" | "block-bidirectional" | "block-ingress";
+  vpcBlockPublicAccessUpdated?: string;
 }
 
 export interface AzureManagementGroup {
