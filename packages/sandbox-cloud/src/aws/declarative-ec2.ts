@@ -41,8 +41,15 @@ export function declarativeRefusal(
 ): AwsError | undefined {
   const effective = effectiveDeclarative(aws, accountId);
   if (effective.size === 0) return undefined;
+  // A launch's image is judged by allowedImageRefusal, which knows from the sandbox's state who
+  // provides each image (the account's own AMIs are always allowed); here only the launch's
+  // metadata options are.
+  const judged =
+    "action" in request
+      ? effective
+      : new Map([...effective].filter(([path]) => !path.startsWith("allowed_images_settings.")));
   const violations = declarativeViolations(
-    effective,
+    judged,
     "action" in request ? request : runInstancesRequest(request),
   );
   if (violations.length === 0) return undefined;
