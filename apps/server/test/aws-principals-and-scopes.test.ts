@@ -10,8 +10,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundles } from "../src/db/schema/deployments";
 import { waivers } from "../src/db/schema/waivers";
+import { startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
-import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
+import type { Credentials, TestServer } from "./support/test-server";
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -35,9 +36,14 @@ describe.each(engines)("AWS principals and scopes, with the sandbox cloud on %s"
   let requester: Credentials;
 
   beforeAll(async () => {
-    server = await startTestServer(engine, { PALISADE_SANDBOX: "true", SANDBOX_ACTIVITY: "false" });
-    admin = (await server.addMember({ role: "ADMINISTRATOR" })).credentials;
-    requester = (await server.addMember({ role: "VISITOR", name: "Alice Engineer" })).credentials;
+    ({
+      server,
+      members: { admin, requester },
+    } = await startSandboxServer({
+      engine,
+      members: { admin: "ADMINISTRATOR", requester: { role: "VISITOR", name: "Alice Engineer" } },
+      scopes: false,
+    }));
   }, 90_000);
   afterAll(async () => {
     await server?.stop();

@@ -23,7 +23,8 @@ import { connectors } from "../src/db/schema/connectors";
 import { bundles, deployments } from "../src/db/schema/deployments";
 import { waivers } from "../src/db/schema/waivers";
 import { errorOf } from "./support/call-error";
-import { scpsNamed, startSandboxServer, tryAction, waitFor } from "./support/deployment-helpers";
+import { scpsNamed, tryAction, waitFor } from "./support/deployment-helpers";
+import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";
 
@@ -84,7 +85,11 @@ describe.each(engines)("waivers that fit their SCP, with the sandbox cloud on %s
   let accounts: string[];
 
   beforeAll(async () => {
-    ({ server, admin, sandbox } = await startSandboxServer(engine, ["Workloads-Prod"]));
+    ({
+      server,
+      sandbox,
+      members: { admin },
+    } = await startSandboxServer({ engine, members: ADMIN_AND_REQUESTER, scopes: ["Workloads-Prod"] }));
     const list = server.client(ConnectorService, admin);
     const aws = await waitFor(
       "the AWS connector",
