@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundles } from "../src/db/schema/deployments";
 import { waivers } from "../src/db/schema/waivers";
 import { startSandboxServer } from "./support/sandbox-server";
-import { engines } from "./support/test-database";
+import { cloudEvaluationEngines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
@@ -30,7 +30,7 @@ function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
 
 // For a role session, aws:PrincipalArn is the role's ARN, not the session's
 // (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-principalarn).
-describe.each(engines)("AWS principals and scopes, with the sandbox cloud on %s", (engine) => {
+describe.each(cloudEvaluationEngines)("AWS principals and scopes, with the sandbox cloud on %s", (engine) => {
   let server: TestServer;
   let admin: Credentials;
   let requester: Credentials;
