@@ -1,21 +1,13 @@
 import { expect, request, test } from "@playwright/test";
 import { adminStorageState, baseURL } from "./support/admin";
 import { chatReceiverURL, type SlackReceiver, slackButtonPress, startSlackReceiver } from "./support/chat";
+import { awsNodeNamed, deployBundle } from "./support/deploy-bundle";
 import { invitationPathFor, verificationPathFor } from "./support/outbox";
 import { adminApi, callAsAdmin } from "./support/waiver-bundle";
 
 const SIGNING_SECRET = "e2e-slack-signing-secret-0123456789";
 const BOT_TOKEN = "xoxb-e2e-bot-token";
 const APPROVER_SLACK_ID = "U_APPROVER";
-
-interface HierarchyNodeJson {
-  name?: string;
-  externalId?: string;
-  connectorId?: string;
-  children?: HierarchyNodeJson[];
-}
-const flatten = (nodes: HierarchyNodeJson[]): HierarchyNodeJson[] =>
-  nodes.flatMap((node) => [node, ...flatten(node.children ?? [])]);
 
 let slack: SlackReceiver;
 let manualKey = "";
@@ -53,49 +45,13 @@ async function addApprover(): Promise<string> {
 async function deployManualBundle(): Promise<string> {
   const api = await adminApi();
   try {
-    let ou: HierarchyNodeJson | undefined;
-    await expect
-      .poll(
-        async () => {
-          const { roots = [] } = await callAsAdmin<{ roots?: HierarchyNodeJson[] }>(
-            api,
-            "palisade.connector.v1.ConnectorService/ListHierarchy",
-            { provider: "CLOUD_PROVIDER_AWS" },
-          );
-          ou = flatten(roots).find((node) => node.name === "Workloads");
-          return ou?.externalId;
-        },
-        { timeout: 60_000 },
-      )
-      .toBeTruthy();
-    const { bundle } = await callAsAdmin<{ bundle?: { key?: string; entity?: { id?: string } } }>(
-      api,
-      "palisade.deployment.v1.DeploymentManagerService/CreateBundle",
-      {
-        name: "Internet gateways by review",
-        policySlug: "restrict-internet-gateway-changes",
-        scopes: [
-          { provider: "CLOUD_PROVIDER_AWS", externalId: ou?.externalId, connectorId: ou?.connectorId },
-        ],
-        mode: "DEPLOYMENT_MODE_PREVENT",
-        isVisible: true,
-        waiverSettings: { approvalMode: "WAIVER_APPROVAL_MODE_MANUAL" },
-      },
-    );
-    await expect
-      .poll(
-        async () =>
-          (
-            await callAsAdmin<{ bundle?: { bundle?: { status?: string } } }>(
-              api,
-              "palisade.deployment.v1.DeploymentManagerService/GetBundle",
-              { id: bundle?.entity?.id },
-            )
-          ).bundle?.bundle?.status,
-        { timeout: 60_000 },
-      )
-      .toBe("DEPLOYMENT_STATUS_DEPLOYED");
-    return bundle?.key ?? "";
+    const { key } = await deployBundle(api, {
+      name: "Internet gateways by review",
+      policySlug: "restrict-internet-gateway-changes",
+      scope: await awsNodeNamed(api, "Workloads"),
+      approvalMode: "WAIVER_APPROVAL_MODE_MANUAL",
+    });
+    return key;
   } finally {
     await api.dispose();
   }

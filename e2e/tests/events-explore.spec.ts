@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect as baseExpect, type Page, request, test } from "@playwright/test";
 import { adminStorageState, baseURL } from "./support/admin";
+import { awsNodeNamed, deployBundle, flatten } from "./support/deploy-bundle";
 import { sandboxURL } from "./support/sandbox";
 import { callAsAdmin } from "./support/waiver-bundle";
 
@@ -13,16 +14,6 @@ test.describe.configure({ timeout: 420_000 });
 const bundleName = "Billing stays central (events explore test)";
 const action = "aws-portal:ModifyBilling";
 
-interface Node {
-  name?: string;
-  type?: string;
-  externalId?: string;
-  connectorId?: string;
-  children?: Node[];
-}
-
-const flatten = (nodes: Node[]): Node[] => nodes.flatMap((node) => [node, ...flatten(node.children ?? [])]);
-
 const seeded = { bundleId: "", key: "", aliceAccount: "", bobAccount: "", ou: "" };
 
 test.beforeAll(async () => {
@@ -30,54 +21,19 @@ test.beforeAll(async () => {
   const api = await request.newContext({ baseURL, storageState: adminStorageState });
   const cloud = await request.newContext();
   try {
-    let ou: Node | undefined;
-    await expect
-      .poll(
-        async () => {
-          const { roots = [] } = await callAsAdmin<{ roots?: Node[] }>(
-            api,
-            "palisade.connector.v1.ConnectorService/ListHierarchy",
-            { provider: "CLOUD_PROVIDER_AWS" },
-          );
-          ou = flatten(roots).find((node) => node.name === "Workloads-Dev");
-          return ou?.externalId;
-        },
-        { timeout: 60_000, message: "the sandbox AWS organisation is synced" },
-      )
-      .toBeTruthy();
-    const accounts = flatten(ou?.children ?? []);
-    seeded.ou = ou?.externalId ?? "";
+    const ou = await awsNodeNamed(api, "Workloads-Dev");
+    const accounts = flatten(ou.children ?? []);
+    seeded.ou = ou.externalId ?? "";
     seeded.aliceAccount = accounts.find((n) => n.name === "payments-dev")?.externalId ?? "";
     seeded.bobAccount = accounts.find((n) => n.name === "storefront-dev")?.externalId ?? "";
-    const { bundle } = await callAsAdmin<{ bundle?: { entity?: { id?: string }; key?: string } }>(
-      api,
-      "palisade.deployment.v1.DeploymentManagerService/CreateBundle",
-      {
-        name: bundleName,
-        policySlug: "protect-billing-settings",
-        scopes: [
-          { provider: "CLOUD_PROVIDER_AWS", externalId: ou?.externalId, connectorId: ou?.connectorId },
-        ],
-        mode: "DEPLOYMENT_MODE_PREVENT",
-        isVisible: true,
-        waiverSettings: { approvalMode: "WAIVER_APPROVAL_MODE_MANUAL" },
-      },
-    );
-    seeded.bundleId = bundle?.entity?.id ?? "";
-    seeded.key = bundle?.key ?? "";
-    await expect
-      .poll(
-        async () =>
-          (
-            await callAsAdmin<{ bundle?: { bundle?: { status?: string } } }>(
-              api,
-              "palisade.deployment.v1.DeploymentManagerService/GetBundle",
-              { id: seeded.bundleId },
-            )
-          ).bundle?.bundle?.status,
-        { timeout: 60_000, message: "the bundle is deployed" },
-      )
-      .toBe("DEPLOYMENT_STATUS_DEPLOYED");
+    const deployed = await deployBundle(api, {
+      name: bundleName,
+      policySlug: "protect-billing-settings",
+      scope: ou,
+      approvalMode: "WAIVER_APPROVAL_MODE_MANUAL",
+    });
+    seeded.bundleId = deployed.id;
+    seeded.key = deployed.key;
     for (const [principal, account] of [
       ["user/alice", seeded.aliceAccount],
       ["user/bob", seeded.bobAccount],

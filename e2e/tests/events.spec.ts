@@ -1,5 +1,6 @@
 import { expect, request, test } from "@playwright/test";
 import { adminStorageState, baseURL } from "./support/admin";
+import { awsNodeNamed, deployBundle, flatten } from "./support/deploy-bundle";
 import { sandboxURL } from "./support/sandbox";
 import { answerGetCurrentWithPermissions } from "./support/tenant-read";
 import { callAsAdmin } from "./support/waiver-bundle";
@@ -8,72 +9,27 @@ test.use({ storageState: adminStorageState });
 
 const bundleName = "Keep Glacier vaults (events test)";
 
-interface Node {
-  name?: string;
-  type?: string;
-  externalId?: string;
-  connectorId?: string;
-  children?: Node[];
-}
-
-const flatten = (nodes: Node[]): Node[] => nodes.flatMap((node) => [node, ...flatten(node.children ?? [])]);
-
 let account = "";
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   const api = await request.newContext({ baseURL, storageState: adminStorageState });
   try {
-    let ou: Node | undefined;
-    await expect
-      .poll(
-        async () => {
-          const { roots = [] } = await callAsAdmin<{ roots?: Node[] }>(
-            api,
-            "palisade.connector.v1.ConnectorService/ListHierarchy",
-            { provider: "CLOUD_PROVIDER_AWS" },
-          );
-          ou = flatten(roots).find((node) => node.name === "Security");
-          return ou?.externalId;
-        },
-        { timeout: 60_000, message: "the sandbox AWS organisation is synced" },
-      )
-      .toBeTruthy();
+    const ou = await awsNodeNamed(api, "Security");
     account =
-      flatten(ou?.children ?? []).find((node) => node.type === "SCOPE_TYPE_AWS_ACCOUNT")?.externalId ?? "";
+      flatten(ou.children ?? []).find((node) => node.type === "SCOPE_TYPE_AWS_ACCOUNT")?.externalId ?? "";
     const { items = [] } = await callAsAdmin<{ items?: { bundle?: { name?: string } }[] }>(
       api,
       "palisade.deployment.v1.DeploymentManagerService/ListBundle",
       { filter: { policySlugs: ["deny-glacier-vault-deletion"] } },
     );
     if (!items.some((item) => item.bundle?.name === bundleName)) {
-      const { bundle } = await callAsAdmin<{ bundle?: { entity?: { id?: string } } }>(
-        api,
-        "palisade.deployment.v1.DeploymentManagerService/CreateBundle",
-        {
-          name: bundleName,
-          policySlug: "deny-glacier-vault-deletion",
-          scopes: [
-            { provider: "CLOUD_PROVIDER_AWS", externalId: ou?.externalId, connectorId: ou?.connectorId },
-          ],
-          mode: "DEPLOYMENT_MODE_PREVENT",
-          isVisible: true,
-          waiverSettings: { approvalMode: "WAIVER_APPROVAL_MODE_MANUAL" },
-        },
-      );
-      await expect
-        .poll(
-          async () =>
-            (
-              await callAsAdmin<{ bundle?: { bundle?: { status?: string } } }>(
-                api,
-                "palisade.deployment.v1.DeploymentManagerService/GetBundle",
-                { id: bundle?.entity?.id },
-              )
-            ).bundle?.bundle?.status,
-          { timeout: 60_000, message: "the bundle is deployed" },
-        )
-        .toBe("DEPLOYMENT_STATUS_DEPLOYED");
+      await deployBundle(api, {
+        name: bundleName,
+        policySlug: "deny-glacier-vault-deletion",
+        scope: ou,
+        approvalMode: "WAIVER_APPROVAL_MODE_MANUAL",
+      });
     }
   } finally {
     await api.dispose();

@@ -1,21 +1,12 @@
 import { expect, request, test } from "@playwright/test";
 import { adminStorageState, baseURL } from "./support/admin";
+import { awsNodeNamed, deployBundle, flatten } from "./support/deploy-bundle";
 import { sandboxURL } from "./support/sandbox";
 import { callAsAdmin } from "./support/waiver-bundle";
 
 test.use({ storageState: adminStorageState });
 
 const CIS_AWS = "cis-aws-foundations-3.0.0";
-
-interface Node {
-  name?: string;
-  type?: string;
-  externalId?: string;
-  connectorId?: string;
-  children?: Node[];
-}
-
-const flatten = (nodes: Node[]): Node[] => nodes.flatMap((node) => [node, ...flatten(node.children ?? [])]);
 
 test("installs an initiative on an OU and shows each bundle's progress until all are deployed", async ({
   page,
@@ -68,49 +59,15 @@ test("lists a deleted policy's events on the archived page, and sends a bare lin
   const cloud = await request.newContext();
   let bundleId = "";
   try {
-    let ou: Node | undefined;
-    await expect
-      .poll(
-        async () => {
-          const { roots = [] } = await callAsAdmin<{ roots?: Node[] }>(
-            api,
-            "palisade.connector.v1.ConnectorService/ListHierarchy",
-            { provider: "CLOUD_PROVIDER_AWS" },
-          );
-          ou = flatten(roots).find((node) => node.name === "Infrastructure");
-          return ou?.externalId;
-        },
-        { timeout: 60_000, message: "the sandbox AWS organisation is synced" },
-      )
-      .toBeTruthy();
-    const account = flatten(ou?.children ?? []).find((n) => n.type === "SCOPE_TYPE_AWS_ACCOUNT")?.externalId;
-    const { bundle } = await callAsAdmin<{ bundle?: { entity?: { id?: string } } }>(
-      api,
-      "palisade.deployment.v1.DeploymentManagerService/CreateBundle",
-      {
+    const ou = await awsNodeNamed(api, "Infrastructure");
+    const account = flatten(ou.children ?? []).find((n) => n.type === "SCOPE_TYPE_AWS_ACCOUNT")?.externalId;
+    bundleId = (
+      await deployBundle(api, {
         name: "Keep flow logs (archived events test)",
         policySlug: "protect-vpc-flow-logs",
-        scopes: [
-          { provider: "CLOUD_PROVIDER_AWS", externalId: ou?.externalId, connectorId: ou?.connectorId },
-        ],
-        mode: "DEPLOYMENT_MODE_PREVENT",
-        isVisible: true,
-      },
-    );
-    bundleId = bundle?.entity?.id ?? "";
-    await expect
-      .poll(
-        async () =>
-          (
-            await callAsAdmin<{ bundle?: { bundle?: { status?: string } } }>(
-              api,
-              "palisade.deployment.v1.DeploymentManagerService/GetBundle",
-              { id: bundleId },
-            )
-          ).bundle?.bundle?.status,
-        { timeout: 60_000, message: "the bundle is deployed" },
-      )
-      .toBe("DEPLOYMENT_STATUS_DEPLOYED");
+        scope: ou,
+      })
+    ).id;
     const denied = await cloud.post(`${sandboxURL}/sandbox/try`, {
       data: { provider: "aws", principal: "user/bob", account, action: "ec2:DeleteFlowLogs", resource: "*" },
     });

@@ -32,9 +32,10 @@ import { user } from "../src/db/schema/auth";
 import { policyEvents, resourceEvents } from "../src/db/schema/events";
 import { definitionMessage } from "../src/modules/policy-definition/definition-message";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
-import { node, startSandboxServer } from "./support/deployment-helpers";
+import { node } from "./support/deployment-helpers";
 import { outboxInvitationToken } from "./support/invitation-link";
 import { type SamlTestIdp, startSamlTestIdp } from "./support/saml-test-idp";
+import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import type { Credentials, TestServer } from "./support/test-server";
 
 const { catalogue } = loadCatalogue();
@@ -86,7 +87,7 @@ describe("audit trail: every mutating method of the contract leaves one record",
   const state: Record<string, string> = {};
 
   beforeAll(async () => {
-    const started = await startSandboxServer("pglite", ["Workloads"]);
+    const started = await startSandboxServer({ members: ADMIN_AND_REQUESTER, scopes: ["Workloads"] });
     server = started.server;
     tenantId = server.defaultTenantId;
     const member = await server.addMember({ role: "ADMINISTRATOR", name: "Audra Auditor" });

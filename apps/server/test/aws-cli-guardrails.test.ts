@@ -19,7 +19,7 @@ import {
 } from "../../../packages/sandbox-cloud/test/aws-cli";
 import { bundles } from "../src/db/schema/deployments";
 import { jobs } from "../src/db/schema/operations";
-import { engines } from "./support/test-database";
+import { cloudEvaluationEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 import { fetchUntil } from "./support/trail-wait";
 
@@ -62,7 +62,7 @@ const GUARDRAILS = [
   { slug: "deny-iam-user-creation", name: "No IAM users" },
 ] as const;
 
-describe.skipIf(!present).each(engines)(
+describe.skipIf(!present).each(cloudEvaluationEngines)(
   "the AWS CLI against guardrails Palisade deploys, on %s",
   (engine) => {
     let server: TestServer;

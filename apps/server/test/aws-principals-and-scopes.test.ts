@@ -10,8 +10,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundles } from "../src/db/schema/deployments";
 import { waivers } from "../src/db/schema/waivers";
-import { engines } from "./support/test-database";
-import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
+import { startSandboxServer } from "./support/sandbox-server";
+import { cloudEvaluationEngines } from "./support/test-database";
+import type { Credentials, TestServer } from "./support/test-server";
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -29,15 +30,20 @@ function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
 
 // For a role session, aws:PrincipalArn is the role's ARN, not the session's
 // (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-principalarn).
-describe.each(engines)("AWS principals and scopes, with the sandbox cloud on %s", (engine) => {
+describe.each(cloudEvaluationEngines)("AWS principals and scopes, with the sandbox cloud on %s", (engine) => {
   let server: TestServer;
   let admin: Credentials;
   let requester: Credentials;
 
   beforeAll(async () => {
-    server = await startTestServer(engine, { PALISADE_SANDBOX: "true", SANDBOX_ACTIVITY: "false" });
-    admin = (await server.addMember({ role: "ADMINISTRATOR" })).credentials;
-    requester = (await server.addMember({ role: "VISITOR", name: "Alice Engineer" })).credentials;
+    ({
+      server,
+      members: { admin, requester },
+    } = await startSandboxServer({
+      engine,
+      members: { admin: "ADMINISTRATOR", requester: { role: "VISITOR", name: "Alice Engineer" } },
+      scopes: false,
+    }));
   }, 90_000);
   afterAll(async () => {
     await server?.stop();

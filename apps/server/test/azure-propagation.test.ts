@@ -18,11 +18,11 @@ import {
   HTTPS_ONLY_SLUG,
   node,
   reconcileBundle,
-  startSandboxServer,
   tryAction,
   waitFor,
   waitForBundleStatus,
 } from "./support/deployment-helpers";
+import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";
 
@@ -40,7 +40,15 @@ describe.each(engines)("Azure propagation, on %s", (engine) => {
   const db = () => server.palisade.database.db;
 
   beforeAll(async () => {
-    ({ server, admin, requester, sandbox } = await startSandboxServer(engine, ["corp-prod", "online-prod"]));
+    ({
+      server,
+      sandbox,
+      members: { admin, requester },
+    } = await startSandboxServer({
+      engine,
+      members: ADMIN_AND_REQUESTER,
+      scopes: ["corp-prod", "online-prod"],
+    }));
     const response = await fetch(`${sandbox.url}/sandbox/control/propagation`, {
       method: "POST",
       headers: { "content-type": "application/json" },

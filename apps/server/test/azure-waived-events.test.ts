@@ -13,11 +13,11 @@ import {
   advanceSandboxClock,
   HTTPS_ONLY_SLUG,
   node,
-  startSandboxServer,
   tryAction,
   waitFor,
   waitForBundleStatus,
 } from "./support/deployment-helpers";
+import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";
 
@@ -29,12 +29,14 @@ describe.each(engines)("an Azure guardrail's prevention and waived write in Even
   let requester: Credentials;
 
   beforeAll(async () => {
-    ({ server, admin, requester } = await startSandboxServer(engine, [
-      "Landing zones",
-      "online-prod",
-      "sandbox-01",
-      "rg-sandbox-01-data",
-    ]));
+    ({
+      server,
+      members: { admin, requester },
+    } = await startSandboxServer({
+      engine,
+      members: ADMIN_AND_REQUESTER,
+      scopes: ["Landing zones", "online-prod", "sandbox-01", "rg-sandbox-01-data"],
+    }));
   }, 120_000);
   afterAll(async () => {
     await server?.stop();

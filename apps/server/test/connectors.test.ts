@@ -17,6 +17,7 @@ import { connectors, hierarchyNodes } from "../src/db/schema/connectors";
 import { jobs } from "../src/db/schema/operations";
 import { policyQuotasFor } from "../src/modules/connector/connector-api";
 import { errorOf } from "./support/call-error";
+import { startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
@@ -33,9 +34,14 @@ describe.each(engines)("connectors on %s", (engine) => {
   let viewer: Credentials;
 
   beforeAll(async () => {
-    server = await startTestServer(engine, { PALISADE_SANDBOX: "true", SANDBOX_ACTIVITY: "false" });
-    admin = (await server.addMember({ role: "ADMINISTRATOR", name: "Ada Admin" })).credentials;
-    viewer = (await server.addMember({ role: "VIEWER" })).credentials;
+    ({
+      server,
+      members: { admin, viewer },
+    } = await startSandboxServer({
+      engine,
+      members: { admin: { role: "ADMINISTRATOR", name: "Ada Admin" }, viewer: "VIEWER" },
+      scopes: false,
+    }));
   });
   afterAll(async () => {
     await server?.stop();

@@ -27,10 +27,10 @@ import {
   tryAction,
   waitFor,
   waitForBundleStatus,
-  waitForHierarchy,
 } from "./support/deployment-helpers";
+import { startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
-import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
+import type { Credentials, TestServer } from "./support/test-server";
 
 const S3_SLUG = "protect-s3-account-public-access-block";
 const AZURE_SLUG = "storage-accounts-https-only";
@@ -68,14 +68,15 @@ describe.each(engines)("deployments on %s", (engine) => {
     });
 
   beforeAll(async () => {
-    server = await startTestServer(engine, { PALISADE_SANDBOX: "true", SANDBOX_ACTIVITY: "false" });
-    admin = (await server.addMember({ role: "ADMINISTRATOR", name: "Ada Admin" })).credentials;
-    viewer = (await server.addMember({ role: "VIEWER" })).credentials;
-    tenantId = server.defaultTenantId;
-    const cloud = server.palisade.cloud.sandbox;
-    if (!cloud) throw new Error("the sandbox did not start");
-    sandbox = cloud;
-    await waitForHierarchy(db(), tenantId);
+    ({
+      server,
+      sandbox,
+      tenantId,
+      members: { admin, viewer },
+    } = await startSandboxServer({
+      engine,
+      members: { admin: { role: "ADMINISTRATOR", name: "Ada Admin" }, viewer: "VIEWER" },
+    }));
   });
   afterAll(async () => {
     await server?.stop();

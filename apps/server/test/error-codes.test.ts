@@ -21,10 +21,10 @@ import {
   reconcileBundle,
   refuseUntilLifted,
   setSubscriptionState,
-  startSandboxServer,
   waitFor,
   waitForBundleStatus,
 } from "./support/deployment-helpers";
+import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";
 
@@ -76,7 +76,11 @@ describe.each(engines)("product error codes, end to end, on %s", (engine) => {
   const manager = () => server.client(DeploymentManagerService, admin);
 
   beforeAll(async () => {
-    ({ server, admin, requester, sandbox } = await startSandboxServer(engine, SCOPES));
+    ({
+      server,
+      sandbox,
+      members: { admin, requester },
+    } = await startSandboxServer({ engine, members: ADMIN_AND_REQUESTER, scopes: SCOPES }));
   }, 240_000);
   afterAll(async () => {
     await server?.stop();

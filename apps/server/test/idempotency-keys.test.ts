@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { invitation } from "../src/db/schema/auth";
 import { bundles } from "../src/db/schema/deployments";
 import { errorOf } from "./support/call-error";
-import { node, waitForHierarchy } from "./support/deployment-helpers";
-import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
+import { node } from "./support/deployment-helpers";
+import { startSandboxServer } from "./support/sandbox-server";
+import type { Credentials, TestServer } from "./support/test-server";
 
 const S3_SLUG = "protect-s3-account-public-access-block";
 
@@ -19,9 +20,10 @@ describe("idempotency keys of creating calls", () => {
   let admin: Credentials;
 
   beforeAll(async () => {
-    server = await startTestServer("pglite", { PALISADE_SANDBOX: "true", SANDBOX_ACTIVITY: "false" });
-    admin = (await server.addMember({ role: "ADMINISTRATOR" })).credentials;
-    await waitForHierarchy(server.palisade.database.db, server.defaultTenantId);
+    ({
+      server,
+      members: { admin },
+    } = await startSandboxServer({ members: { admin: "ADMINISTRATOR" } }));
   });
   afterAll(async () => {
     await server?.stop();

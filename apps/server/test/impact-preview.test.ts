@@ -15,10 +15,10 @@ import {
   tryAction,
   waitFor,
   waitForBundleStatus,
-  waitForHierarchy,
 } from "./support/deployment-helpers";
+import { startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
-import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
+import type { Credentials, TestServer } from "./support/test-server";
 import { fetchUntil } from "./support/trail-wait";
 
 const REGIONS = "deny-regions-outside-allowlist";
@@ -55,13 +55,15 @@ describe.each(engines)("impact preview on %s", (engine) => {
     Promise.all(activity.map((a) => tryAction(sandbox, { provider: "aws", resource: "*", ...a })));
 
   beforeAll(async () => {
-    server = await startTestServer(engine, { PALISADE_SANDBOX: "true", SANDBOX_ACTIVITY: "false" });
-    admin = (await server.addMember({ role: "ADMINISTRATOR", name: "Ada Admin" })).credentials;
-    tenantId = server.defaultTenantId;
-    const cloud = server.palisade.cloud.sandbox;
-    if (!cloud) throw new Error("the sandbox cloud did not start");
-    sandbox = cloud;
-    await waitForHierarchy(db(), tenantId);
+    ({
+      server,
+      sandbox,
+      tenantId,
+      members: { admin },
+    } = await startSandboxServer({
+      engine,
+      members: { admin: { role: "ADMINISTRATOR", name: "Ada Admin" } },
+    }));
   });
   afterAll(async () => {
     await server?.stop();

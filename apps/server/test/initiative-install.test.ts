@@ -13,9 +13,10 @@ import { jobs } from "../src/db/schema/operations";
 import { waivers } from "../src/db/schema/waivers";
 import { enqueueBundleSync } from "../src/jobs/bundle-sync-job";
 import { errorOf } from "./support/call-error";
-import { deploymentRows, node, tryAction, waitFor, waitForHierarchy } from "./support/deployment-helpers";
+import { deploymentRows, node, tryAction, waitFor } from "./support/deployment-helpers";
+import { startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
-import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
+import type { Credentials, TestServer } from "./support/test-server";
 
 const CIS_AWS = "cis-aws-foundations-3.0.0";
 
@@ -49,14 +50,15 @@ describe.each(engines)("initiative install on %s", (engine) => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer(engine, { PALISADE_SANDBOX: "true", SANDBOX_ACTIVITY: "false" });
-    admin = (await server.addMember({ role: "ADMINISTRATOR", name: "Ada Admin" })).credentials;
-    viewer = (await server.addMember({ role: "VIEWER" })).credentials;
-    tenantId = server.defaultTenantId;
-    const cloud = server.palisade.cloud.sandbox;
-    if (!cloud) throw new Error("the sandbox cloud did not start");
-    sandbox = cloud;
-    await waitForHierarchy(db(), tenantId);
+    ({
+      server,
+      sandbox,
+      tenantId,
+      members: { admin, viewer },
+    } = await startSandboxServer({
+      engine,
+      members: { admin: { role: "ADMINISTRATOR", name: "Ada Admin" }, viewer: "VIEWER" },
+    }));
   });
   afterAll(async () => {
     await server?.stop();

@@ -10,15 +10,10 @@ import {
 import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorOf } from "./support/call-error";
-import {
-  bundleRow,
-  node,
-  tryAction,
-  waitForBundleStatus,
-  waitForHierarchy,
-} from "./support/deployment-helpers";
+import { bundleRow, node, tryAction, waitForBundleStatus } from "./support/deployment-helpers";
+import { startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
-import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
+import type { Credentials, TestServer } from "./support/test-server";
 import { fetchUntil } from "./support/trail-wait";
 
 const fieldsOf = (error: ConnectError) =>
@@ -44,15 +39,19 @@ describe.each(engines)("recommendations on %s", (engine) => {
     items.filter((r) => r.policySlugs.includes(slug));
 
   beforeAll(async () => {
-    server = await startTestServer(engine, { PALISADE_SANDBOX: "true", SANDBOX_ACTIVITY: "false" });
-    admin = (await server.addMember({ role: "ADMINISTRATOR", name: "Ada Admin" })).credentials;
-    moderator = (await server.addMember({ role: "MODERATOR" })).credentials;
-    viewer = (await server.addMember({ role: "VIEWER" })).credentials;
-    tenantId = server.defaultTenantId;
-    const cloud = server.palisade.cloud.sandbox;
-    if (!cloud) throw new Error("the sandbox cloud did not start");
-    sandbox = cloud;
-    await waitForHierarchy(db(), tenantId);
+    ({
+      server,
+      sandbox,
+      tenantId,
+      members: { admin, moderator, viewer },
+    } = await startSandboxServer({
+      engine,
+      members: {
+        admin: { role: "ADMINISTRATOR", name: "Ada Admin" },
+        moderator: "MODERATOR",
+        viewer: "VIEWER",
+      },
+    }));
   });
   afterAll(async () => {
     await server?.stop();

@@ -14,9 +14,9 @@ import {
   deployHttpsOnly,
   reconcileBundle,
   refuseInSandbox,
-  startSandboxServer,
   waitFor,
 } from "./support/deployment-helpers";
+import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";
 
@@ -29,7 +29,15 @@ describe.each(engines)("a cloud that refuses to remove a waiver, on %s", (engine
   const db = () => server.palisade.database.db;
 
   beforeAll(async () => {
-    ({ server, admin, requester, sandbox } = await startSandboxServer(engine, ["corp-prod", "corp-dev"]));
+    ({
+      server,
+      sandbox,
+      members: { admin, requester },
+    } = await startSandboxServer({
+      engine,
+      members: ADMIN_AND_REQUESTER,
+      scopes: ["corp-prod", "corp-dev"],
+    }));
   }, 240_000);
   afterAll(async () => {
     await server?.stop();

@@ -34,6 +34,7 @@ import { waivers } from "../src/db/schema/waivers";
 import { WAIVER_EXPIRY_JOB } from "../src/jobs/waiver-expiry-job";
 import { cancelWaiversOfBundle } from "../src/modules/waiver/waiver-lifecycle";
 import { errorOf } from "./support/call-error";
+import { startSandboxServer } from "./support/sandbox-server";
 import { createTestDatabase, type Engine, engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
@@ -965,9 +966,14 @@ describe.each(engines)("the waiver loop with the sandbox cloud on %s", (engine) 
   let requester: Credentials;
 
   beforeAll(async () => {
-    server = await startTestServer(engine, { PALISADE_SANDBOX: "true", SANDBOX_ACTIVITY: "false" });
-    admin = (await server.addMember({ role: "ADMINISTRATOR" })).credentials;
-    requester = (await server.addMember({ role: "VISITOR", name: "Alice Engineer" })).credentials;
+    ({
+      server,
+      members: { admin, requester },
+    } = await startSandboxServer({
+      engine,
+      members: { admin: "ADMINISTRATOR", requester: { role: "VISITOR", name: "Alice Engineer" } },
+      scopes: false,
+    }));
   }, 90_000);
   afterAll(async () => {
     await server?.stop();

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type APIRequestContext, expect, request } from "@playwright/test";
-import { adminStorageState, baseURL } from "./admin";
+import { expect, request } from "@playwright/test";
+import { adminApi, callAsAdmin } from "./admin-api";
+import { awsNodeNamed, deployBundle, flatten } from "./deploy-bundle";
 import { sandboxURL } from "./sandbox";
 
 export const bundlePolicySlug = "protect-s3-account-public-access-block";
@@ -16,31 +17,7 @@ export interface DeployedBundle {
   account: string;
 }
 
-interface HierarchyNodeJson {
-  name?: string;
-  type?: string;
-  externalId?: string;
-  connectorId?: string;
-  children?: HierarchyNodeJson[];
-}
-
-const flatten = (nodes: HierarchyNodeJson[]): HierarchyNodeJson[] =>
-  nodes.flatMap((node) => [node, ...flatten(node.children ?? [])]);
-
-/** A unary Connect call with the JSON encoding, as the administrator. */
-export async function callAsAdmin<Res>(api: APIRequestContext, method: string, body: unknown): Promise<Res> {
-  const response = await api.post(`/${method}`, {
-    data: body,
-    // The session cookie is accepted from Palisade's own pages only.
-    headers: { "Content-Type": "application/json", "Connect-Protocol-Version": "1", Origin: baseURL },
-  });
-  expect(response.ok(), `${method}: ${await response.text()}`).toBe(true);
-  return (await response.json()) as Res;
-}
-
-export function adminApi(): Promise<APIRequestContext> {
-  return request.newContext({ baseURL, storageState: adminStorageState });
-}
+export { adminApi, callAsAdmin } from "./admin-api";
 
 /**
  * An AWS PREVENT bundle with AUTO waivers on the sandbox organisation's Workloads OU, deployed
@@ -59,51 +36,16 @@ export async function deployWaiverBundle(): Promise<DeployedBundle> {
 async function createAndDeploy(): Promise<DeployedBundle> {
   const api = await adminApi();
   try {
-    let ou: HierarchyNodeJson | undefined;
-    await expect
-      .poll(
-        async () => {
-          const { roots = [] } = await callAsAdmin<{ roots?: HierarchyNodeJson[] }>(
-            api,
-            "palisade.connector.v1.ConnectorService/ListHierarchy",
-            { provider: "CLOUD_PROVIDER_AWS" },
-          );
-          ou = flatten(roots).find((node) => node.name === "Workloads");
-          return ou?.externalId;
-        },
-        { timeout: 60_000, message: "the sandbox AWS organisation is synced" },
-      )
-      .toBeTruthy();
-    const account = flatten(ou?.children ?? []).find((node) => node.type === "SCOPE_TYPE_AWS_ACCOUNT");
-    if (!ou?.externalId || !account?.externalId) throw new Error("the Workloads OU has no account");
-
-    const { bundle } = await callAsAdmin<{ bundle?: { key?: string; entity?: { id?: string } } }>(
-      api,
-      "palisade.deployment.v1.DeploymentManagerService/CreateBundle",
-      {
-        name: "Account Block Public Access",
-        policySlug: bundlePolicySlug,
-        scopes: [{ provider: "CLOUD_PROVIDER_AWS", externalId: ou.externalId, connectorId: ou.connectorId }],
-        mode: "DEPLOYMENT_MODE_PREVENT",
-        isVisible: true,
-        waiverSettings: { approvalMode: "WAIVER_APPROVAL_MODE_AUTO" },
-      },
-    );
-    const key = bundle?.key ?? "";
+    const ou = await awsNodeNamed(api, "Workloads");
+    const account = flatten(ou.children ?? []).find((node) => node.type === "SCOPE_TYPE_AWS_ACCOUNT");
+    if (!ou.externalId || !account?.externalId) throw new Error("the Workloads OU has no account");
+    const { key } = await deployBundle(api, {
+      name: "Account Block Public Access",
+      policySlug: bundlePolicySlug,
+      scope: ou,
+      approvalMode: "WAIVER_APPROVAL_MODE_AUTO",
+    });
     expect(key).toMatch(/^[0-9A-Z]{7}$/);
-    await expect
-      .poll(
-        async () => {
-          const got = await callAsAdmin<{ bundle?: { bundle?: { status?: string } } }>(
-            api,
-            "palisade.deployment.v1.DeploymentManagerService/GetBundle",
-            { id: bundle?.entity?.id },
-          );
-          return got.bundle?.bundle?.status;
-        },
-        { timeout: 60_000, message: "the bundle is deployed" },
-      )
-      .toBe("DEPLOYMENT_STATUS_DEPLOYED");
     return { key, account: account.externalId };
   } finally {
     await api.dispose();

@@ -15,12 +15,8 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hierarchyNodes } from "../../../apps/server/src/db/schema/connectors";
 import { createSandboxConnector } from "../../../apps/server/src/modules/connector/connectors";
-import {
-  node,
-  startSandboxServer,
-  waitFor,
-  waitForBundleStatus,
-} from "../../../apps/server/test/support/deployment-helpers";
+import { node, waitFor, waitForBundleStatus } from "../../../apps/server/test/support/deployment-helpers";
+import { ADMIN_AND_REQUESTER, startSandboxServer } from "../../../apps/server/test/support/sandbox-server";
 import type { Credentials, TestServer } from "../../../apps/server/test/support/test-server";
 import { runCli } from "./run-cli";
 
@@ -69,7 +65,13 @@ describe("palisade export, plan and apply against a server", () => {
     (await server.client(TeamService, credentials).createApiKey({ name: `cli ${Role[role]}`, role })).key;
 
   beforeAll(async () => {
-    ({ server, admin } = await startSandboxServer("pglite", ["corp-dev", "corp-prod", "rg-corp-dev-app"]));
+    ({
+      server,
+      members: { admin },
+    } = await startSandboxServer({
+      members: ADMIN_AND_REQUESTER,
+      scopes: ["corp-dev", "corp-prod", "rg-corp-dev-app"],
+    }));
     const manager = server.client(DeploymentManagerService, admin);
     const tenant = server.defaultTenantId;
     const corpDev = await node(db(), tenant, "corp-dev");

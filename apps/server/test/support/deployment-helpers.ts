@@ -9,8 +9,7 @@ import type { Database } from "../../src/db/database";
 import { hierarchyNodes } from "../../src/db/schema/connectors";
 import { bundles, deployments } from "../../src/db/schema/deployments";
 import { enqueueReconcile } from "../../src/jobs/reconcile-job";
-import type { Engine } from "./test-database";
-import { type Credentials, startTestServer, type TestServer } from "./test-server";
+import type { Credentials, TestServer } from "./test-server";
 
 export async function waitFor<T>(
   what: string,
@@ -113,31 +112,6 @@ export interface Refusal {
   status?: number;
   code?: string;
   message?: string;
-}
-
-/**
- * A server running the sandbox cloud (without generated activity), an administrator and a
- * requester, once the connectors' hierarchies hold the named scopes.
- */
-export async function startSandboxServer(engine: Engine, scopeNames: readonly string[]) {
-  const server = await startTestServer(engine, { PALISADE_SANDBOX: "true", SANDBOX_ACTIVITY: "false" });
-  const admin = (await server.addMember({ role: "ADMINISTRATOR", name: "Ada Admin" })).credentials;
-  const requester = (await server.addMember({ role: "VISITOR", name: "Alice Engineer" })).credentials;
-  const sandbox = server.palisade.cloud.sandbox;
-  if (!sandbox) throw new Error("the sandbox cloud is not running");
-  await waitFor(
-    "the sandbox hierarchies",
-    async () => {
-      const nodes = await server.palisade.database.db
-        .select({ name: hierarchyNodes.name })
-        .from(hierarchyNodes)
-        .where(eq(hierarchyNodes.tenantId, server.defaultTenantId));
-      const names = new Set(nodes.map((n) => n.name));
-      return scopeNames.every((name) => names.has(name));
-    },
-    120_000,
-  );
-  return { server, admin, requester, sandbox };
 }
 
 /** Makes the sandbox's ARM answer the next `count` matching calls with the refusal; 0 lifts it. */

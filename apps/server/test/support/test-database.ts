@@ -9,6 +9,13 @@ export type Engine = "pglite" | "postgres";
 /** The engines to run integration tests on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const engines: Engine[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
+/**
+ * The engine for tests whose subject is how a cloud evaluates what Palisade wrote (SCP
+ * statements, principal ARNs, the AWS CLI's errors): the database only stores the bundle, and
+ * that storing is proven on both engines by deployments.test.ts and waivers.test.ts.
+ */
+export const cloudEvaluationEngines: Engine[] = ["pglite"];
+
 export interface TestDatabase {
   dataDir: string;
   databaseUrl: string | undefined;
