@@ -19,7 +19,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectors } from "../src/db/schema/connectors";
 import { bundles } from "../src/db/schema/deployments";
 import { errorOf } from "./support/call-error";
-import { scpsNamed, startSandboxServer, waitFor } from "./support/deployment-helpers";
+import { scpsNamed, waitFor } from "./support/deployment-helpers";
+import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";
 
@@ -41,7 +42,11 @@ describe.each(engines)(
     let account: HierarchyNode;
 
     beforeAll(async () => {
-      ({ server, admin, requester, sandbox } = await startSandboxServer(engine, ["Workloads-Prod"]));
+      ({
+        server,
+        sandbox,
+        members: { admin, requester },
+      } = await startSandboxServer({ engine, members: ADMIN_AND_REQUESTER, scopes: ["Workloads-Prod"] }));
       const client = server.client(ConnectorService, admin);
       const aws = await waitFor(
         "the AWS connector",
