@@ -1,7 +1,8 @@
 import type { TenantDirectory } from "../auth/tenant-directory";
 import type { Database } from "../db/database";
-import { findSsoForDomain, providerIdOf, provisionSsoMember } from "../modules/sso/sso-repository";
-import { insertMember, listMembershipsOfUserAnyTenant } from "../modules/team/team-repository";
+import { findSsoForDomain, providerIdOf } from "../modules/sso/sso-repository";
+import { listMembershipsOfUserAnyTenant } from "../modules/team/team-repository";
+import { insertMember, provisionSsoMember } from "../modules/tenant/tenant-api";
 import { anyTenantExists, findRequireMfa, insertTenant } from "../modules/tenant/tenant-repository";
 
 /** The identity layer's view of tenants, members and single sign-on, on the repositories that own them. */

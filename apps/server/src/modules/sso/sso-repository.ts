@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull, isNull, notInArray } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { member, organization, ssoProvider, user } from "../../db/schema/auth";
+import { organization, ssoProvider } from "../../db/schema/auth";
 import { tenantSso, tenantSsoDomain } from "../../db/schema/sso";
 
 export type TenantSsoRow = typeof tenantSso.$inferSelect;
@@ -200,29 +200,4 @@ export async function listUnverifiedDomains(
     tenantName: row.tenantName,
     domain: row.domain,
   }));
-}
-
-/**
- * Just-in-time provisioning: joins the user to the tenant with the role unless they are a
- * member already, and marks their address verified (its domain is the tenant's, proved).
- */
-export async function provisionSsoMember(
-  db: Database,
-  values: { tenantId: string; userId: string; role: string },
-): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    await tx.update(user).set({ emailVerified: true }).where(eq(user.id, values.userId));
-    const existing = await tx
-      .select({ id: member.id })
-      .from(member)
-      .where(and(eq(member.organizationId, values.tenantId), eq(member.userId, values.userId)));
-    if (existing.length > 0) return false;
-    await tx.insert(member).values({
-      id: crypto.randomUUID(),
-      organizationId: values.tenantId,
-      userId: values.userId,
-      role: values.role,
-    });
-    return true;
-  });
 }

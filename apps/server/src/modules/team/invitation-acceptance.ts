@@ -3,10 +3,10 @@ import { InvitationTokenState } from "@palisade/api/gen/palisade/team/v1/team_pb
 import type { Database } from "../../db/database";
 import { invalidArgument } from "../../rpc/errors";
 import { recordAuditAs } from "../audit/audit-api";
+import { insertMembership } from "../tenant/tenant-api";
 import {
   claimInvitation,
   findInvitationByTokenHashAnyTenant,
-  insertMembership,
   type TokenInvitationRow,
   type Transaction,
 } from "./invitation-repository";

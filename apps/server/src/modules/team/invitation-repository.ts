@@ -1,6 +1,6 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { invitation, member, organization, user } from "../../db/schema/auth";
+import { invitation, organization, user } from "../../db/schema/auth";
 
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -63,18 +63,4 @@ export async function claimInvitation(
     )
     .returning({ id: invitation.id });
   return rows.length > 0;
-}
-
-/** Joins the user to the tenant; an existing membership keeps its role. */
-export async function insertMembership(
-  tx: Transaction,
-  tenantId: string,
-  userId: string,
-  role: string,
-  now: Date,
-): Promise<void> {
-  await tx
-    .insert(member)
-    .values({ id: crypto.randomUUID(), organizationId: tenantId, userId, role, createdAt: now })
-    .onConflictDoNothing();
 }

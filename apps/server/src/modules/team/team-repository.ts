@@ -1,16 +1,7 @@
 import { and, asc, count, desc, eq, gt, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import type { PageWindow } from "../../db/page-window";
-import {
-  account,
-  apikey,
-  invitation,
-  member,
-  passkey,
-  twoFactor,
-  user,
-  verification,
-} from "../../db/schema/auth";
+import { account, apikey, invitation, member, passkey, user } from "../../db/schema/auth";
 import { signInEvent } from "../../db/schema/sign-in-history";
 
 export type MemberRow = {
@@ -109,17 +100,6 @@ export async function countAdministrators(db: Database, tenantId: string): Promi
     .from(member)
     .where(and(eq(member.organizationId, tenantId), eq(member.role, "ADMINISTRATOR")));
   return row?.n ?? 0;
-}
-
-export async function updateMemberRole(db: Database, tenantId: string, memberId: string, role: string) {
-  await db
-    .update(member)
-    .set({ role })
-    .where(and(eq(member.organizationId, tenantId), eq(member.id, memberId)));
-}
-
-export async function deleteMember(db: Database, tenantId: string, memberId: string) {
-  await db.delete(member).where(and(eq(member.organizationId, tenantId), eq(member.id, memberId)));
 }
 
 export async function findMemberByEmail(db: Database, tenantId: string, email: string) {
@@ -229,15 +209,6 @@ export async function deleteApiKey(db: Database, tenantId: string, keyId: string
   return rows.length > 0;
 }
 
-export async function insertMember(
-  db: Database,
-  row: { tenantId: string; userId: string; role: string },
-): Promise<void> {
-  await db
-    .insert(member)
-    .values({ id: crypto.randomUUID(), organizationId: row.tenantId, userId: row.userId, role: row.role });
-}
-
 /** Every tenant a user belongs to, oldest membership first (the user's own view across tenants). */
 export async function listMembershipsOfUserAnyTenant(
   db: Database,
@@ -248,25 +219,4 @@ export async function listMembershipsOfUserAnyTenant(
     .from(member)
     .where(eq(member.userId, userId))
     .orderBy(asc(member.createdAt));
-}
-
-/** The devices a user trusted for 30 days at the second factor (Better Auth's verification rows). */
-const trustedDevicesOf = (userId: string) =>
-  and(eq(verification.value, userId), sql`${verification.identifier} like 'trust-device-%'`);
-
-/**
- * Removes the authenticator app and backup codes of a user and the devices they trusted; the
- * next sign-in asks for the first factor alone.
- */
-export async function resetUserMfa(db: Database, userId: string) {
-  await db.transaction(async (tx) => {
-    await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
-    await tx.update(user).set({ twoFactorEnabled: false, updatedAt: new Date() }).where(eq(user.id, userId));
-    await tx.delete(verification).where(trustedDevicesOf(userId));
-  });
-}
-
-/** Forgets the devices the user trusted, so the next sign-in on each asks for the second factor again. */
-export async function forgetTrustedDevices(db: Database, userId: string): Promise<void> {
-  await db.delete(verification).where(trustedDevicesOf(userId));
 }

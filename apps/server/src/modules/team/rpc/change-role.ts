@@ -5,6 +5,7 @@ import type { ChangeRoleRequest, ChangeRoleResponseSchema } from "@palisade/api/
 import { roleName } from "../../../auth/roles";
 import { requireCaller } from "../../../rpc/call-context";
 import { recordAudit } from "../../audit/audit-api";
+import { updateMemberRole } from "../../tenant/tenant-api";
 import {
   keepAnAdministrator,
   requireBuiltInRole,
@@ -12,7 +13,6 @@ import {
   type TeamServiceDeps,
 } from "../team-members";
 import { memberMessage } from "../team-message";
-import { updateMemberRole } from "../team-repository";
 
 export async function changeRole(
   deps: TeamServiceDeps,

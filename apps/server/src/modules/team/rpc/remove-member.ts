@@ -6,8 +6,8 @@ import type {
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { requireCaller } from "../../../rpc/call-context";
 import { recordAudit } from "../../audit/audit-api";
+import { deleteMember } from "../../tenant/tenant-api";
 import { keepAnAdministrator, requireMember, type TeamServiceDeps } from "../team-members";
-import { deleteMember } from "../team-repository";
 
 export async function removeMember(
   deps: TeamServiceDeps,

@@ -4,10 +4,10 @@ import type {
   ResetMemberMfaRequest,
   ResetMemberMfaResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
+import { resetUserMfa } from "../../../auth/second-factor-repository";
 import { requireCaller } from "../../../rpc/call-context";
 import { recordAudit } from "../../audit/audit-api";
 import { requireMember, type TeamServiceDeps } from "../team-members";
-import { resetUserMfa } from "../team-repository";
 
 export async function resetMemberMfa(
   deps: TeamServiceDeps,

@@ -4,11 +4,11 @@ import type {
   RevokeMemberSessionsRequest,
   RevokeMemberSessionsResponseSchema,
 } from "@palisade/api/gen/palisade/team/v1/team_pb";
+import { forgetTrustedDevices } from "../../../auth/second-factor-repository";
 import { deleteAllSessions } from "../../../auth/session-repository";
 import { requireCaller } from "../../../rpc/call-context";
 import { recordAudit } from "../../audit/audit-api";
 import { requireMember, type TeamServiceDeps } from "../team-members";
-import { forgetTrustedDevices } from "../team-repository";
 
 /** Sign out everywhere, by an administrator: for a lost laptop or a member who is leaving. */
 export async function revokeMemberSessions(

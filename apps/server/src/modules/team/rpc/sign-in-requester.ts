@@ -8,10 +8,11 @@ import { deleteUser, findUserByEmail, insertUnverifiedUser } from "../../../auth
 import { callContext } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
 import { recordAuditAs } from "../../audit/audit-api";
+import { insertMember } from "../../tenant/tenant-api";
 import { readRequesterEmail, requireRequesterDomain } from "../requester-access";
 import { takeOrRefuse } from "../team-limits";
 import type { TeamServiceDeps } from "../team-members";
-import { findMemberByEmail, insertMember } from "../team-repository";
+import { findMemberByEmail } from "../team-repository";
 
 /**
  * Signs a requester in with the code e-mailed to an address in a requester domain of the key's

@@ -1,0 +1,67 @@
+import { and, eq } from "drizzle-orm";
+import { markEmailVerified } from "../../auth/user-repository";
+import type { Database, Transaction } from "../../db/database";
+import { member } from "../../db/schema/auth";
+
+/**
+ * Memberships of tenants (the identity layer's `member` table): who belongs to a tenant, with
+ * which role. The tenant module is their one writer; the team, sso and sign-in paths call these.
+ */
+export async function updateMemberRole(db: Database, tenantId: string, memberId: string, role: string) {
+  await db
+    .update(member)
+    .set({ role })
+    .where(and(eq(member.organizationId, tenantId), eq(member.id, memberId)));
+}
+
+export async function deleteMember(db: Database, tenantId: string, memberId: string) {
+  await db.delete(member).where(and(eq(member.organizationId, tenantId), eq(member.id, memberId)));
+}
+
+export async function insertMember(
+  db: Database,
+  row: { tenantId: string; userId: string; role: string },
+): Promise<void> {
+  await db
+    .insert(member)
+    .values({ id: crypto.randomUUID(), organizationId: row.tenantId, userId: row.userId, role: row.role });
+}
+
+/** Joins the user to the tenant; an existing membership keeps its role. */
+export async function insertMembership(
+  tx: Transaction,
+  tenantId: string,
+  userId: string,
+  role: string,
+  now: Date,
+): Promise<void> {
+  await tx
+    .insert(member)
+    .values({ id: crypto.randomUUID(), organizationId: tenantId, userId, role, createdAt: now })
+    .onConflictDoNothing();
+}
+
+/**
+ * Just-in-time provisioning: joins the user to the tenant with the role unless they are a
+ * member already, and marks their address verified (its domain is the tenant's, proved).
+ */
+export async function provisionSsoMember(
+  db: Database,
+  values: { tenantId: string; userId: string; role: string },
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await markEmailVerified(tx, values.userId);
+    const existing = await tx
+      .select({ id: member.id })
+      .from(member)
+      .where(and(eq(member.organizationId, values.tenantId), eq(member.userId, values.userId)));
+    if (existing.length > 0) return false;
+    await tx.insert(member).values({
+      id: crypto.randomUUID(),
+      organizationId: values.tenantId,
+      userId: values.userId,
+      role: values.role,
+    });
+    return true;
+  });
+}
