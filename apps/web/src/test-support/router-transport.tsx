@@ -25,6 +25,18 @@ export const routedTransport: Transport = {
   },
 };
 
+/**
+ * The app's transport module with every transport (the app's, and the one preloaded reads go
+ * through) replaced by the routed one: `vi.mock("@/lib/transport", routedTransportModule)`.
+ */
+export async function routedTransportModule(importOriginal: () => Promise<typeof import("@/lib/transport")>) {
+  return {
+    ...(await importOriginal()),
+    appTransport: routedTransport,
+    preloadedReadTransport: routedTransport,
+  };
+}
+
 /** Answers the app's calls with these in-memory service implementations. */
 export function serveRoutes(routes: (router: ConnectRouter) => void): void {
   current = createRouterTransport(routes);

@@ -11,10 +11,9 @@ import { appTransport } from "@/lib/transport";
 import { createTestQueryClient, RpcProviders, serveRoutes } from "@/test-support/router-transport";
 import { TenantSwitcher } from "./tenant-switcher";
 
-vi.mock("@/lib/transport", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/lib/transport")>()),
-  appTransport: (await import("@/test-support/router-transport")).routedTransport,
-}));
+vi.mock("@/lib/transport", async (importOriginal) =>
+  (await import("@/test-support/router-transport")).routedTransportModule(importOriginal),
+);
 
 const session = vi.hoisted(() => ({ active: "t-a" }));
 vi.mock("@/lib/auth-client", () => ({

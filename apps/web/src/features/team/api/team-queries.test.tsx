@@ -10,10 +10,9 @@ import { createTestQueryClient, RpcProviders, serveRoutes } from "@/test-support
 import { MembersSection } from "../components/members-section";
 import { invitationsQuery, useChangeRole } from "./team-queries";
 
-vi.mock("@/lib/transport", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/lib/transport")>()),
-  appTransport: (await import("@/test-support/router-transport")).routedTransport,
-}));
+vi.mock("@/lib/transport", async (importOriginal) =>
+  (await import("@/test-support/router-transport")).routedTransportModule(importOriginal),
+);
 
 function MakeEditor({ memberId }: { memberId: string }) {
   const change = useChangeRole();

@@ -12,10 +12,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createTestQueryClient, RpcProviders, serveRoutes } from "@/test-support/router-transport";
 import { PolicyWaiversTab } from "../components/policy-waivers-tab";
 
-vi.mock("@/lib/transport", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/lib/transport")>()),
-  appTransport: (await import("@/test-support/router-transport")).routedTransport,
-}));
+vi.mock("@/lib/transport", async (importOriginal) =>
+  (await import("@/test-support/router-transport")).routedTransportModule(importOriginal),
+);
 
 const KEY = "ABCDEFG";
 
