@@ -74,7 +74,8 @@ function TestResultDialog({
 }) {
   return (
     <Dialog open={result !== null} onOpenChange={(next) => !next && onClose()}>
-      <DialogContent>
+      {/* The checks and the policy types outgrow a short screen: the dialog scrolls. */}
+      <DialogContent className="max-h-[90dvh] overflow-y-auto">
         <DialogHeader>
           <DialogTitle>{result?.ok ? "Connection works" : "Connection failed"}</DialogTitle>
           <DialogDescription>
