@@ -1,4 +1,4 @@
-import { issueAccessKey } from "./aws/access-keys";
+import { issueAccessKey, updateRoleTrust } from "./aws/access-keys";
 import { createAwsServices, type ThrottledService } from "./aws/aws-services";
 import { createLookupRateLimit } from "./aws/cloudtrail";
 import { handleEc2 } from "./aws/ec2";
@@ -118,6 +118,20 @@ export function createSandboxApp(
       }
       store.changed();
       return json(200, key);
+    }
+    if (req.path === "/sandbox/control/role-trust" && req.method === "POST") {
+      const trust =
+        typeof input.trustPolicy === "string" ? input.trustPolicy : JSON.stringify(input.trustPolicy);
+      if (!updateRoleTrust(store.state.aws, String(input.roleArn ?? ""), trust ?? "")) {
+        return json(404, {
+          error: {
+            code: "NoSuchEntity",
+            message: "roleArn must name a role of the organisation; trustPolicy a JSON document.",
+          },
+        });
+      }
+      store.changed();
+      return json(200, { roleArn: input.roleArn });
     }
     if (req.path === "/sandbox/control/throttle" && req.method === "POST") {
       const service = input.service as ThrottledService;

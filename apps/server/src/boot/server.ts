@@ -294,7 +294,7 @@ export async function buildServer(deps: ServerDeps) {
       DeploymentManagerService.typeName,
       createDeploymentManagerService({ ...deps, db, runtime: deps.cloud.runtime }),
     ],
-    [WaiverService.typeName, createWaiverService({ db, jobs: deps.jobs, fits })],
+    [WaiverService.typeName, createWaiverService({ db, jobs: deps.jobs, fits, catalogue })],
     [WaiverAnalyticsService.typeName, createWaiverAnalyticsService({ db })],
     [AuditService.typeName, createAuditService({ db, exports: deps.exports })],
     [

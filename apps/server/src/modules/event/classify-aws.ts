@@ -186,9 +186,17 @@ function denyingDeployment(
   const candidates = ctx.deployments.filter(
     (d) => d.nativeId && (d.nativeId === policyId || d.nativeId.endsWith(`/${policyId}`)),
   );
-  // Guardrails share packed SCPs: the one whose own statements deny the request is the one.
+  // Guardrails share packed SCPs: the one whose own statements deny the request is the one; else
+  // one whose statements govern the request's action but read what the record does not tell (an
+  // RCP's aws:PrincipalOrgID for a caller from outside the organisation) rather than one that
+  // could not have denied it.
   const onPath = candidates.filter((d) => path.includes(d.scopeExternalId));
-  return onPath.find((d) => deniedBy(request, d)) ?? onPath[0] ?? candidates[0];
+  return (
+    onPath.find((d) => deniedBy(request, d)) ??
+    onPath.find((d) => d.scp !== undefined && decide(d.scp, request).decision === "not_evaluable") ??
+    onPath[0] ??
+    candidates[0]
+  );
 }
 
 export function classifyCloudTrail(record: AuditRecord, ctx: ClassifyContext): NewPolicyEvent[] {

@@ -65,12 +65,18 @@ export function waiverRowsFor(targets: { deployment: DeploymentRow; target: Waiv
 
 /**
  * The deployments a new waiver attaches to: the one whose scope contains the target, or
- * with no target every deployment of the bundle (the waiver covers all its scopes).
+ * with no target every deployment of the bundle (the waiver covers all its scopes). A resource
+ * control policy applies to calls to the resources below its targets whoever the caller is,
+ * principals of accounts outside the organisation included
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_rcps.html): with
+ * `outsidePrincipals`, a principal of an account that is in none of the tenant's scopes is waived on
+ * every deployment of the bundle.
  */
 export async function deploymentsFor(
   db: Database,
   bundle: BundleRow,
   target: WaiverTarget | undefined,
+  options: { outsidePrincipals?: boolean } = {},
 ): Promise<{ deployment: DeploymentRow; target: WaiverTarget }[]> {
   const all = await deploymentsOfBundle(db, bundle.tenantId, bundle.id);
   if (all.length === 0) {
@@ -89,6 +95,10 @@ export async function deploymentsFor(
   for (const scope of chain) {
     const deployment = all.find((d) => d.scopeExternalId.toLowerCase() === scope);
     if (deployment) return [{ deployment, target }];
+  }
+  // The account alone, with no parent: the principal's account is not in the tenant's hierarchy.
+  if (options.outsidePrincipals && target.kind === "principal" && chain.length === 1) {
+    return all.map((deployment) => ({ deployment, target }));
   }
   throw callError(
     Code.InvalidArgument,

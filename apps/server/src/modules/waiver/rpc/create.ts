@@ -10,6 +10,7 @@ import { requireCaller } from "../../../rpc/call-context";
 import { invalidArgument } from "../../../rpc/errors";
 import { idempotencyKeyOf } from "../../../rpc/idempotency";
 import { recordAuditAs } from "../../audit/audit-api";
+import { loadTenantCatalogue } from "../../policy-definition/policy-definition-api";
 import { findLiveBundleByKeyAnyTenant } from "../waiver-context-repository";
 import { createWaivers } from "../waiver-create";
 import type { WaiverServiceDeps } from "../waiver-deps";
@@ -57,7 +58,12 @@ export async function create(
       [{ field: "duration", message: `at most ${maxHours} hours.` }],
     );
   }
-  const targets = await deploymentsFor(db, bundle, input.target);
+  const definition = (await loadTenantCatalogue(db, deps.catalogue, bundle.tenantId)).bySlug.get(
+    bundle.policySlug,
+  )?.definition;
+  const targets = await deploymentsFor(db, bundle, input.target, {
+    outsidePrincipals: definition?.enforcer === "aws_rcp",
+  });
   const auto = bundle.waiverApprovalMode !== "MANUAL";
   const created = await createWaivers(deps, {
     bundle,
