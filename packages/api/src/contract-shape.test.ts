@@ -13,7 +13,14 @@ const fieldNames = (message: DescMessage) => message.fields.map((f) => f.name).s
 // invitation page to the holder of an invitation link, the sign-in page's buttons and whether an
 // address signs in with single sign-on. Anything more would leak tenant data.
 const publicResponseFields: Record<string, string[]> = {
-  "palisade.policy.v1.PolicyService/GetBundleByKey": ["feedback_message", "key", "parameters", "policy_slug"],
+  "palisade.policy.v1.PolicyService/GetBundleByKey": [
+    "feedback_message",
+    "key",
+    "parameters",
+    "policy_slug",
+    // The request page says, before submit, that a waiver of a declarative guardrail exempts a whole account.
+    "waiver_exempts_whole_account",
+  ],
   "palisade.policy.v1.PolicyService/ListWaiverScopes": ["scopes", "total"],
   "palisade.policy.v1.PolicyService/GetDefinitionBySlug": ["display_name", "further_reading_urls", "slug"],
   "palisade.policy.v1.PolicyService/ResolvePolicyKey": ["key"],

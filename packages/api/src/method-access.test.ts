@@ -146,6 +146,7 @@ const expectedPermissions: Record<string, PermissionName[]> = Object.fromEntries
     SyncHierarchy: ["CONNECTORS_WRITE"],
     ListHierarchy: ["CONNECTORS_READ"],
     GetSetupInstructions: ["CONNECTORS_READ"],
+    GetPolicySpace: ["CONNECTORS_READ"],
   }),
   ...table("palisade.team.v1.TeamService", {
     ListMembers: ["USERS_READ"],
