@@ -1,3 +1,8 @@
+import {
+  EnablePolicyTypeCommand,
+  ListRootsCommand,
+  OrganizationsClient,
+} from "@aws-sdk/client-organizations";
 import { Code } from "@connectrpc/connect";
 import { CloudProvider, ErrorDetailSchema } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { DeploymentMode, DeploymentStatus } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
@@ -59,6 +64,17 @@ describe.each(engines)("initiative install on %s", (engine) => {
       engine,
       members: { admin: { role: "ADMINISTRATOR", name: "Ada Admin" }, viewer: "VIEWER" },
     }));
+    // The CIS initiative includes a declarative EC2 guardrail: the organisation enables the policy
+    // type first, as its own decision (https://docs.aws.amazon.com/organizations/latest/APIReference/API_EnablePolicyType.html).
+    const organizations = new OrganizationsClient({
+      endpoint: sandbox.aws.endpoint,
+      region: sandbox.aws.region,
+      credentials: { accessKeyId: sandbox.aws.accessKeyId, secretAccessKey: sandbox.aws.secretAccessKey },
+    });
+    const rootId = (await organizations.send(new ListRootsCommand({}))).Roots?.[0]?.Id;
+    await organizations.send(
+      new EnablePolicyTypeCommand({ RootId: rootId, PolicyType: "DECLARATIVE_POLICY_EC2" }),
+    );
   });
   afterAll(async () => {
     await server?.stop();
