@@ -111,7 +111,8 @@ describe("the production build", { timeout: 240_000 }, () => {
       let server: Proc | undefined;
       let sandbox: Proc | undefined;
       try {
-        database = await createTestDatabase(engine);
+        // An empty database: the compiled server must find and apply its migrations.
+        database = await createTestDatabase(engine, { empty: true });
         const port = await freePort();
         const sandboxPort = await freePort();
         const url = `http://127.0.0.1:${port}`;

@@ -1,10 +1,19 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
+import { inject } from "vitest";
+import { adminQuery, databaseUrlOf } from "./database-templates";
 
 export type Engine = "pglite" | "postgres";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** What each test database is copied from (made by global-setup.ts). */
+    pgliteTemplate: string;
+    postgresTemplate: string | undefined;
+  }
+}
 
 /** The engines to run integration tests on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const engines: Engine[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
@@ -22,10 +31,19 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database of the given engine, dropped afterwards. */
-export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
+/**
+ * A database of its own for a test, dropped afterwards: a copy of the run's migrated template
+ * (see database-templates.ts), or with `empty` a database no migration has touched (for tests of
+ * what the server does on an empty one).
+ */
+export async function createTestDatabase(
+  engine: Engine,
+  options: { empty?: boolean } = {},
+): Promise<TestDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), "palisade-test-"));
   if (engine === "pglite") {
+    const template = options.empty ? undefined : inject("pgliteTemplate");
+    if (template) cpSync(template, join(dataDir, "db"), { recursive: true });
     return {
       dataDir,
       databaseUrl: undefined,
@@ -35,20 +53,16 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
   const name = `palisade_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const template = options.empty ? undefined : inject("postgresTemplate");
+  await adminQuery(
+    adminUrl,
+    template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`,
+  );
   return {
     dataDir,
-    databaseUrl: url.toString(),
+    databaseUrl: databaseUrlOf(adminUrl, name),
     async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
