@@ -10,7 +10,7 @@ import { invalidArgument } from "../../../rpc/errors";
 import { recordAudit } from "../../audit/audit-api";
 import { requireBuiltInRole, requireUser, type TeamServiceDeps } from "../team-members";
 import { apiKeyMessage } from "../team-message";
-import { listApiKeys } from "../team-repository";
+import { deleteApiKey, listApiKeys } from "../team-repository";
 
 export async function createApiKey(
   deps: TeamServiceDeps,
@@ -44,12 +44,19 @@ export async function createApiKey(
   });
   const [row] = (await listApiKeys(db, caller.tenantId)).filter((k) => k.id === created.id);
   if (!row) throw new ConnectError("The API key was not stored.", Code.Internal);
-  // The key is stored by the sign-in library in its own writes; the record follows at once.
-  await db.transaction((tx) =>
-    recordAudit(tx, ctx, {
-      target: { type: "api_key", id: created.id, name },
-      after: { name, role, expiresAt: row.expiresAt },
-    }),
-  );
+  // The sign-in library stores the key in writes of its own, outside any transaction of ours.
+  // The key is shown to no one until its audit record is written; if the record cannot be
+  // written, the key is deleted, so no key exists that the audit trail does not name.
+  try {
+    await db.transaction((tx) =>
+      recordAudit(tx, ctx, {
+        target: { type: "api_key", id: created.id, name },
+        after: { name, role, expiresAt: row.expiresAt },
+      }),
+    );
+  } catch (error) {
+    await deleteApiKey(db, caller.tenantId, created.id);
+    throw error;
+  }
   return { apiKey: apiKeyMessage(row), key: created.key };
 }
