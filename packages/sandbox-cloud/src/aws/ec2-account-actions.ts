@@ -1,9 +1,9 @@
 import type { StateStore } from "../state/store";
 import { getAllowedImagesSettings } from "./ec2-allowed-images";
-import { imageBlockPublicAccessCall } from "./ec2-image-block-public-access";
+import { IMAGE_BLOCK_PUBLIC_ACCESS } from "./ec2-image-block-public-access";
 import { createImage, modifyImageAttribute } from "./ec2-images";
 import { serialConsoleAccess } from "./ec2-serial-console";
-import { snapshotBlockPublicAccessCall } from "./ec2-snapshot-block-public-access";
+import { SNAPSHOT_BLOCK_PUBLIC_ACCESS } from "./ec2-snapshot-block-public-access";
 import { createSnapshots, modifySnapshotAttribute } from "./ec2-snapshots";
 import { vpcBlockPublicAccessCall } from "./ec2-vpc-block-public-access";
 import type { WireCaller } from "./wire-caller";
@@ -18,12 +18,12 @@ export const EC2_ACCOUNT_ACTIONS: Record<string, Handler> = {
   EnableSerialConsoleAccess: serialConsoleAccess,
   DisableSerialConsoleAccess: serialConsoleAccess,
   GetSerialConsoleAccessStatus: serialConsoleAccess,
-  EnableImageBlockPublicAccess: imageBlockPublicAccessCall,
-  DisableImageBlockPublicAccess: imageBlockPublicAccessCall,
-  GetImageBlockPublicAccessState: imageBlockPublicAccessCall,
-  EnableSnapshotBlockPublicAccess: snapshotBlockPublicAccessCall,
-  DisableSnapshotBlockPublicAccess: snapshotBlockPublicAccessCall,
-  GetSnapshotBlockPublicAccessState: snapshotBlockPublicAccessCall,
+  EnableImageBlockPublicAccess: IMAGE_BLOCK_PUBLIC_ACCESS.call,
+  DisableImageBlockPublicAccess: IMAGE_BLOCK_PUBLIC_ACCESS.call,
+  GetImageBlockPublicAccessState: IMAGE_BLOCK_PUBLIC_ACCESS.call,
+  EnableSnapshotBlockPublicAccess: SNAPSHOT_BLOCK_PUBLIC_ACCESS.call,
+  DisableSnapshotBlockPublicAccess: SNAPSHOT_BLOCK_PUBLIC_ACCESS.call,
+  GetSnapshotBlockPublicAccessState: SNAPSHOT_BLOCK_PUBLIC_ACCESS.call,
   ModifyVpcBlockPublicAccessOptions: vpcBlockPublicAccessCall,
   DescribeVpcBlockPublicAccessOptions: vpcBlockPublicAccessCall,
   GetAllowedImagesSettings: (store, who, _action, params) => getAllowedImagesSettings(store, who, params),

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createSeedState } from "../state/seed";
+import { declarativeRefusal, runInstancesRequest } from "./declarative-ec2";
 import type { EffectiveDeclarative } from "./declarative-effective";
-import { AMAZON_IMAGES, allowedImageRefusal } from "./ec2-allowed-images";
+import { AMAZON_IMAGES } from "./ec2-allowed-images";
 
-// Allowed AMIs as the sandbox evaluates them (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-allowed-amis.html):
+// Allowed AMIs as the sandbox evaluates them with the policy-engine's evaluator (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-allowed-amis.html):
 // only `enabled` restricts; the account's own AMIs are always allowed; an image whose provider the
 // sandbox does not know, or a criterion it cannot evaluate, allows nothing (stricter, never kinder).
 
@@ -26,8 +27,9 @@ const policy = (state: string, criteria: Record<string, unknown>): EffectiveDecl
       ([k, v]) => [`allowed_images_settings.image_criteria.${k}`, v] as [string, unknown],
     ),
   ]);
+const NO_METADATA = { httpTokens: null, httpEndpoint: null, hopLimit: null, instanceMetadataTags: null };
 const refused = (effective: EffectiveDeclarative, image: string) =>
-  allowedImageRefusal(aws, account, effective, image)?.message;
+  declarativeRefusal(effective, runInstancesRequest(aws, account, NO_METADATA, image))?.message;
 
 describe("Allowed AMIs in the sandbox", () => {
   it("allows listed providers and the account's own images, refuses unknown ones with the message", () => {

@@ -1,16 +1,9 @@
-import type { AwsResource } from "../state/model";
 import type { StateStore } from "../state/store";
 import { AwsError } from "./common";
-import { declarativeDenial, dryRunSucceeded, ec2SettingCall, invalidParameter } from "./ec2-account-settings";
-import { imageBlockPublicAccess } from "./ec2-image-block-public-access";
-import {
-  applyPermissions,
-  ec2Id,
-  makesPublic,
-  ownInstance,
-  permissionChange,
-  permissionParameters,
-} from "./ec2-sharing";
+import { dryRunSucceeded, ec2SettingCall } from "./ec2-account-settings";
+import { IMAGE_BLOCK_PUBLIC_ACCESS } from "./ec2-image-block-public-access";
+import { modifySharingAttribute } from "./ec2-modify-sharing";
+import { addShareable, ec2Id, ownInstance } from "./ec2-sharing";
 import { elements } from "./s3/s3-xml";
 import type { WireCaller } from "./wire-caller";
 
@@ -40,20 +33,7 @@ export function createImage(store: StateStore, who: WireCaller, params: URLSearc
       ownInstance(store, who, instanceId);
       if (dryRun) throw dryRunSucceeded();
       const id = ec2Id("ami");
-      const image: AwsResource = {
-        arn: `arn:aws:ec2:${who.signed.region}::image/${id}`,
-        type: "AWS::EC2::Image",
-        accountId: who.account.id,
-        region: who.signed.region,
-        name: id,
-        properties: {
-          imageName: name,
-          sourceInstanceId: instanceId,
-          permissionGroups: [],
-          permissionUserIds: [],
-        },
-      };
-      store.state.aws.resources.push(image);
+      addShareable(store, who, "image", id, { imageName: name, sourceInstanceId: instanceId });
       return { result: elements([["imageId", id]]), responseElements: { imageId: id } };
     },
     [{ arn: `arn:aws:ec2:${who.signed.region}:${who.account.id}:instance/${instanceId ?? "*"}` }],
@@ -61,47 +41,20 @@ export function createImage(store: StateStore, who: WireCaller, params: URLSearc
 }
 
 export function modifyImageAttribute(store: StateStore, who: WireCaller, params: URLSearchParams): string {
-  const imageId = params.get("ImageId");
-  const change = permissionChange(params, "LaunchPermission", "launchPermission");
-  return ec2SettingCall(
-    store,
-    who,
-    "ModifyImageAttribute",
-    { imageId, launchPermission: permissionParameters(change), attributeType: "launchPermission" },
-    params,
-    (effective, dryRun) => {
-      const image = store.state.aws.resources.find(
-        (r) =>
-          r.type === "AWS::EC2::Image" &&
-          r.name === imageId &&
-          r.accountId === who.account.id &&
-          r.region === who.signed.region,
-      );
-      if (!image) throw new AwsError("InvalidAMIID.NotFound", `The image id '[${imageId}]' does not exist`);
-      const attribute = params.get("Attribute");
-      const others = ["Description.Value", "ImdsSupport.Value", "ProductCode.1", "Value"].some((p) =>
-        params.has(p),
-      );
-      if ((attribute && attribute !== "launchPermission") || others)
-        throw invalidParameter("The sandbox modifies only an image's launchPermission attribute.");
-      if (makesPublic(change)) {
-        const { state, managed } = imageBlockPublicAccess(store, who, effective);
-        if (state === "block-new-sharing" && managed)
-          throw declarativeDenial(
-            effective,
-            `block public access for AMIs is ${state}: ${imageId} cannot be made public`,
-          );
-        if (state === "block-new-sharing")
-          throw new AwsError(
-            "UnauthorizedOperation",
-            `Block public access for AMIs is enabled in this Region: ${imageId} cannot be made public.`,
-            403,
-          );
-      }
-      if (dryRun) throw dryRunSucceeded();
-      applyPermissions(image, change);
-      return { result: elements([["return", true]]), responseElements: { _return: true } };
-    },
-    [{ arn: `arn:aws:ec2:${who.signed.region}::image/${imageId ?? "*"}` }],
-  );
+  return modifySharingAttribute(store, who, params, {
+    action: "ModifyImageAttribute",
+    idParameter: "ImageId",
+    idField: "imageId",
+    kind: "image",
+    structure: "LaunchPermission",
+    attribute: "launchPermission",
+    attributeType: "launchPermission",
+    otherParameters: ["Description.Value", "ImdsSupport.Value", "ProductCode.1", "Value"],
+    owner: "an image's",
+    notFound: (id) => new AwsError("InvalidAMIID.NotFound", `The image id '[${id}]' does not exist`),
+    blockPublicAccess: IMAGE_BLOCK_PUBLIC_ACCESS,
+    refused: "be made public",
+    ownState: () => "enabled",
+    answer: { result: elements([["return", true]]), responseElements: { _return: true } },
+  });
 }

@@ -62,18 +62,46 @@ export function permissionParameters(change: PermissionChange) {
   return { add: items(change.add), remove: items(change.remove) };
 }
 
+/** A resource of `type` named `name` in the caller's account and Region. */
+export function ownResource(
+  store: StateStore,
+  who: WireCaller,
+  type: string,
+  name: string | null,
+): AwsResource | undefined {
+  return store.state.aws.resources.find(
+    (r) =>
+      r.type === type && r.name === name && r.accountId === who.account.id && r.region === who.signed.region,
+  );
+}
+
 /** An instance of the caller's account in the caller's Region, or EC2's not-found error. */
 export function ownInstance(store: StateStore, who: WireCaller, instanceId: string | null): AwsResource {
-  const found = store.state.aws.resources.find(
-    (r) =>
-      r.type === "AWS::EC2::Instance" &&
-      r.name === instanceId &&
-      r.accountId === who.account.id &&
-      r.region === who.signed.region,
-  );
+  const found = ownResource(store, who, "AWS::EC2::Instance", instanceId);
   if (!found)
     throw new AwsError("InvalidInstanceID.NotFound", `The instance ID '${instanceId}' does not exist`);
   return found;
+}
+
+/** The resource types of what can be shared. */
+export const SHAREABLE_TYPE = { image: "AWS::EC2::Image", snapshot: "AWS::EC2::Snapshot" } as const;
+
+/** Records a new AMI or snapshot of the caller's account and Region, shared with no one. */
+export function addShareable(
+  store: StateStore,
+  who: WireCaller,
+  kind: keyof typeof SHAREABLE_TYPE,
+  id: string,
+  properties: Record<string, unknown>,
+) {
+  store.state.aws.resources.push({
+    arn: `arn:aws:ec2:${who.signed.region}::${kind}/${id}`,
+    type: SHAREABLE_TYPE[kind],
+    accountId: who.account.id,
+    region: who.signed.region,
+    name: id,
+    properties: { ...properties, permissionGroups: [], permissionUserIds: [] },
+  });
 }
 
 export const ec2Id = (prefix: string) => `${prefix}-${randomBytes(9).toString("hex").slice(0, 17)}`;

@@ -1,16 +1,9 @@
-import type { AwsResource } from "../state/model";
 import type { StateStore } from "../state/store";
 import { AwsError } from "./common";
-import { declarativeDenial, dryRunSucceeded, ec2SettingCall, invalidParameter } from "./ec2-account-settings";
-import {
-  applyPermissions,
-  ec2Id,
-  makesPublic,
-  ownInstance,
-  permissionChange,
-  permissionParameters,
-} from "./ec2-sharing";
-import { snapshotBlockPublicAccess } from "./ec2-snapshot-block-public-access";
+import { dryRunSucceeded, ec2SettingCall } from "./ec2-account-settings";
+import { modifySharingAttribute } from "./ec2-modify-sharing";
+import { addShareable, ec2Id, ownInstance } from "./ec2-sharing";
+import { SNAPSHOT_BLOCK_PUBLIC_ACCESS } from "./ec2-snapshot-block-public-access";
 import { elements } from "./s3/s3-xml";
 import type { WireCaller } from "./wire-caller";
 
@@ -39,20 +32,7 @@ export function createSnapshots(store: StateStore, who: WireCaller, params: URLS
       const id = ec2Id("snap");
       const volumeId = `vol-${instance.name.slice(2)}`;
       const startTime = store.now().toISOString();
-      const snapshot: AwsResource = {
-        arn: `arn:aws:ec2:${who.signed.region}::snapshot/${id}`,
-        type: "AWS::EC2::Snapshot",
-        accountId: who.account.id,
-        region: who.signed.region,
-        name: id,
-        properties: {
-          volumeId,
-          sourceInstanceId: instance.name,
-          permissionGroups: [],
-          permissionUserIds: [],
-        },
-      };
-      store.state.aws.resources.push(snapshot);
+      addShareable(store, who, "snapshot", id, { volumeId, sourceInstanceId: instance.name });
       return {
         result: `<snapshotSet><item>${elements([
           ["snapshotId", id],
@@ -70,49 +50,20 @@ export function createSnapshots(store: StateStore, who: WireCaller, params: URLS
 }
 
 export function modifySnapshotAttribute(store: StateStore, who: WireCaller, params: URLSearchParams): string {
-  const snapshotId = params.get("SnapshotId");
-  const change = permissionChange(params, "CreateVolumePermission", "createVolumePermission");
-  return ec2SettingCall(
-    store,
-    who,
-    "ModifySnapshotAttribute",
-    {
-      snapshotId,
-      createVolumePermission: permissionParameters(change),
-      attributeType: "CREATE_VOLUME_PERMISSION",
-    },
-    params,
-    (effective, dryRun) => {
-      const snapshot = store.state.aws.resources.find(
-        (r) =>
-          r.type === "AWS::EC2::Snapshot" &&
-          r.name === snapshotId &&
-          r.accountId === who.account.id &&
-          r.region === who.signed.region,
-      );
-      if (!snapshot)
-        throw new AwsError("InvalidSnapshot.NotFound", `The snapshot '${snapshotId}' does not exist.`);
-      const attribute = params.get("Attribute");
-      if (attribute && attribute !== "createVolumePermission")
-        throw invalidParameter("The sandbox modifies only a snapshot's createVolumePermission attribute.");
-      if (makesPublic(change)) {
-        const { state, managed } = snapshotBlockPublicAccess(store, who, effective);
-        if (state !== "unblocked" && managed)
-          throw declarativeDenial(
-            effective,
-            `block public access for snapshots is ${state}: ${snapshotId} cannot be shared publicly`,
-          );
-        if (state !== "unblocked")
-          throw new AwsError(
-            "UnauthorizedOperation",
-            `Block public access for snapshots is ${state} in this Region: ${snapshotId} cannot be shared publicly.`,
-            403,
-          );
-      }
-      if (dryRun) throw dryRunSucceeded();
-      applyPermissions(snapshot, change);
-      return { result: "", responseElements: null };
-    },
-    [{ arn: `arn:aws:ec2:${who.signed.region}::snapshot/${snapshotId ?? "*"}` }],
-  );
+  return modifySharingAttribute(store, who, params, {
+    action: "ModifySnapshotAttribute",
+    idParameter: "SnapshotId",
+    idField: "snapshotId",
+    kind: "snapshot",
+    structure: "CreateVolumePermission",
+    attribute: "createVolumePermission",
+    attributeType: "CREATE_VOLUME_PERMISSION",
+    otherParameters: [],
+    owner: "a snapshot's",
+    notFound: (id) => new AwsError("InvalidSnapshot.NotFound", `The snapshot '${id}' does not exist.`),
+    blockPublicAccess: SNAPSHOT_BLOCK_PUBLIC_ACCESS,
+    refused: "be shared publicly",
+    ownState: (state) => state,
+    answer: { result: "", responseElements: null },
+  });
 }

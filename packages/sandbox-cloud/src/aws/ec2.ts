@@ -6,10 +6,9 @@ import type { AwsResource } from "../state/model";
 import type { StateStore } from "../state/store";
 import { apiCallOf } from "./api-calls";
 import { AwsError, authenticateAws } from "./common";
-import { declarativeRefusal } from "./declarative-ec2";
+import { declarativeRefusal, runInstancesRequest } from "./declarative-ec2";
 import { effectiveDeclarative } from "./declarative-effective";
 import { EC2_ACCOUNT_ACTIONS } from "./ec2-account-actions";
-import { allowedImageRefusal } from "./ec2-allowed-images";
 import { getInstanceMetadataDefaults } from "./ec2-metadata-defaults";
 import { elements } from "./s3/s3-xml";
 import { scpDenialError } from "./service-errors";
@@ -220,20 +219,18 @@ function runInstances(store: StateStore, who: WireCaller, params: URLSearchParam
       userAgent: who.userAgent,
     },
     () => {
-      const refused = declarativeRefusal(store.state.aws, account.id, {
+      const aws = store.state.aws;
+      const metadata = {
         httpTokens: params.get("MetadataOptions.HttpTokens"),
         httpEndpoint: params.get("MetadataOptions.HttpEndpoint"),
         hopLimit: hops,
         instanceMetadataTags: params.get("MetadataOptions.InstanceMetadataTags"),
-      });
-      if (refused) throw refused;
-      const notAllowed = allowedImageRefusal(
-        store.state.aws,
-        account.id,
-        effectiveDeclarative(store.state.aws, account.id),
-        imageId,
+      };
+      const refused = declarativeRefusal(
+        effectiveDeclarative(aws, account.id),
+        runInstancesRequest(aws, account.id, metadata, imageId),
       );
-      if (notAllowed) throw notAllowed;
+      if (refused) throw refused;
       if (dryRun) {
         throw new AwsError("DryRunOperation", "Request would have succeeded, but DryRun flag is set.", 412);
       }

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { ContextValue } from "@palisade/policy-engine/evaluators/scp/evaluate-scp";
 import { AwsError } from "../aws/common";
-import { declarativeRefusal } from "../aws/declarative-ec2";
-import { governedCallRefusal } from "../aws/declarative-governed-calls";
+import { declarativeRefusal, runInstancesRequest } from "../aws/declarative-ec2";
+import { effectiveDeclarative } from "../aws/declarative-effective";
 import type { AwsAccount, AwsResource, AwsState } from "../state/model";
 import type { StateStore } from "../state/store";
 import { resolveCaller } from "./aws-caller";
@@ -177,6 +177,28 @@ function canonicalAction(action: string): string {
   return `${service.toLowerCase()}:${operation}`;
 }
 
+/** A launch as `/sandbox/try` states it: the metadata options and the image its condition keys name. */
+function launchRequest(aws: AwsState, accountId: string, context: Record<string, ContextValue>) {
+  const stated = (key: string) => {
+    const v = ctxGet(context, key);
+    return v === undefined ? null : String(v);
+  };
+  const metadata = {
+    httpTokens: stated("ec2:MetadataHttpTokens"),
+    httpEndpoint: null,
+    hopLimit: stated("ec2:MetadataHttpPutResponseHopLimit"),
+    instanceMetadataTags: null,
+  };
+  const image = ctxGet(context, "ec2:ImageID");
+  const imageArn = Array.isArray(image) ? image[0] : image;
+  return runInstancesRequest(
+    aws,
+    accountId,
+    metadata,
+    imageArn === undefined ? undefined : String(imageArn).split("/").pop(),
+  );
+}
+
 export function tryAws(store: StateStore, given: AwsTryInput): TryOutcome {
   const aws = store.state.aws;
   if (!/^[a-z0-9-]+:[a-z0-9*]+$/i.test(given.action))
@@ -222,30 +244,17 @@ export function tryAws(store: StateStore, given: AwsTryInput): TryOutcome {
       },
       () => {
         const context = { ...globalContext(store, principal, region), ...(input.context ?? {}) };
-        // The account's declarative policy governs launches as it does on EC2's own endpoint.
-        if (input.action === "ec2:RunInstances") {
-          const stated = (key: string) => {
-            const v = ctxGet(context, key);
-            return v === undefined ? null : String(v);
-          };
-          const refused = declarativeRefusal(aws, account.id, {
-            httpTokens: stated("ec2:MetadataHttpTokens"),
-            httpEndpoint: null,
-            hopLimit: stated("ec2:MetadataHttpPutResponseHopLimit"),
-            instanceMetadataTags: null,
-          });
-          if (refused) throw refused;
-        }
-        // The settings the policy sets, and Allowed AMIs on a launch's image.
-        const image = ctxGet(context, "ec2:ImageID");
-        const imageId = Array.isArray(image) ? image[0] : image;
-        const governed = governedCallRefusal(
-          aws,
-          account.id,
-          input.action,
-          imageId === undefined ? undefined : String(imageId),
+        // The account's declarative policy governs the call as it does on EC2's own endpoint: a
+        // launch's metadata options and image (`ec2:ImageID`), and the settings the policy sets.
+        // Public sharing of AMIs and snapshots is judged on EC2's endpoint only: no IAM condition
+        // key says a request makes an image or snapshot public.
+        const refused = declarativeRefusal(
+          effectiveDeclarative(aws, account.id),
+          input.action === "ec2:RunInstances"
+            ? launchRequest(aws, account.id, context)
+            : { action: input.action, parameters: {}, account: account.id },
         );
-        if (governed) throw governed;
+        if (refused) throw refused;
         const changed = applyAction(aws, { action: input.action, resource, account, region, context });
         return { result: changed, changed };
       },

@@ -1,14 +1,18 @@
+import { imageViolations } from "./declarative-images";
 import type { EffectiveDeclarative } from "./declarative-merge";
 
 /**
  * An EC2 request as a declarative policy sees it: the API action and the request parameters it
  * governs, named as on EC2's Query API (e.g. `MetadataOptions.HttpTokens`,
  * `LaunchPermission.Add.1.Group`). `ImageProvider` on RunInstances names the launched image's
- * provider: `amazon`, `aws-marketplace`, `aws-backup-vault` or the owning account id.
+ * provider: `amazon`, `aws-marketplace`, `aws-backup-vault` or the owning account id. `account` is
+ * the account making the request, where known: its own AMIs are always allowed
+ * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-allowed-amis.html).
  */
 export interface DeclarativeRequest {
   action: string;
   parameters: Readonly<Record<string, string>>;
+  account?: string;
 }
 
 /**
@@ -38,7 +42,7 @@ const setting = (effective: EffectiveDeclarative, path: string) => {
 };
 
 function settingViolation(effective: EffectiveDeclarative, action: string): string | undefined {
-  const path = SETTING_APIS[action];
+  const path = Object.entries(SETTING_APIS).find(([api]) => api.toLowerCase() === action)?.[1];
   if (!path) return undefined;
   const set = [...effective.keys()].some(
     (key) => key === path || key.startsWith(`${path}.`) || path.startsWith(`${key}.`),
@@ -73,26 +77,6 @@ function metadataViolations(effective: EffectiveDeclarative, p: DeclarativeReque
   return violations;
 }
 
-/**
- * Allowed images: with the state `enabled`, a launch from an image whose provider no criterion
- * lists is refused; `audit_mode` only reports
- * (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-allowed-amis.html). A request that does
- * not state its image's provider is refused when the setting is enabled (stricter than EC2, which
- * knows every image's owner).
- */
-function imageViolation(effective: EffectiveDeclarative, p: DeclarativeRequest["parameters"]): string[] {
-  if (setting(effective, "allowed_images_settings.state") !== "enabled") return [];
-  const providers = [...effective]
-    .filter(([key]) =>
-      /^allowed_images_settings\.image_criteria\.criteria_\d+\.allowed_image_providers$/.test(key),
-    )
-    .flatMap(([, value]) => (Array.isArray(value) ? value.map(String) : []));
-  const provider = p.ImageProvider;
-  return provider !== undefined && providers.includes(provider)
-    ? []
-    : [`the image's provider (${provider ?? "unstated"}) is not an allowed image provider`];
-}
-
 function publicSharing(p: DeclarativeRequest["parameters"], permission: string): boolean {
   return Object.entries(p).some(
     ([key, value]) => new RegExp(`^${permission}\\.Add\\.\\d+\\.Group$`).test(key) && value === "all",
@@ -104,6 +88,8 @@ function publicSharing(p: DeclarativeRequest["parameters"], permission: string):
  * refusal carries after the policy's `exception_message`; empty when the request is allowed.
  * Attributes are those of the syntax page
  * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_declarative_syntax.html).
+ * Actions are matched without regard to case, as IAM matches them
+ * (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_elements_action.html).
  */
 export function declarativeViolations(
   effective: EffectiveDeclarative,
@@ -111,29 +97,30 @@ export function declarativeViolations(
 ): string[] {
   if (effective.size === 0) return [];
   const p = request.parameters;
-  const setting_ = settingViolation(effective, request.action);
+  const action = request.action.toLowerCase();
+  const setting_ = settingViolation(effective, action);
   if (setting_) return [setting_];
-  switch (request.action) {
-    case "ec2:RunInstances":
-      return [...metadataViolations(effective, p), ...imageViolation(effective, p)];
-    case "ec2-instance-connect:SendSerialConsoleSSHPublicKey":
+  switch (action) {
+    case "ec2:runinstances":
+      return [...metadataViolations(effective, p), ...imageViolations(effective, p, request.account)];
+    case "ec2-instance-connect:sendserialconsolesshpublickey":
       return setting(effective, "serial_console_access.status") === "disabled"
         ? ["EC2 serial console access is disabled"]
         : [];
-    case "ec2:ModifyImageAttribute": {
+    case "ec2:modifyimageattribute": {
       const state = setting(effective, "image_block_public_access.state");
       return state === "block_new_sharing" && publicSharing(p, "LaunchPermission")
         ? ["images cannot be shared publicly (image block public access)"]
         : [];
     }
-    case "ec2:ModifySnapshotAttribute": {
+    case "ec2:modifysnapshotattribute": {
       const state = setting(effective, "snapshot_block_public_access.state");
       return (state === "block_new_sharing" || state === "block_all_sharing") &&
         publicSharing(p, "CreateVolumePermission")
         ? ["snapshots cannot be shared publicly (snapshot block public access)"]
         : [];
     }
-    case "ec2:CreateVpcBlockPublicAccessExclusion":
+    case "ec2:createvpcblockpublicaccessexclusion":
       return setting(effective, "vpc_block_public_access.internet_gateway_block.exclusions_allowed") ===
         "disabled"
         ? ["VPC block public access exclusions are not allowed"]
