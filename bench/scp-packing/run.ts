@@ -3,9 +3,9 @@ import { readCatalogueFiles } from "@palisade/policy-engine/catalogue/read-catal
 import { compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
 import {
   DEFAULT_SCP_LIMITS,
+  LOWER_SCP_LIMITS,
   type PackGuardrail,
   packScps,
-  RAISED_SCP_LIMITS,
   type ScpLimits,
 } from "@palisade/policy-engine/compilers/aws/pack-scps";
 import { POLICY_KEY_ALPHABET } from "@palisade/policy-engine/keys/policy-key";
@@ -44,8 +44,8 @@ aws.forEach((definition, i) => {
 const header = ["limits", "guardrails fitted", "SCPs used", "characters per SCP", "pack time"];
 const rows: string[][] = [];
 for (const [label, limits] of [
-  ["default (5 SCPs x 5,120)", DEFAULT_SCP_LIMITS],
-  ["raised (10 SCPs x 10,240)", RAISED_SCP_LIMITS],
+  ["default (10 SCPs x 10,240)", DEFAULT_SCP_LIMITS],
+  ["before May 2026 (5 SCPs x 5,120)", LOWER_SCP_LIMITS],
 ] as [string, ScpLimits][]) {
   const start = performance.now();
   const result = packScps({ target: OU, guardrails, limits, foreign: FOREIGN });

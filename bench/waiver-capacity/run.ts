@@ -1,6 +1,6 @@
 import { parseCatalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
 import { readCatalogueFiles } from "@palisade/policy-engine/catalogue/read-catalogue-files";
-import { DEFAULT_SCP_LIMITS, RAISED_SCP_LIMITS } from "@palisade/policy-engine/compilers/aws/pack-scps";
+import { DEFAULT_SCP_LIMITS, LOWER_SCP_LIMITS } from "@palisade/policy-engine/compilers/aws/pack-scps";
 import {
   MAX_COUNTED_WAIVERS,
   principalWaiverCapacity,
@@ -22,7 +22,7 @@ const scenarios: [string, (i: number) => Date][] = [
   ["one window", () => waiverWindowEnd(NOW, 8 * HOUR)],
 ];
 
-const header = ["guardrail", ...scenarios.map(([label]) => label), "one window, raised quota"];
+const header = ["guardrail", ...scenarios.map(([label]) => label), "one window, 5,120-character quota"];
 const rows: string[][] = [];
 for (const definition of aws) {
   const input = {
@@ -41,7 +41,7 @@ for (const definition of aws) {
   rows.push([
     definition.slug,
     ...scenarios.map(([, endOf]) => shown(principalWaiverCapacity(input, DEFAULT_SCP_LIMITS, endOf))),
-    shown(principalWaiverCapacity(input, RAISED_SCP_LIMITS, scenarios[2]![1])),
+    shown(principalWaiverCapacity(input, LOWER_SCP_LIMITS, scenarios[2]![1])),
   ]);
 }
 
@@ -52,7 +52,7 @@ const line = (cells: string[]) =>
   `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
 console.log(
   `Principal waivers that fit one AWS guardrail alone in its SCP (${aws.length} guardrails, default parameters, ` +
-    `5,120 characters; raised: 10,240)`,
+    `10,240 characters; last column: 5,120, the quota before May 2026)`,
 );
 console.log(line(header));
 console.log(`|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);

@@ -177,13 +177,15 @@ describe.each(engines)(
         error: "",
       });
       const scp = target?.types.find((t) => t.type === AwsPolicyType.SERVICE_CONTROL_POLICY);
-      // FullAWSAccess and Palisade's one packed SCP; the other four slots hold 5,120 characters each.
+      // FullAWSAccess and Palisade's one packed SCP; the nine slots beside FullAWSAccess hold 10,240
+      // characters each
+      // (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html).
       expect(scp).toMatchObject({
         attached: 2,
         palisadePolicies: 1,
-        maxPerTarget: 5,
-        maxCharacters: 5_120,
-        charactersAvailable: 4 * 5_120,
+        maxPerTarget: 10,
+        maxCharacters: 10_240,
+        charactersAvailable: 9 * 10_240,
       });
       expect(scp?.charactersUsed).toBe(await packedLength());
       expect(target?.types.find((t) => t.type === AwsPolicyType.DECLARATIVE_POLICY_EC2)).toMatchObject({
@@ -192,7 +194,7 @@ describe.each(engines)(
         maxCharacters: 10_000,
       });
 
-      // The connector's raised quotas are what the space is measured against.
+      // The quotas the connector states are what the space is measured against.
       const db = server.palisade.database.db;
       const [row] = await db.select().from(connectors).where(eq(connectors.id, connectorId));
       await db
@@ -200,17 +202,17 @@ describe.each(engines)(
         .set({
           config: {
             ...(row?.config as object),
-            policyLimits: { SERVICE_CONTROL_POLICY: { perTarget: 10, characters: 10_240 } },
+            policyLimits: { SERVICE_CONTROL_POLICY: { perTarget: 5, characters: 5_120 } },
           },
         })
         .where(eq(connectors.id, connectorId));
-      const raised = (await client.getPolicySpace({ connectorId })).items[0]?.types.find(
+      const stated = (await client.getPolicySpace({ connectorId })).items[0]?.types.find(
         (t) => t.type === AwsPolicyType.SERVICE_CONTROL_POLICY,
       );
-      expect(raised).toMatchObject({
-        maxPerTarget: 10,
-        maxCharacters: 10_240,
-        charactersAvailable: 9 * 10_240,
+      expect(stated).toMatchObject({
+        maxPerTarget: 5,
+        maxCharacters: 5_120,
+        charactersAvailable: 4 * 5_120,
       });
 
       // Paged: a page past the last has no targets but the same total.

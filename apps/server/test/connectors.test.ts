@@ -159,8 +159,8 @@ describe.each(engines)("connectors on %s", (engine) => {
     expect(setup.markdown).toContain(aws?.externalId);
   });
 
-  // Raised quotas: https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html
-  it("keeps an AWS connector's raised SCP quotas, which the compiler and packer then use", async () => {
+  // Quotas: https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html
+  it("keeps the SCP quotas an AWS connector states, which the compiler and packer then use", async () => {
     const client = server.client(ConnectorService, admin);
     const config = (scpMaxCharacters: number, scpMaxPerTarget: number) => ({
       kind: {
@@ -173,20 +173,20 @@ describe.each(engines)("connectors on %s", (engine) => {
         },
       },
     });
-    const { connector } = await client.createConnector({ name: "Raised quotas", config: config(10_240, 10) });
+    const { connector } = await client.createConnector({ name: "Stated quotas", config: config(5_120, 5) });
     const aws = connector?.config?.kind.case === "aws" ? connector.config.kind.value : undefined;
-    expect([aws?.scpMaxCharacters, aws?.scpMaxPerTarget]).toEqual([10_240, 10]);
+    expect([aws?.scpMaxCharacters, aws?.scpMaxPerTarget]).toEqual([5_120, 5]);
     const db = server.palisade.database.db;
     const id = connector?.entity?.id ?? "";
     expect(await policyQuotasFor(db, server.defaultTenantId, id, "SERVICE_CONTROL_POLICY")).toEqual({
-      characters: 10_240,
-      perTarget: 10,
+      characters: 5_120,
+      perTarget: 5,
     });
 
     await client.updateConnector({ id, config: config(0, 0) });
     expect(await policyQuotasFor(db, server.defaultTenantId, id, "SERVICE_CONTROL_POLICY")).toEqual({
-      characters: 5_120,
-      perTarget: 5,
+      characters: 10_240,
+      perTarget: 10,
     });
     const error = await errorOf(client.updateConnector({ id, config: config(2_000_000, 5) }));
     expect(error.code).toBe(Code.InvalidArgument);

@@ -136,12 +136,12 @@ describe.each(engines)("deployments on %s", (engine) => {
       ).toContain(field);
     }
     // Refused before anything is stored: the SCP would exceed what AWS Organizations accepts.
-    const arns = Array.from({ length: 120 }, (_, i) => `arn:aws:iam::*:role/break-glass-role-number-${i}`);
+    const arns = Array.from({ length: 240 }, (_, i) => `arn:aws:iam::*:role/break-glass-role-number-${i}`);
     const tooLong = await errorOf(
       manager().createBundle({ ...valid, parameters: { exempt_principal_arns: arns } }),
     );
     expect(tooLong.code).toBe(Code.InvalidArgument);
-    expect(tooLong.rawMessage).toMatch(/5120-character limit/);
+    expect(tooLong.rawMessage).toMatch(/10240-character limit/);
     expect(tooLong.findDetails(ErrorDetailSchema)[0]?.code).toBe(ProductErrorCode.POLICY_LIMIT_EXCEEDED);
     expect((await manager().listBundle({})).items).toEqual([]);
 

@@ -246,13 +246,13 @@ describe.skipIf(!motoAvailable())("Palisade's AWS adapter on moto's Organization
       await detach(first);
       row.detachLastScp = await outcome(() => detach("p-FullAWSAccess"));
       const extra: string[] = [];
-      for (let i = 0; i < 5; i++) extra.push(await create(`diff-extra-${i}`));
-      for (const id of extra.slice(0, 4)) await attach(id);
-      row.attachSixth = await outcome(() => attach(extra[4]!));
-      for (const id of extra.slice(0, 4)) await detach(id);
+      for (let i = 0; i < 10; i++) extra.push(await create(`diff-extra-${i}`));
+      for (const id of extra.slice(0, 9)) await attach(id);
+      row.attachEleventh = await outcome(() => attach(extra[9]!));
+      for (const id of extra.slice(0, 9)) await detach(id);
       const big = JSON.stringify({
         Version: "2012-10-17",
-        Statement: [{ Effect: "Deny", Action: "s3:*", Resource: `arn:aws:s3:::${"b".repeat(5200)}` }],
+        Statement: [{ Effect: "Deny", Action: "s3:*", Resource: `arn:aws:s3:::${"b".repeat(10_300)}` }],
       });
       row.contentOverQuota = await outcome(() =>
         raw.send(new CreatePolicyCommand(scp(`diff-big-${name}`, big))),
@@ -279,9 +279,9 @@ describe.skipIf(!motoAvailable())("Palisade's AWS adapter on moto's Organization
       detachUnattached: "PolicyNotAttachedException",
       // ConstraintViolationException, MIN_POLICY_TYPE_ATTACHMENT_LIMIT_EXCEEDED (same page): a target keeps one SCP.
       detachLastScp: "ConstraintViolationException",
-      // 5 SCPs per target (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html).
-      attachSixth: "ConstraintViolationException",
-      // 5,120 characters per SCP (same page).
+      // 10 SCPs per target (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html).
+      attachEleventh: "ConstraintViolationException",
+      // 10,240 characters per SCP (same page).
       contentOverQuota: "ConstraintViolationException",
       // https://docs.aws.amazon.com/organizations/latest/APIReference/API_CreatePolicy.html#API_CreatePolicy_Errors
       contentNotJson: "MalformedPolicyDocumentException",
@@ -298,7 +298,7 @@ describe.skipIf(!motoAvailable())("Palisade's AWS adapter on moto's Organization
       attachTwice: "ok",
       detachUnattached: "ok",
       detachLastScp: "ok",
-      attachSixth: "ok",
+      attachEleventh: "ok",
       contentOverQuota: "ok",
       contentNotJson: "ok",
       renameToTakenName: "ok",

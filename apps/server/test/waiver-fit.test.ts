@@ -73,7 +73,7 @@ function packedLength(account: string, principals: string[]): number {
   return guardrailStatements({ key: "7KQ2M9X", slug: SLUG, content }).join(",").length;
 }
 
-// An SCP holds at most 5,120 characters by default
+// An SCP holds at most 10,240 characters by default
 // (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html). Here the
 // connector's quota is set so that the guardrail has room for exactly ROOM principal waivers in one
 // window, and every waiver Palisade acknowledges must then be enforced by the sandbox.

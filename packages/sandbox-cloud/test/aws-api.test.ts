@@ -133,14 +133,16 @@ describe("service control policies", () => {
     );
   });
 
-  it("refuses a sixth SCP on a target, an oversized document, a duplicate name and malformed JSON", async () => {
+  // 10 SCPs per target of 10,240 characters each
+  // (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html).
+  it("refuses an eleventh SCP on a target, an oversized document, a duplicate name and malformed JSON", async () => {
     const { Roots } = await org.send(new ListRootsCommand({}));
     const { Children } = await org.send(
       new ListChildrenCommand({ ParentId: Roots![0]!.Id!, ChildType: "ORGANIZATIONAL_UNIT" }),
     );
     const ouId = Children![0]!.Id!;
-    // FullAWSAccess is already attached, so four more reach the limit of five.
-    for (let i = 0; i < 4; i++) {
+    // FullAWSAccess is already attached, so nine more reach the limit of ten.
+    for (let i = 0; i < 9; i++) {
       const p = await org.send(
         new CreatePolicyCommand({
           Name: `limit-${i}`,
@@ -151,16 +153,16 @@ describe("service control policies", () => {
       );
       await org.send(new AttachPolicyCommand({ PolicyId: p.Policy!.PolicySummary!.Id!, TargetId: ouId }));
     }
-    const sixth = await org.send(
+    const eleventh = await org.send(
       new CreatePolicyCommand({
-        Name: "limit-5",
+        Name: "limit-10",
         Description: "",
         Type: "SERVICE_CONTROL_POLICY",
         Content: denyEc2("L5"),
       }),
     );
     const tooMany = await errorOf(
-      org.send(new AttachPolicyCommand({ PolicyId: sixth.Policy!.PolicySummary!.Id!, TargetId: ouId })),
+      org.send(new AttachPolicyCommand({ PolicyId: eleventh.Policy!.PolicySummary!.Id!, TargetId: ouId })),
     );
     expect(tooMany.name).toBe("ConstraintViolationException");
     expect(tooMany.Reason).toBe("MAX_POLICY_TYPE_ATTACHMENT_LIMIT_EXCEEDED");
@@ -172,7 +174,7 @@ describe("service control policies", () => {
           Effect: "Deny",
           Action: "ec2:*",
           Resource: "*",
-          Condition: { StringNotEquals: { "aws:PrincipalArn": "x".repeat(5100) } },
+          Condition: { StringNotEquals: { "aws:PrincipalArn": "x".repeat(10_200) } },
         },
       ],
     });
@@ -229,7 +231,10 @@ describe("service control policies", () => {
 
     const missingTarget = await errorOf(
       org.send(
-        new AttachPolicyCommand({ PolicyId: sixth.Policy!.PolicySummary!.Id!, TargetId: "ou-zzzz-99999999" }),
+        new AttachPolicyCommand({
+          PolicyId: eleventh.Policy!.PolicySummary!.Id!,
+          TargetId: "ou-zzzz-99999999",
+        }),
       ),
     );
     expect(missingTarget.name).toBe("TargetNotFoundException");

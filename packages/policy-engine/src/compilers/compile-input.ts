@@ -51,7 +51,7 @@ export interface CompileBundleInput {
    * management group) shared by all scopes; required when scopes span several.
    */
   azureDefinitionScope?: string;
-  /** AWS only: the characters an SCP may have in the target organisation (default 5,120). */
+  /** AWS only: the characters an SCP may have in the target organisation (default 10,240). */
   scpMaxCharacters?: number;
   /** AWS declarative policies only: the characters a declarative policy may have (default 10,000). */
   declarativeMaxCharacters?: number;

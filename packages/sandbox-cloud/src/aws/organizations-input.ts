@@ -4,7 +4,12 @@ import {
 } from "@palisade/policy-engine/evaluators/scp/validate-scp-document";
 import { AwsError, page } from "./common";
 
-export const SCP_MAX_CHARS = 5120;
+/**
+ * Characters an SCP or an RCP may hold: 10,240 and 5,120 ("Maximum size of a policy document",
+ * https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html#min-max-values;
+ * the SCP size was 5,120 until 15 May 2026).
+ */
+const MAX_CHARS: Readonly<Record<OrganizationPolicyKind, number>> = { scp: 10_240, rcp: 5120 };
 const PAGE_MAX = 20;
 
 export type OrganizationsInput = Record<string, unknown>;
@@ -36,12 +41,12 @@ export function paged<T>(items: T[], input: OrganizationsInput, key: string) {
   return p.nextToken ? { [key]: p.items, NextToken: p.nextToken } : { [key]: p.items };
 }
 
-/** SCPs and RCPs alike hold at most 5,120 characters (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html). */
+/** Checks an SCP's or an RCP's size (MAX_CHARS) and grammar. */
 export function validateScpContent(content: string, kind: OrganizationPolicyKind = "scp") {
-  if (content.length > SCP_MAX_CHARS) {
+  if (content.length > MAX_CHARS[kind]) {
     throw new AwsError(
       "ConstraintViolationException",
-      `You have exceeded the maximum size of a policy document (${SCP_MAX_CHARS} characters).`,
+      `You have exceeded the maximum size of a policy document (${MAX_CHARS[kind]} characters).`,
       400,
       { Reason: "POLICY_CONTENT_LIMIT_EXCEEDED" },
     );

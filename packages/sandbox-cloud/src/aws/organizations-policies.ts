@@ -19,8 +19,14 @@ import { readTags, setInitialTags } from "./organizations-tags";
 import { recordCloudTrail } from "./trail";
 
 export { SCP } from "./organization-tree";
-/** Five SCPs and five RCPs per root, OU or account (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html). */
-export const SCP_MAX_PER_TARGET = 5;
+/**
+ * Policies of one type a root, OU or account may have attached ("Number of policies that you can
+ * attach to an entity",
+ * https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html#min-max-policies):
+ * 10 SCPs (5 until 15 May 2026) and 5 RCPs, as AWS. AWS allows 10 declarative policies; the sandbox
+ * allows 5, stricter than AWS.
+ */
+export const MAX_PER_TARGET: Readonly<Record<string, number>> = { [SCP]: 10, [RCP]: 5, [DECLARATIVE_EC2]: 5 };
 export const RCP_FULL_AWS_ACCESS_ID = "p-RCPFullAWSAccess";
 
 export const POLICY_ACTIONS = new Set([
@@ -45,7 +51,7 @@ const notEnabled = () =>
 function validateContent(content: string, type: string) {
   if (type !== DECLARATIVE_EC2) return validateScpContent(content, type === RCP ? "rcp" : "scp");
   // Declarative policies hold at most 10,000 characters
-  // (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html).
+  // (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html#min-max-values).
   if (content.length > DECLARATIVE_MAX_CHARS)
     throw new AwsError(
       "ConstraintViolationException",
@@ -194,10 +200,11 @@ export function handlePolicyAction(
       }
       const type = policyTypeOf(policy);
       if (!policyTypeEnabled(aws, type)) throw notEnabled();
-      if (policiesForTarget(aws, target.id, type).length >= SCP_MAX_PER_TARGET) {
+      const max = MAX_PER_TARGET[type] ?? 0;
+      if (policiesForTarget(aws, target.id, type).length >= max) {
         throw new AwsError(
           "ConstraintViolationException",
-          `You have attached the maximum number of policies of this type (${SCP_MAX_PER_TARGET}) to the target.`,
+          `You have attached the maximum number of policies of this type (${max}) to the target.`,
           400,
           { Reason: "MAX_POLICY_TYPE_ATTACHMENT_LIMIT_EXCEEDED" },
         );

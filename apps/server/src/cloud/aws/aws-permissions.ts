@@ -31,8 +31,14 @@ export const AWS_REQUIRED_ACTIONS = [...READ_ACTIONS, ...WRITE_ACTIONS];
 const TAG = `aws:ResourceTag/${MANAGED_TAG.Key}`;
 const REQUEST_TAG = `aws:RequestTag/${MANAGED_TAG.Key}`;
 /**
- * The Organizations policy types Palisade writes, and their policy ARNs
- * (`arn:aws:organizations::<account>:policy/o-<org>/<type in lower case>/p-<id>`).
+ * The Organizations policy types Palisade writes, and their policy ARNs: the `policy` resource type
+ * is `arn:${Partition}:organizations::${Account}:policy/o-${OrganizationId}/${PolicyType}/p-${PolicyId}`
+ * (https://docs.aws.amazon.com/service-authorization/latest/reference/list_awsorganizations.html#awsorganizations-resources-for-iam-policies),
+ * `${PolicyType}` being the type in lower case: `service_control_policy`, `resource_control_policy`,
+ * `declarative_policy_ec2` (e.g. `…:policy/o-aa111bb222/declarative_policy_ec2/p-i9j8k7l6m5` in
+ * https://docs.aws.amazon.com/organizations/latest/userguide/orgs_policies_create.html). AWS-managed
+ * policies (`awspolicy`, `arn:${Partition}:organizations::aws:policy/${PolicyType}/p-${PolicyId}`, such
+ * as FullAWSAccess) have no `o-` segment, so these patterns leave them out.
  */
 export const MANAGED_POLICY_TYPES = [
   "SERVICE_CONTROL_POLICY",

@@ -14,9 +14,10 @@ import { policyLimitsOf } from "./policy-quotas";
 // Quotas: https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html
 const TARGET = "ou-ab12-11111111";
 const DEFAULT_CONNECTOR = { provider: "aws" };
-const RAISED_CONNECTOR = {
+/** A connector stating the SCP quotas AWS had before it doubled them on 15 May 2026. */
+const LOWER_CONNECTOR = {
   provider: "aws",
-  policyLimits: { SERVICE_CONTROL_POLICY: { perTarget: 10, characters: 10_240 } },
+  policyLimits: { SERVICE_CONTROL_POLICY: { perTarget: 5, characters: 5120 } },
 };
 const KEYS = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
@@ -42,7 +43,7 @@ function sized(index: number, size: number): PackGuardrail {
 }
 
 describe("the connector's SCP quotas, used by the packer and the compiler", () => {
-  // 40 guardrails of 2,500 characters: two fit in a default SCP, four in a raised one.
+  // 40 guardrails of 2,500 characters: two fit in an SCP of 5,120 characters, four in one of 10,240.
   const guardrails = Array.from({ length: 40 }, (_, i) => sized(i, 2_500));
   const pack = (config: unknown) =>
     packScps({
@@ -53,8 +54,8 @@ describe("the connector's SCP quotas, used by the packer and the compiler", () =
       foreign: 1,
     });
 
-  it("packs up to 10 SCPs of 10,240 characters on a target of a connector with raised quotas", () => {
-    const { packs, unplaced } = pack(RAISED_CONNECTOR);
+  it("packs up to 10 SCPs of 10,240 characters on a target of a default connector", () => {
+    const { packs, unplaced } = pack(DEFAULT_CONNECTOR);
     expect(packs).toHaveLength(9);
     expect(Math.max(...packs.map((p) => p.content.length))).toBeGreaterThan(5_120);
     for (const p of packs) expect(p.content.length).toBeLessThanOrEqual(10_240);
@@ -62,8 +63,8 @@ describe("the connector's SCP quotas, used by the packer and the compiler", () =
     expect(unplaced).toHaveLength(4);
   });
 
-  it("refuses beyond 5 SCPs of 5,120 characters on a target of a default connector", () => {
-    const { packs, unplaced } = pack(DEFAULT_CONNECTOR);
+  it("refuses beyond 5 SCPs of 5,120 characters on a target of a connector stating those quotas", () => {
+    const { packs, unplaced } = pack(LOWER_CONNECTOR);
     expect(packs).toHaveLength(4);
     for (const p of packs) expect(p.content.length).toBeLessThanOrEqual(5_120);
     expect(packs.flatMap((p) => p.keys)).toHaveLength(8);
@@ -89,10 +90,10 @@ describe("the connector's SCP quotas, used by the packer and the compiler", () =
         now: new Date(),
         scpMaxCharacters: policyLimitsOf(config, "SERVICE_CONTROL_POLICY").characters,
       });
-    const length = compile(RAISED_CONNECTOR).content.length;
+    const length = compile(DEFAULT_CONNECTOR).content.length;
     expect(length).toBeGreaterThan(5_120);
     expect(length).toBeLessThanOrEqual(10_240);
-    expect(() => compile(DEFAULT_CONNECTOR)).toThrow(PolicyLimitExceededError);
-    expect(() => compile(DEFAULT_CONNECTOR)).toThrow(/5120-character limit/);
+    expect(() => compile(LOWER_CONNECTOR)).toThrow(PolicyLimitExceededError);
+    expect(() => compile(LOWER_CONNECTOR)).toThrow(/5120-character limit/);
   });
 });

@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { AwsPolicyType, ConnectorConfigSchema } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
-import { DEFAULT_SCP_LIMITS, RAISED_SCP_LIMITS } from "@palisade/policy-engine/compilers/aws/pack-scps";
+import { DEFAULT_SCP_LIMITS, LOWER_SCP_LIMITS } from "@palisade/policy-engine/compilers/aws/pack-scps";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "./connector-config";
 import { connectorMessage } from "./connector-message";
@@ -35,36 +35,36 @@ describe("AWS quotas per policy type", () => {
   it("defaults to the documented quotas of each type", () => {
     const config = stored({});
     expect(config).not.toHaveProperty("policyLimits");
-    expect(policyLimitsOf(config, "SERVICE_CONTROL_POLICY")).toEqual({ perTarget: 5, characters: 5120 });
+    expect(policyLimitsOf(config, "SERVICE_CONTROL_POLICY")).toEqual({ perTarget: 10, characters: 10_240 });
     expect(policyLimitsOf(config, "RESOURCE_CONTROL_POLICY")).toEqual({ perTarget: 5, characters: 5120 });
     expect(policyLimitsOf(config, "DECLARATIVE_POLICY_EC2")).toEqual({ perTarget: 10, characters: 10_000 });
     expect(DEFAULT_POLICY_LIMITS.SERVICE_CONTROL_POLICY).toEqual(DEFAULT_SCP_LIMITS);
   });
 
-  it("keeps each type's raised quota apart, and a 0 leaves that value at AWS's default", () => {
+  it("keeps each type's stated quota apart, and a 0 leaves that value at AWS's default", () => {
     const config = stored({
       policyLimits: [
-        { type: AwsPolicyType.SERVICE_CONTROL_POLICY, maxCharacters: 10_240, maxPerTarget: 10 },
+        { type: AwsPolicyType.SERVICE_CONTROL_POLICY, maxCharacters: 5120, maxPerTarget: 5 },
         { type: AwsPolicyType.RESOURCE_CONTROL_POLICY, maxCharacters: 0, maxPerTarget: 8 },
       ],
     });
-    expect(policyLimitsOf(config, "SERVICE_CONTROL_POLICY")).toEqual(RAISED_SCP_LIMITS);
+    expect(policyLimitsOf(config, "SERVICE_CONTROL_POLICY")).toEqual(LOWER_SCP_LIMITS);
     expect(policyLimitsOf(config, "RESOURCE_CONTROL_POLICY")).toEqual({ perTarget: 8, characters: 5120 });
     expect(policyLimitsOf(config, "DECLARATIVE_POLICY_EC2")).toEqual({ perTarget: 10, characters: 10_000 });
   });
 
   it("reads the older SCP settings, stored or sent, as the SCP entry", () => {
-    const older = { provider: "aws", scpLimits: { characters: 10_240, perTarget: 10 } };
-    expect(policyLimitsOf(older, "SERVICE_CONTROL_POLICY")).toEqual(RAISED_SCP_LIMITS);
+    const older = { provider: "aws", scpLimits: { characters: 5120, perTarget: 5 } };
+    expect(policyLimitsOf(older, "SERVICE_CONTROL_POLICY")).toEqual(LOWER_SCP_LIMITS);
     expect(policyLimitsOf(older, "RESOURCE_CONTROL_POLICY")).toEqual({ perTarget: 5, characters: 5120 });
-    const sent = stored({ scpMaxCharacters: 10_240, scpMaxPerTarget: 10 });
-    expect(policyLimitsOf(sent, "SERVICE_CONTROL_POLICY")).toEqual(RAISED_SCP_LIMITS);
+    const sent = stored({ scpMaxCharacters: 5120, scpMaxPerTarget: 5 });
+    expect(policyLimitsOf(sent, "SERVICE_CONTROL_POLICY")).toEqual(LOWER_SCP_LIMITS);
     // The per-type entry wins over the older fields.
     const both = stored({
       scpMaxCharacters: 7000,
-      policyLimits: [{ type: AwsPolicyType.SERVICE_CONTROL_POLICY, maxCharacters: 10_240 }],
+      policyLimits: [{ type: AwsPolicyType.SERVICE_CONTROL_POLICY, maxCharacters: 5120 }],
     });
-    expect(policyLimitsOf(both, "SERVICE_CONTROL_POLICY")).toEqual({ perTarget: 5, characters: 10_240 });
+    expect(policyLimitsOf(both, "SERVICE_CONTROL_POLICY")).toEqual({ perTarget: 10, characters: 5120 });
   });
 
   it("returns what the connector states, with the SCP entry in the older fields too", () => {

@@ -16,15 +16,17 @@ export interface PolicyLimits {
   characters: number;
 }
 
-/** What a connector stores: only the quotas AWS raised for the organisation. */
+/** What a connector stores: only the quotas it states for the organisation. */
 export type StoredPolicyLimits = Partial<Record<AwsPolicyType, Partial<PolicyLimits>>>;
 
 /**
- * AWS Organizations' default quotas, per type
- * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html, "Maximum
- * size of a policy document" and "Maximum number of policies attached to a root, OU or account"):
- * SCPs 5 per target of 5,120 characters, RCPs 5 of 5,120, declarative policies 10 of 10,000. An
- * organisation whose quotas AWS raised states them on its connector.
+ * AWS Organizations' quotas, per type: "Maximum size of a policy document"
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html#min-max-values)
+ * and "Number of policies that you can attach to an entity"
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html#min-max-policies):
+ * SCPs 10 per root, OU or account of 10,240 characters (both doubled on 15 May 2026), RCPs 5 of
+ * 5,120 (RCPFullAWSAccess counted among the 5), declarative policies 10 of 10,000. A connector may
+ * state other quotas for its organisation.
  */
 export const DEFAULT_POLICY_LIMITS: Readonly<Record<AwsPolicyType, PolicyLimits>> = {
   SERVICE_CONTROL_POLICY: DEFAULT_SCP_LIMITS,

@@ -8,8 +8,8 @@ import type { Statement } from "./scp-statement";
 
 /**
  * AWS Organizations quotas for resource control policies
- * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html): 5,120
- * characters per document by default, names and descriptions as for SCPs.
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html#min-max-values):
+ * 5,120 characters per document, names and descriptions as for SCPs.
  */
 export const RCP_MAX_CHARACTERS = DEFAULT_RCP_LIMITS.characters;
 const RCP_MAX_NAME = 128;

@@ -5,8 +5,8 @@ import { DEFAULT_SCP_LIMITS } from "./pack-scps";
 
 /**
  * AWS Organizations quotas for service control policies
- * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html). The
- * character limit is the default; an organisation with a raised quota passes its own.
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html#min-max-values):
+ * 10,240 characters since 15 May 2026; a connector that states another quota passes its own.
  */
 export const SCP_MAX_CHARACTERS = DEFAULT_SCP_LIMITS.characters;
 export const SCP_MAX_NAME = 128;

@@ -9,10 +9,10 @@ import {
   guardrailStatements,
   keyOfSid,
   keysOfContent,
+  LOWER_SCP_LIMITS,
   type PackGuardrail,
   packScps,
   parsePackName,
-  RAISED_SCP_LIMITS,
   SCP_OVERHEAD,
 } from "./pack-scps";
 import { type CurrentPack, planRepack, type RepackStep } from "./plan-repack";
@@ -135,13 +135,14 @@ describe("packing guardrails into SCPs", () => {
   });
 
   it("counts the SCPs Palisade did not create and reports by how much a guardrail is over", () => {
-    // 4 SCPs of 5,120 characters: four guardrails of 5,000 fill them; the fifth is refused.
+    // Under the quotas before May 2026 (5 SCPs of 5,120 characters), four guardrails of 5,000 fill
+    // the 4 SCPs left beside FullAWSAccess; the fifth is refused.
     const guardrails = ["AAAAAAA", "BBBBBBB", "CCCCCCC", "DDDDDDD", "EEEEEEE"].map((k) => sized(k, 5000));
     const result = packScps({
       target: TARGET,
       targetName: "Workloads-Prod",
       guardrails,
-      limits: DEFAULT_SCP_LIMITS,
+      limits: LOWER_SCP_LIMITS,
       foreign: 1,
     });
     expect(result.packs.map((p) => p.content.length)).toEqual([5000, 5000, 5000, 5000]);
@@ -149,18 +150,18 @@ describe("packing guardrails into SCPs", () => {
     expect(result.unplaced[0]).toMatchObject({ key: "EEEEEEE", needed: 5000, over: 4842 });
     expect(result.unplaced[0]!.message).toContain("Workloads-Prod (ou-ab12-11111111)");
     expect(result.unplaced[0]!.message).toContain("4 of the 5 SCPs per target");
-    // Two foreign SCPs leave three places; raised quotas leave nine of 10,240 characters.
+    // Two foreign SCPs leave three places; AWS's quotas leave eight of 10,240 characters.
     expect(
-      packScps({ target: TARGET, guardrails, limits: DEFAULT_SCP_LIMITS, foreign: 2 }).unplaced,
+      packScps({ target: TARGET, guardrails, limits: LOWER_SCP_LIMITS, foreign: 2 }).unplaced,
     ).toHaveLength(2);
-    const raised = packScps({ target: TARGET, guardrails, limits: RAISED_SCP_LIMITS, foreign: 2 });
-    expect(raised.unplaced).toEqual([]);
-    expect(raised.packs.map((p) => p.keys.length)).toEqual([2, 2, 1]);
+    const current = packScps({ target: TARGET, guardrails, limits: DEFAULT_SCP_LIMITS, foreign: 2 });
+    expect(current.unplaced).toEqual([]);
+    expect(current.packs.map((p) => p.keys.length)).toEqual([2, 2, 1]);
     // A guardrail larger than any SCP can be is over by its own excess.
     const huge = packScps({
       target: TARGET,
       guardrails: [sized("HHHHHHH", 5200)],
-      limits: DEFAULT_SCP_LIMITS,
+      limits: LOWER_SCP_LIMITS,
       foreign: 1,
     });
     expect(huge.unplaced[0]).toMatchObject({ needed: 5200, over: 80 });
@@ -214,7 +215,7 @@ function replay(current: CurrentPack[], steps: RepackStep[], staying: string[]) 
 }
 
 describe("re-packing a target", () => {
-  const pack = (guardrails: PackGuardrail[], limits = DEFAULT_SCP_LIMITS, previous?: Map<string, number>) =>
+  const pack = (guardrails: PackGuardrail[], limits = LOWER_SCP_LIMITS, previous?: Map<string, number>) =>
     packScps({ target: TARGET, guardrails, limits, foreign: 1, previous }).packs;
   const asCurrent = (packs: ReturnType<typeof pack>) =>
     packs.map((p) => ({ slot: p.slot, id: `p-${p.slot}`, content: p.content }));

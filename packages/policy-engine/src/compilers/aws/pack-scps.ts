@@ -9,15 +9,21 @@ export interface ScpLimits {
   characters: number;
 }
 
-/** AWS Organizations' default quotas (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html). */
-export const DEFAULT_SCP_LIMITS: ScpLimits = { perTarget: 5, characters: 5120 };
 /**
- * Resource control policies' default quotas (same page): 5,120 characters, five per root, OU or
+ * AWS Organizations' quotas for SCPs
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html, "Maximum
+ * size of a policy document" and "Number of policies that you can attach to an entity"): 10,240
+ * characters, ten per root, OU or account, FullAWSAccess counted among them. AWS doubled both (from
+ * 5,120 and five) on 15 May 2026, in every partition and without a request.
+ */
+export const DEFAULT_SCP_LIMITS: ScpLimits = { perTarget: 10, characters: 10_240 };
+/**
+ * Resource control policies' quotas (same page, same tables): 5,120 characters, five per root, OU or
  * account, RCPFullAWSAccess counted among them.
  */
 export const DEFAULT_RCP_LIMITS: ScpLimits = { perTarget: 5, characters: 5120 };
-/** The quotas of organisations that had them raised. */
-export const RAISED_SCP_LIMITS: ScpLimits = { perTarget: 10, characters: 10240 };
+/** The SCP quotas before AWS doubled them, which a connector may still state for its organisation. */
+export const LOWER_SCP_LIMITS: ScpLimits = { perTarget: 5, characters: 5120 };
 
 /** One guardrail to place on a target: the statements of its own compiled SCP. */
 export interface PackGuardrail {

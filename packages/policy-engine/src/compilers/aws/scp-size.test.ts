@@ -52,14 +52,14 @@ describe("SCP size limit", () => {
     expect(limitError.actual).toBeGreaterThan(SCP_MAX_CHARACTERS);
     expect(limitError.message).toContain(
       `The service control policy for ${KEY} (${largest.slug}) is ${limitError.actual} characters, ` +
-        `${limitError.actual - SCP_MAX_CHARACTERS} over the 5120-character limit of AWS Organizations.`,
+        `${limitError.actual - SCP_MAX_CHARACTERS} over the ${SCP_MAX_CHARACTERS}-character limit of AWS Organizations.`,
     );
     expect(limitError.message).toContain(`${count + 1} active waivers`);
   });
 
   it("counts a long list parameter towards the limit", () => {
     const regions = catalogue.bySlug.get("deny-regions-outside-allowlist") as AwsDefinition;
-    const many = Array.from({ length: 400 }, (_, i) => `xx-region-${i}`);
+    const many = Array.from({ length: 800 }, (_, i) => `xx-region-${i}`);
     expect(() => compileScp(bundle({ definition: regions, parameters: { allowed_regions: many } }))).toThrow(
       PolicyLimitExceededError,
     );

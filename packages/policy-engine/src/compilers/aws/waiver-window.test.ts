@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { awsDefinition, bundle, NOW } from "../../../test/bundles";
 import { PolicyLimitExceededError } from "../compile-input";
 import { compileScp } from "./compile-scp";
-import { DEFAULT_SCP_LIMITS, RAISED_SCP_LIMITS } from "./pack-scps";
+import { DEFAULT_SCP_LIMITS, LOWER_SCP_LIMITS } from "./pack-scps";
 import { principalWaiverCapacity } from "./waiver-capacity";
 import { waiverWindowEnd } from "./waiver-window";
 
@@ -51,7 +51,7 @@ describe("SCP quotas as parameters", () => {
   const distinct = (i: number) => new Date(NOW.getTime() + 8 * HOUR + (i + 1) * 60_000);
 
   it("refuses a document over the character quota it is given, naming that quota", () => {
-    const waivers = Array.from({ length: 12 }, (_, i) => ({
+    const waivers = Array.from({ length: 24 }, (_, i) => ({
       id: `w${i}`,
       key: "7KQ2M9X",
       expiresAt: distinct(i),
@@ -61,19 +61,17 @@ describe("SCP quotas as parameters", () => {
     const length = compileScp({ ...input, scpMaxCharacters: 100_000 }).content.length;
     expect(length).toBeGreaterThan(DEFAULT_SCP_LIMITS.characters);
     expect(() => compileScp(input)).toThrow(PolicyLimitExceededError);
-    expect(() => compileScp(input)).toThrow(/5120-character limit/);
+    expect(() => compileScp(input)).toThrow(/10240-character limit/);
     expect(compileScp({ ...input, scpMaxCharacters: length }).content).toHaveLength(length);
   });
 
-  it("fits more principal waivers with shared windows than with one end per waiver, and more under raised quotas", () => {
+  it("fits more principal waivers with shared windows than with one end per waiver, and more under the doubled quotas", () => {
     const input = bundle({ definition });
-    const oneEach = principalWaiverCapacity(input, DEFAULT_SCP_LIMITS, distinct);
-    const oneWindow = principalWaiverCapacity(input, DEFAULT_SCP_LIMITS, () =>
-      waiverWindowEnd(NOW, 8 * HOUR),
-    );
-    const raised = principalWaiverCapacity(input, RAISED_SCP_LIMITS, () => waiverWindowEnd(NOW, 8 * HOUR));
+    const oneEach = principalWaiverCapacity(input, LOWER_SCP_LIMITS, distinct);
+    const oneWindow = principalWaiverCapacity(input, LOWER_SCP_LIMITS, () => waiverWindowEnd(NOW, 8 * HOUR));
+    const doubled = principalWaiverCapacity(input, DEFAULT_SCP_LIMITS, () => waiverWindowEnd(NOW, 8 * HOUR));
     expect(oneEach).toBeGreaterThanOrEqual(1);
     expect(oneWindow).toBeGreaterThan(oneEach * 5);
-    expect(raised).toBeGreaterThan(oneWindow);
+    expect(doubled).toBeGreaterThan(oneWindow);
   });
 });

@@ -36,7 +36,13 @@ export const EC2_ATTRIBUTES: Schema = {
   },
 };
 
-/** The custom message's bound Palisade keeps to (AWS's syntax page states none); longer messages are refused. */
+/**
+ * The custom message's bound Palisade keeps to; longer messages are refused. The syntax page
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_declarative_syntax.html)
+ * states none; it refers to "Custom error messages for declarative policies"
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_declarative.html#orgs_manage_policies_declarative-custom-message)
+ * for the message itself.
+ */
 export const EXCEPTION_MESSAGE_MAX = 1024;
 const OPERATORS = new Set(["@@assign", "@@operators_allowed_for_child_policies"]);
 const CHILD_OPERATORS = new Set(["@@assign", "@@none"]);

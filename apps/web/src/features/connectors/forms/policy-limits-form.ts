@@ -6,8 +6,10 @@ import {
 import * as z from "zod/mini";
 
 /**
- * The policy types an AWS connector states quotas for, with AWS's documented defaults
- * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html).
+ * The policy types an AWS connector states quotas for, with AWS's documented quotas
+ * (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html, "Maximum
+ * size of a policy document" and "Number of policies that you can attach to an entity"; the SCP
+ * quotas doubled on 15 May 2026).
  */
 export const POLICY_TYPES = [
   {
@@ -15,8 +17,8 @@ export const POLICY_TYPES = [
     key: "scp",
     label: "Service control policies",
     short: "SCP",
-    perTarget: 5,
-    characters: 5120,
+    perTarget: 10,
+    characters: 10_240,
   },
   {
     type: AwsPolicyType.RESOURCE_CONTROL_POLICY,
