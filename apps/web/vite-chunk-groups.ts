@@ -85,8 +85,10 @@ function firstVisitGroup(name: string, roots: string[], priority: number): CodeS
  * How the build groups modules into chunks. On a first visit every file is a request queued on one
  * of the six connections a browser opens to the server, so what a page needs before it can paint
  * comes in a few larger files rather than dozens of small ones:
- * - react: what every page needs (React, the class-name helpers);
- * - framework: the router, the query library and zod, which only the app loads;
+ * - react: what every page needs (React, the class-name helpers, the icon set's runtime, Vite's
+ *   module preload helpers);
+ * - framework: the router, the query library and zod, which only the app loads, and the app's
+ *   search parameter helpers built on them;
  * - waiver-page-shared: what the public waiver page shares with the app (form fields, helpers);
  * - text-block: the Markdown renderer of policy descriptions, which the waiver page loads as soon
  *   as the address names a key;
@@ -95,6 +97,8 @@ function firstVisitGroup(name: string, roots: string[], priority: number): CodeS
  * - signed-in-common: what the dashboard, the landing page after sign-in, shares with other pages
  *   (page header, empty state, the contracts of the services it reads, icons), in one file rather
  *   than a dozen of a few hundred bytes each.
+ * Each icon is a module of its own; the groups take the icons their roots name, which would
+ * otherwise be a file each.
  */
 export function chunkGroups(): CodeSplittingGroup[] {
   return [
