@@ -19,9 +19,9 @@ const root = document.getElementById("root");
 if (!root) throw new Error("The page has no #root element");
 
 const initialKey = prefilledPolicyKey(window.location.search);
-// With a key in the address, the first render waits for the code of what a found key shows as
-// well as for the session: rendered before its code, that part would show a placeholder, and React
-// holds back what replaces a placeholder for up to 300 ms.
+// With a key in the address, the first render waits for the code of what a found key shows, and
+// briefly for the key's policy, as well as for the session: rendered before its code, that part
+// would show a placeholder, and React holds back what replaces a placeholder for up to 300 ms.
 const keyPartsLoaded =
   initialKey.length === POLICY_KEY_LENGTH
     ? Promise.all([preloadPolicyCard(initialKey), preloadScopePicker()])

@@ -42,12 +42,13 @@ export function useDefinitionBySlug(slug: string | undefined) {
 
 /**
  * Asks for the policy of a key given in the address, and then for its definition, as soon as the
- * page starts: the card they fill is what the page shows first.
+ * page starts: the card they fill is what the page shows first. Resolves once the policy is read;
+ * its definition (the card's title and further reading) is still on its way.
  */
 export async function prefetchPolicyOfKey(key: string): Promise<void> {
   const bundle = await prefetchRemoteRead(...bundleRead(key));
   const slug = bundle.policySlug;
-  if (slug) await prefetchRemoteRead(...definitionRead(slug));
+  if (slug) void prefetchRemoteRead(...definitionRead(slug)).catch(() => {});
 }
 
 /** crypto.randomUUID needs a secure context; a self-hosted server may be reached over plain HTTP. */

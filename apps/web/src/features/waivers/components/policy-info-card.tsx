@@ -15,13 +15,22 @@ import { PolicyTitle } from "./policy-title";
 const TextBlock = preloadableLazy(() => import("@/components/text-block").then((m) => m.TextBlock));
 
 /**
+ * How long the page's first render waits for the key's policy (the head preloads its lookup, which
+ * usually answers before the page's code has arrived); a slower answer follows the loading card.
+ */
+const policyWaitMs = 1_000;
+
+/**
  * Starts what the card shows for a key given in the address (the deny message's link): the key's
  * policy, its definition and the text block's code, beside the session rather than after the
- * first render. Resolves once the code is here (a failed load too: the card then loads it itself).
+ * first render. Resolves once the code is here (a failed load too: the card then loads it itself)
+ * and the key's policy has been read, or `policyWaitMs` has passed: rendered first with the
+ * loading card, the page would paint twice before showing the policy.
  */
 export function preloadPolicyCard(key: string): Promise<void> {
-  void prefetchPolicyOfKey(key).catch(() => {});
-  return TextBlock.preloaded();
+  const policy = prefetchPolicyOfKey(key).catch(() => {});
+  const waited = new Promise<void>((resolve) => setTimeout(resolve, policyWaitMs));
+  return Promise.all([TextBlock.preloaded(), Promise.race([policy, waited])]).then(() => {});
 }
 
 function Message({ icon, title, hint }: { icon: ReactNode; title: string; hint: string }) {
