@@ -1,3 +1,4 @@
+import { AWS_POLICY_TYPES } from "@palisade/policy-engine/catalogue/definition-schema";
 import { MANAGED_TAG } from "./aws-tags";
 
 /** Read calls: the organisation, its policies and where they are attached, tags and delegation. */
@@ -31,15 +32,10 @@ export const AWS_REQUIRED_ACTIONS = [...READ_ACTIONS, ...WRITE_ACTIONS];
 const TAG = `aws:ResourceTag/${MANAGED_TAG.Key}`;
 const REQUEST_TAG = `aws:RequestTag/${MANAGED_TAG.Key}`;
 /**
- * The Organizations policy types Palisade writes, and their policy ARNs
+ * The policy ARNs of the Organizations policy types Palisade writes
  * (`arn:aws:organizations::<account>:policy/o-<org>/<type in lower case>/p-<id>`).
  */
-export const MANAGED_POLICY_TYPES = [
-  "SERVICE_CONTROL_POLICY",
-  "RESOURCE_CONTROL_POLICY",
-  "DECLARATIVE_POLICY_EC2",
-] as const;
-const MANAGED_POLICY_ARNS = MANAGED_POLICY_TYPES.map(
+const MANAGED_POLICY_ARNS = AWS_POLICY_TYPES.map(
   (type) => `arn:aws:organizations::*:policy/*/${type.toLowerCase()}/*`,
 );
 
@@ -66,7 +62,7 @@ export function awsPermissionsPolicy() {
         Condition: {
           StringEquals: {
             [REQUEST_TAG]: MANAGED_TAG.Value,
-            "organizations:PolicyType": [...MANAGED_POLICY_TYPES],
+            "organizations:PolicyType": [...AWS_POLICY_TYPES],
           },
           "ForAllValues:StringEquals": { "aws:TagKeys": [MANAGED_TAG.Key] },
         },
@@ -137,7 +133,7 @@ export function delegationPolicy(accountId: string) {
         Principal: principal,
         Action: DELEGATED_ACTIONS.filter((a) => !reads.includes(a)),
         Resource: "*",
-        Condition: { StringLikeIfExists: { "organizations:PolicyType": [...MANAGED_POLICY_TYPES] } },
+        Condition: { StringLikeIfExists: { "organizations:PolicyType": [...AWS_POLICY_TYPES] } },
       },
     ],
   };
