@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { ConnectorStatus, type HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
@@ -11,10 +10,11 @@ import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_servi
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  AWS_CLI,
-  assumeRoleWithCli,
+  awsCliPresent,
   type CliCredentials,
   type CliResult,
+  developerSession,
+  refusal,
   runAws,
 } from "../../../packages/sandbox-cloud/test/aws-cli";
 import { bundles } from "../src/db/schema/deployments";
@@ -32,8 +32,7 @@ import { fetchUntil } from "./support/trail-wait";
 // A waiver for the session (stored as its role, https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-principalarn)
 // lets the calls through; cancelled, they are denied again.
 
-const present = existsSync(AWS_CLI);
-if (!present && process.env.CI === "true") throw new Error(`The AWS CLI is required under CI: ${AWS_CLI}`);
+const present = awsCliPresent();
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -48,12 +47,10 @@ function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
   return nodes.flatMap((n) => [n, ...flatten(n.children)]);
 }
 
-/** The CLI's report of a refused call: "An error occurred (Code) when calling the Op operation: Message". */
-function refusal(out: CliResult) {
-  const m = /An error occurred \(([^)]+)\) when calling the (\w+) operation(?: \([^)]*\))?: (.*)/.exec(
-    out.stderr,
-  );
-  return { code: m?.[1] ?? (out.code === 0 ? "none" : out.stderr), operation: m?.[2], message: m?.[3] ?? "" };
+/** A call's outcome: the CLI's refusal, or code "none" when it succeeded. */
+function outcome(out: CliResult) {
+  const refused = refusal(out);
+  return { ...refused, code: refused.code ?? (out.code === 0 ? "none" : out.stderr) };
 }
 
 const GUARDRAILS = [
@@ -90,9 +87,9 @@ describe.skipIf(!present).each(cloudEvaluationEngines)(
       iam: () => cli("us-east-1", ["iam", "create-user", "--user-name", `contractor-${++users}`]),
     };
     const outcomes = async () => ({
-      s3: refusal(await calls.s3()),
-      ec2: refusal(await calls.ec2()),
-      iam: refusal(await calls.iam()),
+      s3: outcome(await calls.s3()),
+      ec2: outcome(await calls.ec2()),
+      iam: outcome(await calls.iam()),
     });
 
     beforeAll(async () => {
@@ -118,18 +115,7 @@ describe.skipIf(!present).each(cloudEvaluationEngines)(
       accountId = account.externalId;
 
       // A member-account principal: alice's access key, then a session of the Developer role.
-      const keyResponse = await fetch(`${sandboxUrl}/sandbox/control/access-key`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ account: accountId, principal: "user/alice" }),
-      });
-      const key = (await keyResponse.json()) as { accessKeyId: string; secretAccessKey: string };
-      developer = await assumeRoleWithCli(
-        sandboxUrl,
-        key,
-        `arn:aws:iam::${accountId}:role/Developer`,
-        "alice",
-      );
+      ({ developer } = await developerSession(sandboxUrl, accountId));
       const session = `arn:aws:sts::${accountId}:assumed-role/Developer/alice`;
 
       expect((await cli("us-east-1", ["s3api", "create-bucket", "--bucket", bucket])).stderr).toBe("");

@@ -19,6 +19,7 @@ import { WaiverApprovalMode, WaiverStatus } from "@palisade/api/gen/palisade/wai
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
+import { sandboxAccessKey } from "../../../packages/sandbox-cloud/test/aws-cli";
 import { openDatabase } from "../src/db/database";
 import { bundles } from "../src/db/schema/deployments";
 import { waivers } from "../src/db/schema/waivers";
@@ -65,12 +66,7 @@ function organizations(server: TestServer) {
 /** An engineer's EC2 client in the account: alice's access key there. */
 async function ec2As(server: TestServer, accountId: string): Promise<EC2Client> {
   const sandbox = sandboxOf(server);
-  const response = await fetch(`${sandbox.url}/sandbox/control/access-key`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ account: accountId, principal: "user/alice" }),
-  });
-  const key = (await response.json()) as { accessKeyId: string; secretAccessKey: string };
+  const key = await sandboxAccessKey(sandbox.url, accountId);
   return new EC2Client({
     endpoint: sandbox.aws.endpoint,
     region: "eu-west-1",

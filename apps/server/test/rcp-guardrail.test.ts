@@ -3,8 +3,8 @@ import {
   ListRootsCommand,
   OrganizationsClient,
 } from "@aws-sdk/client-organizations";
-import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
+import { AssumeRoleCommand } from "@aws-sdk/client-sts";
 import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { ConnectorStatus, type HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
@@ -17,10 +17,12 @@ import { WaiverApprovalMode, WaiverStatus } from "@palisade/api/gen/palisade/wai
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandboxAccessKey } from "../../../packages/sandbox-cloud/test/aws-cli";
 import { bundles } from "../src/db/schema/deployments";
 import { jobs } from "../src/db/schema/operations";
 import { waivers } from "../src/db/schema/waivers";
 import { enqueueWaiverExpiry } from "../src/jobs/waiver-expiry-job";
+import { roleSession, sandboxS3, sandboxSts } from "./support/sandbox-aws-clients";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 import { fetchUntil } from "./support/trail-wait";
@@ -93,27 +95,9 @@ describe.each(engines)("an RCP guardrail Palisade deploys on an OU, on %s", (eng
   it("denies s3:GetObject without TLS naming the RCP, which /req resolves; a waiver lets the role through until it ends", async () => {
     const { sandboxUrl, aws, ou, account } = await organisation();
     // A member-account principal: alice's access key, then a session of the Developer role.
-    const key = (await (
-      await fetch(`${sandboxUrl}/sandbox/control/access-key`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ account: account.externalId, principal: "user/alice" }),
-      })
-    ).json()) as { accessKeyId: string; secretAccessKey: string };
-    const sts = new STSClient({ endpoint: sandboxUrl, region: "us-east-1", credentials: key });
+    const key = await sandboxAccessKey(sandboxUrl, account.externalId);
     const roleArn = `arn:aws:iam::${account.externalId}:role/Developer`;
-    const assumed = await sts.send(new AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: "alice" }));
-    sts.destroy();
-    const s3 = new S3Client({
-      endpoint: sandboxUrl,
-      region: "us-east-1",
-      forcePathStyle: true,
-      credentials: {
-        accessKeyId: assumed.Credentials!.AccessKeyId!,
-        secretAccessKey: assumed.Credentials!.SecretAccessKey!,
-        sessionToken: assumed.Credentials!.SessionToken!,
-      },
-    });
+    const s3 = sandboxS3(sandboxUrl, await roleSession(sandboxUrl, key, roleArn, "alice"));
     const bucket = `rcp-tls-${Date.now().toString(36)}`;
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: "report.csv", Body: "a,b\n" }));
@@ -209,7 +193,7 @@ describe.each(engines)("an RCP guardrail Palisade deploys on an OU, on %s", (eng
       principalArn: string;
     };
     expect(key.principalArn).toBe(vendor);
-    const sts = new STSClient({ endpoint: sandboxUrl, region: "us-east-1", credentials: key });
+    const sts = sandboxSts(sandboxUrl, key);
     const assume = () =>
       sts
         .send(new AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: "vendor-ci" }))

@@ -1,6 +1,12 @@
-import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AWS_CLI, assumeRoleWithCli, type CliCredentials, type CliResult, runAws } from "./aws-cli";
+import {
+  awsCliPresent,
+  type CliCredentials,
+  type CliResult,
+  developerSession,
+  refusal,
+  runAws,
+} from "./aws-cli";
 import { type Harness, startHarness } from "./sandbox-harness";
 
 // The EC2 account-level settings that declarative policies govern, through the AWS CLI v1:
@@ -14,13 +20,12 @@ import { type Harness, startHarness } from "./sandbox-harness";
 // - a refused call carries the policy's exception_message and is recorded in CloudTrail with its error.
 // Where AWS names no error code, the sandbox answers UnauthorizedOperation.
 
-const present = existsSync(AWS_CLI);
-if (!present && process.env.CI === "true") throw new Error(`The AWS CLI is required under CI: ${AWS_CLI}`);
+const present = awsCliPresent();
 
 let h: Harness;
 let management: CliCredentials;
 let developer: CliCredentials;
-let alice: CliCredentials;
+let alice: CliCredentials & { accountId: string };
 let accountId: string;
 
 const REGION = "eu-west-1";
@@ -33,13 +38,6 @@ const ok = async (out: Promise<CliResult>) => {
   expect(r.stderr).toBe("");
   return r.json<Record<string, unknown>>();
 };
-
-function refusal(out: CliResult) {
-  const m = /An error occurred \(([^)]+)\) when calling the (\w+) operation(?: \([^)]*\))?: (.*)/.exec(
-    out.stderr,
-  );
-  return { code: m?.[1], operation: m?.[2], message: m?.[3] ?? out.stderr };
-}
 
 const TYPE = "DECLARATIVE_POLICY_EC2";
 const WAIVER = "EC2 baseline in force; request a waiver at https://palisade.example/req?k=EC2BASE1";
@@ -70,19 +68,8 @@ describe.skipIf(!present)(
     beforeAll(async () => {
       h = await startHarness();
       management = { accessKeyId: h.cloud.aws.accessKeyId, secretAccessKey: h.cloud.aws.secretAccessKey };
-      const { body } = await h.post("/sandbox/control/access-key", {
-        account: "payments-dev",
-        principal: "user/alice",
-      });
-      const key = body as { accessKeyId: string; secretAccessKey: string; principalArn: string };
-      accountId = key.principalArn.split(":")[4]!;
-      alice = key;
-      developer = await assumeRoleWithCli(
-        h.cloud.url,
-        key,
-        `arn:aws:iam::${accountId}:role/Developer`,
-        "alice",
-      );
+      ({ alice, developer } = await developerSession(h.cloud.url, "payments-dev"));
+      accountId = alice.accountId;
     }, 120_000);
     afterAll(async () => {
       await h?.stop();

@@ -1,6 +1,5 @@
-import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AWS_CLI, assumeRoleWithCli, type CliCredentials, type CliResult, runAws } from "./aws-cli";
+import { awsCliPresent, type CliCredentials, developerSession, refusal, runAws } from "./aws-cli";
 import { type Harness, startHarness } from "./sandbox-harness";
 
 // Declarative policies for EC2 through the AWS CLI v1 (botocore), a client nobody here wrote:
@@ -13,25 +12,17 @@ import { type Harness, startHarness } from "./sandbox-harness";
 //   RunInstances that does not ask for IMDSv2 is refused with the custom message, recorded in
 //   CloudTrail with its error (the sandbox refuses where AWS would apply the default: stricter).
 
-const present = existsSync(AWS_CLI);
-if (!present && process.env.CI === "true") throw new Error(`The AWS CLI is required under CI: ${AWS_CLI}`);
+const present = awsCliPresent();
 
 let h: Harness;
 let management: CliCredentials;
 let developer: CliCredentials;
-let alice: CliCredentials;
+let alice: CliCredentials & { accountId: string };
 let accountId: string;
 
 const cli = (region: string, credentials: CliCredentials, args: string[]) =>
   runAws(h.cloud.url, region, credentials, args);
 const orgs = (args: string[]) => cli("us-east-1", management, ["organizations", ...args]);
-
-function refusal(out: CliResult) {
-  const m = /An error occurred \(([^)]+)\) when calling the (\w+) operation(?: \([^)]*\))?: (.*)/.exec(
-    out.stderr,
-  );
-  return { code: m?.[1], operation: m?.[2], message: m?.[3] ?? out.stderr };
-}
 
 const TYPE = "DECLARATIVE_POLICY_EC2";
 const WAIVER = "IMDSv2 is required here; request a waiver at https://palisade.example/req?k=ABC1234";
@@ -52,19 +43,8 @@ describe.skipIf(!present)("declarative policies for EC2 through the AWS CLI", ()
   beforeAll(async () => {
     h = await startHarness();
     management = { accessKeyId: h.cloud.aws.accessKeyId, secretAccessKey: h.cloud.aws.secretAccessKey };
-    const { body } = await h.post("/sandbox/control/access-key", {
-      account: "payments-dev",
-      principal: "user/alice",
-    });
-    const key = body as { accessKeyId: string; secretAccessKey: string; principalArn: string };
-    accountId = key.principalArn.split(":")[4]!;
-    alice = key;
-    developer = await assumeRoleWithCli(
-      h.cloud.url,
-      key,
-      `arn:aws:iam::${accountId}:role/Developer`,
-      "alice",
-    );
+    ({ alice, developer } = await developerSession(h.cloud.url, "payments-dev"));
+    accountId = alice.accountId;
   }, 120_000);
   afterAll(async () => {
     await h?.stop();

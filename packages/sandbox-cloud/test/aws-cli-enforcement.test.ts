@@ -1,10 +1,17 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signRequest } from "../src/aws/sigv4";
-import { AWS_CLI, assumeRoleWithCli, type CliCredentials, type CliResult, runAws } from "./aws-cli";
+import {
+  assumeRoleWithCli,
+  awsCliPresent,
+  type CliCredentials,
+  developerSession,
+  refusal,
+  runAws,
+} from "./aws-cli";
 import { type Harness, startHarness } from "./sandbox-harness";
 
 // The AWS CLI v1 (botocore) calls S3 (REST/XML), EC2 and IAM (Query) on the sandbox as member-account
@@ -19,8 +26,7 @@ import { type Harness, startHarness } from "./sandbox-harness";
 // each recorded in CloudTrail with its errorCode
 // (https://docs.aws.amazon.com/awscloudtrail/latest/userguide/cloudtrail-event-reference-record-contents.html).
 
-const present = existsSync(AWS_CLI);
-if (!present && process.env.CI === "true") throw new Error(`The AWS CLI is required under CI: ${AWS_CLI}`);
+const present = awsCliPresent();
 
 let h: Harness;
 let management: CliCredentials;
@@ -32,16 +38,6 @@ let file: string;
 
 const cli = (region: string, credentials: CliCredentials, args: string[]) =>
   runAws(h.cloud.url, region, credentials, args);
-
-function refusal(out: CliResult) {
-  const m = /An error occurred \(([^)]+)\) when calling the (\w+) operation(?: \([^)]*\))?: (.*)/.exec(
-    out.stderr,
-  );
-  return { code: m?.[1], operation: m?.[2], message: m?.[3] ?? out.stderr };
-}
-
-const assumeRole = (credentials: CliCredentials, roleArn: string, session: string) =>
-  assumeRoleWithCli(h.cloud.url, credentials, roleArn, session);
 
 async function accountBlock(who: CliCredentials & { sessionToken?: string }, method: "PUT" | "GET") {
   const body =
@@ -88,14 +84,13 @@ describe.skipIf(!present)("guardrails on the AWS CLI's S3, EC2 and IAM calls", (
     file = join(mkdtempSync(join(tmpdir(), "palisade-cli-")), "object.txt");
     writeFileSync(file, "hello");
     management = { accessKeyId: h.cloud.aws.accessKeyId, secretAccessKey: h.cloud.aws.secretAccessKey };
-    const { body } = await h.post("/sandbox/control/access-key", {
-      account: "payments-dev",
-      principal: "user/alice",
-    });
-    const key = body as { accessKeyId: string; secretAccessKey: string; principalArn: string };
-    alice = { ...key, accountId: key.principalArn.split(":")[4]! };
-    developer = await assumeRole(alice, `arn:aws:iam::${alice.accountId}:role/Developer`, "alice");
-    admin = await assumeRole(alice, `arn:aws:iam::${alice.accountId}:role/Admin`, "alice");
+    ({ alice, developer } = await developerSession(h.cloud.url, "payments-dev"));
+    admin = await assumeRoleWithCli(
+      h.cloud.url,
+      alice,
+      `arn:aws:iam::${alice.accountId}:role/Admin`,
+      "alice",
+    );
   }, 120_000);
   afterAll(async () => {
     await h?.stop();

@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AWS_CLI, assumeRoleWithCli, type CliCredentials, type CliResult, runAws } from "./aws-cli";
+import { awsCliPresent, type CliCredentials, developerSession, refusal, runAws } from "./aws-cli";
 import { type Harness, startHarness } from "./sandbox-harness";
 
 // Resource control policies through the AWS CLI v1 (botocore), a client nobody here wrote:
@@ -16,27 +16,19 @@ import { type Harness, startHarness } from "./sandbox-harness";
 //   listener sets aws:SecureTransport to false), naming "a resource control policy" and its ARN,
 //   recorded in CloudTrail with the error.
 
-const present = existsSync(AWS_CLI);
-if (!present && process.env.CI === "true") throw new Error(`The AWS CLI is required under CI: ${AWS_CLI}`);
+const present = awsCliPresent();
 
 let h: Harness;
 let management: CliCredentials;
 let developer: CliCredentials;
 let accountId: string;
-let alice: CliCredentials;
+let alice: CliCredentials & { accountId: string };
 let file: string;
 const bucket = `rcp-guarded-${Date.now().toString(36)}`;
 
 const cli = (credentials: CliCredentials, args: string[]) =>
   runAws(h.cloud.url, "us-east-1", credentials, args);
 const orgs = (args: string[]) => cli(management, ["organizations", ...args]);
-
-function refusal(out: CliResult) {
-  const m = /An error occurred \(([^)]+)\) when calling the (\w+) operation(?: \([^)]*\))?: (.*)/.exec(
-    out.stderr,
-  );
-  return { code: m?.[1], operation: m?.[2], message: m?.[3] ?? out.stderr };
-}
 
 const rcp = (statement: Record<string, unknown>) =>
   JSON.stringify({ Version: "2012-10-17", Statement: [statement] });
@@ -68,19 +60,8 @@ describe.skipIf(!present)("resource control policies through the AWS CLI", () =>
     file = join(mkdtempSync(join(tmpdir(), "palisade-rcp-")), "object.txt");
     writeFileSync(file, "hello");
     management = { accessKeyId: h.cloud.aws.accessKeyId, secretAccessKey: h.cloud.aws.secretAccessKey };
-    const { body } = await h.post("/sandbox/control/access-key", {
-      account: "payments-dev",
-      principal: "user/alice",
-    });
-    const key = body as { accessKeyId: string; secretAccessKey: string; principalArn: string };
-    accountId = key.principalArn.split(":")[4]!;
-    alice = key;
-    developer = await assumeRoleWithCli(
-      h.cloud.url,
-      key,
-      `arn:aws:iam::${accountId}:role/Developer`,
-      "alice",
-    );
+    ({ alice, developer } = await developerSession(h.cloud.url, "payments-dev"));
+    accountId = alice.accountId;
   }, 120_000);
   afterAll(async () => {
     await h?.stop();

@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signRequest } from "../src/aws/sigv4";
 import type { OrganizationTrailInfo } from "../src/start-sandbox-cloud";
 import type { CloudTrailRecord } from "../src/state/model";
-import { assumeRoleWithCli, type CliCredentials, runAws } from "./aws-cli";
+import {
+  assumeRoleWithCli,
+  type CliCredentials,
+  type CliResult,
+  refusal,
+  runAws,
+  sandboxAccessKey,
+} from "./aws-cli";
 import { type Harness, startHarness } from "./sandbox-harness";
 
 // The AWS CLI v1 drives the sandbox's CloudTrail and S3 unchanged; each answer is the one AWS documents:
@@ -23,23 +30,16 @@ let reader: CliCredentials;
 const created: Record<string, string> = {};
 
 /** The CLI's report of a refused call: "An error occurred (Code) when calling the Op operation[ (...)]: Message". */
-function expectRefused(out: { code: number; stderr: string }, code: string, operation: string, message = "") {
+function expectRefused(out: CliResult, code: string, operation: string, message = "") {
   expect(out.code).not.toBe(0);
-  const reported = /An error occurred \(([^)]+)\) when calling the (\w+) operation(?: \([^)]*\))?: (.*)/.exec(
-    out.stderr,
-  );
-  expect(reported?.slice(1, 3), out.stderr).toEqual([code, operation]);
-  expect(reported?.[3]).toContain(message);
+  const reported = refusal(out);
+  expect([reported.code, reported.operation], out.stderr).toEqual([code, operation]);
+  expect(reported.message).toContain(message);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function userKey(account: string, principal = "user/alice") {
-  const { status, body } = await h.post("/sandbox/control/access-key", { account, principal });
-  expect(status).toBe(200);
-  const key = body as { accessKeyId: string; secretAccessKey: string; principalArn: string };
-  return { ...key, accountId: key.principalArn.split(":")[4]! };
-}
+const userKey = (account: string, principal?: string) => sandboxAccessKey(h.cloud.url, account, principal);
 
 async function tryAws(account: string, action: string, resource: string, region: string) {
   const { body } = await h.post("/sandbox/try", {

@@ -1,7 +1,15 @@
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 
 /** The AWS CLI v1 (Python, botocore): a client nobody here wrote, driving the sandbox unchanged. */
 export const AWS_CLI = process.env.AWS_CLI ?? "/root/.pyenv/shims/aws";
+
+/** Whether the AWS CLI is installed; under CI a missing CLI fails the run rather than skipping its tests. */
+export function awsCliPresent(): boolean {
+  const present = existsSync(AWS_CLI);
+  if (!present && process.env.CI === "true") throw new Error(`The AWS CLI is required under CI: ${AWS_CLI}`);
+  return present;
+}
 
 export interface CliCredentials {
   accessKeyId: string;
@@ -74,4 +82,44 @@ export async function assumeRoleWithCli(
     Credentials: { AccessKeyId: string; SecretAccessKey: string; SessionToken: string };
   }>().Credentials;
   return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken };
+}
+
+/** The CLI's report of a refused call: "An error occurred (Code) when calling the Op operation[ (...)]: Message". */
+export function refusal(out: CliResult): { code?: string; operation?: string; message: string } {
+  const m = /An error occurred \(([^)]+)\) when calling the (\w+) operation(?: \([^)]*\))?: (.*)/.exec(
+    out.stderr,
+  );
+  return { code: m?.[1], operation: m?.[2], message: m?.[3] ?? out.stderr };
+}
+
+/** The sandbox's access key for a principal of an account (its control API), with the account's id. */
+export async function sandboxAccessKey(
+  endpoint: string,
+  account: string,
+  principal = "user/alice",
+): Promise<Required<Omit<CliCredentials, "sessionToken">> & { principalArn: string; accountId: string }> {
+  const response = await fetch(`${endpoint}/sandbox/control/access-key`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ account, principal }),
+  });
+  if (!response.ok) throw new Error(`access-key failed: ${response.status} ${await response.text()}`);
+  const key = (await response.json()) as {
+    accessKeyId: string;
+    secretAccessKey: string;
+    principalArn: string;
+  };
+  return { ...key, accountId: key.principalArn.split(":")[4]! };
+}
+
+/** The member-account principal the CLI tests call as: alice's access key, and her session of the Developer role. */
+export async function developerSession(endpoint: string, account: string) {
+  const alice = await sandboxAccessKey(endpoint, account);
+  const developer = await assumeRoleWithCli(
+    endpoint,
+    alice,
+    `arn:aws:iam::${alice.accountId}:role/Developer`,
+    "alice",
+  );
+  return { alice, developer };
 }

@@ -26,6 +26,10 @@ export const AWS_POLICY_TYPE_OF_ENFORCER = {
   aws_declarative_ec2: "DECLARATIVE_POLICY_EC2",
 } as const satisfies Record<Exclude<Enforcer, "azure_policy">, string>;
 export type AwsPolicyType = (typeof AWS_POLICY_TYPE_OF_ENFORCER)[keyof typeof AWS_POLICY_TYPE_OF_ENFORCER];
+/** The AWS Organizations policy types Palisade deploys, as Organizations names them. */
+export const AWS_POLICY_TYPES: readonly AwsPolicyType[] = Object.values(AWS_POLICY_TYPE_OF_ENFORCER);
+/** The policy types Palisade packs guardrails into; a declarative policy is one per bundle instead. */
+export type PackedPolicyType = (typeof AWS_POLICY_TYPE_OF_ENFORCER)["aws_scp" | "aws_rcp"];
 
 export const parameterTypeSchema = z.enum(["integer", "string", "array", "object", "boolean", "float"]);
 export type ParameterType = z.infer<typeof parameterTypeSchema>;

@@ -1,9 +1,9 @@
 // An independent evaluator decides whether a principal waiver named from a role session lets each
 // principal through: @cloud-copilot/iam-simulate (AGPL), used by this test only and never by the
 // product. Its SCP evaluation and ArnLike matching are its own; Palisade's evaluator must agree.
-import { runSimulation } from "@cloud-copilot/iam-simulate";
 import { describe, expect, it } from "vitest";
 import { awsDefinition, bundle, KEY, NOW } from "../../test/bundles";
+import { simulateOrganization } from "../../test/iam-simulate";
 import { compileScp } from "../compilers/aws/compile-scp";
 import { evaluateScpHierarchy, type IamPolicyDocument } from "../evaluators/scp/evaluate-scp";
 import { evaluatedPrincipalArn } from "./principal-arn";
@@ -81,34 +81,28 @@ const callers: { name: string; caller: string; principalArn: string; waived: boo
 
 async function simulated(caller: string, principalArn: string): Promise<boolean> {
   const account = principalArn.split(":")[4]!;
-  const response = await runSimulation(
-    {
-      request: {
-        principal: caller,
-        action: "organizations:LeaveOrganization",
-        resource: { resource: "*", accountId: account },
-        contextVariables: {
-          "aws:PrincipalArn": principalArn,
-          "aws:PrincipalAccount": account,
-          "aws:CurrentTime": NOW.toISOString().replace(/\.\d{3}Z$/, "Z"),
-        },
-      },
-      identityPolicies: [{ name: "admin", policy: FULL_ACCESS }],
-      serviceControlPolicies: [
-        {
-          orgIdentifier: "r-ab12",
-          policies: [
-            { name: "FullAWSAccess", policy: FULL_ACCESS },
-            { name: compiled.name, policy: JSON.parse(compiled.content) },
-          ],
-        },
-      ],
-      resourceControlPolicies: [],
+  const outcome = await simulateOrganization({
+    principal: caller,
+    action: "organizations:LeaveOrganization",
+    resource: "*",
+    resourceAccount: account,
+    context: {
+      "aws:PrincipalArn": principalArn,
+      "aws:PrincipalAccount": account,
+      "aws:CurrentTime": NOW.toISOString().replace(/\.\d{3}Z$/, "Z"),
     },
-    {},
-  );
-  if (response.resultType === "error") throw new Error(JSON.stringify(response.errors));
-  return response.overallResult === "Allowed";
+    serviceControlPolicies: [
+      {
+        orgIdentifier: "r-ab12",
+        policies: [
+          { name: "FullAWSAccess", policy: FULL_ACCESS },
+          { name: compiled.name, policy: JSON.parse(compiled.content) },
+        ],
+      },
+    ],
+    resourceControlPolicies: [],
+  });
+  return outcome === "Allowed";
 }
 
 function palisade(caller: string, principalArn: string): boolean {

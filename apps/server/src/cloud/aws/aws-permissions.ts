@@ -1,3 +1,4 @@
+import { AWS_POLICY_TYPES } from "@palisade/policy-engine/catalogue/definition-schema";
 import { MANAGED_TAG } from "./aws-tags";
 
 /** Read calls: the organisation, its policies and where they are attached, tags and delegation. */
@@ -40,12 +41,7 @@ const REQUEST_TAG = `aws:RequestTag/${MANAGED_TAG.Key}`;
  * policies (`awspolicy`, `arn:${Partition}:organizations::aws:policy/${PolicyType}/p-${PolicyId}`, such
  * as FullAWSAccess) have no `o-` segment, so these patterns leave them out.
  */
-export const MANAGED_POLICY_TYPES = [
-  "SERVICE_CONTROL_POLICY",
-  "RESOURCE_CONTROL_POLICY",
-  "DECLARATIVE_POLICY_EC2",
-] as const;
-const MANAGED_POLICY_ARNS = MANAGED_POLICY_TYPES.map(
+const MANAGED_POLICY_ARNS = AWS_POLICY_TYPES.map(
   (type) => `arn:aws:organizations::*:policy/*/${type.toLowerCase()}/*`,
 );
 
@@ -72,7 +68,7 @@ export function awsPermissionsPolicy() {
         Condition: {
           StringEquals: {
             [REQUEST_TAG]: MANAGED_TAG.Value,
-            "organizations:PolicyType": [...MANAGED_POLICY_TYPES],
+            "organizations:PolicyType": [...AWS_POLICY_TYPES],
           },
           "ForAllValues:StringEquals": { "aws:TagKeys": [MANAGED_TAG.Key] },
         },
@@ -143,7 +139,7 @@ export function delegationPolicy(accountId: string) {
         Principal: principal,
         Action: DELEGATED_ACTIONS.filter((a) => !reads.includes(a)),
         Resource: "*",
-        Condition: { StringLikeIfExists: { "organizations:PolicyType": [...MANAGED_POLICY_TYPES] } },
+        Condition: { StringLikeIfExists: { "organizations:PolicyType": [...AWS_POLICY_TYPES] } },
       },
     ],
   };

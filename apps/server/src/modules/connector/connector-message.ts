@@ -13,6 +13,7 @@ import {
   HierarchyNodeSchema,
   SandboxConnectorConfigSchema,
 } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import { AWS_POLICY_TYPES } from "@palisade/policy-engine/catalogue/definition-schema";
 import { cloudProviderOf, scopeTypeOf } from "../../rpc/common-message";
 import {
   type ConnectorRow,
@@ -21,7 +22,7 @@ import {
   type ReadFailures,
   type StoredConfig,
 } from "./connector-repository";
-import { AWS_POLICY_TYPES, statedLimits } from "./policy-quotas";
+import { statedLimits } from "./policy-quotas";
 
 /** The quotas the connector states, one entry per type that has any (0: AWS's default). */
 function policyLimitsMessage(config: StoredConfig) {

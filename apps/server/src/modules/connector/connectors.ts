@@ -1,4 +1,5 @@
 import { Code, ConnectError } from "@connectrpc/connect";
+import type { AwsPolicyType } from "@palisade/policy-engine/catalogue/definition-schema";
 import { createAwsProvider } from "../../cloud/aws/aws-provider";
 import { createAzureProvider } from "../../cloud/azure/azure-provider";
 import type { CloudProvider, ConnectionCheck, ProviderName } from "../../cloud/cloud-provider";
@@ -11,12 +12,7 @@ import {
   SandboxNotRunningError,
   type StoredSecret,
 } from "./connector-runtime";
-import {
-  type AwsPolicyType,
-  DEFAULT_POLICY_LIMITS,
-  type PolicyLimits,
-  policyLimitsOf,
-} from "./policy-quotas";
+import { DEFAULT_POLICY_LIMITS, type PolicyLimits, policyLimitsOf } from "./policy-quotas";
 import { NEEDED_POLICY_TYPES, type PolicyTypeState, policyTypeReport } from "./policy-type-report";
 import type { SecretBox } from "./secret-box";
 

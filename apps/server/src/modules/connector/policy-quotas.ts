@@ -1,14 +1,6 @@
-import type { AwsPolicyType } from "@palisade/policy-engine/catalogue/definition-schema";
+import { AWS_POLICY_TYPES, type AwsPolicyType } from "@palisade/policy-engine/catalogue/definition-schema";
 import { DEFAULT_RCP_LIMITS, DEFAULT_SCP_LIMITS } from "@palisade/policy-engine/compilers/aws/pack-scps";
 import { invalidArgument } from "../../rpc/errors";
-
-/** The AWS Organizations policy types Palisade deploys, as Organizations names them. */
-export const AWS_POLICY_TYPES = [
-  "SERVICE_CONTROL_POLICY",
-  "RESOURCE_CONTROL_POLICY",
-  "DECLARATIVE_POLICY_EC2",
-] as const satisfies readonly AwsPolicyType[];
-export type { AwsPolicyType };
 
 /** How many policies of a type a root, OU or account may have, and how long each may be. */
 export interface PolicyLimits {

@@ -1,5 +1,6 @@
+import { AWS_POLICY_TYPES, type AwsPolicyType } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { AwsCloudProvider } from "../../cloud/cloud-provider";
-import { AWS_POLICY_TYPES, type AwsPolicyType, policyLimitsOf } from "./policy-quotas";
+import { policyLimitsOf } from "./policy-quotas";
 
 /** One policy type on one target, against the connector's quotas. */
 export interface TypeSpace {

@@ -1,5 +1,6 @@
+import { AWS_POLICY_TYPES, type AwsPolicyType } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { ConnectionCheck, RootPolicyTypes } from "../../cloud/cloud-provider";
-import { AWS_POLICY_TYPES, type AwsPolicyType, POLICY_TYPE_LABEL } from "./policy-quotas";
+import { POLICY_TYPE_LABEL } from "./policy-quotas";
 
 /** One policy type as the organisation's root reports it, and what to do when it is missing. */
 export interface PolicyTypeState {

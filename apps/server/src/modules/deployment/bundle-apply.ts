@@ -1,5 +1,5 @@
+import type { PackedPolicyType } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { CompiledScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
-import type { PackedPolicyType } from "@palisade/policy-engine/compilers/aws/pack-scps";
 import type { CompiledAzureBundle } from "@palisade/policy-engine/compilers/azure/compile-azure";
 import type { AwsCloudProvider, AzureCloudProvider } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";

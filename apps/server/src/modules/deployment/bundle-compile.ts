@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import {
   AWS_POLICY_TYPE_OF_ENFORCER,
   type Definition,
+  type PackedPolicyType,
 } from "@palisade/policy-engine/catalogue/definition-schema";
 import {
   type CompiledDeclarative,
@@ -9,7 +10,6 @@ import {
 } from "@palisade/policy-engine/compilers/aws/compile-declarative";
 import { compileRcp } from "@palisade/policy-engine/compilers/aws/compile-rcp";
 import { type CompiledScp, compileScp } from "@palisade/policy-engine/compilers/aws/compile-scp";
-import type { PackedPolicyType } from "@palisade/policy-engine/compilers/aws/pack-scps";
 import {
   type CompiledAzureBundle,
   compileAzureBundle,

@@ -1,8 +1,15 @@
+import type { HandlerContext } from "@connectrpc/connect";
+import type { ExportFormat } from "@palisade/api/gen/palisade/common/v1/common_pb";
+import type { ListBundleFilter } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import type { Database } from "../../db/database";
-import type { ExportService } from "../export/export-api";
+import { requireCaller } from "../../rpc/call-context";
+import type { ExportRequest, ExportService } from "../export/export-api";
+import { exportFormat, readBundleFilter } from "./bundle-filter";
 import { allBundles, type BundleFilter } from "./bundle-query-repository";
 import type { StoredScope } from "./bundle-repository";
 import { findDeploymentsOfBundle } from "./deployment-repository";
+
+const BUNDLES_EXPORT = "bundles";
 
 const HEADER = [
   "bundle_id",
@@ -26,7 +33,7 @@ const HEADER = [
 /** The "bundles" export: one line per deployment of every matching bundle. */
 export function defineBundleExport(deps: { db: Database; exports: ExportService }): void {
   const { db } = deps;
-  deps.exports.define("bundles", async (tenantId, params) => {
+  deps.exports.define(BUNDLES_EXPORT, async (tenantId, params) => {
     const rows = await allBundles(db, tenantId, params.filter as BundleFilter);
     const lines: unknown[][] = [];
     for (const bundle of rows) {
@@ -60,4 +67,23 @@ export function defineBundleExport(deps: { db: Database; exports: ExportService 
       })(),
     };
   });
+}
+
+/**
+ * What Export (written now) and ExportAsync (queued) ask of the export service alike: the caller's
+ * bundles matching the filter, in the format asked for. A bad filter fails the call, not the export.
+ */
+export function bundleExportRequest(
+  req: { filter?: ListBundleFilter; format: ExportFormat },
+  ctx: HandlerContext,
+): ExportRequest {
+  const caller = requireCaller(ctx);
+  return {
+    tenantId: caller.tenantId,
+    kind: BUNDLES_EXPORT,
+    params: { filter: readBundleFilter(req.filter) },
+    format: exportFormat(req.format),
+    createdBy: caller.id,
+    ctx,
+  };
 }

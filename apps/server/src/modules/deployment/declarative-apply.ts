@@ -1,3 +1,4 @@
+import { AWS_POLICY_TYPE_OF_ENFORCER } from "@palisade/policy-engine/catalogue/definition-schema";
 import {
   type CompiledDeclarative,
   DEFAULT_DECLARATIVE_LIMITS,
@@ -12,7 +13,7 @@ import { cloudFailure, type DeploymentErrorCode, type Failure } from "./cloud-fa
 import type { DeploymentRow } from "./deployment-repository";
 import { updateDeployments } from "./sync-state-repository";
 
-export const DECLARATIVE_EC2 = "DECLARATIVE_POLICY_EC2";
+export const DECLARATIVE_EC2 = AWS_POLICY_TYPE_OF_ENFORCER.aws_declarative_ec2;
 
 /** The parent of each OU and account of a connector's organisation, as last synced. */
 export async function parentOfConnector(

@@ -1,7 +1,7 @@
+import type { PackedPolicyType } from "@palisade/policy-engine/catalogue/definition-schema";
 import {
   keyOfSid,
   keysOfContent,
-  type PackedPolicyType,
   type PackGuardrail,
   packScps,
   parsePackName,

@@ -1,12 +1,8 @@
 import { Code } from "@connectrpc/connect";
 import { ProductErrorCode } from "@palisade/api/gen/palisade/common/v1/common_pb";
-import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
+import type { Definition, PackedPolicyType } from "@palisade/policy-engine/catalogue/definition-schema";
 import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogue";
-import {
-  type PackedPolicyType,
-  packScps,
-  type ScpLimits,
-} from "@palisade/policy-engine/compilers/aws/pack-scps";
+import { packScps, type ScpLimits } from "@palisade/policy-engine/compilers/aws/pack-scps";
 import { type ActiveWaiver, CompileError } from "@palisade/policy-engine/compilers/compile-input";
 import type { Database } from "../../db/database";
 import { callError } from "../../rpc/errors";

@@ -1,2 +1,2 @@
 /** What other modules may use of exports: the export service they define and start exports with, and its formats. */
-export type { ExportFormatName, ExportService } from "./export-service";
+export type { ExportFormatName, ExportRequest, ExportService } from "./export-service";

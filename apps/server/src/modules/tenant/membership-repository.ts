@@ -18,13 +18,27 @@ export async function deleteMember(db: Database, tenantId: string, memberId: str
   await db.delete(member).where(and(eq(member.organizationId, tenantId), eq(member.id, memberId)));
 }
 
-export async function insertMember(
-  db: Database,
-  row: { tenantId: string; userId: string; role: string },
-): Promise<void> {
-  await db
-    .insert(member)
-    .values({ id: crypto.randomUUID(), organizationId: row.tenantId, userId: row.userId, role: row.role });
+/** A membership to add; `createdAt` is the database's now when absent. */
+interface NewMember {
+  tenantId: string;
+  userId: string;
+  role: string;
+  createdAt?: Date;
+}
+
+/** The insert of one membership, under a fresh id. */
+function insertMemberRow(db: Database, row: NewMember) {
+  return db.insert(member).values({
+    id: crypto.randomUUID(),
+    organizationId: row.tenantId,
+    userId: row.userId,
+    role: row.role,
+    createdAt: row.createdAt,
+  });
+}
+
+export async function insertMember(db: Database, row: NewMember): Promise<void> {
+  await insertMemberRow(db, row);
 }
 
 /** Joins the user to the tenant; an existing membership keeps its role. */
@@ -35,10 +49,7 @@ export async function insertMembership(
   role: string,
   now: Date,
 ): Promise<void> {
-  await tx
-    .insert(member)
-    .values({ id: crypto.randomUUID(), organizationId: tenantId, userId, role, createdAt: now })
-    .onConflictDoNothing();
+  await insertMemberRow(tx, { tenantId, userId, role, createdAt: now }).onConflictDoNothing();
 }
 
 /**
@@ -56,12 +67,7 @@ export async function provisionSsoMember(
       .from(member)
       .where(and(eq(member.organizationId, values.tenantId), eq(member.userId, values.userId)));
     if (existing.length > 0) return false;
-    await tx.insert(member).values({
-      id: crypto.randomUUID(),
-      organizationId: values.tenantId,
-      userId: values.userId,
-      role: values.role,
-    });
+    await insertMemberRow(tx, values);
     return true;
   });
 }

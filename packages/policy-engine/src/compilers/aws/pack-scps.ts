@@ -1,7 +1,5 @@
+import type { PackedPolicyType } from "../../catalogue/definition-schema";
 import { POLICY_KEY_LENGTH } from "../../keys/policy-key";
-
-/** The AWS Organizations policy types Palisade packs guardrails into. */
-export type PackedPolicyType = "SERVICE_CONTROL_POLICY" | "RESOURCE_CONTROL_POLICY";
 
 /** How many SCPs a root, OU or account may have, and how long each may be. */
 export interface ScpLimits {

@@ -8,8 +8,8 @@
 // statement (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_rcps.html):
 // RCPs of the resource's account path, not for management-account resources or service-linked
 // roles; SCPs of the caller's account path.
-import { runSimulation } from "@cloud-copilot/iam-simulate";
 import { describe, expect, it } from "vitest";
+import { type SimulatedOutcome, simulateOrganization } from "../../../test/iam-simulate";
 import type { AwsCase, AwsRcpDefinition } from "../../catalogue/definition-schema";
 import { parseCatalogue } from "../../catalogue/parse-catalogue";
 import { readCatalogueFiles } from "../../catalogue/read-catalogue-files";
@@ -179,53 +179,40 @@ function requestsOf(definition: AwsRcpDefinition): Request[] {
 
 const levels = (account: string) => (PARENTS[account] ?? []).concat(account);
 
-type Outcome = "Allowed" | "ExplicitlyDenied" | "ImplicitlyDenied";
+type Outcome = SimulatedOutcome;
 
-async function simulated(r: Request, rcp: IamPolicyDocument, scp: IamPolicyDocument): Promise<Outcome> {
+function simulated(r: Request, rcp: IamPolicyDocument, scp: IamPolicyDocument): Promise<Outcome> {
   const scpInForce = r.callerAccount !== MANAGEMENT && MEMBERS.includes(r.callerAccount);
   // AWS's statement, written out for the simulator: which RCPs are in force.
   const rcpInForce =
     r.resourceAccount !== MANAGEMENT &&
     !r.principalArn.includes(":role/aws-service-role/") &&
     ["s3", "sts", "kms", "sqs", "secretsmanager"].includes(r.action.split(":")[0]!);
-  const response = await runSimulation(
-    {
-      request: {
-        principal: r.principal,
-        action: r.action,
-        resource: { resource: r.resource, accountId: r.resourceAccount },
-        contextVariables: Object.fromEntries(
-          Object.entries(r.context).map(([k, v]) => [k, Array.isArray(v) ? v : String(v)]),
-        ),
-      },
-      identityPolicies: [{ name: "admin", policy: FULL }],
-      serviceControlPolicies: scpInForce
-        ? levels(r.callerAccount).map((t) => ({
-            orgIdentifier: t,
-            policies: [
-              { name: "FullAWSAccess", policy: FULL },
-              ...(t === ROOT ? [{ name: "scp", policy: scp }] : []),
-            ],
-          }))
-        : [],
-      resourceControlPolicies: rcpInForce
-        ? levels(r.resourceAccount).map((t) => ({
-            orgIdentifier: t,
-            // The simulator stands for RCPFullAWSAccess itself (it refuses the Allow as an RCP).
-            policies: t === OU ? [{ name: "rcp", policy: rcp }] : [],
-          }))
-        : [],
-    },
-    {},
-  );
-  if (response.resultType === "error") throw new Error(JSON.stringify(response.errors));
-  const analysis =
-    response.resultType === "single" ? response.result.analysis : response.results[0]!.analysis;
-  const rcpResult = analysis.rcpAnalysis?.result ?? "Allowed";
-  const scpResult = analysis.scpAnalysis?.result ?? "Allowed";
-  if (rcpResult === "ExplicitlyDenied" || scpResult === "ExplicitlyDenied") return "ExplicitlyDenied";
-  if (rcpResult !== "Allowed" || scpResult !== "Allowed") return "ImplicitlyDenied";
-  return "Allowed";
+  return simulateOrganization({
+    principal: r.principal,
+    action: r.action,
+    resource: r.resource,
+    resourceAccount: r.resourceAccount,
+    context: Object.fromEntries(
+      Object.entries(r.context).map(([k, v]) => [k, Array.isArray(v) ? v : String(v)]),
+    ),
+    serviceControlPolicies: scpInForce
+      ? levels(r.callerAccount).map((t) => ({
+          orgIdentifier: t,
+          policies: [
+            { name: "FullAWSAccess", policy: FULL },
+            ...(t === ROOT ? [{ name: "scp", policy: scp }] : []),
+          ],
+        }))
+      : [],
+    resourceControlPolicies: rcpInForce
+      ? levels(r.resourceAccount).map((t) => ({
+          orgIdentifier: t,
+          // The simulator stands for RCPFullAWSAccess itself (it refuses the Allow as an RCP).
+          policies: t === OU ? [{ name: "rcp", policy: rcp }] : [],
+        }))
+      : [],
+  });
 }
 
 function palisade(r: Request, rcp: IamPolicyDocument, scp: IamPolicyDocument): Outcome {

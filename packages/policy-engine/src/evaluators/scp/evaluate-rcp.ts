@@ -1,11 +1,10 @@
+import type { PackedPolicyType } from "../../catalogue/definition-schema";
 import { evaluateScpHierarchy, type IamRequest, type ScpDecision, type ScpPolicy } from "./evaluate-scp";
 import { RCP_SERVICES } from "./validate-scp-document";
 
-export type OrganizationPolicyType = "SERVICE_CONTROL_POLICY" | "RESOURCE_CONTROL_POLICY";
-
 export interface OrganizationDecision extends ScpDecision {
   /** The policy type that decided a denial. */
-  policyType?: OrganizationPolicyType;
+  policyType?: PackedPolicyType;
 }
 
 /**

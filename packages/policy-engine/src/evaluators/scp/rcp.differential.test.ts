@@ -17,8 +17,8 @@
 //   (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_scps.html).
 // The organisation's decision is then: an explicit deny in either denies; otherwise each must allow
 // (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_evaluation-logic_policy-eval-denyallow.html).
-import { runSimulation } from "@cloud-copilot/iam-simulate";
 import { describe, expect, it } from "vitest";
+import { type SimulatedOutcome, simulateOrganization } from "../../../test/iam-simulate";
 import { evaluateOrganizationPolicies, rcpsApply } from "./evaluate-rcp";
 import type { ScpPolicy } from "./evaluate-scp";
 import type { IamPolicyDocument } from "./iam-policy-document";
@@ -197,9 +197,9 @@ function context(caller: Caller, secure: boolean): Record<string, string | strin
   };
 }
 
-type Outcome = "Allowed" | "ExplicitlyDenied" | "ImplicitlyDenied";
+type Outcome = SimulatedOutcome;
 
-async function simulated(
+function simulated(
   caller: Caller,
   action: string,
   resource: string,
@@ -211,34 +211,21 @@ async function simulated(
   const scpInForce = caller.account !== MANAGEMENT && MEMBERS.includes(caller.account);
   const scpLevels = scpInForce ? levelsFor(caller.account, (t) => scpsAt(t, layout.scp)) : [];
   const rcpLevels = rcpsInForce ? levelsFor(resourceAccount, (t) => rcpsAt(layout, t)) : [];
-  const response = await runSimulation(
-    {
-      request: {
-        principal: caller.arn,
-        action,
-        resource: { resource, accountId: resourceAccount },
-        contextVariables: context(caller, secure),
-      },
-      identityPolicies: [{ name: "admin", policy: FULL }],
-      serviceControlPolicies: scpLevels.map((l) => ({
-        orgIdentifier: l.target,
-        policies: l.policies.map((p) => ({ name: p.name, policy: p.document })),
-      })),
-      resourceControlPolicies: rcpLevels.map((l) => ({
-        orgIdentifier: l.target,
-        policies: l.policies.map((p) => ({ name: p.name, policy: p.document })),
-      })),
-    },
-    {},
-  );
-  if (response.resultType === "error") throw new Error(JSON.stringify(response.errors));
-  const analysis =
-    response.resultType === "single" ? response.result.analysis : response.results[0]!.analysis;
-  const rcp = analysis.rcpAnalysis?.result ?? "Allowed";
-  const scp = analysis.scpAnalysis?.result ?? "Allowed";
-  if (rcp === "ExplicitlyDenied" || scp === "ExplicitlyDenied") return "ExplicitlyDenied";
-  if (rcp !== "Allowed" || scp !== "Allowed") return "ImplicitlyDenied";
-  return "Allowed";
+  return simulateOrganization({
+    principal: caller.arn,
+    action,
+    resource,
+    resourceAccount,
+    context: context(caller, secure),
+    serviceControlPolicies: scpLevels.map((l) => ({
+      orgIdentifier: l.target,
+      policies: l.policies.map((p) => ({ name: p.name, policy: p.document })),
+    })),
+    resourceControlPolicies: rcpLevels.map((l) => ({
+      orgIdentifier: l.target,
+      policies: l.policies.map((p) => ({ name: p.name, policy: p.document })),
+    })),
+  });
 }
 
 function palisade(

@@ -4,23 +4,15 @@ import type {
   ExportAsyncRequest,
   ExportAsyncResponseSchema,
 } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
-import { requireCaller } from "../../../rpc/call-context";
-import { exportFormat, readBundleFilter } from "../bundle-filter";
+import { bundleExportRequest } from "../bundle-export";
 import type { DeploymentServiceDeps } from "../deployment-deps";
 
+/** Queues the bundles export; the returned link answers once the job has written the file. */
 export async function exportAsync(
   { exports }: DeploymentServiceDeps,
   req: ExportAsyncRequest,
   ctx: HandlerContext,
 ): Promise<MessageInitShape<typeof ExportAsyncResponseSchema>> {
-  const caller = requireCaller(ctx);
-  const result = await exports.exportLater({
-    tenantId: caller.tenantId,
-    kind: "bundles",
-    params: { filter: readBundleFilter(req.filter) },
-    format: exportFormat(req.format),
-    createdBy: caller.id,
-    ctx,
-  });
+  const result = await exports.exportLater(bundleExportRequest(req, ctx));
   return { presignedUrl: result.presignedUrl, jobId: result.jobId };
 }

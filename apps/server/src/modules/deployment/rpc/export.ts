@@ -4,23 +4,15 @@ import type {
   ExportRequest,
   ExportResponseSchema,
 } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
-import { requireCaller } from "../../../rpc/call-context";
-import { exportFormat, readBundleFilter } from "../bundle-filter";
+import { bundleExportRequest } from "../bundle-export";
 import type { DeploymentServiceDeps } from "../deployment-deps";
 
+/** Writes the bundles export now and returns its signed link. */
 export async function export$(
   { exports }: DeploymentServiceDeps,
   req: ExportRequest,
   ctx: HandlerContext,
 ): Promise<MessageInitShape<typeof ExportResponseSchema>> {
-  const caller = requireCaller(ctx);
-  const result = await exports.exportNow({
-    tenantId: caller.tenantId,
-    kind: "bundles",
-    params: { filter: readBundleFilter(req.filter) },
-    format: exportFormat(req.format),
-    createdBy: caller.id,
-    ctx,
-  });
+  const result = await exports.exportNow(bundleExportRequest(req, ctx));
   return { presignedUrl: result.presignedUrl };
 }
