@@ -1,8 +1,8 @@
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { eq } from "drizzle-orm";
-import { user } from "../../apps/server/src/db/schema/auth";
-import { bundles } from "../../apps/server/src/db/schema/deployments";
+import { user } from "../../apps/server/src/auth/auth-schema";
+import { bundles } from "../../apps/server/src/modules/deployment/deployment-schema";
 import { startSmtpTestServer } from "../../apps/server/test/support/smtp-test-server";
 import { startTestServer } from "../../apps/server/test/support/test-server";
 import { DOMAIN, ORIGIN, POLICY_KEY } from "./shared";

@@ -4,7 +4,7 @@ import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connec
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { eq } from "drizzle-orm";
-import { bundles } from "../../apps/server/src/db/schema/deployments";
+import { bundles } from "../../apps/server/src/modules/deployment/deployment-schema";
 import { timingSummary } from "../support/percentile";
 import { record } from "../support/results";
 import { flatten, startSandboxedPalisade, until } from "../support/sandboxed-palisade";

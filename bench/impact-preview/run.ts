@@ -4,8 +4,8 @@ import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/
 import { ImpactPreviewStatus } from "@palisade/api/gen/palisade/deployment/v1/impact_preview_pb";
 import { eq } from "drizzle-orm";
 import type { AuditRecord } from "../../apps/server/src/cloud/cloud-provider";
-import { hierarchyNodes } from "../../apps/server/src/db/schema/connectors";
-import { impactPreviews } from "../../apps/server/src/db/schema/impact-previews";
+import { hierarchyNodes } from "../../apps/server/src/modules/connector/connector-schema";
+import { impactPreviews } from "../../apps/server/src/modules/deployment/impact-preview-schema";
 import { storeRequests } from "../../apps/server/src/modules/event/request-summary";
 import { record } from "../support/results";
 import { flatten, startSandboxedPalisade, until } from "../support/sandboxed-palisade";

@@ -6,7 +6,7 @@ import { DeploymentMode, DeploymentStatus } from "@palisade/api/gen/palisade/dep
 import { InitiativeService } from "@palisade/api/gen/palisade/initiative/v1/initiative_pb";
 import { RecommendationService } from "@palisade/api/gen/palisade/recommendation/v1/recommendation_pb";
 import { inArray } from "drizzle-orm";
-import { deployments } from "../../apps/server/src/db/schema/deployments";
+import { deployments } from "../../apps/server/src/modules/deployment/deployment-schema";
 import { fillEvents } from "../support/fill-events";
 import { timingSummary } from "../support/percentile";
 import { type Figure, passes, record } from "../support/results";

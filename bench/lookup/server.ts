@@ -1,4 +1,4 @@
-import { bundles } from "../../apps/server/src/db/schema/deployments";
+import { bundles } from "../../apps/server/src/modules/deployment/deployment-schema";
 import type { Engine } from "../../apps/server/test/support/test-database";
 import { startTestServer } from "../../apps/server/test/support/test-server";
 

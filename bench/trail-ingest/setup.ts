@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { createAwsProvider } from "../../apps/server/src/cloud/aws/aws-provider";
 import { type DatabaseHandle, openDatabase } from "../../apps/server/src/db/database";
-import { connectors } from "../../apps/server/src/db/schema/connectors";
 import { createLogger } from "../../apps/server/src/logger";
+import { connectors } from "../../apps/server/src/modules/connector/connector-schema";
 import { loadCatalogue } from "../../apps/server/src/modules/policy-definition/load-catalogue";
 import { ORG_ID, TEST_KEYS } from "../../apps/server/test/support/trail-objects";
 

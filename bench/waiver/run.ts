@@ -6,7 +6,7 @@ import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/
 import { WaiverApprovalMode, WaiverStatus } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { eq } from "drizzle-orm";
-import { bundles } from "../../apps/server/src/db/schema/deployments";
+import { bundles } from "../../apps/server/src/modules/deployment/deployment-schema";
 import { timingSummary } from "../support/percentile";
 import { record } from "../support/results";
 import { flatten, startSandboxedPalisade, until } from "../support/sandboxed-palisade";

@@ -4,7 +4,8 @@ import { TeamService } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apikey, verification } from "../src/db/schema/auth";
+import { verification } from "../src/auth/auth-schema";
+import { apikey } from "../src/modules/team/team-schema";
 import { engines } from "./support/test-database";
 import { startTestServer, type TestServer } from "./support/test-server";
 

@@ -6,7 +6,7 @@ import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionCookieOptions } from "../src/auth/account-auth";
-import { user } from "../src/db/schema/auth";
+import { user } from "../src/auth/auth-schema";
 import { errorOf } from "./support/call-error";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { engines } from "./support/test-database";

@@ -6,8 +6,6 @@ import { TeamService } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog } from "../src/db/schema/audit";
-import { member } from "../src/db/schema/auth";
 import { auditRetentionWorker } from "../src/jobs/retention-job";
 import { createLogger } from "../src/logger";
 import { recordSystemAudit } from "../src/modules/audit/audit-log";
@@ -16,6 +14,8 @@ import {
   deleteAuditRecordsBefore,
   sealUnchainedAuditRecords,
 } from "../src/modules/audit/audit-repository";
+import { auditLog } from "../src/modules/audit/audit-schema";
+import { member } from "../src/modules/tenant/organization-schema";
 import { listAuditRetentions } from "../src/modules/tenant/tenant-repository";
 import { errorOf } from "./support/call-error";
 import { waitFor } from "./support/deployment-helpers";

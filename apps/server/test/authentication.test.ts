@@ -3,7 +3,7 @@ import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { user } from "../src/db/schema/auth";
+import { user } from "../src/auth/auth-schema";
 import { engines } from "./support/test-database";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "./support/test-server";
 

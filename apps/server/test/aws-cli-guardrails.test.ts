@@ -17,8 +17,8 @@ import {
   refusal,
   runAws,
 } from "../../../packages/sandbox-cloud/test/aws-cli";
-import { bundles } from "../src/db/schema/deployments";
-import { jobs } from "../src/db/schema/operations";
+import { jobs } from "../src/jobs/jobs-schema";
+import { bundles } from "../src/modules/deployment/deployment-schema";
 import { cloudEvaluationEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 import { fetchUntil } from "./support/trail-wait";

@@ -8,8 +8,8 @@ import { WaiverApprovalMode, WaiverStatus } from "@palisade/api/gen/palisade/wai
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundles } from "../src/db/schema/deployments";
-import { waivers } from "../src/db/schema/waivers";
+import { bundles } from "../src/modules/deployment/deployment-schema";
+import { waivers } from "../src/modules/waiver/waiver-schema";
 import { startSandboxServer } from "./support/sandbox-server";
 import { cloudEvaluationEngines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";

@@ -9,10 +9,10 @@ import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAzureClients } from "../src/cloud/azure/azure-clients";
-import { connectors, hierarchyNodes } from "../src/db/schema/connectors";
-import { deployments } from "../src/db/schema/deployments";
-import { policyEvents } from "../src/db/schema/events";
-import { jobs } from "../src/db/schema/operations";
+import { jobs } from "../src/jobs/jobs-schema";
+import { connectors, hierarchyNodes } from "../src/modules/connector/connector-schema";
+import { deployments } from "../src/modules/deployment/deployment-schema";
+import { policyEvents } from "../src/modules/event/event-schema";
 import {
   advanceSandboxClock,
   bundleRow,

@@ -10,7 +10,7 @@ import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_servi
 import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundles, deployments } from "../src/db/schema/deployments";
+import { bundles, deployments } from "../src/modules/deployment/deployment-schema";
 import { settlePropagation } from "../src/modules/deployment/propagation-settle";
 import {
   bundleRow,

@@ -7,10 +7,10 @@ import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "@palisade/sandbox-cloud/azure/activ
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AzureCloudProvider } from "../src/cloud/cloud-provider";
-import { connectors, hierarchyNodes } from "../src/db/schema/connectors";
-import { bundles, deployments } from "../src/db/schema/deployments";
-import { policyEvents } from "../src/db/schema/events";
-import { jobs } from "../src/db/schema/operations";
+import { jobs } from "../src/jobs/jobs-schema";
+import { connectors, hierarchyNodes } from "../src/modules/connector/connector-schema";
+import { bundles, deployments } from "../src/modules/deployment/deployment-schema";
+import { policyEvents } from "../src/modules/event/event-schema";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";

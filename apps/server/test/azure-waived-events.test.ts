@@ -7,8 +7,8 @@ import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_servi
 import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "@palisade/sandbox-cloud/azure/activity-log";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs } from "../src/db/schema/operations";
-import { waivers } from "../src/db/schema/waivers";
+import { jobs } from "../src/jobs/jobs-schema";
+import { waivers } from "../src/modules/waiver/waiver-schema";
 import {
   advanceSandboxClock,
   HTTPS_ONLY_SLUG,

@@ -13,12 +13,12 @@ import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_servi
 import { generatePolicyKey } from "@palisade/policy-engine/keys/policy-key";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog } from "../src/db/schema/audit";
-import { bundles, deployments } from "../src/db/schema/deployments";
-import { policyEvents } from "../src/db/schema/events";
-import { chatNonces } from "../src/db/schema/notifications";
-import { waivers } from "../src/db/schema/waivers";
+import { auditLog } from "../src/modules/audit/audit-schema";
+import { bundles, deployments } from "../src/modules/deployment/deployment-schema";
+import { policyEvents } from "../src/modules/event/event-schema";
 import { createChatTokens, slackSignature } from "../src/modules/notification/chat-signature";
+import { chatNonces } from "../src/modules/notification/notification-schema";
+import { waivers } from "../src/modules/waiver/waiver-schema";
 import { loadSecretKey } from "../src/secrets";
 import { errorOf } from "./support/call-error";
 import { type ChatReceiver, type Received, startChatReceiver } from "./support/chat-receiver";

@@ -16,8 +16,8 @@ import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deploym
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectors } from "../src/db/schema/connectors";
-import { bundles } from "../src/db/schema/deployments";
+import { connectors } from "../src/modules/connector/connector-schema";
+import { bundles } from "../src/modules/deployment/deployment-schema";
 import { errorOf } from "./support/call-error";
 import { scpsNamed, waitFor } from "./support/deployment-helpers";
 import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";

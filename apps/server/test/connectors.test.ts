@@ -12,10 +12,10 @@ import {
 } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog } from "../src/db/schema/audit";
-import { connectors, hierarchyNodes } from "../src/db/schema/connectors";
-import { jobs } from "../src/db/schema/operations";
+import { jobs } from "../src/jobs/jobs-schema";
+import { auditLog } from "../src/modules/audit/audit-schema";
 import { policyQuotasFor } from "../src/modules/connector/connector-api";
+import { connectors, hierarchyNodes } from "../src/modules/connector/connector-schema";
 import { errorOf } from "./support/call-error";
 import { startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";

@@ -13,8 +13,8 @@ import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_servi
 import { generatePolicyKey } from "@palisade/policy-engine/keys/policy-key";
 import { eq, type SQL, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { user } from "../src/db/schema/auth";
-import { bundles, deployments } from "../src/db/schema/deployments";
+import { user } from "../src/auth/auth-schema";
+import { bundles, deployments } from "../src/modules/deployment/deployment-schema";
 import { type ChatReceiver, startChatReceiver } from "./support/chat-receiver";
 import { waitFor } from "./support/deployment-helpers";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";

@@ -9,8 +9,8 @@ import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waivers } from "../src/db/schema/waivers";
 import { BUNDLE_SYNC_JOB } from "../src/jobs/bundle-sync-job";
+import { waivers } from "../src/modules/waiver/waiver-schema";
 import {
   node,
   scpsNamed,

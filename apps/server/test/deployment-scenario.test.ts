@@ -8,9 +8,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPalisade, type Palisade } from "../src/boot/app";
 import { readConfig } from "../src/boot/config";
-import { organization } from "../src/db/schema/auth";
-import { waivers } from "../src/db/schema/waivers";
 import { createLogger } from "../src/logger";
+import { organization } from "../src/modules/tenant/organization-schema";
+import { waivers } from "../src/modules/waiver/waiver-schema";
 import {
   advanceSandboxClock,
   deploymentRows,

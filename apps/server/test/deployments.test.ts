@@ -13,11 +13,11 @@ import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AwsCloudProvider } from "../src/cloud/cloud-provider";
-import { auditLog } from "../src/db/schema/audit";
-import { connectors } from "../src/db/schema/connectors";
-import { policyEvents } from "../src/db/schema/events";
-import { waivers } from "../src/db/schema/waivers";
 import { enqueueBundleSync } from "../src/jobs/bundle-sync-job";
+import { auditLog } from "../src/modules/audit/audit-schema";
+import { connectors } from "../src/modules/connector/connector-schema";
+import { policyEvents } from "../src/modules/event/event-schema";
+import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
 import {
   advanceSandboxClock,

@@ -1,7 +1,8 @@
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { member, user, verification } from "../src/db/schema/auth";
+import { user, verification } from "../src/auth/auth-schema";
+import { member } from "../src/modules/tenant/organization-schema";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { engines } from "./support/test-database";
 import { startTestServer, type TestServer } from "./support/test-server";

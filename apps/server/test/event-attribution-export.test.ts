@@ -8,11 +8,11 @@ import type { ActiveWaiver } from "@palisade/policy-engine/compilers/compile-inp
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AwsCloudProvider } from "../src/cloud/cloud-provider";
-import { connectors, hierarchyNodes } from "../src/db/schema/connectors";
-import { bundles, deployments } from "../src/db/schema/deployments";
-import { jobs } from "../src/db/schema/operations";
-import { waivers } from "../src/db/schema/waivers";
+import { jobs } from "../src/jobs/jobs-schema";
+import { connectors, hierarchyNodes } from "../src/modules/connector/connector-schema";
+import { bundles, deployments } from "../src/modules/deployment/deployment-schema";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
+import { waivers } from "../src/modules/waiver/waiver-schema";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 import { fetchUntil } from "./support/trail-wait";

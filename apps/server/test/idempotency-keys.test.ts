@@ -5,8 +5,8 @@ import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/
 import { TeamService } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { invitation } from "../src/db/schema/auth";
-import { bundles } from "../src/db/schema/deployments";
+import { bundles } from "../src/modules/deployment/deployment-schema";
+import { invitation } from "../src/modules/team/team-schema";
 import { errorOf } from "./support/call-error";
 import { node } from "./support/deployment-helpers";
 import { startSandboxServer } from "./support/sandbox-server";

@@ -4,8 +4,9 @@ import { InvitationTokenState, TeamService } from "@palisade/api/gen/palisade/te
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { user } from "../src/auth/auth-schema";
 import { membershipOpenPaths } from "../src/auth/membership-doors";
-import { member, user } from "../src/db/schema/auth";
+import { member } from "../src/modules/tenant/organization-schema";
 import { errorOf } from "./support/call-error";
 import { invitationTokenIn } from "./support/invitation-link";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";

@@ -4,7 +4,7 @@ import { InitiativeService } from "@palisade/api/gen/palisade/initiative/v1/init
 import { PolicyDefinitionState } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_pb";
 import { deriveInitiatives } from "@palisade/policy-engine/catalogue/initiatives";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundles } from "../src/db/schema/deployments";
+import { bundles } from "../src/modules/deployment/deployment-schema";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
 import { errorOf } from "./support/call-error";
 import { engines } from "./support/test-database";

@@ -5,8 +5,9 @@ import { InvitationTokenState, TeamService } from "@palisade/api/gen/palisade/te
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog } from "../src/db/schema/audit";
-import { invitation, user } from "../src/db/schema/auth";
+import { user } from "../src/auth/auth-schema";
+import { auditLog } from "../src/modules/audit/audit-schema";
+import { invitation } from "../src/modules/team/team-schema";
 import { errorOf } from "./support/call-error";
 import { invitationTokenIn } from "./support/invitation-link";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";

@@ -17,8 +17,8 @@ import {
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog } from "../src/db/schema/audit";
-import { bundles } from "../src/db/schema/deployments";
+import { auditLog } from "../src/modules/audit/audit-schema";
+import { bundles } from "../src/modules/deployment/deployment-schema";
 import { definitionMessage } from "../src/modules/policy-definition/definition-message";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
 import { errorOf } from "./support/call-error";

@@ -4,7 +4,7 @@ import { PolicyDefinitionState } from "@palisade/api/gen/palisade/policydefiniti
 import { PolicyDefinitionService } from "@palisade/api/gen/palisade/policydefinition/v1/policy_definition_service_pb";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundles } from "../src/db/schema/deployments";
+import { bundles } from "../src/modules/deployment/deployment-schema";
 import { definitionMessage } from "../src/modules/policy-definition/definition-message";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
 import { errorOf } from "./support/call-error";

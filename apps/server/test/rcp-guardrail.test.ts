@@ -18,10 +18,10 @@ import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_servi
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxAccessKey } from "../../../packages/sandbox-cloud/test/aws-cli";
-import { bundles } from "../src/db/schema/deployments";
-import { jobs } from "../src/db/schema/operations";
-import { waivers } from "../src/db/schema/waivers";
+import { jobs } from "../src/jobs/jobs-schema";
 import { enqueueWaiverExpiry } from "../src/jobs/waiver-expiry-job";
+import { bundles } from "../src/modules/deployment/deployment-schema";
+import { waivers } from "../src/modules/waiver/waiver-schema";
 import { roleSession, sandboxS3, sandboxSts } from "./support/sandbox-aws-clients";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";

@@ -7,9 +7,9 @@ import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_
 import { and, eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { session, user } from "../src/auth/auth-schema";
 import { markSessionSignIn } from "../src/auth/session-repository";
-import { auditLog } from "../src/db/schema/audit";
-import { session, user } from "../src/db/schema/auth";
+import { auditLog } from "../src/modules/audit/audit-schema";
 import { errorOf } from "./support/call-error";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";

@@ -5,7 +5,8 @@ import { SsoProtocol, SsoService } from "@palisade/api/gen/palisade/sso/v1/sso_p
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { member, user } from "../src/db/schema/auth";
+import { user } from "../src/auth/auth-schema";
+import { member } from "../src/modules/tenant/organization-schema";
 import { findTenantSettings, saveTenantSettings } from "../src/modules/tenant/tenant-repository";
 import { type BrowserAgent, createBrowserAgent, pageClient } from "./support/browser-agent";
 import { type OidcTestProvider, startOidcTestProvider } from "./support/oidc-test-provider";

@@ -4,7 +4,7 @@ import { SsoProtocol, SsoService } from "@palisade/api/gen/palisade/sso/v1/sso_p
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { user } from "../src/db/schema/auth";
+import { user } from "../src/auth/auth-schema";
 import { type BrowserAgent, createBrowserAgent, pageClient } from "./support/browser-agent";
 import { type SamlTestIdp, startSamlTestIdp } from "./support/saml-test-idp";
 import { engines } from "./support/test-database";

@@ -23,25 +23,48 @@ function sourceFiles(dir: string): SourceFile[] {
   });
 }
 
-/** Export name -> SQL name of every table the schema folder declares. */
-function schemaTables(): Map<string, string> {
-  const tables = new Map<string, string>();
-  for (const file of sourceFiles(join(src, "db/schema"))) {
-    for (const match of file.text.matchAll(/export const (\w+) = pgTable\(\s*"(\w+)"/g))
-      tables.set(match[1]!, match[2]!);
-  }
-  return tables;
+interface TableDeclaration {
+  /** The export's name in its file. */
+  name: string;
+  /** The table's SQL name. */
+  table: string;
+  /** The file that declares it, under src/. */
+  path: string;
 }
 
-const tables = schemaTables();
+/** Every table a source file declares with drizzle (`export const x = pgTable("x"`). */
+function declaredTables(files: SourceFile[]): TableDeclaration[] {
+  return files.flatMap((file) =>
+    [...file.text.matchAll(/export const (\w+) = pgTable\(\s*"(\w+)"/g)].map((match) => ({
+      name: match[1]!,
+      table: match[2]!,
+      path: file.path,
+    })),
+  );
+}
+
+/**
+ * Tables declared outside their owner's folder, or in a file drizzle-kit does not read (its
+ * configuration takes every `src/**\/*-schema.ts`).
+ */
+function misplacedTables(declarations: TableDeclaration[], owners: Record<string, string>): string[] {
+  return declarations
+    .filter(({ table, path }) => {
+      const owner = owners[table];
+      return owner !== undefined && (!path.startsWith(`${owner}/`) || !path.endsWith("-schema.ts"));
+    })
+    .map(({ table, path }) => `${table} is declared in ${path}, not in a ${owners[table]}/*-schema.ts file`);
+}
+
+const declarations = declaredTables(sourceFiles(src));
+/** Export name -> SQL name of every table. */
+const tables = new Map(declarations.map(({ name, table }) => [name, table]));
 
 /** The tables a file writes: drizzle calls on imported schema tables, and raw SQL statements. */
 function writtenTables(text: string): Set<string> {
   const written = new Set<string>();
   const imported = new Map<string, string>();
-  for (const match of text.matchAll(
-    /import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*"[^"]*\/db\/schema\/[^"]*"/g,
-  )) {
+  for (const match of text.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*"[^"]*-schema"/g)) {
     for (const part of match[1]!.split(",")) {
       const [name, alias] = part.trim().split(/\s+as\s+/);
       if (name && tables.has(name)) imported.set(alias ?? name, tables.get(name)!);
@@ -63,6 +86,20 @@ describe("table ownership", () => {
     expect(Object.keys(TABLE_OWNERS).filter((table) => ![...tables.values()].includes(table))).toEqual([]);
   });
 
+  it("declares each table in a schema file in its owner's folder", () => {
+    expect(misplacedTables(declarations, TABLE_OWNERS)).toEqual([]);
+  });
+
+  it("finds a table declared outside its owner's folder", () => {
+    const declared = (path: string) => [{ name: "waivers", table: "waivers", path }];
+    const owners = { waivers: "modules/waiver" };
+    expect(misplacedTables(declared("modules/waiver/waiver-schema.ts"), owners)).toEqual([]);
+    expect(misplacedTables(declared("modules/deployment/deployment-schema.ts"), owners)).toEqual([
+      "waivers is declared in modules/deployment/deployment-schema.ts, not in a modules/waiver/*-schema.ts file",
+    ]);
+    expect(misplacedTables(declared("modules/waiver/waiver-tables.ts"), owners)).toHaveLength(1);
+  });
+
   it("lets only a table's owner write it", () => {
     const wrong = sourceFiles(src).flatMap((file) =>
       [...writtenTables(file.text)]
@@ -73,7 +110,8 @@ describe("table ownership", () => {
   });
 
   it("finds a write from outside the owner, by drizzle or by SQL", () => {
-    const drizzle = 'import { member as m } from "../../db/schema/auth";\nawait tx.update(m).set({ role });';
+    const drizzle =
+      'import { member as m } from "../tenant/organization-schema";\nawait tx.update(m).set({ role });';
     const raw = "await db.execute(sql`delete from waivers where id = $1`);";
     const local = "this.sessions.delete(session);";
     expect([...writtenTables(drizzle)]).toEqual(["member"]);

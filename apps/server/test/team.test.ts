@@ -13,7 +13,7 @@ import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog } from "../src/db/schema/audit";
+import { auditLog } from "../src/modules/audit/audit-schema";
 import { errorOf } from "./support/call-error";
 import { outboxInvitationToken } from "./support/invitation-link";
 import { engines } from "./support/test-database";

@@ -11,9 +11,10 @@ import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_servi
 import { generatePolicyKey } from "@palisade/policy-engine/keys/policy-key";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { member, user } from "../src/db/schema/auth";
-import { bundles, deployments } from "../src/db/schema/deployments";
-import { waivers } from "../src/db/schema/waivers";
+import { user } from "../src/auth/auth-schema";
+import { bundles, deployments } from "../src/modules/deployment/deployment-schema";
+import { member } from "../src/modules/tenant/organization-schema";
+import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { engines } from "./support/test-database";

@@ -11,8 +11,8 @@ import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_
 import { generatePolicyKey } from "@palisade/policy-engine/keys/policy-key";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { user } from "../src/db/schema/auth";
-import { bundles } from "../src/db/schema/deployments";
+import { user } from "../src/auth/auth-schema";
+import { bundles } from "../src/modules/deployment/deployment-schema";
 import { errorOf } from "./support/call-error";
 import { waitFor } from "./support/deployment-helpers";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";

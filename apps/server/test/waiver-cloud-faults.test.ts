@@ -6,9 +6,9 @@ import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AzureCloudProvider } from "../src/cloud/cloud-provider";
-import { auditLog } from "../src/db/schema/audit";
-import { connectors } from "../src/db/schema/connectors";
 import { enqueueReconcile } from "../src/jobs/reconcile-job";
+import { auditLog } from "../src/modules/audit/audit-schema";
+import { connectors } from "../src/modules/connector/connector-schema";
 import {
   bundleRow,
   deployHttpsOnly,

@@ -19,9 +19,9 @@ import { guardrailStatements } from "@palisade/policy-engine/compilers/aws/pack-
 import { waiverWindowEnd } from "@palisade/policy-engine/compilers/aws/waiver-window";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectors } from "../src/db/schema/connectors";
-import { bundles, deployments } from "../src/db/schema/deployments";
-import { waivers } from "../src/db/schema/waivers";
+import { connectors } from "../src/modules/connector/connector-schema";
+import { bundles, deployments } from "../src/modules/deployment/deployment-schema";
+import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
 import { scpsNamed, tryAction, waitFor } from "./support/deployment-helpers";
 import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";

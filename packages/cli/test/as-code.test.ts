@@ -13,7 +13,7 @@ import { WaiverApprovalMode, WaiverCreateSource } from "@palisade/api/gen/palisa
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hierarchyNodes } from "../../../apps/server/src/db/schema/connectors";
+import { hierarchyNodes } from "../../../apps/server/src/modules/connector/connector-schema";
 import { createSandboxConnector } from "../../../apps/server/src/modules/connector/connectors";
 import { node, waitFor, waitForBundleStatus } from "../../../apps/server/test/support/deployment-helpers";
 import { ADMIN_AND_REQUESTER, startSandboxServer } from "../../../apps/server/test/support/sandbox-server";

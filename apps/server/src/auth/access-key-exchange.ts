@@ -4,8 +4,9 @@ import { APIError, createAuthEndpoint } from "better-auth/api";
 import { and, eq, gt, lt } from "drizzle-orm";
 import * as z from "zod";
 import type { Database } from "../db/database";
-import { apikey, verification } from "../db/schema/auth";
 import type { Logger } from "../logger";
+import { apikey } from "../modules/team/team-schema";
+import { verification } from "./auth-schema";
 
 /**
  * Access-key exchange: a tool holding an API key trades it for a short-lived bearer token that

@@ -5,11 +5,13 @@ import { bearer, emailOTP, magicLink, organization, twoFactor } from "better-aut
 import { createAccessControl } from "better-auth/plugins/access";
 import { defaultStatements } from "better-auth/plugins/organization/access";
 import type { Database } from "../db/database";
-import * as authSchema from "../db/schema/auth";
 import type { SendMailPayload } from "../jobs/send-mail-job";
 import type { SendMessagePayload } from "../jobs/send-message-job";
 import type { Logger } from "../logger";
 import { magicLinkMail, signInCodeMail } from "../mail/mail-templates";
+import * as ssoProviderTables from "../modules/sso/sso-provider-schema";
+import * as teamTables from "../modules/team/team-schema";
+import * as organizationTables from "../modules/tenant/organization-schema";
 import type { RateLimiter } from "../rpc/rate-limiter";
 import { accessKeyExchangePlugin, type VerifiedApiKey } from "./access-key-exchange";
 import {
@@ -22,6 +24,7 @@ import {
 } from "./account-auth";
 import type { AuditAccountChange } from "./account-security-changes";
 import { queuedAfterAnswer } from "./after-answer";
+import * as authTables from "./auth-schema";
 import { authLog } from "./credential-failure-log";
 import { enchantedLinkPlugin } from "./enchanted-link-auth";
 import { membershipDisabledPaths } from "./membership-doors";
@@ -38,6 +41,8 @@ import { ssoCookieOptions, ssoDisabledPaths, ssoPlugins, ssoRateLimitRules } fro
 import type { TenantDirectory } from "./tenant-directory";
 import { findLastActiveTenant, findUserByEmail } from "./user-repository";
 import { sendMagicLinkByWhatsApp, WHATSAPP_LINK_METADATA, whatsAppLinkPlugin } from "./whatsapp-link-auth";
+
+const authSchema = { ...authTables, ...organizationTables, ...teamTables, ...ssoProviderTables };
 
 /** Prefix of Palisade API keys; a bearer credential with it is an API key, not a session. */
 export const API_KEY_PREFIX = "pal_";

@@ -4,11 +4,11 @@ import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/a
 import { phoneNumber } from "better-auth/plugins";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/database";
-import { user } from "../db/schema/auth";
 import type { SendMessagePayload } from "../jobs/send-message-job";
 import type { Logger } from "../logger";
 import { MESSAGE_CHANNELS, type MessageChannel } from "../messaging/message-gateway";
 import { createRateLimiter } from "../rpc/rate-limiter";
+import { user } from "./auth-schema";
 import { recordSignIn } from "./sign-in-recording";
 
 /**

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/database";
-import { twoFactor, user, verification } from "../db/schema/auth";
+import { twoFactor, user, verification } from "./auth-schema";
 
 /** A user's second factor (Better Auth's tables): resetting it and forgetting trusted devices. */
 /** The devices a user trusted for 30 days at the second factor (Better Auth's verification rows). */

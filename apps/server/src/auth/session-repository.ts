@@ -1,6 +1,6 @@
 import { and, desc, eq, gt } from "drizzle-orm";
 import type { Database } from "../db/database";
-import { session } from "../db/schema/auth";
+import { session } from "./auth-schema";
 
 /** A session as the account page shows it: never its token. */
 export interface SessionSummary {

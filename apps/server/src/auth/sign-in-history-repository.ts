@@ -1,7 +1,7 @@
 import { asc, count, desc, eq } from "drizzle-orm";
 import type { Database } from "../db/database";
 import type { PageWindow } from "../db/page-window";
-import { signInEvent } from "../db/schema/sign-in-history";
+import { signInEvent } from "./sign-in-history-schema";
 
 export type SignInEventRow = typeof signInEvent.$inferSelect;
 

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, isNotNull } from "drizzle-orm";
 import type { Database } from "../db/database";
-import { account, member, organization, session, user } from "../db/schema/auth";
+import { member, organization } from "../modules/tenant/organization-schema";
+import { account, session, user } from "./auth-schema";
 
 export type UserRow = typeof user.$inferSelect;
 

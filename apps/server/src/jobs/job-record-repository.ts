@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/database";
-import { jobs as jobRecords } from "../db/schema/operations";
+import { jobs as jobRecords } from "./jobs-schema";
 
 /**
  * The `jobs` table: the rows a user watches while background work they asked for runs (a fetch,

@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/database";
-import { idempotentCalls } from "../db/schema/idempotency";
+import { idempotentCalls } from "./idempotency-schema";
 
 export interface IdempotentCallKey {
   callerId: string;

@@ -6,9 +6,9 @@ import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { and, eq } from "drizzle-orm";
 import { createAzureClients } from "../../src/cloud/azure/azure-clients";
 import type { Database } from "../../src/db/database";
-import { hierarchyNodes } from "../../src/db/schema/connectors";
-import { bundles, deployments } from "../../src/db/schema/deployments";
 import { enqueueReconcile } from "../../src/jobs/reconcile-job";
+import { hierarchyNodes } from "../../src/modules/connector/connector-schema";
+import { bundles, deployments } from "../../src/modules/deployment/deployment-schema";
 import type { Credentials, TestServer } from "./test-server";
 
 export async function waitFor<T>(

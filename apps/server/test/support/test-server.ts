@@ -3,10 +3,11 @@ import { type Client, createClient, type Interceptor } from "@connectrpc/connect
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { and, eq } from "drizzle-orm";
 import type { DestinationStream } from "pino";
+import { user } from "../../src/auth/auth-schema";
 import { createPalisade, type Palisade } from "../../src/boot/app";
 import { readConfig } from "../../src/boot/config";
-import { member, organization, user } from "../../src/db/schema/auth";
 import { createLogger } from "../../src/logger";
+import { member, organization } from "../../src/modules/tenant/organization-schema";
 import { createTestDatabase, type Engine, type TestDatabase } from "./test-database";
 
 export const ADMIN_EMAIL = "admin@palisade.test";

@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, gte, like, lt, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import type { PageWindow } from "../../db/page-window";
-import { auditLog } from "../../db/schema/audit";
 import type { AuditRow } from "./audit-repository";
+import { auditLog } from "./audit-schema";
 
 export interface AuditQuery {
   actorId?: string;

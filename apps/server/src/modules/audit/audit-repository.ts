@@ -1,7 +1,7 @@
 import { type AuditChainRecord, auditRecordHash, GENESIS_HASH } from "@palisade/api/audit-chain";
 import { and, asc, eq, lt } from "drizzle-orm";
 import type { Database, Transaction } from "../../db/database";
-import { auditChainHeads, auditLog } from "../../db/schema/audit";
+import { auditChainHeads, auditLog } from "./audit-schema";
 
 export type AuditRow = typeof auditLog.$inferSelect;
 export type NewAuditFields = Omit<

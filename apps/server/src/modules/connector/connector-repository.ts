@@ -2,8 +2,8 @@ import { and, asc, count, desc, eq, inArray, notInArray, sql } from "drizzle-orm
 import type { HierarchyEntry, ProviderName } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
 import type { PageWindow } from "../../db/page-window";
-import { connectors, hierarchyNodes } from "../../db/schema/connectors";
-import { deployments } from "../../db/schema/deployments";
+import { deployments } from "../deployment/deployment-schema";
+import { connectors, hierarchyNodes } from "./connector-schema";
 import type { StoredPolicyLimits } from "./policy-quotas";
 
 export type ConnectorKind = "aws" | "azure" | "sandbox";

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { hierarchyNodes } from "../../db/schema/connectors";
-import { bundles, deployments } from "../../db/schema/deployments";
+import { bundles, deployments } from "../deployment/deployment-schema";
+import { hierarchyNodes } from "./connector-schema";
 
 /** A root, OU or account where Palisade deploys, named as the synced hierarchy names it. */
 export interface SpaceTarget {

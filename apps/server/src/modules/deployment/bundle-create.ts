@@ -7,7 +7,6 @@ import type { Catalogue } from "@palisade/policy-engine/catalogue/parse-catalogu
 import { renderFeedbackMessage } from "@palisade/policy-engine/compilers/compile-input";
 import { generatePolicyKey } from "@palisade/policy-engine/keys/policy-key";
 import type { Database, Transaction } from "../../db/database";
-import type { ManagedBy } from "../../db/schema/deployments";
 import { enqueueBundleSync } from "../../jobs/bundle-sync-job";
 import type { JobQueue } from "../../jobs/job-queue";
 import {
@@ -19,6 +18,7 @@ import { parseParameters, refuseManagementAccount, resolveScopes } from "./bundl
 import type { BundleRow, StoredScope } from "./bundle-repository";
 import { checkCompiles } from "./compile-check";
 import { insertBundle } from "./deployment-repository";
+import type { ManagedBy } from "./deployment-schema";
 import type { TenantReads } from "./tenant-reads";
 
 /** Attempts at a fresh policy key before giving up (keys are random; a clash is rare). */

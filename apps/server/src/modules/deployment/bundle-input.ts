@@ -2,10 +2,10 @@ import type { Scope } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
 import { providerOfEnforcer } from "@palisade/policy-engine/catalogue/definition-schema";
 import { validateBundleParameters } from "@palisade/policy-engine/compilers/tree";
-import type { ManagedBy } from "../../db/schema/deployments";
 import { invalidArgument, invalidField } from "../../rpc/errors";
 import type { HierarchyNodeRow } from "../connector/connector-api";
 import type { StoredScope } from "./bundle-repository";
+import type { ManagedBy } from "./deployment-schema";
 
 // Lengths of names, how many scopes and the size of the parameters are bounds of the contract
 // (and of the validation interceptor), checked before a handler runs.

@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, inArray, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { bundles, deployments } from "../../db/schema/deployments";
-import { policyEvents } from "../../db/schema/events";
-import { waivers } from "../../db/schema/waivers";
+import { policyEvents } from "../event/event-schema";
+import { waivers } from "../waiver/waiver-schema";
 import type { BundleRow } from "./bundle-repository";
 import type { DeploymentRow } from "./deployment-repository";
+import { bundles, deployments } from "./deployment-schema";
 
 export interface BundleCounts {
   preventions: number;

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { bundles } from "../../db/schema/deployments";
+import { bundles } from "./deployment-schema";
 
 export type BundleRow = typeof bundles.$inferSelect;
 

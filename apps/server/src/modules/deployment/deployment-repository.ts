@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Database, Transaction } from "../../db/database";
-import { bundles, deployments } from "../../db/schema/deployments";
 import type { BundleRow, StoredScope } from "./bundle-repository";
 import { isUniqueViolation } from "./bundle-repository";
+import { bundles, deployments } from "./deployment-schema";
 
 export type DeploymentRow = typeof deployments.$inferSelect;
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { hierarchyNodes } from "../../db/schema/connectors";
-import { impactPreviews } from "../../db/schema/impact-previews";
+import { hierarchyNodes } from "../connector/connector-schema";
+import { impactPreviews } from "./impact-preview-schema";
 
 /** The `impact_previews` table; this file is its only writer. */
 export type ImpactPreviewRow = typeof impactPreviews.$inferSelect;

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, ne } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { bundles, deployments } from "../../db/schema/deployments";
 import type { BundleRow, StoredScope } from "./bundle-repository";
+import { bundles, deployments } from "./deployment-schema";
 
 /** One live deployment of a policy: where it is. */
 export interface PolicyScopeRow {

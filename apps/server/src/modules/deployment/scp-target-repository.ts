@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { bundles, deployments } from "../../db/schema/deployments";
 import type { BundleRow } from "./bundle-repository";
 import type { DeploymentRow } from "./deployment-repository";
+import { bundles, deployments } from "./deployment-schema";
 
 /** A live PREVENT bundle with its deployment on one AWS target. */
 export interface TargetGuardrail {

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, lte, ne, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { bundles, deployments } from "../../db/schema/deployments";
 import type { BundleRow } from "./bundle-repository";
+import { bundles, deployments } from "./deployment-schema";
 
 // What the bundle engine reads and records while it makes the cloud match the database.
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { complianceObservations } from "../../db/schema/events";
+import { complianceObservations } from "./event-schema";
 
 export interface ComplianceObservation {
   bundleId: string;

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, max } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { connectors, hierarchyNodes } from "../../db/schema/connectors";
-import { bundles, deployments } from "../../db/schema/deployments";
+import { connectors, hierarchyNodes } from "../connector/connector-schema";
+import { bundles, deployments } from "../deployment/deployment-schema";
 
 /** The tenant's cloud hierarchy as synced by its connectors, for scope filters and the tree. */
 export async function listTenantHierarchy(db: Database, tenantId: string) {

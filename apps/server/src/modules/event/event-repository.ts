@@ -1,9 +1,9 @@
 import { EventOrderBy } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import { and, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { policyEvents } from "../../db/schema/events";
 import { updateCountingDays } from "./event-day-counts";
 import type { EventQuery, Keyset } from "./event-query";
+import { policyEvents } from "./event-schema";
 
 /** A `policy_events` row as read with raw SQL (snake_case columns). */
 export interface EventRow {

@@ -1,8 +1,8 @@
 import { and, eq, inArray, isNull, ne, or } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { connectors, hierarchyNodes } from "../../db/schema/connectors";
-import { bundles, deployments } from "../../db/schema/deployments";
-import { waivers } from "../../db/schema/waivers";
+import { connectors, hierarchyNodes } from "../connector/connector-schema";
+import { bundles, deployments } from "../deployment/deployment-schema";
+import { waivers } from "../waiver/waiver-schema";
 
 export type FetchedConnector = typeof connectors.$inferSelect;
 

@@ -1,8 +1,8 @@
 import type { RecordedRequest } from "@palisade/policy-engine/evaluators/scp/evaluate-recorded";
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { requestCounts, requestShapes } from "../../db/schema/request-summaries";
 import { rowsOf } from "./event-repository";
+import { requestCounts, requestShapes } from "./request-summary-schema";
 
 /** One distinct request of one day, as the `request_summaries` table keeps it. */
 export interface RequestSummary {

@@ -1,6 +1,5 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { resourceEvents } from "../../db/schema/events";
 import { updateCountingDays } from "./event-day-counts";
 import type { EventQuery } from "./event-query";
 import {
@@ -13,6 +12,7 @@ import {
   sortColumn,
   where,
 } from "./event-repository";
+import { resourceEvents } from "./event-schema";
 
 /** Resource events: the filter applies to each one's newest event. */
 function resourceConditions(tenantId: string, q: EventQuery): SQL[] {

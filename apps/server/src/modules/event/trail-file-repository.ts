@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { TrailFileOutcome } from "../../cloud/cloud-provider";
 import type { Database } from "../../db/database";
-import { trailFiles } from "../../db/schema/connectors";
+import { trailFiles } from "./trail-file-schema";
 
 /** The ledger's files of one `<account>/<region>` prefix from its floor on. */
 export async function listTrailFiles(

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { exportChunks } from "../../db/schema/operations";
+import { exportChunks } from "./export-schema";
 
 /** Forgets what an earlier, interrupted attempt wrote of the export's file. */
 export async function deleteExportFile(db: Database, tenantId: string, jobId: string): Promise<void> {

@@ -1,8 +1,9 @@
 import { and, eq, gt, inArray, isNull, lt } from "drizzle-orm";
+import { user } from "../../auth/auth-schema";
 import type { Database } from "../../db/database";
-import { member, user } from "../../db/schema/auth";
-import { bundles } from "../../db/schema/deployments";
-import { chatNonces, notificationDeliveries, notificationSettings } from "../../db/schema/notifications";
+import { bundles } from "../deployment/deployment-schema";
+import { member } from "../tenant/organization-schema";
+import { chatNonces, notificationDeliveries, notificationSettings } from "./notification-schema";
 
 export type NotificationSettingsRow = typeof notificationSettings.$inferSelect;
 export type NotificationSettingsInsert = typeof notificationSettings.$inferInsert;

@@ -1,8 +1,8 @@
 import type { Definition } from "@palisade/policy-engine/catalogue/definition-schema";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { bundles } from "../../db/schema/deployments";
-import { policyDefinitions } from "../../db/schema/policies";
+import { bundles } from "../deployment/deployment-schema";
+import { policyDefinitions } from "./policy-definition-schema";
 
 export interface TenantDefinitionRow {
   slug: string;

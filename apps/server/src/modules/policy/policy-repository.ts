@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { bundles, deployments } from "../../db/schema/deployments";
+import { bundles, deployments } from "../deployment/deployment-schema";
 
 /** Live bundles deployed under one of these native ids (packed SCPs hold several), oldest first. */
 export async function findBundlesByNativeIdAnyTenant(

@@ -1,9 +1,9 @@
 import { and, count, eq, gte, isNull, ne } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { connectors, hierarchyNodes } from "../../db/schema/connectors";
-import { bundles, deployments } from "../../db/schema/deployments";
-import { resourceEvents } from "../../db/schema/events";
-import { waivers } from "../../db/schema/waivers";
+import { connectors, hierarchyNodes } from "../connector/connector-schema";
+import { bundles, deployments } from "../deployment/deployment-schema";
+import { resourceEvents } from "../event/event-schema";
+import { waivers } from "../waiver/waiver-schema";
 import type {
   DriftFact,
   LiveDeployment,

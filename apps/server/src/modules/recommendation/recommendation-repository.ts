@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, ilike, isNotNull, isNull, notInArray, or, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import type { PageWindow } from "../../db/page-window";
-import { recommendations } from "../../db/schema/policies";
 import type { Finding, FindingScope, Provider } from "./recommendation-rules";
+import { recommendations } from "./recommendation-schema";
 
 /** The `recommendations` table; this file is its only reader and writer. */
 export type RecommendationRow = typeof recommendations.$inferSelect;

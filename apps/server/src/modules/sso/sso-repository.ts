@@ -1,7 +1,8 @@
 import { and, asc, eq, isNotNull, isNull, notInArray } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { organization, ssoProvider } from "../../db/schema/auth";
-import { tenantSso, tenantSsoDomain } from "../../db/schema/sso";
+import { organization } from "../tenant/organization-schema";
+import { ssoProvider } from "./sso-provider-schema";
+import { tenantSso, tenantSsoDomain } from "./sso-schema";
 
 export type TenantSsoRow = typeof tenantSso.$inferSelect;
 export type SsoDomainRow = typeof tenantSsoDomain.$inferSelect;

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { invitation } from "../../db/schema/auth";
+import { invitation } from "./team-schema";
 
 /** pending: queued or being retried; sent: accepted by the mail server; failed: given up. */
 export type InvitationDeliveryStatus = "pending" | "sent" | "failed";

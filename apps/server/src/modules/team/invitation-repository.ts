@@ -1,6 +1,8 @@
 import { and, eq, gt } from "drizzle-orm";
+import { user } from "../../auth/auth-schema";
 import type { Database } from "../../db/database";
-import { invitation, organization, user } from "../../db/schema/auth";
+import { organization } from "../tenant/organization-schema";
+import { invitation } from "./team-schema";
 
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 

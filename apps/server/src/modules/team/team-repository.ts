@@ -1,8 +1,10 @@
 import { and, asc, count, desc, eq, gt, ilike, or, type SQL, sql } from "drizzle-orm";
+import { account, passkey, user } from "../../auth/auth-schema";
+import { signInEvent } from "../../auth/sign-in-history-schema";
 import type { Database } from "../../db/database";
 import type { PageWindow } from "../../db/page-window";
-import { account, apikey, invitation, member, passkey, user } from "../../db/schema/auth";
-import { signInEvent } from "../../db/schema/sign-in-history";
+import { member } from "../tenant/organization-schema";
+import { apikey, invitation } from "./team-schema";
 
 export type MemberRow = {
   id: string;

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { markEmailVerified } from "../../auth/user-repository";
 import type { Database, Transaction } from "../../db/database";
-import { member } from "../../db/schema/auth";
+import { member } from "./organization-schema";
 
 /**
  * Memberships of tenants (the identity layer's `member` table): who belongs to a tenant, with

@@ -1,7 +1,8 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
+import { passkey, user } from "../../auth/auth-schema";
 import type { Database, Transaction } from "../../db/database";
-import { member, organization, passkey, user } from "../../db/schema/auth";
-import { tenantSettings } from "../../db/schema/tenants";
+import { member, organization } from "./organization-schema";
+import { tenantSettings } from "./tenant-schema";
 
 export type TenantRow = typeof organization.$inferSelect;
 export type TenantSettingsRow = typeof tenantSettings.$inferSelect;

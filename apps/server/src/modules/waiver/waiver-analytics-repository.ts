@@ -1,9 +1,9 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { hierarchyNodes } from "../../db/schema/connectors";
-import { bundles, deployments } from "../../db/schema/deployments";
-import { policyEvents } from "../../db/schema/events";
-import { waivers } from "../../db/schema/waivers";
+import { hierarchyNodes } from "../connector/connector-schema";
+import { bundles, deployments } from "../deployment/deployment-schema";
+import { policyEvents } from "../event/event-schema";
+import { waivers } from "./waiver-schema";
 
 /** At most this many waivers feed one analytics answer (the most recent ones). */
 export const ANALYTICS_ROW_LIMIT = 20_000;

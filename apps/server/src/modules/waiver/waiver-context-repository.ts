@@ -1,9 +1,11 @@
 import { and, asc, eq, isNull, notInArray, sql } from "drizzle-orm";
+import { user } from "../../auth/auth-schema";
 import type { Database } from "../../db/database";
-import { apikey, member, organization, user } from "../../db/schema/auth";
-import { hierarchyNodes } from "../../db/schema/connectors";
-import { bundles, deployments } from "../../db/schema/deployments";
-import { tenantSettings } from "../../db/schema/tenants";
+import { hierarchyNodes } from "../connector/connector-schema";
+import { bundles, deployments } from "../deployment/deployment-schema";
+import { apikey } from "../team/team-schema";
+import { member, organization } from "../tenant/organization-schema";
+import { tenantSettings } from "../tenant/tenant-schema";
 import type { BundleRow, DeploymentRow } from "./waiver-repository";
 
 // What a waiver request is checked against: the key's bundle and deployments, the cloud

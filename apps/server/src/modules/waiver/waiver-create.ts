@@ -1,12 +1,12 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ProductErrorCode } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { Database, Transaction } from "../../db/database";
-import type { ManagedBy } from "../../db/schema/deployments";
 import { enqueueBundleSync } from "../../jobs/bundle-sync-job";
 import { enqueueExpiryNotice, enqueueNotification } from "../../jobs/notification-job";
 import { enqueueWaiverExpiry } from "../../jobs/waiver-expiry-job";
 import { callError } from "../../rpc/errors";
 import { IDEMPOTENCY_WINDOW_MS } from "../../rpc/idempotency";
+import type { ManagedBy } from "../deployment/deployment-schema";
 import { type Reviewer, type WaiverLifecycleDeps, waiverEnd } from "./waiver-lifecycle";
 import {
   type BundleRow,

@@ -4,10 +4,10 @@ import type { CreateWaiverRequest } from "@palisade/api/gen/palisade/deployment/
 import { WaiverCreateSource } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { evaluatedPrincipalArn } from "@palisade/policy-engine/principals/principal-arn";
 import type { Database } from "../../db/database";
-import type { ManagedBy } from "../../db/schema/deployments";
 import { type Caller, requireCaller } from "../../rpc/call-context";
 import { invalidField } from "../../rpc/errors";
 import { recordAudit } from "../audit/audit-api";
+import type { ManagedBy } from "../deployment/deployment-schema";
 import { apiKeyOwner, requiresSeparateApprover } from "./waiver-context-repository";
 import { createWaivers } from "./waiver-create";
 import {

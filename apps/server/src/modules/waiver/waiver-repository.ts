@@ -15,10 +15,10 @@ import {
 } from "drizzle-orm";
 import type { Database } from "../../db/database";
 import type { PageWindow } from "../../db/page-window";
-import { hierarchyNodes } from "../../db/schema/connectors";
-import { bundles, deployments } from "../../db/schema/deployments";
-import { waivers } from "../../db/schema/waivers";
+import { hierarchyNodes } from "../connector/connector-schema";
+import { bundles, deployments } from "../deployment/deployment-schema";
 import type { ReportedStatusName, WaiverStatusName } from "./waiver-rules";
+import { waivers } from "./waiver-schema";
 
 export type WaiverRow = typeof waivers.$inferSelect;
 export type WaiverInsert = typeof waivers.$inferInsert;

@@ -1,6 +1,6 @@
 import { and, eq, inArray, lte } from "drizzle-orm";
 import type { Database } from "../../db/database";
-import { waivers } from "../../db/schema/waivers";
+import { waivers } from "./waiver-schema";
 
 // The sweeps of the expiry and propagation jobs: they change waivers of every tenant at once.
 

@@ -1,5 +1,5 @@
 import { boolean, integer, pgTable, text } from "drizzle-orm/pg-core";
-import { tenantId, timestamps } from "./columns";
+import { tenantId, timestamps } from "../../db/columns";
 
 /** Per-tenant settings (the tenant itself is Better Auth's `organization`). */
 export const tenantSettings = pgTable("tenant_settings", {

@@ -11,7 +11,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { id, tenantId, timestamps } from "./columns";
+import { id, tenantId, timestamps } from "../../db/columns";
 
 /** What a policy prevented, alerted on, waived or found drifting, as read from the cloud. */
 export const policyEvents = pgTable(

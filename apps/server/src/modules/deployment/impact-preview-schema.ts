@@ -1,5 +1,5 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { id, tenantId, timestamps } from "./columns";
+import { id, tenantId, timestamps } from "../../db/columns";
 
 /**
  * What a policy would have denied on some scopes over a recent period, replayed from the

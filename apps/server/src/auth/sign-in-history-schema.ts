@@ -1,7 +1,7 @@
 // The sign-in history of each account, written by the auth module: every successful and every
 // refused sign-in of a known account, with how and from where.
 import { boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { user } from "./auth";
+import { user } from "./auth-schema";
 
 export const signInEvent = pgTable(
   "sign_in_event",

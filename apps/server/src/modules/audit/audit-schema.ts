@@ -1,5 +1,5 @@
 import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { id, tenantId } from "./columns";
+import { id, tenantId } from "../../db/columns";
 
 /**
  * Who changed what, written in the transaction of the change. A tenant's records form a hash

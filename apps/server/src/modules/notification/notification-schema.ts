@@ -1,5 +1,5 @@
 import { boolean, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import { tenantId, timestamps } from "./columns";
+import { tenantId, timestamps } from "../../db/columns";
 
 /**
  * What a tenant is notified about and through which channels. Webhook URLs, the Slack signing

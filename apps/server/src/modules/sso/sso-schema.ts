@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { tenantId, timestamps } from "./columns";
+import { tenantId, timestamps } from "../../db/columns";
 
 /** A tenant's single sign-on policy; its identity provider is the `sso_provider` row. */
 export const tenantSso = pgTable("tenant_sso", {

@@ -1,6 +1,6 @@
 import { boolean, date, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import { tenantId } from "./columns";
-import { connectors } from "./connectors";
+import { tenantId } from "../../db/columns";
+import { connectors } from "../connector/connector-schema";
 
 // Every AWS request the organisation trail delivered, folded at ingest into what the impact
 // preview evaluates. Classified events keep only the requests a deployed guardrail concerned; a

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { id, tenantId, timestamps } from "./columns";
+import { id, tenantId, timestamps } from "../../db/columns";
 
 /** Where an object applied from a file comes from: its path in the repository and the commit. */
 export interface ManagedBy {

@@ -1,5 +1,5 @@
 import { index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import { organization } from "./auth";
+import { organization } from "../modules/tenant/organization-schema";
 
 /**
  * The first answer of a creating call sent with an `Idempotency-Key` header, per tenant, caller,

@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { id, tenantId, timestamps } from "./columns";
-import { deployments, type ManagedBy } from "./deployments";
+import { id, tenantId, timestamps } from "../../db/columns";
+import { deployments, type ManagedBy } from "../deployment/deployment-schema";
 
 /** Time-limited exceptions to a deployed policy, requested with its key; owned by the waiver module. */
 export const waivers = pgTable(
