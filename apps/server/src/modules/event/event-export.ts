@@ -1,15 +1,18 @@
 import { create, fromJson, type JsonValue, toJson } from "@bufbuild/protobuf";
+import type { HandlerContext } from "@connectrpc/connect";
+import type { ExportFormat } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import {
   type EventFilter,
   EventFilterSchema,
   EventOrderBy,
 } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
 import type { Database } from "../../db/database";
-import type { ExportService } from "../export/export-api";
+import { requireCaller } from "../../rpc/call-context";
+import type { ExportRequest, ExportService } from "../export/export-api";
 import { displayUserName } from "./display-user-name";
 import { asDate } from "./event-message";
 import { countEvents, listEvents } from "./event-repository";
-import { parseEventFilter } from "./event-request";
+import { exportFormatOf, parseEventFilter } from "./event-request";
 
 export const EVENTS_EXPORT = "events";
 const EXPORT_PAGE = 2000;
@@ -34,10 +37,27 @@ const HEADER = [
   "archived",
 ];
 
-/** Export parameters travel through the job queue as JSON. */
-export function eventExportParams(filter: EventFilter | undefined): Record<string, unknown> {
+/**
+ * What Export (written now) and ExportAsync (queued) ask of the export service alike: the caller's
+ * events matching the filter, in the format asked for. The filter is checked here, so a bad filter
+ * fails the call, not the export; it then travels through the job queue as JSON.
+ */
+export async function eventExportRequest(
+  db: Database,
+  req: { filter?: EventFilter; format: ExportFormat },
+  ctx: HandlerContext,
+): Promise<ExportRequest> {
+  const caller = requireCaller(ctx);
+  await parseEventFilter(db, caller.tenantId, req.filter);
   return {
-    filter: toJson(EventFilterSchema, filter ?? create(EventFilterSchema)) as Record<string, unknown>,
+    tenantId: caller.tenantId,
+    kind: EVENTS_EXPORT,
+    params: {
+      filter: toJson(EventFilterSchema, req.filter ?? create(EventFilterSchema)) as Record<string, unknown>,
+    },
+    format: exportFormatOf(req.format),
+    createdBy: caller.id,
+    ctx,
   };
 }
 

@@ -1,9 +1,7 @@
 import type { HandlerContext } from "@connectrpc/connect";
 import type { ExportAsyncRequest } from "@palisade/api/gen/palisade/event/v1/event_service_pb";
-import { requireCaller } from "../../../rpc/call-context";
 import type { EventServiceDeps } from "../event-deps";
-import { EVENTS_EXPORT, eventExportParams } from "../event-export";
-import { exportFormatOf, parseEventFilter } from "../event-request";
+import { eventExportRequest } from "../event-export";
 
 /** Queues the export; the returned link answers once the job has written the file. */
 export async function exportAsync(
@@ -11,16 +9,6 @@ export async function exportAsync(
   req: ExportAsyncRequest,
   ctx: HandlerContext,
 ) {
-  const caller = requireCaller(ctx);
-  // A bad filter fails the call, not the job.
-  await parseEventFilter(db, caller.tenantId, req.filter);
-  const result = await exports.exportLater({
-    tenantId: caller.tenantId,
-    kind: EVENTS_EXPORT,
-    params: eventExportParams(req.filter),
-    format: exportFormatOf(req.format),
-    createdBy: caller.id,
-    ctx,
-  });
+  const result = await exports.exportLater(await eventExportRequest(db, req, ctx));
   return { presignedUrl: result.presignedUrl, jobId: result.jobId };
 }
