@@ -1,13 +1,14 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CreatePolicyCommand, OrganizationsClient } from "@aws-sdk/client-organizations";
+import { CreatePolicyCommand, type OrganizationsClient } from "@aws-sdk/client-organizations";
 import { runSimulation } from "@cloud-copilot/iam-simulate";
 import { type SandboxCloud, startSandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAwsProvider } from "../src/cloud/aws/aws-provider";
 import { sandboxAwsConnection } from "../src/cloud/sandbox-endpoints";
 import { awsSetup } from "../src/modules/connector/setup-instructions";
+import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { type RecordedCall, recordingProxy, runScpScenario } from "./support/scp-scenario";
 
 // The connector role's permissions policy, as the setup instructions print it, decided by
@@ -160,11 +161,7 @@ describe("the connector's permissions policy, decided by an IAM simulator", () =
     dataDir = mkdtempSync(join(tmpdir(), "palisade-least-privilege-"));
     cloud = await startSandboxCloud({ dataDir, port: 0, activity: { enabled: false } });
     proxy = await recordingProxy(cloud.aws.endpoint);
-    raw = new OrganizationsClient({
-      endpoint: cloud.aws.endpoint,
-      region: cloud.aws.region,
-      credentials: { accessKeyId: cloud.aws.accessKeyId, secretAccessKey: cloud.aws.secretAccessKey },
-    });
+    raw = sandboxOrganizations(cloud);
     // An SCP Palisade wrote before it tagged its own: the next sync tags it.
     const legacy = await raw.send(
       new CreatePolicyCommand({

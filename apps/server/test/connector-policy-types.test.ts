@@ -2,7 +2,6 @@ import {
   DescribePolicyCommand,
   EnablePolicyTypeCommand,
   ListRootsCommand,
-  OrganizationsClient,
 } from "@aws-sdk/client-organizations";
 import { Code } from "@connectrpc/connect";
 import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
@@ -20,6 +19,7 @@ import { connectors } from "../src/modules/connector/connector-schema";
 import { bundles } from "../src/modules/deployment/deployment-schema";
 import { errorOf } from "./support/call-error";
 import { scpsNamed, waitFor } from "./support/deployment-helpers";
+import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";
@@ -67,12 +67,7 @@ describe.each(engines)(
       await server?.stop();
     });
 
-    const organizations = () =>
-      new OrganizationsClient({
-        endpoint: sandbox.aws.endpoint,
-        region: sandbox.aws.region,
-        credentials: { accessKeyId: sandbox.aws.accessKeyId, secretAccessKey: sandbox.aws.secretAccessKey },
-      });
+    const organizations = () => sandboxOrganizations(sandbox);
 
     // Root.PolicyTypes: https://docs.aws.amazon.com/organizations/latest/APIReference/API_Root.html
     // EnablePolicyType: https://docs.aws.amazon.com/organizations/latest/APIReference/API_EnablePolicyType.html
@@ -125,11 +120,7 @@ describe.each(engines)(
     async function packedLength(): Promise<number> {
       const [scp] = await scpsNamed(sandbox, `palisade-${account.externalId}-0`);
       if (!scp) throw new Error("no packed SCP on the account");
-      const client = new OrganizationsClient({
-        endpoint: sandbox.aws.endpoint,
-        region: sandbox.aws.region,
-        credentials: { accessKeyId: sandbox.aws.accessKeyId, secretAccessKey: sandbox.aws.secretAccessKey },
-      });
+      const client = sandboxOrganizations(sandbox);
       try {
         return (
           (await client.send(new DescribePolicyCommand({ PolicyId: scp.id }))).Policy?.Content?.length ?? 0

@@ -6,7 +6,6 @@ import {
   ListRootsCommand,
   ListTagsForResourceCommand,
   ListTargetsForPolicyCommand,
-  OrganizationsClient,
 } from "@aws-sdk/client-organizations";
 import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import type { HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
@@ -24,6 +23,7 @@ import { openDatabase } from "../src/db/database";
 import { bundles } from "../src/modules/deployment/deployment-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
+import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { createTestDatabase, engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
@@ -55,12 +55,7 @@ function sandboxOf(server: TestServer) {
 }
 
 function organizations(server: TestServer) {
-  const { aws } = sandboxOf(server);
-  return new OrganizationsClient({
-    endpoint: aws.endpoint,
-    region: aws.region,
-    credentials: { accessKeyId: aws.accessKeyId, secretAccessKey: aws.secretAccessKey },
-  });
+  return sandboxOrganizations(sandboxOf(server));
 }
 
 /** An engineer's EC2 client in the account: alice's access key there. */

@@ -1,8 +1,4 @@
-import {
-  EnablePolicyTypeCommand,
-  ListRootsCommand,
-  OrganizationsClient,
-} from "@aws-sdk/client-organizations";
+import { EnablePolicyTypeCommand, ListRootsCommand } from "@aws-sdk/client-organizations";
 import { Code } from "@connectrpc/connect";
 import { CloudProvider, ErrorDetailSchema } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { DeploymentMode, DeploymentStatus } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
@@ -19,6 +15,7 @@ import { connectors } from "../src/modules/connector/connector-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
 import { deploymentRows, node, tryAction, waitFor } from "./support/deployment-helpers";
+import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";
@@ -66,11 +63,7 @@ describe.each(engines)("initiative install on %s", (engine) => {
     }));
     // The CIS initiative includes a declarative EC2 guardrail: the organisation enables the policy
     // type first, as its own decision (https://docs.aws.amazon.com/organizations/latest/APIReference/API_EnablePolicyType.html).
-    const organizations = new OrganizationsClient({
-      endpoint: sandbox.aws.endpoint,
-      region: sandbox.aws.region,
-      credentials: { accessKeyId: sandbox.aws.accessKeyId, secretAccessKey: sandbox.aws.secretAccessKey },
-    });
+    const organizations = sandboxOrganizations(sandbox);
     const rootId = (await organizations.send(new ListRootsCommand({}))).Roots?.[0]?.Id;
     await organizations.send(
       new EnablePolicyTypeCommand({ RootId: rootId, PolicyType: "DECLARATIVE_POLICY_EC2" }),

@@ -19,6 +19,7 @@ import { delegationPolicy } from "../src/cloud/aws/aws-permissions";
 import { type AwsConnection, createAwsProvider } from "../src/cloud/aws/aws-provider";
 import { sandboxAwsConnection } from "../src/cloud/sandbox-endpoints";
 import { refuseManagementAccount } from "../src/modules/deployment/bundle-input";
+import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { runScpScenario } from "./support/scp-scenario";
 
 // A connector whose role lives in a member account that the management account made delegated
@@ -77,11 +78,7 @@ describe("a connector in a delegated administrator account", () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "palisade-delegated-"));
     cloud = await startSandboxCloud({ dataDir, port: 0, activity: { enabled: false } });
-    management = new OrganizationsClient({
-      endpoint: cloud.aws.endpoint,
-      region: cloud.aws.region,
-      credentials: { accessKeyId: cloud.aws.accessKeyId, secretAccessKey: cloud.aws.secretAccessKey },
-    });
+    management = sandboxOrganizations(cloud);
     delegatedAccount = cloud.aws.delegatedConnectorRoleArn.split(":")[4]!;
     connection = {
       ...sandboxAwsConnection(cloud),

@@ -24,6 +24,7 @@ import { createAwsProvider } from "../src/cloud/aws/aws-provider";
 import type { AwsCloudProvider } from "../src/cloud/cloud-provider";
 import { sandboxAwsConnection } from "../src/cloud/sandbox-endpoints";
 import { type MotoServer, motoAvailable, startMotoServer } from "./support/moto-server";
+import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { runScpScenario, type TargetSnapshot } from "./support/scp-scenario";
 
 // moto (https://docs.getmoto.org/en/latest/docs/services/organizations.html), written by people
@@ -114,11 +115,7 @@ describe.skipIf(!motoAvailable())("Palisade's AWS adapter on moto's Organization
     backends.sandbox = {
       provider,
       target: entries.find((e) => e.name === "sandbox-alice")?.externalId ?? "",
-      raw: new OrganizationsClient({
-        endpoint: cloud.aws.endpoint,
-        region: cloud.aws.region,
-        credentials: { accessKeyId: cloud.aws.accessKeyId, secretAccessKey: cloud.aws.secretAccessKey },
-      }),
+      raw: sandboxOrganizations(cloud),
     };
   }, 60_000);
 

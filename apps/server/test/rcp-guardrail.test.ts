@@ -1,8 +1,4 @@
-import {
-  EnablePolicyTypeCommand,
-  ListRootsCommand,
-  OrganizationsClient,
-} from "@aws-sdk/client-organizations";
+import { EnablePolicyTypeCommand, ListRootsCommand } from "@aws-sdk/client-organizations";
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { AssumeRoleCommand } from "@aws-sdk/client-sts";
 import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
@@ -22,7 +18,7 @@ import { jobs } from "../src/jobs/jobs-schema";
 import { enqueueWaiverExpiry } from "../src/jobs/waiver-expiry-job";
 import { bundles } from "../src/modules/deployment/deployment-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
-import { roleSession, sandboxS3, sandboxSts } from "./support/sandbox-aws-clients";
+import { roleSession, sandboxOrganizations, sandboxS3, sandboxSts } from "./support/sandbox-aws-clients";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 import { fetchUntil } from "./support/trail-wait";
@@ -76,11 +72,7 @@ describe.each(engines)("an RCP guardrail Palisade deploys on an OU, on %s", (eng
     if (!ou || !account || !aws) throw new Error("the sandbox hierarchy has no Workloads-Dev/payments-dev");
 
     // Enabling RCPs is the organisation's decision (https://docs.aws.amazon.com/organizations/latest/APIReference/API_EnablePolicyType.html).
-    const organizations = new OrganizationsClient({
-      endpoint: sandbox.aws.endpoint,
-      region: sandbox.aws.region,
-      credentials: { accessKeyId: sandbox.aws.accessKeyId, secretAccessKey: sandbox.aws.secretAccessKey },
-    });
+    const organizations = sandboxOrganizations(sandbox);
     const rootId = (await organizations.send(new ListRootsCommand({}))).Roots![0]!.Id!;
     await organizations
       .send(new EnablePolicyTypeCommand({ RootId: rootId, PolicyType: "RESOURCE_CONTROL_POLICY" }))

@@ -23,6 +23,7 @@ import {
 import { type SandboxCloud, startSandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MotoServer, motoAvailable, startMotoServer } from "./support/moto-server";
+import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 
 // Resource control policies on moto's Organizations (https://docs.getmoto.org/en/latest/docs/services/organizations.html),
 // written by people outside Palisade, and on the sandbox: the same lifecycle through the same client
@@ -121,11 +122,7 @@ describe.skipIf(!motoAvailable())(
 
       dataDir = mkdtempSync(join(tmpdir(), "palisade-rcp-moto-"));
       cloud = await startSandboxCloud({ dataDir, port: 0, activity: { enabled: false } });
-      const sandbox = new OrganizationsClient({
-        endpoint: cloud.aws.endpoint,
-        region: cloud.aws.region,
-        credentials: { accessKeyId: cloud.aws.accessKeyId, secretAccessKey: cloud.aws.secretAccessKey },
-      });
+      const sandbox = sandboxOrganizations(cloud);
       const accounts = (await sandbox.send(new ListAccountsCommand({}))).Accounts ?? [];
       backends.sandbox = {
         raw: sandbox,

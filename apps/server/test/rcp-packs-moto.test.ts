@@ -22,6 +22,7 @@ import type { AwsCloudProvider } from "../src/cloud/cloud-provider";
 import { sandboxAwsConnection } from "../src/cloud/sandbox-endpoints";
 import { type ChangedGuardrail, repackScps } from "../src/modules/deployment/scp-repack";
 import { type MotoServer, motoAvailable, startMotoServer } from "./support/moto-server";
+import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 
 // Palisade's AWS adapter writes resource control policies
 // (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_rcps.html) to
@@ -156,11 +157,7 @@ describe.skipIf(!motoAvailable())("Palisade's RCP packs on moto's Organizations 
 
     dataDir = mkdtempSync(join(tmpdir(), "palisade-rcp-packs-"));
     cloud = await startSandboxCloud({ dataDir, port: 0, activity: { enabled: false } });
-    const sandbox = new OrganizationsClient({
-      endpoint: cloud.aws.endpoint,
-      region: cloud.aws.region,
-      credentials: { accessKeyId: cloud.aws.accessKeyId, secretAccessKey: cloud.aws.secretAccessKey },
-    });
+    const sandbox = sandboxOrganizations(cloud);
     const sandboxRoot = (await sandbox.send(new ListRootsCommand({}))).Roots?.[0]?.Id ?? "";
     await sandbox.send(new EnablePolicyTypeCommand({ RootId: sandboxRoot, PolicyType: RCP }));
     sandbox.destroy();

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ListTargetsForPolicyCommand, OrganizationsClient } from "@aws-sdk/client-organizations";
+import { ListTargetsForPolicyCommand } from "@aws-sdk/client-organizations";
 import type { DescService } from "@bufbuild/protobuf";
 import { type Client, Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
@@ -27,6 +27,7 @@ import { organization } from "../src/modules/tenant/organization-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { createRateLimiter, leaseSize } from "../src/rpc/rate-limiter";
 import { bundleRow, node, scpsNamed, waitFor, waitForHierarchy } from "./support/deployment-helpers";
+import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { createTestDatabase, type TestDatabase } from "./support/test-database";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
@@ -196,11 +197,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
     // The guardrails deployed to one target share packed SCPs: the first is named after the target.
     const workloadsPack = async () => `palisade-${(await scope("Workloads")).externalId}-0`;
     const scpTargets = async (policyId: string) => {
-      const organizations = new OrganizationsClient({
-        endpoint: sandbox.aws.endpoint,
-        region: sandbox.aws.region,
-        credentials: { accessKeyId: sandbox.aws.accessKeyId, secretAccessKey: sandbox.aws.secretAccessKey },
-      });
+      const organizations = sandboxOrganizations(sandbox);
       try {
         const out = await organizations.send(new ListTargetsForPolicyCommand({ PolicyId: policyId }));
         return (out.Targets ?? []).map((t) => t.TargetId);

@@ -1,4 +1,4 @@
-import { DescribePolicyCommand, OrganizationsClient } from "@aws-sdk/client-organizations";
+import { DescribePolicyCommand } from "@aws-sdk/client-organizations";
 import { Code } from "@connectrpc/connect";
 import {
   CloudProvider,
@@ -24,6 +24,7 @@ import { bundles, deployments } from "../src/modules/deployment/deployment-schem
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
 import { scpsNamed, tryAction, waitFor } from "./support/deployment-helpers";
+import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import { cloudEvaluationEngines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";
@@ -121,11 +122,7 @@ describe.each(cloudEvaluationEngines)(
     async function deployedLength(account: string): Promise<number> {
       const [scp] = await scpsNamed(sandbox, `palisade-${account}-0`);
       if (!scp) throw new Error(`no packed SCP on ${account}`);
-      const client = new OrganizationsClient({
-        endpoint: sandbox.aws.endpoint,
-        region: sandbox.aws.region,
-        credentials: { accessKeyId: sandbox.aws.accessKeyId, secretAccessKey: sandbox.aws.secretAccessKey },
-      });
+      const client = sandboxOrganizations(sandbox);
       try {
         const out = await client.send(new DescribePolicyCommand({ PolicyId: scp.id }));
         return out.Policy?.Content?.length ?? 0;

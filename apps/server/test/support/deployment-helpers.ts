@@ -1,4 +1,4 @@
-import { ListPoliciesCommand, OrganizationsClient } from "@aws-sdk/client-organizations";
+import { ListPoliciesCommand } from "@aws-sdk/client-organizations";
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
@@ -9,6 +9,7 @@ import type { Database } from "../../src/db/database";
 import { enqueueReconcile } from "../../src/jobs/reconcile-job";
 import { hierarchyNodes } from "../../src/modules/connector/connector-schema";
 import { bundles, deployments } from "../../src/modules/deployment/deployment-schema";
+import { sandboxOrganizations } from "./sandbox-aws-clients";
 import type { Credentials, TestServer } from "./test-server";
 
 export async function waitFor<T>(
@@ -193,11 +194,7 @@ export async function scpsNamed(
   sandbox: SandboxCloud,
   name: string,
 ): Promise<{ id: string; name: string }[]> {
-  const client = new OrganizationsClient({
-    endpoint: sandbox.aws.endpoint,
-    region: sandbox.aws.region,
-    credentials: { accessKeyId: sandbox.aws.accessKeyId, secretAccessKey: sandbox.aws.secretAccessKey },
-  });
+  const client = sandboxOrganizations(sandbox);
   try {
     const found: { id: string; name: string }[] = [];
     let token: string | undefined;

@@ -1,5 +1,7 @@
+import { OrganizationsClient } from "@aws-sdk/client-organizations";
 import { S3Client } from "@aws-sdk/client-s3";
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts";
+import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 
 interface Keys {
   accessKeyId: string;
@@ -18,6 +20,15 @@ export function sandboxSts(sandboxUrl: string, credentials: Keys): STSClient {
 /** The official SDK's S3 client on the sandbox's plain-http endpoint, with path-style bucket addresses. */
 export function sandboxS3(sandboxUrl: string, credentials: Keys): S3Client {
   return new S3Client({ endpoint: sandboxUrl, region: "us-east-1", forcePathStyle: true, credentials });
+}
+
+/** The official SDK's Organizations client of the sandbox, as the management account (its own key). */
+export function sandboxOrganizations({ aws }: Pick<SandboxCloud, "aws">): OrganizationsClient {
+  return new OrganizationsClient({
+    endpoint: aws.endpoint,
+    region: aws.region,
+    credentials: { accessKeyId: aws.accessKeyId, secretAccessKey: aws.secretAccessKey },
+  });
 }
 
 /** A session of the role (sts:AssumeRole with the key), as its temporary keys. */
