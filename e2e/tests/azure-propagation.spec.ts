@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { adminStorageState } from "./support/admin";
+import { flatten, type HierarchyNodeJson } from "./support/deploy-bundle";
 import { adminApi, callAsAdmin } from "./support/waiver-bundle";
 
 // Azure applies a new assignment, and honours a new exemption, minutes after they are written
@@ -7,16 +8,6 @@ import { adminApi, callAsAdmin } from "./support/waiver-bundle";
 // the e2e server's sandbox takes SANDBOX_AZURE_PROPAGATION_SECONDS (playwright.config.ts).
 
 test.use({ storageState: adminStorageState });
-
-interface HierarchyNodeJson {
-  name?: string;
-  externalId?: string;
-  connectorId?: string;
-  children?: HierarchyNodeJson[];
-}
-
-const flatten = (nodes: HierarchyNodeJson[]): HierarchyNodeJson[] =>
-  nodes.flatMap((node) => [node, ...flatten(node.children ?? [])]);
 
 test("an Azure guardrail and its waiver show Propagating until Azure enforces them, without a reload", async ({
   page,

@@ -1,5 +1,5 @@
 import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
-import { ConnectorStatus, type HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import { ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
@@ -19,6 +19,8 @@ import {
 } from "../../../packages/sandbox-cloud/test/aws-cli";
 import { jobs } from "../src/jobs/jobs-schema";
 import { bundles } from "../src/modules/deployment/deployment-schema";
+import { flatten } from "./support/deployment-helpers";
+import { readUntil } from "./support/poll";
 import { cloudEvaluationEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 import { fetchUntil } from "./support/trail-wait";
@@ -33,19 +35,6 @@ import { fetchUntil } from "./support/trail-wait";
 // lets the calls through; cancelled, they are denied again.
 
 const present = awsCliPresent();
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
-  return nodes.flatMap((n) => [n, ...flatten(n.children)]);
-}
 
 /** A call's outcome: the CLI's refusal, or code "none" when it succeeded. */
 function outcome(out: CliResult) {
@@ -104,7 +93,7 @@ describe.skipIf(!present).each(cloudEvaluationEngines)(
 
     it("succeed before, fail with AWS's errors under, pass under a waiver for, and fail after the waiver of each guardrail", async () => {
       const connectors = server.client(ConnectorService, admin);
-      const aws = await until(
+      const aws = await readUntil(
         async () => (await connectors.listConnectors({})).items.find((c) => c.provider === CloudProvider.AWS),
         (c) => c?.status === ConnectorStatus.CONNECTED,
       );
@@ -141,7 +130,7 @@ describe.skipIf(!present).each(cloudEvaluationEngines)(
         keys[g.slug] = bundle?.key ?? "";
       }
       for (const g of GUARDRAILS) {
-        const row = await until(
+        const row = await readUntil(
           async () =>
             (
               await server.palisade.database.db.select().from(bundles).where(eq(bundles.key, keys[g.slug]!))
@@ -173,7 +162,7 @@ describe.skipIf(!present).each(cloudEvaluationEngines)(
       const preventions = await fetchUntil(
         async () => {
           const { jobId } = await events.triggerFetch({ connectorId: aws.entity?.id ?? "" });
-          await until(
+          await readUntil(
             async () => (await server.palisade.database.db.select().from(jobs).where(eq(jobs.id, jobId)))[0],
             (j) => j?.status === "SUCCEEDED" || j?.status === "FAILED",
           );
@@ -202,7 +191,7 @@ describe.skipIf(!present).each(cloudEvaluationEngines)(
       }
       const reader = server.client(WaiverService, admin);
       for (const g of GUARDRAILS) {
-        const active = await until(
+        const active = await readUntil(
           async () => (await reader.list({ filter: { key: keys[g.slug]! } })).items[0],
           (w) => w?.status === WaiverStatus.ACTIVE,
         );
@@ -216,7 +205,7 @@ describe.skipIf(!present).each(cloudEvaluationEngines)(
 
       for (const id of waiverIds) await reader.cancel({ target: { case: "id", value: id } });
       // The SCPs are updated without the waiver; until then AWS, like the sandbox, still lets the calls through.
-      const again = await until(
+      const again = await readUntil(
         outcomes,
         (o) => o.s3.code !== "none" && o.ec2.code !== "none" && o.iam.code !== "none",
       );

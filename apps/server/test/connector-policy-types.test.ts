@@ -18,17 +18,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectors } from "../src/modules/connector/connector-schema";
 import { bundles } from "../src/modules/deployment/deployment-schema";
 import { errorOf } from "./support/call-error";
-import { scpsNamed, waitFor } from "./support/deployment-helpers";
+import { flatten, scpsNamed, waitFor } from "./support/deployment-helpers";
 import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";
 
 const SLUG = "protect-s3-account-public-access-block";
-
-function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
-  return nodes.flatMap((n) => [n, ...flatten(n.children)]);
-}
 
 // Quotas per type: https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html
 describe.each(engines)(

@@ -1,11 +1,7 @@
 import { toJsonString } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
-import {
-  AzureCredentialType,
-  ConnectorStatus,
-  type HierarchyNode,
-} from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import { AzureCredentialType, ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import {
   ConnectorService,
   GetConnectorResponseSchema,
@@ -17,13 +13,10 @@ import { auditLog } from "../src/modules/audit/audit-schema";
 import { policyQuotasFor } from "../src/modules/connector/connector-api";
 import { connectors, hierarchyNodes } from "../src/modules/connector/connector-schema";
 import { errorOf } from "./support/call-error";
+import { flatten } from "./support/deployment-helpers";
 import { startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
-
-function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
-  return nodes.flatMap((n) => [n, ...flatten(n.children)]);
-}
 
 const AZURE_TENANT = "6f0a8a3c-2b1e-4c43-9d4b-2a7d1c9e5b11";
 const AZURE_CLIENT = "0c3f7b9a-1d2e-4f5a-8b6c-7d8e9f0a1b2c";

@@ -8,7 +8,6 @@ import {
   ListTargetsForPolicyCommand,
 } from "@aws-sdk/client-organizations";
 import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
-import type { HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
@@ -23,6 +22,8 @@ import { openDatabase } from "../src/db/database";
 import { bundles } from "../src/modules/deployment/deployment-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
+import { flatten } from "./support/deployment-helpers";
+import { until } from "./support/poll";
 import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { createTestDatabase, engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
@@ -34,19 +35,6 @@ import { type Credentials, startTestServer, type TestServer } from "./support/te
 // whole account (the policy is attached around it) until it expires, also across a restart.
 
 const TYPE = "DECLARATIVE_POLICY_EC2";
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last value ${String(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-const flatten = (nodes: HierarchyNode[]): HierarchyNode[] =>
-  nodes.flatMap((n) => [n, ...flatten(n.children)]);
 
 function sandboxOf(server: TestServer) {
   const sandbox = server.palisade.cloud.sandbox;

@@ -7,6 +7,7 @@ import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatExpiry } from "../src/mail/mail-templates";
 import { invitationTokenIn } from "./support/invitation-link";
+import { readUntil } from "./support/poll";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
@@ -14,19 +15,6 @@ import { type Credentials, startTestServer, type TestServer } from "./support/te
 const PUBLIC_URL = "https://palisade.example.com";
 // Two retries, one second apart at first: the retry path runs in a few seconds.
 const FAST_RETRIES = { MAIL_RETRY_LIMIT: "2", MAIL_RETRY_DELAY_SECONDS: "1" };
-
-async function eventually<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe.each(engines)("invitation e-mail over SMTP on %s", (engine) => {
   let smtp: SmtpTestServer;
@@ -53,9 +41,10 @@ describe.each(engines)("invitation e-mail over SMTP on %s", (engine) => {
 
   async function invitationOf(email: string, until: (i: Invitation | undefined) => boolean) {
     const team = server.client(TeamService, admin);
-    return eventually(
+    return readUntil(
       async () => (await team.listInvitations({})).invitations.find((i) => i.email === email),
       until,
+      20_000,
     );
   }
 
@@ -142,9 +131,10 @@ describe.each(engines)("invitation e-mail without SMTP_URL on %s", (engine) => {
     const team = server.client(TeamService, admin);
     const { invitation } = await team.inviteMember({ email: "carol@example.com", role: Role.VIEWER });
     const outbox = join(server.dataDir, "outbox");
-    const files = await eventually(
+    const files = await readUntil(
       () => readdir(outbox).catch(() => [] as string[]),
       (names) => names.some((n) => n.endsWith(".eml")),
+      20_000,
     );
     const emls = files.filter((n) => n.endsWith(".eml"));
     expect(emls).toHaveLength(1);
@@ -153,9 +143,10 @@ describe.each(engines)("invitation e-mail without SMTP_URL on %s", (engine) => {
     expect(parsed.subject).toBe("Alice Admin invited you to Default on Palisade");
     expect(parsed.text).toContain(link);
     expect(parsed.html).toContain(`href="${link}"`);
-    const listed = await eventually(
+    const listed = await readUntil(
       async () => (await team.listInvitations({})).invitations.find((i) => i.id === invitation?.id),
       (i) => i?.deliveryStatus === DeliveryStatus.SENT,
+      20_000,
     );
     expect(listed?.deliveryStatus).toBe(DeliveryStatus.SENT);
   });

@@ -2,7 +2,7 @@ import { EnablePolicyTypeCommand, ListRootsCommand } from "@aws-sdk/client-organ
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import { AssumeRoleCommand } from "@aws-sdk/client-sts";
 import { CloudProvider, ScopeType } from "@palisade/api/gen/palisade/common/v1/common_pb";
-import { ConnectorStatus, type HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import { ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
@@ -18,6 +18,8 @@ import { jobs } from "../src/jobs/jobs-schema";
 import { enqueueWaiverExpiry } from "../src/jobs/waiver-expiry-job";
 import { bundles } from "../src/modules/deployment/deployment-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
+import { flatten } from "./support/deployment-helpers";
+import { readUntil } from "./support/poll";
 import { roleSession, sandboxOrganizations, sandboxS3, sandboxSts } from "./support/sandbox-aws-clients";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
@@ -30,18 +32,6 @@ import { fetchUntil } from "./support/trail-wait";
 // The denial names the RCP the way AWS writes it
 // (https://docs.aws.amazon.com/IAM/latest/UserGuide/troubleshoot_access-denied.html), /req resolves
 // it to the guardrail's key, and a waiver for the session's role lets it through until it ends.
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-const flatten = (nodes: HierarchyNode[]): HierarchyNode[] =>
-  nodes.flatMap((n) => [n, ...flatten(n.children)]);
 
 describe.each(engines)("an RCP guardrail Palisade deploys on an OU, on %s", (engine) => {
   let server: TestServer;
@@ -62,7 +52,7 @@ describe.each(engines)("an RCP guardrail Palisade deploys on an OU, on %s", (eng
     const sandbox = server.palisade.cloud.sandbox!;
     const sandboxUrl = sandbox.url;
     const connectors = server.client(ConnectorService, admin);
-    const aws = await until(
+    const aws = await readUntil(
       async () => (await connectors.listConnectors({})).items.find((c) => c.provider === CloudProvider.AWS),
       (c) => c?.status === ConnectorStatus.CONNECTED,
     );
@@ -109,7 +99,7 @@ describe.each(engines)("an RCP guardrail Palisade deploys on an OU, on %s", (eng
       waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
     });
     const policyKey = bundle?.key ?? "";
-    const row = await until(
+    const row = await readUntil(
       async () =>
         (await server.palisade.database.db.select().from(bundles).where(eq(bundles.key, policyKey)))[0],
       (r) => r?.status === "DEPLOYED" || r?.status === "FAILED",
@@ -136,14 +126,14 @@ describe.each(engines)("an RCP guardrail Palisade deploys on an OU, on %s", (eng
       },
     });
     const reader = server.client(WaiverService, admin);
-    const active = await until(
+    const active = await readUntil(
       async () => (await reader.list({ filter: { key: policyKey } })).items[0],
       (w) => w?.status === WaiverStatus.ACTIVE,
     );
     expect(active?.status).toBe(WaiverStatus.ACTIVE);
-    expect((await until(get, (o) => o.code === "none")).code).toBe("none");
+    expect((await readUntil(get, (o) => o.code === "none")).code).toBe("none");
     await reader.cancel({ target: { case: "id", value: waiver?.entity?.id ?? "" } });
-    expect((await until(get, (o) => o.code !== "none")).code).toBe("AccessDenied");
+    expect((await readUntil(get, (o) => o.code !== "none")).code).toBe("AccessDenied");
     s3.destroy();
   }, 300_000);
   // RCPs apply to calls to the resources of member accounts whoever the caller is, principals of
@@ -202,14 +192,14 @@ describe.each(engines)("an RCP guardrail Palisade deploys on an OU, on %s", (eng
       waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
     });
     const policyKey = bundle?.key ?? "";
-    const row = await until(
+    const row = await readUntil(
       async () =>
         (await server.palisade.database.db.select().from(bundles).where(eq(bundles.key, policyKey)))[0],
       (r) => r?.status === "DEPLOYED" || r?.status === "FAILED",
     );
     expect(row?.status).toBe("DEPLOYED");
 
-    const denied = await until(assume, (o) => o.code !== "none");
+    const denied = await readUntil(assume, (o) => o.code !== "none");
     expect(denied.code).toBe("AccessDenied");
     expect(denied.message).toMatch(
       new RegExp(
@@ -228,12 +218,12 @@ describe.each(engines)("an RCP guardrail Palisade deploys on an OU, on %s", (eng
     });
     const waiverId = waiver?.entity?.id ?? "";
     const reader = server.client(WaiverService, admin);
-    const active = await until(
+    const active = await readUntil(
       async () => (await reader.list({ filter: { key: policyKey } })).items[0],
       (w) => w?.status === WaiverStatus.ACTIVE,
     );
     expect(active?.status).toBe(WaiverStatus.ACTIVE);
-    expect((await until(assume, (o) => o.code === "none")).code).toBe("none");
+    expect((await readUntil(assume, (o) => o.code === "none")).code).toBe("none");
 
     // An hour is the shortest waiver: its end is brought forward to now, and the expiry job that
     // runs at each waiver's end expires it and takes it out of the organisation's RCP.
@@ -242,12 +232,12 @@ describe.each(engines)("an RCP guardrail Palisade deploys on an OU, on %s", (eng
       .set({ expiresAt: new Date(Date.now() - 1_000) })
       .where(eq(waivers.id, waiverId));
     await enqueueWaiverExpiry(server.palisade.jobs);
-    const expired = await until(
+    const expired = await readUntil(
       async () => (await reader.list({ filter: { key: policyKey } })).items[0],
       (w) => w?.status === WaiverStatus.EXPIRED,
     );
     expect(expired?.status).toBe(WaiverStatus.EXPIRED);
-    const again = await until(assume, (o) => o.code !== "none");
+    const again = await readUntil(assume, (o) => o.code !== "none");
     expect(again.code).toBe("AccessDenied");
     expect((await server.client(PolicyService).resolvePolicyKey({ text: again.message })).key).toBe(
       policyKey,
@@ -262,7 +252,7 @@ describe.each(engines)("an RCP guardrail Palisade deploys on an OU, on %s", (eng
     const preventions = await fetchUntil(
       async () => {
         const { jobId } = await events.triggerFetch({ connectorId: aws.entity?.id ?? "" });
-        await until(
+        await readUntil(
           async () => (await server.palisade.database.db.select().from(jobs).where(eq(jobs.id, jobId)))[0],
           (j) => j?.status === "SUCCEEDED" || j?.status === "FAILED",
         );

@@ -6,7 +6,7 @@ import {
   ProductErrorCode,
   ScopeType,
 } from "@palisade/api/gen/palisade/common/v1/common_pb";
-import { ConnectorStatus, type HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import { ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
@@ -23,7 +23,7 @@ import { connectors } from "../src/modules/connector/connector-schema";
 import { bundles, deployments } from "../src/modules/deployment/deployment-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
-import { scpsNamed, tryAction, waitFor } from "./support/deployment-helpers";
+import { flatten, scpsNamed, tryAction, waitFor } from "./support/deployment-helpers";
 import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import { cloudEvaluationEngines } from "./support/test-database";
@@ -46,10 +46,6 @@ const PRINCIPALS = [
   "user/dave",
   "user/bob",
 ];
-
-function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
-  return nodes.flatMap((n) => [n, ...flatten(n.children)]);
-}
 
 /** Characters the guardrail's packed statements take with these principals waived in one window. */
 function packedLength(account: string, principals: string[]): number {

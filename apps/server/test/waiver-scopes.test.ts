@@ -9,13 +9,9 @@ import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorOf } from "./support/call-error";
-import { waitFor } from "./support/deployment-helpers";
+import { flatten, waitFor } from "./support/deployment-helpers";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
-
-function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
-  return nodes.flatMap((n) => [n, ...flatten(n.children)]);
-}
 
 describe.each(engines)("where a waiver may apply, on %s", (engine) => {
   let server: TestServer;

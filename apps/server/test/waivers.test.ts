@@ -8,7 +8,7 @@ import {
   ProductErrorCode,
   ScopeType,
 } from "@palisade/api/gen/palisade/common/v1/common_pb";
-import { ConnectorStatus, type HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
+import { ConnectorStatus } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { ConnectorService } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
@@ -34,25 +34,13 @@ import { tenantSettings } from "../src/modules/tenant/tenant-schema";
 import { cancelWaiversOfBundle } from "../src/modules/waiver/waiver-lifecycle";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
+import { flatten } from "./support/deployment-helpers";
+import { until } from "./support/poll";
 import { startSandboxServer } from "./support/sandbox-server";
 import { createTestDatabase, type Engine, engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
 const HOUR = 3_600n;
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(value, bigints)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function bigints(_key: string, value: unknown) {
-  return typeof value === "bigint" ? value.toString() : value;
-}
 
 /** A waiver is shown ACTIVE only once the cloud has it. */
 function expectHonestStatus(waiver: Waiver | undefined) {
@@ -575,6 +563,7 @@ describe.each(engines)("waivers on %s", (engine) => {
       await until(
         () => stored(id),
         (row) => row.status === "EXPIRED",
+        20_000,
       );
     }
 
@@ -947,6 +936,7 @@ describe.each(engines)("waiver expiry across a restart on %s", (engine: Engine) 
       const expired = await until(
         () => client.list({ filter: { key: seeded.key } }),
         (r) => r.items[0]?.status === WaiverStatus.EXPIRED,
+        20_000,
       );
       expect(expired.items.map((w) => w.entity?.id)).toEqual([id]);
     } finally {
@@ -955,10 +945,6 @@ describe.each(engines)("waiver expiry across a restart on %s", (engine: Engine) 
     }
   }, 240_000);
 });
-
-function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
-  return nodes.flatMap((n) => [n, ...flatten(n.children)]);
-}
 
 describe.each(engines)("the waiver loop with the sandbox cloud on %s", (engine) => {
   let server: TestServer;
@@ -1048,6 +1034,7 @@ describe.each(engines)("the waiver loop with the sandbox cloud on %s", (engine) 
     const active = await until(
       async () => (await reader.list({ filter: { key } })).items[0],
       (w) => w?.status === WaiverStatus.ACTIVE,
+      20_000,
     );
     expect(active?.deploymentStatus).toBe(WaiverDeploymentStatus.ACTIVE);
     expect(await tryAs(account.externalId)).toBe(200);

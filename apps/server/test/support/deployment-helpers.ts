@@ -1,4 +1,5 @@
 import { ListPoliciesCommand } from "@aws-sdk/client-organizations";
+import type { HierarchyNode } from "@palisade/api/gen/palisade/connector/v1/connector_pb";
 import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deployment_pb";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
@@ -33,6 +34,11 @@ export async function waitForHierarchy(db: Database, tenantId: string): Promise<
     const nodes = await db.select().from(hierarchyNodes).where(eq(hierarchyNodes.tenantId, tenantId));
     return nodes.some((n) => n.provider === "aws") && nodes.some((n) => n.provider === "azure");
   });
+}
+
+/** The hierarchy's nodes in one list, each before its children. */
+export function flatten(nodes: HierarchyNode[]): HierarchyNode[] {
+  return nodes.flatMap((n) => [n, ...flatten(n.children)]);
 }
 
 export async function node(db: Database, tenantId: string, name: string) {

@@ -1,3 +1,5 @@
+import { readUntil } from "./poll";
+
 /**
  * CloudTrail delivers a call's log file minutes later, and the test sandbox about a second later
  * (SANDBOX_TRAIL_DELAY_SECONDS=1): a test fetches again until what it expects has arrived, then
@@ -8,10 +10,5 @@ export async function fetchUntil<T>(
   arrived: (items: T[]) => boolean = (items) => items.length > 0,
   timeoutMs = 20_000,
 ): Promise<T[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const items = await fetchAndRead();
-    if (arrived(items) || Date.now() > deadline) return items;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  return readUntil(fetchAndRead, arrived, timeoutMs);
 }
