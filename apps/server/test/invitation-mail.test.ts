@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatExpiry } from "../src/mail/mail-templates";
 import { invitationTokenIn } from "./support/invitation-link";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
-import { engines } from "./support/test-database";
+import { deliveryEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
 const PUBLIC_URL = "https://palisade.example.com";
@@ -28,7 +28,7 @@ async function eventually<T>(
   }
 }
 
-describe.each(engines)("invitation e-mail over SMTP on %s", (engine) => {
+describe.each(deliveryEngines)("invitation e-mail over SMTP on %s", (engine) => {
   let smtp: SmtpTestServer;
   let server: TestServer;
   let admin: Credentials;
@@ -126,7 +126,7 @@ describe.each(engines)("invitation e-mail over SMTP on %s", (engine) => {
   });
 });
 
-describe.each(engines)("invitation e-mail without SMTP_URL on %s", (engine) => {
+describe.each(deliveryEngines)("invitation e-mail without SMTP_URL on %s", (engine) => {
   let server: TestServer;
   let admin: Credentials;
 

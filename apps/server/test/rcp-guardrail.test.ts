@@ -23,7 +23,7 @@ import { enqueueWaiverExpiry } from "../src/jobs/waiver-expiry-job";
 import { bundles } from "../src/modules/deployment/deployment-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { roleSession, sandboxS3, sandboxSts } from "./support/sandbox-aws-clients";
-import { engines } from "./support/test-database";
+import { cloudEvaluationEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 import { fetchUntil } from "./support/trail-wait";
 
@@ -47,7 +47,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 const flatten = (nodes: HierarchyNode[]): HierarchyNode[] =>
   nodes.flatMap((n) => [n, ...flatten(n.children)]);
 
-describe.each(engines)("an RCP guardrail Palisade deploys on an OU, on %s", (engine) => {
+describe.each(cloudEvaluationEngines)("an RCP guardrail Palisade deploys on an OU, on %s", (engine) => {
   let server: TestServer;
   let admin: Credentials;
   let requester: Credentials;
