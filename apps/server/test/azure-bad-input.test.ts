@@ -27,13 +27,13 @@ import {
   waitForBundleStatus,
   waitForHierarchy,
 } from "./support/deployment-helpers";
-import { engines } from "./support/test-database";
+import { cloudBehaviourEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
 // What a user meets when the Azure tenant changes under Palisade or refuses it: each case is named
 // on the connector or on the bundle it touches, and nothing Palisade stored is lost or rewritten.
 
-describe.each(engines)("Azure bad input on %s", (engine) => {
+describe.each(cloudBehaviourEngines)("Azure bad input on %s", (engine) => {
   let server: TestServer;
   let admin: Credentials;
   let sandbox: SandboxCloud;

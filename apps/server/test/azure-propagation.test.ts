@@ -23,7 +23,7 @@ import {
   waitForBundleStatus,
 } from "./support/deployment-helpers";
 import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
-import { engines } from "./support/test-database";
+import { cloudBehaviourEngines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";
 
 // Azure applies a new assignment "around five minutes" after it is written, and honours a new
@@ -32,7 +32,7 @@ import type { Credentials, TestServer } from "./support/test-server";
 // The sandbox models that delay (here a few seconds); Palisade shows PROPAGATING until then.
 const PROPAGATION_SECONDS = 6;
 
-describe.each(engines)("Azure propagation, on %s", (engine) => {
+describe.each(cloudBehaviourEngines)("Azure propagation, on %s", (engine) => {
   let server: TestServer;
   let admin: Credentials;
   let requester: Credentials;

@@ -12,7 +12,7 @@ import { connectors, hierarchyNodes } from "../src/modules/connector/connector-s
 import { bundles, deployments } from "../src/modules/deployment/deployment-schema";
 import { policyEvents } from "../src/modules/event/event-schema";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
-import { engines } from "./support/test-database";
+import { cloudBehaviourEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
 // The reads of an Azure connector are independent: a failing policy-state read leaves the
@@ -21,7 +21,7 @@ import { type Credentials, startTestServer, type TestServer } from "./support/te
 
 const { catalogue } = loadCatalogue();
 
-describe.each(engines)("Azure read failures on %s", (engine) => {
+describe.each(cloudBehaviourEngines)("Azure read failures on %s", (engine) => {
   let server: TestServer;
   let admin: Credentials;
   let tenantId: string;

@@ -3,12 +3,12 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user, verification } from "../src/auth/auth-schema";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
-import { engines } from "./support/test-database";
+import { identityFlowEngines } from "./support/test-database";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "./support/test-server";
 
 let clientCounter = 0;
 
-describe.each(engines)("sign-in with an e-mailed code on %s", (engine) => {
+describe.each(identityFlowEngines)("sign-in with an e-mailed code on %s", (engine) => {
   let smtp: SmtpTestServer;
   let server: TestServer;
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user, verification } from "../src/auth/auth-schema";
 import { member } from "../src/modules/tenant/organization-schema";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
-import { engines } from "./support/test-database";
+import { identityFlowEngines } from "./support/test-database";
 import { startTestServer, type TestServer } from "./support/test-server";
 
 let clientCounter = 0;
@@ -15,7 +15,7 @@ interface PendingRequest {
   expiresAt: string;
 }
 
-describe.each(engines)("sign-in with an enchanted link on %s", (engine) => {
+describe.each(identityFlowEngines)("sign-in with an enchanted link on %s", (engine) => {
   let smtp: SmtpTestServer;
   let server: TestServer;
 

@@ -25,7 +25,7 @@ import {
   waitForBundleStatus,
 } from "./support/deployment-helpers";
 import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
-import { engines } from "./support/test-database";
+import { requestShapeEngines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";
 
 // Each product error code (spec section 8) driven the way a user meets it, through the RPC client,
@@ -66,7 +66,7 @@ const SCOPES = [
   "sandbox-bob",
 ];
 
-describe.each(engines)("product error codes, end to end, on %s", (engine) => {
+describe.each(requestShapeEngines)("product error codes, end to end, on %s", (engine) => {
   let server: TestServer;
   let admin: Credentials;
   let requester: Credentials;

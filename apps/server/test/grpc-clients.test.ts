@@ -22,7 +22,7 @@ import {
 } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engines } from "./support/test-database";
+import { requestShapeEngines } from "./support/test-database";
 import { startTestServer, type TestServer } from "./support/test-server";
 
 // Stock gRPC clients over HTTP/2 without TLS (prior knowledge), on the port that serves HTTP/1.1:
@@ -61,7 +61,7 @@ function rpcError(result: BufResult): { code: string; message: string } {
   return JSON.parse(result.stderr || result.stdout);
 }
 
-describe.each(engines)("gRPC clients over HTTP/2 on %s", (engine) => {
+describe.each(requestShapeEngines)("gRPC clients over HTTP/2 on %s", (engine) => {
   let server: TestServer;
   let adminKey: string;
   let viewerKey: string;

@@ -9,14 +9,14 @@ import { formatExpiry } from "../src/mail/mail-templates";
 import { invitationTokenIn } from "./support/invitation-link";
 import { readUntil } from "./support/poll";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
-import { engines } from "./support/test-database";
+import { deliveryEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
 const PUBLIC_URL = "https://palisade.example.com";
 // Two retries, one second apart at first: the retry path runs in a few seconds.
 const FAST_RETRIES = { MAIL_RETRY_LIMIT: "2", MAIL_RETRY_DELAY_SECONDS: "1" };
 
-describe.each(engines)("invitation e-mail over SMTP on %s", (engine) => {
+describe.each(deliveryEngines)("invitation e-mail over SMTP on %s", (engine) => {
   let smtp: SmtpTestServer;
   let server: TestServer;
   let admin: Credentials;
@@ -115,7 +115,7 @@ describe.each(engines)("invitation e-mail over SMTP on %s", (engine) => {
   });
 });
 
-describe.each(engines)("invitation e-mail without SMTP_URL on %s", (engine) => {
+describe.each(deliveryEngines)("invitation e-mail without SMTP_URL on %s", (engine) => {
   let server: TestServer;
   let admin: Credentials;
 

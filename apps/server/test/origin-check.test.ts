@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engines } from "./support/test-database";
+import { requestShapeEngines } from "./support/test-database";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "./support/test-server";
 
 const PUBLIC_URL = "https://palisade.example";
 const PRIVATE_METHOD = "/palisade.tenant.v1.TenantService/GetCurrent";
 const PUBLIC_METHOD = "/palisade.policy.v1.PolicyService/ResolvePolicyKey";
 
-describe.each(engines)("Origin of cookie-authenticated RPCs (%s)", (engine) => {
+describe.each(requestShapeEngines)("Origin of cookie-authenticated RPCs (%s)", (engine) => {
   let server: TestServer;
   let cookie: string;
   let sessionToken: string;

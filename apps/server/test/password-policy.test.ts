@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engines } from "./support/test-database";
+import { identityFlowEngines } from "./support/test-database";
 import { startTestServer, type TestServer } from "./support/test-server";
 
-describe.each(engines)("password policy on %s", (engine) => {
+describe.each(identityFlowEngines)("password policy on %s", (engine) => {
   let server: TestServer;
 
   beforeAll(async () => {

@@ -6,7 +6,7 @@ import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "../src/auth/auth-schema";
-import { engines } from "./support/test-database";
+import { identityFlowEngines } from "./support/test-database";
 import { startTestServer, type TestServer } from "./support/test-server";
 
 const SECRET = "a-webhook-secret-of-some-length";
@@ -57,7 +57,7 @@ async function startMessageReceiver() {
   return receiver;
 }
 
-describe.each(engines)("phone codes on %s", (engine) => {
+describe.each(identityFlowEngines)("phone codes on %s", (engine) => {
   let server: TestServer;
   let receiver: Awaited<ReturnType<typeof startMessageReceiver>>;
   let clientCounter = 0;

@@ -21,7 +21,7 @@ import { waivers } from "../src/modules/waiver/waiver-schema";
 import { flatten } from "./support/deployment-helpers";
 import { readUntil } from "./support/poll";
 import { roleSession, sandboxOrganizations, sandboxS3, sandboxSts } from "./support/sandbox-aws-clients";
-import { engines } from "./support/test-database";
+import { cloudEvaluationEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 import { fetchUntil } from "./support/trail-wait";
 
@@ -33,7 +33,7 @@ import { fetchUntil } from "./support/trail-wait";
 // (https://docs.aws.amazon.com/IAM/latest/UserGuide/troubleshoot_access-denied.html), /req resolves
 // it to the guardrail's key, and a waiver for the session's role lets it through until it ends.
 
-describe.each(engines)("an RCP guardrail Palisade deploys on an OU, on %s", (engine) => {
+describe.each(cloudEvaluationEngines)("an RCP guardrail Palisade deploys on an OU, on %s", (engine) => {
   let server: TestServer;
   let admin: Credentials;
   let requester: Credentials;

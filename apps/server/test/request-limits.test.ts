@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engines } from "./support/test-database";
+import { requestShapeEngines } from "./support/test-database";
 import { startTestServer, type TestServer } from "./support/test-server";
 
 const LIMIT = 64 * 1024;
@@ -12,7 +12,7 @@ function jsonBodyOf(size: number): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(JSON.stringify({ text: "A".repeat(size) }));
 }
 
-describe.each(engines)("request body limits (%s)", (engine) => {
+describe.each(requestShapeEngines)("request body limits (%s)", (engine) => {
   let server: TestServer;
   let token: string;
   beforeAll(async () => {

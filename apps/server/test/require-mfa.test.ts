@@ -11,10 +11,10 @@ import { session, user } from "../src/auth/auth-schema";
 import { markSessionSignIn } from "../src/auth/session-repository";
 import { auditLog } from "../src/modules/audit/audit-schema";
 import { errorOf } from "./support/call-error";
-import { engines } from "./support/test-database";
+import { identityFlowEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
-describe.each(engines)("Require MFA on %s", (engine) => {
+describe.each(identityFlowEngines)("Require MFA on %s", (engine) => {
   let server: TestServer;
   let tenantId: string;
   /** An administrator's API key: keys are not people, so Require MFA never stops them. */

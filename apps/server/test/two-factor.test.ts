@@ -7,7 +7,7 @@ import { user } from "../src/auth/auth-schema";
 import { auditLog } from "../src/modules/audit/audit-schema";
 import { member } from "../src/modules/tenant/organization-schema";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
-import { engines } from "./support/test-database";
+import { identityFlowEngines } from "./support/test-database";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, startTestServer, type TestServer } from "./support/test-server";
 
 const PASSWORD = "Authenticator-password-1";
@@ -30,7 +30,7 @@ function withCookies(held: string, response: Response): string {
   return [...jar.values()].join("; ");
 }
 
-describe.each(engines)("authenticator app as a second factor on %s", (engine) => {
+describe.each(identityFlowEngines)("authenticator app as a second factor on %s", (engine) => {
   let smtp: SmtpTestServer;
   let server: TestServer;
 

@@ -19,11 +19,46 @@ declare module "vitest" {
 export const engines: Engine[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
 /**
- * The engine for tests whose subject is how a cloud evaluates what Palisade wrote (SCP
- * statements, principal ARNs, the AWS CLI's errors): the database only stores the bundle, and
- * that storing is proven on both engines by deployments.test.ts and waivers.test.ts.
+ * The engine for tests whose subject is how a cloud evaluates what Palisade wrote (SCP and RCP
+ * statements, principal ARNs, the AWS CLI's errors): the database only stores the bundle, its
+ * waivers and the denials read back as events, and that storing is proven on both engines by
+ * deployments.test.ts, waivers.test.ts and events.test.ts.
  */
 export const cloudEvaluationEngines: Engine[] = ["pglite"];
+
+/**
+ * The engine for tests whose subject is how a cloud behaves around what Palisade wrote (Azure's
+ * propagation delay, a read the cloud refuses, an assignment or group removed out of band): the
+ * database only keeps the connector's state, bundles and events, and that storing is proven on
+ * both engines by connectors.test.ts, deployments.test.ts, waivers.test.ts, events.test.ts and
+ * azure-waived-events.test.ts.
+ */
+export const cloudBehaviourEngines: Engine[] = ["pglite"];
+
+/**
+ * The engine for tests whose subject is an identity flow through Better Auth (a code or link by
+ * e-mail or phone, an authenticator app, single sign-on, the password policy, Require MFA): the
+ * database only keeps users, sessions, verifications and rate-limit windows, and that storing is
+ * proven on both engines by accounts.test.ts (sign-up, reset links, limits, sessions),
+ * member-sessions.test.ts (sessions and trusted devices), team.test.ts (members and
+ * invitations) and authentication.test.ts.
+ */
+export const identityFlowEngines: Engine[] = ["pglite"];
+
+/**
+ * The engine for tests whose subject is the shape of a request or its answer (error codes, body
+ * limits, Origin checks, gRPC framing): the calls they make store what tests of the same
+ * services already store on both engines (deployments.test.ts, waivers.test.ts, team.test.ts,
+ * and waiver-cloud-faults.test.ts for a cloud's refusal kept on a waiver).
+ */
+export const requestShapeEngines: Engine[] = ["pglite"];
+
+/**
+ * The engine for tests whose subject is how a message is delivered (SMTP answers, retries, the
+ * outbox folder): the invitation it carries is stored as team.test.ts proves on both engines,
+ * and the retries are jobs, whose queue jobs.test.ts proves on both.
+ */
+export const deliveryEngines: Engine[] = ["pglite"];
 
 export interface TestDatabase {
   dataDir: string;
