@@ -5,8 +5,10 @@ export default defineConfig({
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // Migrated database templates, made once: each test database is a copy (see test/support/).
     globalSetup: ["test/support/global-setup.ts"],
-    // Integration tests each start a server and a database; two at a time suits small machines.
-    maxWorkers: 2,
+    // Integration tests each start a server and a database, and spend much of their time waiting
+    // on the sandbox cloud's delays: three at a time keep two cores busy without running out of
+    // memory (a server on PGlite holds about 1 GB).
+    maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 180_000,
   },
