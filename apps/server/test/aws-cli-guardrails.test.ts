@@ -18,8 +18,7 @@ import {
   runAws,
 } from "../../../packages/sandbox-cloud/test/aws-cli";
 import { jobs } from "../src/jobs/jobs-schema";
-import { bundles } from "../src/modules/deployment/deployment-schema";
-import { flatten } from "./support/deployment-helpers";
+import { flatten, waitForBundleStatus } from "./support/deployment-helpers";
 import { readUntil } from "./support/poll";
 import { cloudEvaluationEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
@@ -116,6 +115,7 @@ describe.skipIf(!present).each(cloudEvaluationEngines)(
 
       const deployer = server.client(DeploymentManagerService, admin);
       const keys: Record<string, string> = {};
+      const ids: Record<string, string> = {};
       for (const g of GUARDRAILS) {
         const { bundle } = await deployer.createBundle({
           name: g.name,
@@ -128,16 +128,16 @@ describe.skipIf(!present).each(cloudEvaluationEngines)(
           waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
         });
         keys[g.slug] = bundle?.key ?? "";
+        ids[g.slug] = bundle?.entity?.id ?? "";
       }
       for (const g of GUARDRAILS) {
-        const row = await readUntil(
-          async () =>
-            (
-              await server.palisade.database.db.select().from(bundles).where(eq(bundles.key, keys[g.slug]!))
-            )[0],
-          (r) => r?.status === "DEPLOYED" || r?.status === "FAILED",
+        const row = await waitForBundleStatus(
+          server.palisade.database.db,
+          ids[g.slug]!,
+          ["DEPLOYED", "FAILED"],
+          60_000,
         );
-        expect(row?.status, g.slug).toBe("DEPLOYED");
+        expect(row.status, g.slug).toBe("DEPLOYED");
       }
 
       const scp =

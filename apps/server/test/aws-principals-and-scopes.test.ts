@@ -8,9 +8,8 @@ import { WaiverApprovalMode, WaiverStatus } from "@palisade/api/gen/palisade/wai
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundles } from "../src/modules/deployment/deployment-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
-import { flatten } from "./support/deployment-helpers";
+import { flatten, waitForBundleStatus } from "./support/deployment-helpers";
 import { until } from "./support/poll";
 import { startSandboxServer } from "./support/sandbox-server";
 import { cloudEvaluationEngines } from "./support/test-database";
@@ -76,12 +75,13 @@ describe.each(cloudEvaluationEngines)("AWS principals and scopes, with the sandb
       waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
     });
     const key = bundle?.key ?? "";
-    const deployed = await until(
-      async () => (await server.palisade.database.db.select().from(bundles).where(eq(bundles.key, key)))[0],
-      (row) => row?.status === "DEPLOYED" || row?.status === "FAILED",
+    const deployed = await waitForBundleStatus(
+      server.palisade.database.db,
+      bundle?.entity?.id ?? "",
+      ["DEPLOYED", "FAILED"],
       60_000,
     );
-    expect(deployed?.status).toBe("DEPLOYED");
+    expect(deployed.status).toBe("DEPLOYED");
     const alice = `arn:aws:sts::${acct}:assumed-role/Developer/alice`;
     expect(await tryAs(alice, acct)).toBe(403);
 

@@ -19,10 +19,9 @@ import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { sandboxAccessKey } from "../../../packages/sandbox-cloud/test/aws-cli";
 import { openDatabase } from "../src/db/database";
-import { bundles } from "../src/modules/deployment/deployment-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
-import { flatten } from "./support/deployment-helpers";
+import { flatten, waitForBundleStatus } from "./support/deployment-helpers";
 import { until } from "./support/poll";
 import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { createTestDatabase, engines } from "./support/test-database";
@@ -120,11 +119,13 @@ it.each(engines)(
         waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
       });
       const key = bundle?.key ?? "";
-      const bundleRow = async () =>
-        (await server.palisade.database.db.select().from(bundles).where(eq(bundles.key, key)))[0];
-      expect(
-        (await until(bundleRow, (row) => row?.status === "DEPLOYED" || row?.status === "FAILED"))?.status,
-      ).toBe("DEPLOYED");
+      const deployed = await waitForBundleStatus(
+        server.palisade.database.db,
+        bundle?.entity?.id ?? "",
+        ["DEPLOYED", "FAILED"],
+        60_000,
+      );
+      expect(deployed.status).toBe("DEPLOYED");
 
       // In the organisation: one declarative policy named like Palisade's others, tagged, on the OU.
       const listed = (await org.send(new ListPoliciesCommand({ Filter: TYPE }))).Policies ?? [];

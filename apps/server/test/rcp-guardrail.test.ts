@@ -16,9 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxAccessKey } from "../../../packages/sandbox-cloud/test/aws-cli";
 import { jobs } from "../src/jobs/jobs-schema";
 import { enqueueWaiverExpiry } from "../src/jobs/waiver-expiry-job";
-import { bundles } from "../src/modules/deployment/deployment-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
-import { flatten } from "./support/deployment-helpers";
+import { flatten, waitForBundleStatus } from "./support/deployment-helpers";
 import { readUntil } from "./support/poll";
 import { roleSession, sandboxOrganizations, sandboxS3, sandboxSts } from "./support/sandbox-aws-clients";
 import { cloudEvaluationEngines } from "./support/test-database";
@@ -99,12 +98,13 @@ describe.each(cloudEvaluationEngines)("an RCP guardrail Palisade deploys on an O
       waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
     });
     const policyKey = bundle?.key ?? "";
-    const row = await readUntil(
-      async () =>
-        (await server.palisade.database.db.select().from(bundles).where(eq(bundles.key, policyKey)))[0],
-      (r) => r?.status === "DEPLOYED" || r?.status === "FAILED",
+    const row = await waitForBundleStatus(
+      server.palisade.database.db,
+      bundle?.entity?.id ?? "",
+      ["DEPLOYED", "FAILED"],
+      60_000,
     );
-    expect(row?.status).toBe("DEPLOYED");
+    expect(row.status).toBe("DEPLOYED");
 
     const denied = await get();
     expect(denied.code).toBe("AccessDenied");
@@ -192,12 +192,13 @@ describe.each(cloudEvaluationEngines)("an RCP guardrail Palisade deploys on an O
       waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
     });
     const policyKey = bundle?.key ?? "";
-    const row = await readUntil(
-      async () =>
-        (await server.palisade.database.db.select().from(bundles).where(eq(bundles.key, policyKey)))[0],
-      (r) => r?.status === "DEPLOYED" || r?.status === "FAILED",
+    const row = await waitForBundleStatus(
+      server.palisade.database.db,
+      bundle?.entity?.id ?? "",
+      ["DEPLOYED", "FAILED"],
+      60_000,
     );
-    expect(row?.status).toBe("DEPLOYED");
+    expect(row.status).toBe("DEPLOYED");
 
     const denied = await readUntil(assume, (o) => o.code !== "none");
     expect(denied.code).toBe("AccessDenied");

@@ -34,7 +34,7 @@ import { tenantSettings } from "../src/modules/tenant/tenant-schema";
 import { cancelWaiversOfBundle } from "../src/modules/waiver/waiver-lifecycle";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
-import { flatten } from "./support/deployment-helpers";
+import { flatten, waitForBundleStatus } from "./support/deployment-helpers";
 import { until } from "./support/poll";
 import { startSandboxServer } from "./support/sandbox-server";
 import { createTestDatabase, type Engine, engines } from "./support/test-database";
@@ -1006,12 +1006,13 @@ describe.each(engines)("the waiver loop with the sandbox cloud on %s", (engine) 
       waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
     });
     const key = bundle?.key ?? "";
-    const deployed = await until(
-      async () => (await server.palisade.database.db.select().from(bundles).where(eq(bundles.key, key)))[0],
-      (row) => row?.status === "DEPLOYED" || row?.status === "FAILED",
+    const deployed = await waitForBundleStatus(
+      server.palisade.database.db,
+      bundle?.entity?.id ?? "",
+      ["DEPLOYED", "FAILED"],
       60_000,
     );
-    expect(deployed?.status).toBe("DEPLOYED");
+    expect(deployed.status).toBe("DEPLOYED");
     expect(await tryAs(account.externalId)).toBe(403);
 
     const waivers = server.client(WaiverService, requester);
