@@ -19,7 +19,7 @@ import { auditLog } from "../src/modules/audit/audit-schema";
 import { member } from "../src/modules/tenant/organization-schema";
 import { listAuditRetentions } from "../src/modules/tenant/tenant-repository";
 import { errorOf } from "./support/call-error";
-import { waitFor } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 

@@ -26,13 +26,8 @@ import { connectors } from "../src/modules/connector/connector-schema";
 import { organization } from "../src/modules/tenant/organization-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { createRateLimiter, leaseSize } from "../src/rpc/rate-limiter";
-import {
-  node,
-  scpsNamed,
-  waitFor,
-  waitForBundleStatus,
-  waitForHierarchy,
-} from "./support/deployment-helpers";
+import { node, scpsNamed, waitForBundleStatus, waitForHierarchy } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { createTestDatabase, type TestDatabase } from "./support/test-database";
 
