@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "../src/auth/auth-schema";
 import { bundles } from "../src/modules/deployment/deployment-schema";
-import { waitFor } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { startTestServer, type TestServer } from "./support/test-server";
 

@@ -1,3 +1,4 @@
+import { Code, type ConnectError } from "@connectrpc/connect";
 import { parseAuditExport, verifyAuditChain } from "@palisade/api/audit-chain";
 import { AuditService, ExportStatus } from "@palisade/api/gen/palisade/audit/v1/audit_pb";
 import { Role } from "@palisade/api/gen/palisade/auth/v1/auth_pb";
@@ -5,7 +6,7 @@ import { ExportFormat } from "@palisade/api/gen/palisade/common/v1/common_pb";
 import { TeamService } from "@palisade/api/gen/palisade/team/v1/team_pb";
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { auditRetentionWorker } from "../src/jobs/retention-job";
 import { createLogger } from "../src/logger";
 import { recordSystemAudit } from "../src/modules/audit/audit-log";
@@ -18,7 +19,7 @@ import { auditLog } from "../src/modules/audit/audit-schema";
 import { member } from "../src/modules/tenant/organization-schema";
 import { listAuditRetentions } from "../src/modules/tenant/tenant-repository";
 import { errorOf } from "./support/call-error";
-import { waitFor } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
@@ -60,6 +61,19 @@ describe.each(engines)(
       return parseAuditExport(await response.text());
     }
 
+    /** Runs call while the database refuses every audit record, as a failing audit store would. */
+    async function refusingAuditRecords<T>(call: () => Promise<T>): Promise<T> {
+      await db().execute(sql`create or replace function refuse_audit() returns trigger language plpgsql as $$
+      begin raise exception 'audit store refused'; end $$`);
+      await db().execute(sql`create trigger refuse_audit before insert on audit_log for each row
+      execute function refuse_audit()`);
+      try {
+        return await call();
+      } finally {
+        await db().execute(sql`drop trigger refuse_audit on audit_log`);
+      }
+    }
+
     async function roleChanges() {
       return db()
         .select()
@@ -86,22 +100,38 @@ describe.each(engines)(
     it("a change whose transaction fails leaves no record, and the change is undone with it", async () => {
       const before = (await roleChanges()).length;
       // The record cannot be written: the change it records must not stay either.
-      await db().execute(sql`create or replace function refuse_audit() returns trigger language plpgsql as $$
-      begin raise exception 'audit store refused'; end $$`);
-      await db().execute(sql`create trigger refuse_audit before insert on audit_log for each row
-      execute function refuse_audit()`);
-      try {
-        await errorOf(
+      await refusingAuditRecords(() =>
+        errorOf(
           server
             .client(TeamService, admin)
             .changeRole({ memberId: viewer.memberId, role: Role.ADMINISTRATOR }),
-        );
-      } finally {
-        await db().execute(sql`drop trigger refuse_audit on audit_log`);
-      }
+        ),
+      );
       expect((await roleChanges()).length).toBe(before);
       const [row] = await db().select().from(member).where(eq(member.id, viewer.memberId));
       expect(row?.role).toBe("EDITOR");
+    });
+
+    it("a new API key whose record cannot be written is refused and deleted: not listed, it cannot authenticate", async () => {
+      const team = server.client(TeamService, admin);
+      // The sign-in library stores the key before the record is written; its secret, which the
+      // refused call shows no one, is read here to try it.
+      const made = vi.spyOn(server.palisade.auth.api, "createApiKey");
+      let refused: ConnectError;
+      let key: string | undefined;
+      try {
+        refused = await refusingAuditRecords(() =>
+          errorOf(team.createApiKey({ name: "Unrecorded CI", role: Role.VIEWER })),
+        );
+        key = (await made.mock.results[0]?.value)?.key;
+      } finally {
+        made.mockRestore();
+      }
+      expect(refused.code).toBe(Code.Internal);
+      expect(key).toMatch(/^pal_/);
+      expect((await team.listApiKeys({})).items.filter((k) => k.name === "Unrecorded CI")).toEqual([]);
+      const asKey = server.client(TenantService, { kind: "bearer", token: key ?? "" });
+      expect((await errorOf(asKey.getCurrent({}))).code).toBe(Code.Unauthenticated);
     });
 
     it("an edited record fails verification at that record", async () => {

@@ -18,9 +18,8 @@ import {
   runAws,
 } from "../../../packages/sandbox-cloud/test/aws-cli";
 import { jobs } from "../src/jobs/jobs-schema";
-import { bundles } from "../src/modules/deployment/deployment-schema";
-import { flatten } from "./support/deployment-helpers";
-import { readUntil } from "./support/poll";
+import { flatten, waitForBundleStatus } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { cloudEvaluationEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 import { fetchUntil } from "./support/trail-wait";
@@ -93,9 +92,11 @@ describe.skipIf(!present).each(cloudEvaluationEngines)(
 
     it("succeed before, fail with AWS's errors under, pass under a waiver for, and fail after the waiver of each guardrail", async () => {
       const connectors = server.client(ConnectorService, admin);
-      const aws = await readUntil(
+      const aws = await waitFor(
+        "the AWS connector to be connected",
         async () => (await connectors.listConnectors({})).items.find((c) => c.provider === CloudProvider.AWS),
         (c) => c?.status === ConnectorStatus.CONNECTED,
+        60_000,
       );
       const nodes = flatten((await connectors.listHierarchy({ provider: CloudProvider.AWS })).roots);
       const ou = nodes.find((n) => n.name === "Workloads-Dev");
@@ -116,6 +117,7 @@ describe.skipIf(!present).each(cloudEvaluationEngines)(
 
       const deployer = server.client(DeploymentManagerService, admin);
       const keys: Record<string, string> = {};
+      const ids: Record<string, string> = {};
       for (const g of GUARDRAILS) {
         const { bundle } = await deployer.createBundle({
           name: g.name,
@@ -128,16 +130,16 @@ describe.skipIf(!present).each(cloudEvaluationEngines)(
           waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
         });
         keys[g.slug] = bundle?.key ?? "";
+        ids[g.slug] = bundle?.entity?.id ?? "";
       }
       for (const g of GUARDRAILS) {
-        const row = await readUntil(
-          async () =>
-            (
-              await server.palisade.database.db.select().from(bundles).where(eq(bundles.key, keys[g.slug]!))
-            )[0],
-          (r) => r?.status === "DEPLOYED" || r?.status === "FAILED",
+        const row = await waitForBundleStatus(
+          server.palisade.database.db,
+          ids[g.slug]!,
+          ["DEPLOYED", "FAILED"],
+          60_000,
         );
-        expect(row?.status, g.slug).toBe("DEPLOYED");
+        expect(row.status, g.slug).toBe("DEPLOYED");
       }
 
       const scp =
@@ -162,9 +164,11 @@ describe.skipIf(!present).each(cloudEvaluationEngines)(
       const preventions = await fetchUntil(
         async () => {
           const { jobId } = await events.triggerFetch({ connectorId: aws.entity?.id ?? "" });
-          await readUntil(
+          await waitFor(
+            "the event fetch to finish",
             async () => (await server.palisade.database.db.select().from(jobs).where(eq(jobs.id, jobId)))[0],
             (j) => j?.status === "SUCCEEDED" || j?.status === "FAILED",
+            60_000,
           );
           const { items } = await events.listEvents({ filter: { type: [EventType.PREVENTION] } });
           return items;
@@ -191,9 +195,11 @@ describe.skipIf(!present).each(cloudEvaluationEngines)(
       }
       const reader = server.client(WaiverService, admin);
       for (const g of GUARDRAILS) {
-        const active = await readUntil(
+        const active = await waitFor(
+          `the waiver of ${g.slug} to be ACTIVE`,
           async () => (await reader.list({ filter: { key: keys[g.slug]! } })).items[0],
           (w) => w?.status === WaiverStatus.ACTIVE,
+          60_000,
         );
         expect(active?.status, g.slug).toBe(WaiverStatus.ACTIVE);
       }
@@ -205,9 +211,11 @@ describe.skipIf(!present).each(cloudEvaluationEngines)(
 
       for (const id of waiverIds) await reader.cancel({ target: { case: "id", value: id } });
       // The SCPs are updated without the waiver; until then AWS, like the sandbox, still lets the calls through.
-      const again = await readUntil(
+      const again = await waitFor(
+        "every call to be denied again",
         outcomes,
         (o) => o.s3.code !== "none" && o.ec2.code !== "none" && o.iam.code !== "none",
+        60_000,
       );
       expect(again).toMatchObject({
         s3: { code: "AccessDenied" },

@@ -8,10 +8,9 @@ import { WaiverApprovalMode, WaiverStatus } from "@palisade/api/gen/palisade/wai
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundles } from "../src/modules/deployment/deployment-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
-import { flatten } from "./support/deployment-helpers";
-import { until } from "./support/poll";
+import { flatten, waitForBundleStatus } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { startSandboxServer } from "./support/sandbox-server";
 import { cloudEvaluationEngines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";
@@ -55,7 +54,8 @@ describe.each(cloudEvaluationEngines)("AWS principals and scopes, with the sandb
 
   it("stores and enforces a waiver requested for a role session as the role, for that role's sessions only", async () => {
     const connectors = server.client(ConnectorService, admin);
-    const aws = await until(
+    const aws = await waitFor(
+      "the AWS connector to be connected",
       async () => (await connectors.listConnectors({})).items.find((c) => c.provider === CloudProvider.AWS),
       (c) => c?.status === ConnectorStatus.CONNECTED,
       60_000,
@@ -76,12 +76,13 @@ describe.each(cloudEvaluationEngines)("AWS principals and scopes, with the sandb
       waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
     });
     const key = bundle?.key ?? "";
-    const deployed = await until(
-      async () => (await server.palisade.database.db.select().from(bundles).where(eq(bundles.key, key)))[0],
-      (row) => row?.status === "DEPLOYED" || row?.status === "FAILED",
+    const deployed = await waitForBundleStatus(
+      server.palisade.database.db,
+      bundle?.entity?.id ?? "",
+      ["DEPLOYED", "FAILED"],
       60_000,
     );
-    expect(deployed?.status).toBe("DEPLOYED");
+    expect(deployed.status).toBe("DEPLOYED");
     const alice = `arn:aws:sts::${acct}:assumed-role/Developer/alice`;
     expect(await tryAs(alice, acct)).toBe(403);
 
@@ -100,7 +101,8 @@ describe.each(cloudEvaluationEngines)("AWS principals and scopes, with the sandb
       .where(eq(waivers.id, waiver?.entity?.id ?? ""));
     expect(stored).toEqual([{ principalArn: `arn:aws:iam::${acct}:role/Developer` }]);
 
-    await until(
+    await waitFor(
+      "the waiver to be ACTIVE",
       async () => (await server.client(WaiverService, admin).list({ filter: { key } })).items[0],
       (w) => w?.status === WaiverStatus.ACTIVE,
       30_000,
@@ -119,7 +121,8 @@ describe.each(cloudEvaluationEngines)("AWS principals and scopes, with the sandb
   // (https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_scps.html).
   it("refuses a guardrail on the management account at create and update, with the reason", async () => {
     const connectors = server.client(ConnectorService, admin);
-    const aws = await until(
+    const aws = await waitFor(
+      "the AWS connector to be connected",
       async () => (await connectors.listConnectors({})).items.find((c) => c.provider === CloudProvider.AWS),
       (c) => c?.status === ConnectorStatus.CONNECTED,
       60_000,

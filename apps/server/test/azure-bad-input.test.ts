@@ -23,10 +23,10 @@ import {
   reconcileBundle,
   refuseUntilLifted,
   tryAction,
-  waitFor,
   waitForBundleStatus,
   waitForHierarchy,
 } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { cloudBehaviourEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 

@@ -19,9 +19,9 @@ import {
   node,
   reconcileBundle,
   tryAction,
-  waitFor,
   waitForBundleStatus,
 } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import { cloudBehaviourEngines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";

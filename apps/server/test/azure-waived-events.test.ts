@@ -14,9 +14,9 @@ import {
   HTTPS_ONLY_SLUG,
   node,
   tryAction,
-  waitFor,
   waitForBundleStatus,
 } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";

@@ -22,7 +22,7 @@ import { waivers } from "../src/modules/waiver/waiver-schema";
 import { loadSecretKey } from "../src/secrets";
 import { errorOf } from "./support/call-error";
 import { type ChatReceiver, type Received, startChatReceiver } from "./support/chat-receiver";
-import { waitFor } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 

@@ -16,9 +16,9 @@ import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectors } from "../src/modules/connector/connector-schema";
-import { bundles } from "../src/modules/deployment/deployment-schema";
 import { errorOf } from "./support/call-error";
-import { flatten, scpsNamed, waitFor } from "./support/deployment-helpers";
+import { flatten, scpsNamed, waitForBundleStatus } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
@@ -142,17 +142,7 @@ describe.each(engines)(
         mode: DeploymentMode.PREVENT,
         isVisible: true,
       });
-      await waitFor(
-        "the bundle to deploy",
-        async () => {
-          const [row] = await server.palisade.database.db
-            .select()
-            .from(bundles)
-            .where(eq(bundles.key, bundle?.key ?? ""));
-          return row?.status === "DEPLOYED" ? row : undefined;
-        },
-        60_000,
-      );
+      await waitForBundleStatus(server.palisade.database.db, bundle?.entity?.id ?? "", ["DEPLOYED"], 60_000);
 
       const space = await client.getPolicySpace({ connectorId });
       expect(space.pagination?.totalItems).toBe(1);

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "../src/auth/auth-schema";
 import { bundles, deployments } from "../src/modules/deployment/deployment-schema";
 import { type ChatReceiver, startChatReceiver } from "./support/chat-receiver";
-import { waitFor } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { engines } from "./support/test-database";
 import { ADMIN_PASSWORD, type Credentials, startTestServer, type TestServer } from "./support/test-server";

@@ -11,13 +11,8 @@ import { inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUNDLE_SYNC_JOB } from "../src/jobs/bundle-sync-job";
 import { waivers } from "../src/modules/waiver/waiver-schema";
-import {
-  node,
-  scpsNamed,
-  waitFor,
-  waitForBundleStatus,
-  waitForHierarchy,
-} from "./support/deployment-helpers";
+import { node, scpsNamed, waitForBundleStatus, waitForHierarchy } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,

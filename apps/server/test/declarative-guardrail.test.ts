@@ -19,11 +19,10 @@ import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { sandboxAccessKey } from "../../../packages/sandbox-cloud/test/aws-cli";
 import { openDatabase } from "../src/db/database";
-import { bundles } from "../src/modules/deployment/deployment-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
-import { flatten } from "./support/deployment-helpers";
-import { until } from "./support/poll";
+import { flatten, waitForBundleStatus } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { createTestDatabase, engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
@@ -85,9 +84,11 @@ it.each(engines)(
       const requester: Credentials = (await server.addMember({ role: "VISITOR", name: "Alice Engineer" }))
         .credentials;
       const connectors = server.client(ConnectorService, admin);
-      const connector = await until(
+      const connector = await waitFor(
+        "the AWS connector to be connected",
         async () => (await connectors.listConnectors({})).items.find((c) => c.provider === CloudProvider.AWS),
         (c) => c?.status === ConnectorStatus.CONNECTED,
+        60_000,
       );
       const nodes = flatten((await connectors.listHierarchy({ provider: CloudProvider.AWS })).roots);
       const ou = nodes.find((n) => n.name === "Workloads-Prod");
@@ -120,11 +121,13 @@ it.each(engines)(
         waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
       });
       const key = bundle?.key ?? "";
-      const bundleRow = async () =>
-        (await server.palisade.database.db.select().from(bundles).where(eq(bundles.key, key)))[0];
-      expect(
-        (await until(bundleRow, (row) => row?.status === "DEPLOYED" || row?.status === "FAILED"))?.status,
-      ).toBe("DEPLOYED");
+      const deployed = await waitForBundleStatus(
+        server.palisade.database.db,
+        bundle?.entity?.id ?? "",
+        ["DEPLOYED", "FAILED"],
+        60_000,
+      );
+      expect(deployed.status).toBe("DEPLOYED");
 
       // In the organisation: one declarative policy named like Palisade's others, tagged, on the OU.
       const listed = (await org.send(new ListPoliciesCommand({ Filter: TYPE }))).Policies ?? [];
@@ -184,9 +187,11 @@ it.each(engines)(
       });
       const waiverId = waiver?.entity?.id ?? "";
       const reader = server.client(WaiverService, admin);
-      await until(
+      await waitFor(
+        "the waiver to be ACTIVE",
         async () => (await reader.list({ filter: { key } })).items[0]?.status,
         (status) => status === WaiverStatus.ACTIVE,
+        60_000,
       );
       expect(await launchWithoutImdsV2(ec2)).toBe("launched");
       const targets = await targetsOf();
@@ -208,14 +213,18 @@ it.each(engines)(
       await offline.close();
       server = await startTestServer(engine, env);
       const after = server.client(WaiverService, admin);
-      await until(
+      await waitFor(
+        "the waiver to be EXPIRED",
         async () => (await after.list({ filter: { key } })).items[0]?.status,
         (status) => status === WaiverStatus.EXPIRED,
+        60_000,
       );
       const again = await ec2As(server, account.externalId);
-      const last = await until(
+      const last = await waitFor(
+        "the launch to be denied again",
         () => launchWithoutImdsV2(again),
         (outcome) => outcome !== "launched",
+        60_000,
       );
       expect(last).toContain(`/req?k=${key}`);
       // The sandbox listens on a new port after the restart.

@@ -18,10 +18,10 @@ import {
   scpsNamed,
   throttleSandbox,
   tryAction,
-  waitFor,
   waitForBundleStatus,
   waitForHierarchy,
 } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { createTestDatabase, engines, type TestDatabase } from "./support/test-database";
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "./support/test-server";
 

@@ -25,9 +25,9 @@ import {
   node,
   scpsNamed,
   tryAction,
-  waitFor,
   waitForBundleStatus,
 } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";

@@ -21,9 +21,9 @@ import {
   reconcileBundle,
   refuseUntilLifted,
   setSubscriptionState,
-  waitFor,
   waitForBundleStatus,
 } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import { requestShapeEngines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";

@@ -9,13 +9,8 @@ import {
 import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "@palisade/sandbox-cloud/azure/activity-log";
 import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  advanceSandboxClock,
-  node,
-  tryAction,
-  waitFor,
-  waitForBundleStatus,
-} from "./support/deployment-helpers";
+import { advanceSandboxClock, node, tryAction, waitForBundleStatus } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";

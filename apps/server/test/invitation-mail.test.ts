@@ -7,7 +7,7 @@ import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatExpiry } from "../src/mail/mail-templates";
 import { invitationTokenIn } from "./support/invitation-link";
-import { readUntil } from "./support/poll";
+import { waitFor } from "./support/poll";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { deliveryEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
@@ -41,7 +41,8 @@ describe.each(deliveryEngines)("invitation e-mail over SMTP on %s", (engine) => 
 
   async function invitationOf(email: string, until: (i: Invitation | undefined) => boolean) {
     const team = server.client(TeamService, admin);
-    return readUntil(
+    return waitFor(
+      `the invitation to ${email}`,
       async () => (await team.listInvitations({})).invitations.find((i) => i.email === email),
       until,
       20_000,
@@ -131,7 +132,8 @@ describe.each(deliveryEngines)("invitation e-mail without SMTP_URL on %s", (engi
     const team = server.client(TeamService, admin);
     const { invitation } = await team.inviteMember({ email: "carol@example.com", role: Role.VIEWER });
     const outbox = join(server.dataDir, "outbox");
-    const files = await readUntil(
+    const files = await waitFor(
+      "a message in the outbox",
       () => readdir(outbox).catch(() => [] as string[]),
       (names) => names.some((n) => n.endsWith(".eml")),
       20_000,
@@ -143,7 +145,8 @@ describe.each(deliveryEngines)("invitation e-mail without SMTP_URL on %s", (engi
     expect(parsed.subject).toBe("Alice Admin invited you to Default on Palisade");
     expect(parsed.text).toContain(link);
     expect(parsed.html).toContain(`href="${link}"`);
-    const listed = await readUntil(
+    const listed = await waitFor(
+      "the invitation to be listed SENT",
       async () => (await team.listInvitations({})).invitations.find((i) => i.id === invitation?.id),
       (i) => i?.deliveryStatus === DeliveryStatus.SENT,
       20_000,

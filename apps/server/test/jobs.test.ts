@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "./support/poll";
 import { engines } from "./support/test-database";
 import { startTestServer, type TestServer } from "./support/test-server";
-
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe.each(engines)("job queue on %s", (engine) => {
   let server: TestServer;
@@ -30,7 +23,7 @@ describe.each(engines)("job queue on %s", (engine) => {
       },
     });
     await server.palisade.jobs.send("test-retry", { value: 10 });
-    await until(() => attempts.length === 2);
+    await waitFor("the retry", async () => attempts.length === 2, 15_000);
     expect(attempts).toEqual([10, 11]);
   });
 
@@ -44,7 +37,7 @@ describe.each(engines)("job queue on %s", (engine) => {
     });
     const notBefore = Date.now() + 1_500;
     await server.palisade.jobs.send("test-delayed", { id: "a" }, { startAfter: new Date(notBefore) });
-    await until(() => ranAt.length === 1);
+    await waitFor("the delayed job to run", async () => ranAt.length === 1, 15_000);
     expect(ranAt[0]).toBeGreaterThanOrEqual(notBefore - 50);
   });
 });

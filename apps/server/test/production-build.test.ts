@@ -7,7 +7,7 @@ import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { PolicyService } from "@palisade/api/gen/palisade/policy/v1/policy_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitFor } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { createTestDatabase, engines, type TestDatabase } from "./support/test-database";
 
 // The production build (npm run build:server), run as the image runs it: plain node, from a

@@ -16,10 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxAccessKey } from "../../../packages/sandbox-cloud/test/aws-cli";
 import { jobs } from "../src/jobs/jobs-schema";
 import { enqueueWaiverExpiry } from "../src/jobs/waiver-expiry-job";
-import { bundles } from "../src/modules/deployment/deployment-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
-import { flatten } from "./support/deployment-helpers";
-import { readUntil } from "./support/poll";
+import { flatten, waitForBundleStatus } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { roleSession, sandboxOrganizations, sandboxS3, sandboxSts } from "./support/sandbox-aws-clients";
 import { cloudEvaluationEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
@@ -52,9 +51,11 @@ describe.each(cloudEvaluationEngines)("an RCP guardrail Palisade deploys on an O
     const sandbox = server.palisade.cloud.sandbox!;
     const sandboxUrl = sandbox.url;
     const connectors = server.client(ConnectorService, admin);
-    const aws = await readUntil(
+    const aws = await waitFor(
+      "the AWS connector to be connected",
       async () => (await connectors.listConnectors({})).items.find((c) => c.provider === CloudProvider.AWS),
       (c) => c?.status === ConnectorStatus.CONNECTED,
+      60_000,
     );
     const nodes = flatten((await connectors.listHierarchy({ provider: CloudProvider.AWS })).roots);
     const ou = nodes.find((n) => n.name === "Workloads-Dev");
@@ -99,12 +100,13 @@ describe.each(cloudEvaluationEngines)("an RCP guardrail Palisade deploys on an O
       waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
     });
     const policyKey = bundle?.key ?? "";
-    const row = await readUntil(
-      async () =>
-        (await server.palisade.database.db.select().from(bundles).where(eq(bundles.key, policyKey)))[0],
-      (r) => r?.status === "DEPLOYED" || r?.status === "FAILED",
+    const row = await waitForBundleStatus(
+      server.palisade.database.db,
+      bundle?.entity?.id ?? "",
+      ["DEPLOYED", "FAILED"],
+      60_000,
     );
-    expect(row?.status).toBe("DEPLOYED");
+    expect(row.status).toBe("DEPLOYED");
 
     const denied = await get();
     expect(denied.code).toBe("AccessDenied");
@@ -126,14 +128,20 @@ describe.each(cloudEvaluationEngines)("an RCP guardrail Palisade deploys on an O
       },
     });
     const reader = server.client(WaiverService, admin);
-    const active = await readUntil(
+    const active = await waitFor(
+      "the waiver to be ACTIVE",
       async () => (await reader.list({ filter: { key: policyKey } })).items[0],
       (w) => w?.status === WaiverStatus.ACTIVE,
+      60_000,
     );
     expect(active?.status).toBe(WaiverStatus.ACTIVE);
-    expect((await readUntil(get, (o) => o.code === "none")).code).toBe("none");
+    expect((await waitFor("the read to go through", get, (o) => o.code === "none", 60_000)).code).toBe(
+      "none",
+    );
     await reader.cancel({ target: { case: "id", value: waiver?.entity?.id ?? "" } });
-    expect((await readUntil(get, (o) => o.code !== "none")).code).toBe("AccessDenied");
+    expect((await waitFor("the read to be denied", get, (o) => o.code !== "none", 60_000)).code).toBe(
+      "AccessDenied",
+    );
     s3.destroy();
   }, 300_000);
   // RCPs apply to calls to the resources of member accounts whoever the caller is, principals of
@@ -192,14 +200,20 @@ describe.each(cloudEvaluationEngines)("an RCP guardrail Palisade deploys on an O
       waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
     });
     const policyKey = bundle?.key ?? "";
-    const row = await readUntil(
-      async () =>
-        (await server.palisade.database.db.select().from(bundles).where(eq(bundles.key, policyKey)))[0],
-      (r) => r?.status === "DEPLOYED" || r?.status === "FAILED",
+    const row = await waitForBundleStatus(
+      server.palisade.database.db,
+      bundle?.entity?.id ?? "",
+      ["DEPLOYED", "FAILED"],
+      60_000,
     );
-    expect(row?.status).toBe("DEPLOYED");
+    expect(row.status).toBe("DEPLOYED");
 
-    const denied = await readUntil(assume, (o) => o.code !== "none");
+    const denied = await waitFor(
+      "the outside AssumeRole to be denied",
+      assume,
+      (o) => o.code !== "none",
+      60_000,
+    );
     expect(denied.code).toBe("AccessDenied");
     expect(denied.message).toMatch(
       new RegExp(
@@ -218,12 +232,16 @@ describe.each(cloudEvaluationEngines)("an RCP guardrail Palisade deploys on an O
     });
     const waiverId = waiver?.entity?.id ?? "";
     const reader = server.client(WaiverService, admin);
-    const active = await readUntil(
+    const active = await waitFor(
+      "the waiver to be ACTIVE",
       async () => (await reader.list({ filter: { key: policyKey } })).items[0],
       (w) => w?.status === WaiverStatus.ACTIVE,
+      60_000,
     );
     expect(active?.status).toBe(WaiverStatus.ACTIVE);
-    expect((await readUntil(assume, (o) => o.code === "none")).code).toBe("none");
+    expect(
+      (await waitFor("the outside AssumeRole to go through", assume, (o) => o.code === "none", 60_000)).code,
+    ).toBe("none");
 
     // An hour is the shortest waiver: its end is brought forward to now, and the expiry job that
     // runs at each waiver's end expires it and takes it out of the organisation's RCP.
@@ -232,12 +250,19 @@ describe.each(cloudEvaluationEngines)("an RCP guardrail Palisade deploys on an O
       .set({ expiresAt: new Date(Date.now() - 1_000) })
       .where(eq(waivers.id, waiverId));
     await enqueueWaiverExpiry(server.palisade.jobs);
-    const expired = await readUntil(
+    const expired = await waitFor(
+      "the waiver to be EXPIRED",
       async () => (await reader.list({ filter: { key: policyKey } })).items[0],
       (w) => w?.status === WaiverStatus.EXPIRED,
+      60_000,
     );
     expect(expired?.status).toBe(WaiverStatus.EXPIRED);
-    const again = await readUntil(assume, (o) => o.code !== "none");
+    const again = await waitFor(
+      "the outside AssumeRole to be denied again",
+      assume,
+      (o) => o.code !== "none",
+      60_000,
+    );
     expect(again.code).toBe("AccessDenied");
     expect((await server.client(PolicyService).resolvePolicyKey({ text: again.message })).key).toBe(
       policyKey,
@@ -252,9 +277,11 @@ describe.each(cloudEvaluationEngines)("an RCP guardrail Palisade deploys on an O
     const preventions = await fetchUntil(
       async () => {
         const { jobId } = await events.triggerFetch({ connectorId: aws.entity?.id ?? "" });
-        await readUntil(
+        await waitFor(
+          "the event fetch to finish",
           async () => (await server.palisade.database.db.select().from(jobs).where(eq(jobs.id, jobId)))[0],
           (j) => j?.status === "SUCCEEDED" || j?.status === "FAILED",
+          60_000,
         );
         const { items } = await events.listEvents({
           filter: { type: [EventType.PREVENTION], policyId: bundle?.entity?.id ?? "" },

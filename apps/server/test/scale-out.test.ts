@@ -26,7 +26,8 @@ import { connectors } from "../src/modules/connector/connector-schema";
 import { organization } from "../src/modules/tenant/organization-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { createRateLimiter, leaseSize } from "../src/rpc/rate-limiter";
-import { bundleRow, node, scpsNamed, waitFor, waitForHierarchy } from "./support/deployment-helpers";
+import { node, scpsNamed, waitForBundleStatus, waitForHierarchy } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { createTestDatabase, type TestDatabase } from "./support/test-database";
 
@@ -288,10 +289,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         mode: DeploymentMode.PREVENT,
       });
       const id = bundle?.entity?.id ?? "";
-      await until("the bundle to be DEPLOYED", async () => {
-        const row = await bundleRow(db, id);
-        return row?.status === "DEPLOYED" ? row : undefined;
-      });
+      await waitForBundleStatus(db, id, ["DEPLOYED"], 150_000);
       // Read back through the other replica with the same session.
       const { bundle: seen } = await client(DeploymentManagerService, b).getBundle({
         lookup: { case: "id", value: id },
@@ -475,10 +473,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         const killedAt = performance.now();
         sandboxProc?.child.kill("SIGCONT");
         resumed = true;
-        await until("the other replica to deploy the bundle", async () => {
-          const found = await bundleRow(db, id);
-          return found?.status === "DEPLOYED" ? found : undefined;
-        });
+        await waitForBundleStatus(db, id, ["DEPLOYED"], 150_000);
         const failoverSeconds = (performance.now() - killedAt) / 1000;
         expect(await scpsNamed(sandbox, await workloadsPack())).toHaveLength(1);
         // The job is marked completed just after its last write.
@@ -507,10 +502,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       });
       const id = bundle?.entity?.id ?? "";
       const stoppedAt = performance.now();
-      const failed = await until("the deploy to fail", async () => {
-        const row = await bundleRow(db, id);
-        return row?.status === "FAILED" ? row : undefined;
-      });
+      const failed = await waitForBundleStatus(db, id, ["FAILED"], 150_000);
       expect(failed.errorCodes).toEqual(["DEPLOYMENT_SYNC_FAILED"]);
       const failedAfter = (performance.now() - stoppedAt) / 1000;
       const { bundle: shown } = await client(DeploymentManagerService, a).getBundle({
@@ -520,10 +512,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
 
       await startSandbox();
       const backAt = performance.now();
-      const row = await until("the bundle to converge to DEPLOYED", async () => {
-        const found = await bundleRow(db, id);
-        return found?.status === "DEPLOYED" ? found : undefined;
-      });
+      const row = await waitForBundleStatus(db, id, ["DEPLOYED"], 150_000);
       const convergedAfter = (performance.now() - backAt) / 1000;
       expect(row.errorCodes).toEqual([]);
       expect(await scpsNamed(sandbox, await workloadsPack())).toHaveLength(1);

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "../src/auth/auth-schema";
 import { bundles } from "../src/modules/deployment/deployment-schema";
 import { errorOf } from "./support/call-error";
-import { waitFor } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { type SmtpTestServer, startSmtpTestServer } from "./support/smtp-test-server";
 import { startTestServer, type TestServer } from "./support/test-server";
 

@@ -9,13 +9,8 @@ import type { AzureCloudProvider } from "../src/cloud/cloud-provider";
 import { enqueueReconcile } from "../src/jobs/reconcile-job";
 import { auditLog } from "../src/modules/audit/audit-schema";
 import { connectors } from "../src/modules/connector/connector-schema";
-import {
-  bundleRow,
-  deployHttpsOnly,
-  reconcileBundle,
-  refuseInSandbox,
-  waitFor,
-} from "./support/deployment-helpers";
+import { bundleRow, deployHttpsOnly, reconcileBundle, refuseInSandbox } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
 import type { Credentials, TestServer } from "./support/test-server";

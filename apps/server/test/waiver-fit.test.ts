@@ -23,7 +23,8 @@ import { connectors } from "../src/modules/connector/connector-schema";
 import { bundles, deployments } from "../src/modules/deployment/deployment-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
-import { flatten, scpsNamed, tryAction, waitFor } from "./support/deployment-helpers";
+import { flatten, scpsNamed, tryAction, waitForBundleStatus } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import { cloudEvaluationEngines } from "./support/test-database";
@@ -138,15 +139,10 @@ describe.each(cloudEvaluationEngines)(
         waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
       });
       const key = bundle?.key ?? "";
-      const row = await waitFor(
-        "the bundle to deploy",
-        async () => {
-          const [found] = await server.palisade.database.db
-            .select()
-            .from(bundles)
-            .where(eq(bundles.key, key));
-          return found?.status === "DEPLOYED" || found?.status === "FAILED" ? found : undefined;
-        },
+      const row = await waitForBundleStatus(
+        server.palisade.database.db,
+        bundle?.entity?.id ?? "",
+        ["DEPLOYED", "FAILED"],
         60_000,
       );
       const why = await server.palisade.database.db

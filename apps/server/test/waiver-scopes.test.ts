@@ -9,7 +9,8 @@ import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_
 import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_service_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorOf } from "./support/call-error";
-import { flatten, waitFor } from "./support/deployment-helpers";
+import { flatten } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 

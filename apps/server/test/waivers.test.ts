@@ -34,8 +34,8 @@ import { tenantSettings } from "../src/modules/tenant/tenant-schema";
 import { cancelWaiversOfBundle } from "../src/modules/waiver/waiver-lifecycle";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
-import { flatten } from "./support/deployment-helpers";
-import { until } from "./support/poll";
+import { flatten, waitForBundleStatus } from "./support/deployment-helpers";
+import { waitFor } from "./support/poll";
 import { startSandboxServer } from "./support/sandbox-server";
 import { createTestDatabase, type Engine, engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
@@ -560,7 +560,8 @@ describe.each(engines)("waivers on %s", (engine) => {
         .set({ expiresAt: new Date(Date.now() - 1_000) })
         .where(eq(waivers.id, id));
       await server.palisade.jobs.send(WAIVER_EXPIRY_JOB, {});
-      await until(
+      await waitFor(
+        "the waiver to be EXPIRED",
         () => stored(id),
         (row) => row.status === "EXPIRED",
         20_000,
@@ -933,7 +934,8 @@ describe.each(engines)("waiver expiry across a restart on %s", (engine: Engine) 
       await offline.close();
       server = await startTestServer(engine, env);
       const client = server.client(WaiverService, requester.credentials);
-      const expired = await until(
+      const expired = await waitFor(
+        "the waiver to be listed EXPIRED",
         () => client.list({ filter: { key: seeded.key } }),
         (r) => r.items[0]?.status === WaiverStatus.EXPIRED,
         20_000,
@@ -985,7 +987,8 @@ describe.each(engines)("the waiver loop with the sandbox cloud on %s", (engine) 
 
   it("denies, lets through once the waiver is in the cloud, and denies again after expiry", async () => {
     const connectors = server.client(ConnectorService, admin);
-    const aws = await until(
+    const aws = await waitFor(
+      "the AWS connector to be connected",
       async () => (await connectors.listConnectors({})).items.find((c) => c.provider === CloudProvider.AWS),
       (c) => c?.status === ConnectorStatus.CONNECTED,
       60_000,
@@ -1006,12 +1009,13 @@ describe.each(engines)("the waiver loop with the sandbox cloud on %s", (engine) 
       waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
     });
     const key = bundle?.key ?? "";
-    const deployed = await until(
-      async () => (await server.palisade.database.db.select().from(bundles).where(eq(bundles.key, key)))[0],
-      (row) => row?.status === "DEPLOYED" || row?.status === "FAILED",
+    const deployed = await waitForBundleStatus(
+      server.palisade.database.db,
+      bundle?.entity?.id ?? "",
+      ["DEPLOYED", "FAILED"],
       60_000,
     );
-    expect(deployed?.status).toBe("DEPLOYED");
+    expect(deployed.status).toBe("DEPLOYED");
     expect(await tryAs(account.externalId)).toBe(403);
 
     const waivers = server.client(WaiverService, requester);
@@ -1031,7 +1035,8 @@ describe.each(engines)("the waiver loop with the sandbox cloud on %s", (engine) 
 
     // Whenever the service says ACTIVE, the cloud lets the action through.
     const reader = server.client(WaiverService, admin);
-    const active = await until(
+    const active = await waitFor(
+      "the waiver to be ACTIVE",
       async () => (await reader.list({ filter: { key } })).items[0],
       (w) => w?.status === WaiverStatus.ACTIVE,
       20_000,

@@ -10,23 +10,9 @@ import type { Database } from "../../src/db/database";
 import { enqueueReconcile } from "../../src/jobs/reconcile-job";
 import { hierarchyNodes } from "../../src/modules/connector/connector-schema";
 import { bundles, deployments } from "../../src/modules/deployment/deployment-schema";
+import { waitFor } from "./poll";
 import { sandboxOrganizations } from "./sandbox-aws-clients";
 import type { Credentials, TestServer } from "./test-server";
-
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined | false;
-  while (Date.now() < deadline) {
-    last = await probe();
-    if (last) return last;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
-}
 
 /** The sandbox connectors of the default tenant have synced their hierarchies. */
 export async function waitForHierarchy(db: Database, tenantId: string): Promise<void> {

@@ -1,10 +1,12 @@
 import type { TestProject } from "vitest/node";
-import { createDatabaseTemplates } from "./database-templates";
+import { dropTemplates, templatePlaces } from "./database-templates";
 
-/** Makes the migrated database templates once for the whole run, and drops them at its end. */
-export default async function setup(project: TestProject) {
-  const templates = await createDatabaseTemplates();
-  project.provide("pgliteTemplate", templates.pgliteDir);
-  project.provide("postgresTemplate", templates.postgresName);
-  return () => templates.drop();
+/**
+ * Names where the run's migrated database templates go, and removes them at its end. The first
+ * test database that needs one makes it (see database-templates.ts).
+ */
+export default function setup(project: TestProject) {
+  const places = templatePlaces();
+  project.provide("databaseTemplates", places);
+  return () => dropTemplates(places);
 }

@@ -1,29 +1,38 @@
 /**
- * Reads until done(value) holds or timeoutMs has passed, and gives the last value read, for the
- * caller's assertion to name.
+ * Reads until the value is truthy (a row found, a check passed) and answers it; after timeoutMs
+ * fails naming what was awaited and the last value read.
  */
-export async function readUntil<T>(
+export function waitFor<T>(
+  what: string,
+  read: () => Promise<T | undefined | null | false>,
+  timeoutMs?: number,
+): Promise<T>;
+/** Reads until done(value) holds and answers that value; after timeoutMs fails as above. */
+export function waitFor<T>(
+  what: string,
   read: () => Promise<T>,
   done: (value: T) => boolean,
-  timeoutMs = 60_000,
+  timeoutMs?: number,
+): Promise<T>;
+export async function waitFor<T>(
+  what: string,
+  read: () => Promise<T>,
+  doneOrTimeoutMs?: ((value: T) => boolean) | number,
+  timeoutMs?: number,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const done = typeof doneOrTimeoutMs === "function" ? doneOrTimeoutMs : Boolean;
+  const limit = (typeof doneOrTimeoutMs === "number" ? doneOrTimeoutMs : timeoutMs) ?? 30_000;
+  const deadline = Date.now() + limit;
   for (;;) {
     const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    if (done(value)) return value;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `timed out after ${limit} ms waiting for ${what}; last value: ${JSON.stringify(value, bigints)}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/** Reads until done(value) holds and gives that value; fails with the last value read after timeoutMs. */
-export async function until<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const value = await readUntil(read, done, timeoutMs);
-  if (!done(value)) throw new Error(`timed out; last value ${JSON.stringify(value, bigints)}`);
-  return value;
 }
 
 function bigints(_key: string, value: unknown) {

@@ -2,7 +2,7 @@ import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { eq } from "drizzle-orm";
 import type { Database } from "../../src/db/database";
 import { hierarchyNodes } from "../../src/modules/connector/connector-schema";
-import { waitFor } from "./deployment-helpers";
+import { waitFor } from "./poll";
 import type { Engine } from "./test-database";
 import { type Credentials, startTestServer, type TestServer } from "./test-server";
 

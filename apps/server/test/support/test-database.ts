@@ -3,15 +3,23 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inject } from "vitest";
-import { adminQuery, databaseUrlOf } from "./database-templates";
+import {
+  adminQuery,
+  databaseUrlOf,
+  pgliteTemplate,
+  postgresTemplate,
+  type TemplatePlaces,
+} from "./database-templates";
 
 export type Engine = "pglite" | "postgres";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** What each test database is copied from (made by global-setup.ts). */
-    pgliteTemplate: string;
-    postgresTemplate: string | undefined;
+    /**
+     * Where the run's templates go, which each test database is copied from (see global-setup.ts);
+     * none in a project without that set-up (packages/cli), whose databases migrate from empty.
+     */
+    databaseTemplates: TemplatePlaces | undefined;
   }
 }
 
@@ -77,7 +85,8 @@ export async function createTestDatabase(
 ): Promise<TestDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), "palisade-test-"));
   if (engine === "pglite") {
-    const template = options.empty ? undefined : inject("pgliteTemplate");
+    const places = options.empty ? undefined : inject("databaseTemplates");
+    const template = places && (await pgliteTemplate(places));
     if (template) cpSync(template, join(dataDir, "db"), { recursive: true });
     return {
       dataDir,
@@ -88,7 +97,8 @@ export async function createTestDatabase(
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("TEST_DATABASE_URL is not set");
   const name = `palisade_test_${randomBytes(6).toString("hex")}`;
-  const template = options.empty ? undefined : inject("postgresTemplate");
+  const places = options.empty ? undefined : inject("databaseTemplates");
+  const template = places && (await postgresTemplate(places, adminUrl));
   await adminQuery(
     adminUrl,
     template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`,
