@@ -9,7 +9,7 @@ import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_servi
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waivers } from "../src/modules/waiver/waiver-schema";
-import { flatten, waitForBundleStatus } from "./support/deployment-helpers";
+import { expectDeployed, flatten } from "./support/deployment-helpers";
 import { waitFor } from "./support/poll";
 import { startSandboxServer } from "./support/sandbox-server";
 import { cloudEvaluationEngines } from "./support/test-database";
@@ -76,13 +76,7 @@ describe.each(cloudEvaluationEngines)("AWS principals and scopes, with the sandb
       waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
     });
     const key = bundle?.key ?? "";
-    const deployed = await waitForBundleStatus(
-      server.palisade.database.db,
-      bundle?.entity?.id ?? "",
-      ["DEPLOYED", "FAILED"],
-      60_000,
-    );
-    expect(deployed.status).toBe("DEPLOYED");
+    await expectDeployed(server.palisade.database.db, bundle?.entity?.id ?? "");
     const alice = `arn:aws:sts::${acct}:assumed-role/Developer/alice`;
     expect(await tryAs(alice, acct)).toBe(403);
 

@@ -15,6 +15,7 @@ import { settlePropagation } from "../src/modules/deployment/propagation-settle"
 import {
   bundleRow,
   deploymentRows,
+  expectDeployed,
   HTTPS_ONLY_SLUG,
   node,
   reconcileBundle,
@@ -127,7 +128,7 @@ describe.each(cloudBehaviourEngines)("Azure propagation, on %s", (engine) => {
 
   it("shows a waiver PROPAGATING, still denied in the cloud, until the exemption takes effect; then ACTIVE", async () => {
     const { bundleId, key, subscription, writePlain } = await deploy("online-prod", `stwaive${engine}`);
-    expect((await waitForBundleStatus(db(), bundleId, ["DEPLOYED", "FAILED"])).status).toBe("DEPLOYED");
+    await expectDeployed(db(), bundleId, 30_000);
     expect((await writePlain()).status).toBe(403);
 
     const created = await server.client(WaiverService, requester).create({

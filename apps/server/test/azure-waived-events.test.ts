@@ -11,10 +11,10 @@ import { jobs } from "../src/jobs/jobs-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import {
   advanceSandboxClock,
+  expectDeployed,
   HTTPS_ONLY_SLUG,
   node,
   tryAction,
-  waitForBundleStatus,
 } from "./support/deployment-helpers";
 import { waitFor } from "./support/poll";
 import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
@@ -56,7 +56,7 @@ describe.each(engines)("an Azure guardrail's prevention and waived write in Even
       waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
     });
     const id = bundle?.entity?.id ?? "";
-    expect((await waitForBundleStatus(db(), id, ["DEPLOYED", "FAILED"])).status).toBe("DEPLOYED");
+    await expectDeployed(db(), id, 30_000);
     return { id, key: bundle?.key ?? "" };
   }
 

@@ -21,7 +21,7 @@ import { sandboxAccessKey } from "../../../packages/sandbox-cloud/test/aws-cli";
 import { openDatabase } from "../src/db/database";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
-import { flatten, waitForBundleStatus } from "./support/deployment-helpers";
+import { expectDeployed, flatten } from "./support/deployment-helpers";
 import { waitFor } from "./support/poll";
 import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { createTestDatabase, engines } from "./support/test-database";
@@ -121,13 +121,7 @@ it.each(engines)(
         waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
       });
       const key = bundle?.key ?? "";
-      const deployed = await waitForBundleStatus(
-        server.palisade.database.db,
-        bundle?.entity?.id ?? "",
-        ["DEPLOYED", "FAILED"],
-        60_000,
-      );
-      expect(deployed.status).toBe("DEPLOYED");
+      await expectDeployed(server.palisade.database.db, bundle?.entity?.id ?? "");
 
       // In the organisation: one declarative policy named like Palisade's others, tagged, on the OU.
       const listed = (await org.send(new ListPoliciesCommand({ Filter: TYPE }))).Policies ?? [];

@@ -22,6 +22,7 @@ import { errorOf } from "./support/call-error";
 import {
   advanceSandboxClock,
   deploymentRows,
+  expectDeployed,
   node,
   scpsNamed,
   tryAction,
@@ -297,7 +298,7 @@ describe.each(engines)("deployments on %s", (engine) => {
       isVisible: true,
     });
     const id = bundle?.entity?.id ?? "";
-    expect((await waitForBundleStatus(db(), id, ["DEPLOYED", "FAILED"])).status).toBe("DEPLOYED");
+    await expectDeployed(db(), id, 30_000);
     const [deployment] = await deploymentRows(db(), id);
     const assignmentId = deployment?.nativeId ?? "";
     const [connector] = await db()
@@ -436,7 +437,7 @@ describe.each(engines)("deployments on %s", (engine) => {
       mode: DeploymentMode.ALERT,
       status: DeploymentStatus.PENDING,
     });
-    expect((await waitForBundleStatus(db(), id, ["DEPLOYED", "FAILED"])).status).toBe("DEPLOYED");
+    await expectDeployed(db(), id, 30_000);
     const audited = await tryAction(sandbox, {
       provider: "azure",
       principal: "alice",

@@ -17,7 +17,7 @@ import { sandboxAccessKey } from "../../../packages/sandbox-cloud/test/aws-cli";
 import { jobs } from "../src/jobs/jobs-schema";
 import { enqueueWaiverExpiry } from "../src/jobs/waiver-expiry-job";
 import { waivers } from "../src/modules/waiver/waiver-schema";
-import { flatten, waitForBundleStatus } from "./support/deployment-helpers";
+import { expectDeployed, flatten } from "./support/deployment-helpers";
 import { waitFor } from "./support/poll";
 import { roleSession, sandboxOrganizations, sandboxS3, sandboxSts } from "./support/sandbox-aws-clients";
 import { cloudEvaluationEngines } from "./support/test-database";
@@ -100,13 +100,7 @@ describe.each(cloudEvaluationEngines)("an RCP guardrail Palisade deploys on an O
       waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
     });
     const policyKey = bundle?.key ?? "";
-    const row = await waitForBundleStatus(
-      server.palisade.database.db,
-      bundle?.entity?.id ?? "",
-      ["DEPLOYED", "FAILED"],
-      60_000,
-    );
-    expect(row.status).toBe("DEPLOYED");
+    await expectDeployed(server.palisade.database.db, bundle?.entity?.id ?? "");
 
     const denied = await get();
     expect(denied.code).toBe("AccessDenied");
@@ -200,13 +194,7 @@ describe.each(cloudEvaluationEngines)("an RCP guardrail Palisade deploys on an O
       waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
     });
     const policyKey = bundle?.key ?? "";
-    const row = await waitForBundleStatus(
-      server.palisade.database.db,
-      bundle?.entity?.id ?? "",
-      ["DEPLOYED", "FAILED"],
-      60_000,
-    );
-    expect(row.status).toBe("DEPLOYED");
+    await expectDeployed(server.palisade.database.db, bundle?.entity?.id ?? "");
 
     const denied = await waitFor(
       "the outside AssumeRole to be denied",

@@ -34,7 +34,7 @@ import { tenantSettings } from "../src/modules/tenant/tenant-schema";
 import { cancelWaiversOfBundle } from "../src/modules/waiver/waiver-lifecycle";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
-import { flatten, waitForBundleStatus } from "./support/deployment-helpers";
+import { expectDeployed, flatten } from "./support/deployment-helpers";
 import { waitFor } from "./support/poll";
 import { startSandboxServer } from "./support/sandbox-server";
 import { createTestDatabase, type Engine, engines } from "./support/test-database";
@@ -1009,13 +1009,7 @@ describe.each(engines)("the waiver loop with the sandbox cloud on %s", (engine) 
       waiverSettings: { approvalMode: WaiverApprovalMode.AUTO },
     });
     const key = bundle?.key ?? "";
-    const deployed = await waitForBundleStatus(
-      server.palisade.database.db,
-      bundle?.entity?.id ?? "",
-      ["DEPLOYED", "FAILED"],
-      60_000,
-    );
-    expect(deployed.status).toBe("DEPLOYED");
+    await expectDeployed(server.palisade.database.db, bundle?.entity?.id ?? "");
     expect(await tryAs(account.externalId)).toBe(403);
 
     const waivers = server.client(WaiverService, requester);

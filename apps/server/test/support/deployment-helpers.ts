@@ -5,6 +5,7 @@ import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { and, eq } from "drizzle-orm";
+import { expect } from "vitest";
 import { createAzureClients } from "../../src/cloud/azure/azure-clients";
 import type { Database } from "../../src/db/database";
 import { enqueueReconcile } from "../../src/jobs/reconcile-job";
@@ -55,6 +56,16 @@ export async function waitForBundleStatus(db: Database, id: string, statuses: st
     },
     timeoutMs,
   );
+}
+
+/**
+ * Waits until the bundle has finished deploying and expects it DEPLOYED; a failure names the bundle's
+ * error code instead of timing out.
+ */
+export async function expectDeployed(db: Database, id: string, timeoutMs = 60_000) {
+  const row = await waitForBundleStatus(db, id, ["DEPLOYED", "FAILED"], timeoutMs);
+  expect(row.status, `bundle ${id} did not deploy: ${row.errorCodes.join(", ")}`).toBe("DEPLOYED");
+  return row;
 }
 
 /** Runs a reconcile of the bundle and waits until it has finished. */
@@ -244,8 +255,7 @@ export async function deployHttpsOnly(
   });
   const bundleId = bundle?.entity?.id ?? "";
   const key = bundle?.key ?? "";
-  const deployed = await waitForBundleStatus(db, bundleId, ["DEPLOYED", "FAILED"]);
-  if (deployed.status !== "DEPLOYED") throw new Error(`${input.name} did not deploy: ${deployed.errorCodes}`);
+  await expectDeployed(db, bundleId, 30_000);
   const resource = `${subscription.externalId}/resourceGroups/rg-${input.subscriptionName}-data/providers/Microsoft.Storage/storageAccounts/${input.storageAccount}`;
   const writePlain = () =>
     tryAction(sandbox, {
