@@ -9,7 +9,6 @@ import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAzureClients } from "../src/cloud/azure/azure-clients";
-import { jobs } from "../src/jobs/jobs-schema";
 import { connectors, hierarchyNodes } from "../src/modules/connector/connector-schema";
 import { deployments } from "../src/modules/deployment/deployment-schema";
 import { policyEvents } from "../src/modules/event/event-schema";
@@ -26,6 +25,7 @@ import {
   waitForBundleStatus,
   waitForHierarchy,
 } from "./support/deployment-helpers";
+import { finishedJob } from "./support/job-wait";
 import { waitFor } from "./support/poll";
 import { cloudBehaviourEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
@@ -54,12 +54,7 @@ describe.each(cloudBehaviourEngines)("Azure bad input on %s", (engine) => {
     return res.json();
   }
 
-  async function job(jobId: string) {
-    return waitFor(`job ${jobId}`, async () => {
-      const [row] = await db().select().from(jobs).where(eq(jobs.id, jobId));
-      return row && row.status !== "RUNNING" && row.status !== "QUEUED" ? row : undefined;
-    });
-  }
+  const job = (jobId: string) => finishedJob(db(), jobId);
 
   const fetchEvents = async () =>
     job(

@@ -7,11 +7,11 @@ import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "@palisade/sandbox-cloud/azure/activ
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AzureCloudProvider } from "../src/cloud/cloud-provider";
-import { jobs } from "../src/jobs/jobs-schema";
 import { connectors, hierarchyNodes } from "../src/modules/connector/connector-schema";
 import { bundles, deployments } from "../src/modules/deployment/deployment-schema";
 import { policyEvents } from "../src/modules/event/event-schema";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
+import { finishedJob } from "./support/job-wait";
 import { cloudBehaviourEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 
@@ -41,14 +41,7 @@ describe.each(cloudBehaviourEngines)("Azure read failures on %s", (engine) => {
     expect(res.status).toBe(200);
   }
 
-  async function job(jobId: string) {
-    for (let i = 0; i < 400; i += 1) {
-      const [row] = await db().select().from(jobs).where(eq(jobs.id, jobId));
-      if (row && row.status !== "RUNNING" && row.status !== "QUEUED") return row;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error("the job did not finish");
-  }
+  const job = (jobId: string) => finishedJob(db(), jobId);
 
   async function fetchEvents() {
     const { jobId } = await server

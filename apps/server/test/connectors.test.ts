@@ -8,12 +8,12 @@ import {
 } from "@palisade/api/gen/palisade/connector/v1/connector_service_pb";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs } from "../src/jobs/jobs-schema";
 import { auditLog } from "../src/modules/audit/audit-schema";
 import { policyQuotasFor } from "../src/modules/connector/connector-api";
 import { connectors, hierarchyNodes } from "../src/modules/connector/connector-schema";
 import { errorOf } from "./support/call-error";
 import { flatten } from "./support/deployment-helpers";
+import { finishedJob } from "./support/job-wait";
 import { startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
@@ -87,7 +87,7 @@ describe.each(engines)("connectors on %s", (engine) => {
     expect(jobId).not.toBe("");
     const synced = await waitForSync(id);
     expect(synced?.status).toBe(ConnectorStatus.CONNECTED);
-    const [job] = await server.palisade.database.db.select().from(jobs).where(eq(jobs.id, jobId));
+    const job = await finishedJob(server.palisade.database.db, jobId);
     expect(job?.status).toBe("SUCCEEDED");
     // Nine management groups (the tenant root group included), seven subscriptions, two resource groups each.
     expect(job?.result).toMatchObject({ nodes: 9 + 7 + 14 });

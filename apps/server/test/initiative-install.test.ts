@@ -10,11 +10,11 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AwsCloudProvider } from "../src/cloud/cloud-provider";
 import { enqueueBundleSync } from "../src/jobs/bundle-sync-job";
-import { jobs } from "../src/jobs/jobs-schema";
 import { connectors } from "../src/modules/connector/connector-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
 import { deploymentRows, node, tryAction } from "./support/deployment-helpers";
+import { finishedJob } from "./support/job-wait";
 import { waitFor } from "./support/poll";
 import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { startSandboxServer } from "./support/sandbox-server";
@@ -136,7 +136,7 @@ describe.each(engines)("initiative install on %s", (engine) => {
       deployed: response.bundles.length,
       failed: 0,
     });
-    const [record] = await db().select().from(jobs).where(eq(jobs.id, jobId));
+    const record = await finishedJob(db(), jobId);
     expect(record).toMatchObject({ kind: "initiative.install", status: "SUCCEEDED", progress: 100 });
 
     const attached = await (await awsProvider()).listTargetScps(prod.externalId);
