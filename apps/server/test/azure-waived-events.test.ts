@@ -7,7 +7,6 @@ import { WaiverService } from "@palisade/api/gen/palisade/waiver/v1/waiver_servi
 import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "@palisade/sandbox-cloud/azure/activity-log";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs } from "../src/jobs/jobs-schema";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import {
   advanceSandboxClock,
@@ -16,6 +15,7 @@ import {
   node,
   tryAction,
 } from "./support/deployment-helpers";
+import { succeededJob } from "./support/job-wait";
 import { waitFor } from "./support/poll";
 import { ADMIN_AND_REQUESTER, startSandboxServer } from "./support/sandbox-server";
 import { engines } from "./support/test-database";
@@ -92,11 +92,7 @@ describe.each(engines)("an Azure guardrail's prevention and waived write in Even
 
   async function fetchEventsNow() {
     const { jobId } = await server.client(PolicyEventStoreService, admin).triggerFetch({});
-    await waitFor("the fetch to finish", async () => {
-      const [row] = await db().select().from(jobs).where(eq(jobs.id, jobId));
-      if (row?.status === "FAILED") throw new Error(`fetch failed: ${row.error}`);
-      return row?.status === "SUCCEEDED";
-    });
+    await succeededJob(db(), jobId);
   }
 
   async function eventsOf(bundleId: string) {

@@ -8,11 +8,11 @@ import type { ActiveWaiver } from "@palisade/policy-engine/compilers/compile-inp
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AwsCloudProvider } from "../src/cloud/cloud-provider";
-import { jobs } from "../src/jobs/jobs-schema";
 import { connectors, hierarchyNodes } from "../src/modules/connector/connector-schema";
 import { bundles, deployments } from "../src/modules/deployment/deployment-schema";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
 import { waivers } from "../src/modules/waiver/waiver-schema";
+import { succeededJob } from "./support/job-wait";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 import { fetchUntil } from "./support/trail-wait";
@@ -146,13 +146,7 @@ describe.each(engines)("event attribution and large exports on %s", (engine) => 
     const { jobId } = await server
       .client(PolicyEventStoreService, admin)
       .triggerFetch({ connectorId: awsConnector.id });
-    for (let i = 0; i < 400; i += 1) {
-      const [row] = await db().select().from(jobs).where(eq(jobs.id, jobId));
-      if (row?.status === "SUCCEEDED") return;
-      if (row?.status === "FAILED") throw new Error(`fetch failed: ${row.error}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error("fetch did not finish");
+    await succeededJob(db(), jobId);
   }
 
   async function eventTypesOf(bundleId: string) {

@@ -23,7 +23,6 @@ import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "@palisade/sandbox-cloud/azure/activ
 import { and, desc, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AwsCloudProvider, AzureCloudProvider } from "../src/cloud/cloud-provider";
-import { jobs } from "../src/jobs/jobs-schema";
 import { auditLog } from "../src/modules/audit/audit-schema";
 import { connectors, hierarchyNodes } from "../src/modules/connector/connector-schema";
 import { bundles, deployments } from "../src/modules/deployment/deployment-schema";
@@ -34,6 +33,7 @@ import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
 import { waivers } from "../src/modules/waiver/waiver-schema";
 import { errorOf } from "./support/call-error";
 import { advanceSandboxClock } from "./support/deployment-helpers";
+import { succeededJob } from "./support/job-wait";
 import { engines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
 import { fetchUntil } from "./support/trail-wait";
@@ -170,13 +170,7 @@ describe.each(engines)("policy events on %s", (engine) => {
   async function fetchEvents(connectorId: string) {
     const client = server.client(PolicyEventStoreService, admin);
     const { jobId } = await client.triggerFetch({ connectorId });
-    for (let i = 0; i < 400; i += 1) {
-      const [row] = await db().select().from(jobs).where(eq(jobs.id, jobId));
-      if (row?.status === "SUCCEEDED") return row;
-      if (row?.status === "FAILED") throw new Error(`fetch failed: ${row.error}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error("fetch did not finish");
+    return succeededJob(db(), jobId);
   }
 
   async function eventsOf(type: EventType, bundleId: string): Promise<PolicyEvent[]> {

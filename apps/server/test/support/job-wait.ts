@@ -18,3 +18,11 @@ export function finishedJob(db: Database, jobId: string, timeoutMs = 30_000) {
     timeoutMs,
   );
 }
+
+/** Waits until the job has finished and answers its row; fails with the job's error unless it succeeded. */
+export async function succeededJob(db: Database, jobId: string, timeoutMs = 30_000) {
+  const row = await finishedJob(db, jobId, timeoutMs);
+  if (row.status !== "SUCCEEDED")
+    throw new Error(`job ${row.kind} ${row.status.toLowerCase()}: ${row.error}`);
+  return row;
+}
