@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Plugin, ResolvedConfig } from "vite";
 import { type ManifestChunk, PRELOADS_FILE, pagePreloadsOf } from "./vite-page-preloads";
+import { SERVER_RENDERER_DIR } from "./vite-server-renderer-plugin";
 
 /** The file the server reads to tell the app's pages from unknown paths. */
 export const ROUTES_FILE = "routes.json";
@@ -21,8 +22,10 @@ export function routePatternsOf(routeTreeSource: string): string[] {
   return [...patterns].sort();
 }
 
+/** The files the browser may fetch: not the server renderer, which another plugin writes meanwhile. */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.name === SERVER_RENDERER_DIR) return [];
     const path = join(dir, entry.name);
     return entry.isDirectory() ? filesUnder(path) : [path];
   });

@@ -6,6 +6,7 @@ import { defineConfig, type ProxyOptions } from "vite";
 import { ownEntryPages } from "./src/lib/own-entry-pages";
 import { chunkGroups } from "./vite-chunk-groups";
 import { deliveryPlugin } from "./vite-delivery-plugin";
+import { serverRendererPlugin } from "./vite-server-renderer-plugin";
 
 const htmlOf = (name: string) => fileURLToPath(new URL(`./${name}.html`, import.meta.url));
 
@@ -21,6 +22,8 @@ const toServer: ProxyOptions = {
     });
   },
 };
+
+const alias = { "@": fileURLToPath(new URL("./src", import.meta.url)) };
 
 export default defineConfig({
   plugins: [
@@ -41,10 +44,9 @@ export default defineConfig({
         },
       },
     }),
+    serverRendererPlugin({ entry: "src/req-server.tsx", alias }),
   ],
-  resolve: {
-    alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) },
-  },
+  resolve: { alias },
   server: {
     proxy: { "/api": toServer, "^/palisade\\.": toServer, "/healthz": toServer },
   },

@@ -30,6 +30,15 @@ test.beforeAll(async () => {
 
 const card = (page: Page) => page.getByRole("complementary", { name: "Policy information" });
 
+/**
+ * Opens the empty page and types the key, so the browser looks it up: a key in the address is
+ * looked up by the server, which sends the page with its policy.
+ */
+async function typeKey(page: Page, key: string) {
+  await page.goto("/req");
+  await page.getByLabel("Policy Key").fill(key);
+}
+
 /** Counts the requests the page makes to one RPC path. */
 function countRequests(page: Page, path: string): { readonly count: number; readonly bodies: string[] } {
   const bodies: string[] = [];
@@ -95,6 +104,43 @@ test.describe("policy card", () => {
     await expect(card(page)).toContainText("Enter Policy key...");
   });
 
+  test("a key in the address arrives with its policy in the page, readable before any script runs", async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`/req?k=${bundle.key}`);
+      await expect(page.getByRole("heading", { name: "Welcome Guest" })).toBeVisible();
+      await expect(card(page).getByRole("heading", { name: bundlePolicyName })).toBeVisible();
+      await expect(card(page)).toContainText(`policy key ${bundle.key}`);
+      await expect(page.getByLabel("Policy Key")).toHaveValue(bundle.key);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("the page the server sent is taken over as it is: no second lookup, no error, and it answers typing", async ({
+    page,
+  }) => {
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    page.on("pageerror", (error) => errors.push(error.message));
+    const lookups = countRequests(page, lookupPath);
+    await page.goto(`/req?k=${bundle.key}`);
+    await expect(card(page).getByRole("heading", { name: bundlePolicyName })).toBeVisible();
+    // The duration's track is drawn filled once the page's code has taken over.
+    await expect(page.getByLabel(/Waiver Duration/)).toHaveAttribute("style", /linear-gradient/);
+    // Taken over without a mismatch React would report (and then render the page anew).
+    expect(errors).toEqual([]);
+    // An unknown key, which the browser looks up itself (its 404 the console reports).
+    await page.getByLabel("Policy Key").fill("ZZZZZZZ");
+    await expect(card(page)).toContainText("We Couldn't Find Your Policy");
+    expect(lookups.bodies.map((body) => JSON.parse(body || "{}").key)).toEqual(["ZZZZZZZ"]);
+  });
+
   test("shows a skeleton while the key is looked up", async ({ page }) => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {
@@ -104,7 +150,7 @@ test.describe("policy card", () => {
       await held;
       await route.continue();
     });
-    await page.goto(`/req?k=${bundle.key}`);
+    await typeKey(page, bundle.key);
     await expect(page.getByLabel("Loading policy information")).toBeVisible();
     release();
     await expect(card(page).getByRole("heading", { name: bundlePolicyName })).toBeVisible();
@@ -113,14 +159,14 @@ test.describe("policy card", () => {
 
   test("says when the connection fails", async ({ page }) => {
     await page.route(isLookup, (route) => route.abort("internetdisconnected"));
-    await page.goto(`/req?k=${bundle.key}`);
+    await typeKey(page, bundle.key);
     await expect(card(page)).toContainText("Connection Error", { timeout: 15_000 });
     await expect(card(page)).toContainText("Please check your internet connection and try again");
   });
 
   test("says when the further reading cannot be loaded", async ({ page }) => {
     await page.route(`**${definitionPath}`, (route) => route.abort("connectionrefused"));
-    await page.goto(`/req?k=${bundle.key}`);
+    await typeKey(page, bundle.key);
     await expect(card(page)).toContainText("Failed to load further reading links", { timeout: 15_000 });
   });
 
@@ -136,7 +182,7 @@ test.describe("policy card", () => {
       const body = (await response.json()) as Record<string, unknown>;
       await route.fulfill({ response, json: { ...body, furtherReadingUrls: [] } });
     });
-    await page.goto(`/req?k=${bundle.key}`);
+    await typeKey(page, bundle.key);
     await expect(card(page)).toContainText("No feedback message available");
     await expect(card(page)).toContainText("No further reading available");
   });

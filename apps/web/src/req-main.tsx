@@ -1,14 +1,15 @@
 import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
-import { ScreenErrorBoundary } from "@/components/screen-error-boundary";
-import { preloadPolicyCard } from "@/features/waivers/components/policy-info-card";
+import { createRoot, hydrateRoot } from "react-dom/client";
+import { seedPolicyOfKey } from "@/features/waivers/api/waiver-request-queries";
+import { preloadPolicyCard, preloadPolicyCardCode } from "@/features/waivers/components/policy-info-card";
 import { preloadScopePicker } from "@/features/waivers/components/waiver-request-form";
-import { WaiverRequestPage } from "@/features/waivers/components/waiver-request-page";
+import { readWaiverDraft } from "@/features/waivers/forms/waiver-draft";
+import { readWaiverPageData, userNameOf } from "@/features/waivers/waiver-page-data";
 import { prefilledPolicyKey } from "@/features/waivers/waiver-request-link";
 import { fetchSession } from "@/lib/auth-context";
+import { logger } from "@/lib/logger";
 import { adoptStyleNonce } from "@/lib/style-nonce";
-import { displayName } from "@/lib/user-display";
+import { waiverRequestRoot } from "./req-page";
 import "./styles.css";
 
 // The public waiver page (/req) is its own entry: a requester's first load carries the form and
@@ -19,21 +20,38 @@ const root = document.getElementById("root");
 if (!root) throw new Error("The page has no #root element");
 
 const initialKey = prefilledPolicyKey(window.location.search);
-// With a key in the address, the first render waits for the code of what a found key shows, and
-// briefly for the key's policy, as well as for the session: rendered before its code, that part
-// would show a placeholder, and React holds back what replaces a placeholder for up to 300 ms.
-const keyPartsLoaded =
-  initialKey.length === POLICY_KEY_LENGTH
-    ? Promise.all([preloadPolicyCard(initialKey), preloadScopePicker()])
-    : undefined;
+// What the server rendered the page with (see req-server.tsx); absent where it did not.
+const rendered = readWaiverPageData();
 
-void Promise.all([fetchSession().catch(() => null), keyPartsLoaded]).then(([session]) => {
-  const userName = session ? displayName({ name: session.user.name }) || session.user.email : null;
-  createRoot(root).render(
-    <StrictMode>
-      <ScreenErrorBoundary>
-        <WaiverRequestPage userName={userName} initialKey={initialKey} />
-      </ScreenErrorBoundary>
-    </StrictMode>,
-  );
-});
+/** Resolves once the browser has painted the page as the server sent it (or soon, in a hidden tab). */
+function afterFirstPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 100);
+  });
+}
+
+if (rendered) {
+  if (rendered.bundle) seedPolicyOfKey(initialKey, rendered.bundle, rendered.definition);
+  // A draft from before a reload fills the form differently from the server's page: rendered anew.
+  const takeOver = readWaiverDraft() === null;
+  // The parts a found key shows are here before the first render, as they were on the server.
+  void Promise.all([preloadPolicyCardCode(), preloadScopePicker(), afterFirstPaint()]).then(() => {
+    const page = waiverRequestRoot(rendered.userName, initialKey);
+    if (!takeOver) return createRoot(root).render(page);
+    hydrateRoot(root, page, {
+      onRecoverableError: (error) => logger.error("The waiver page differed from the server's", error),
+    });
+  });
+} else {
+  // With a key in the address, the first render waits for the code of what a found key shows, and
+  // briefly for the key's policy, as well as for the session: rendered before its code, that part
+  // would show a placeholder, and React holds back what replaces a placeholder for up to 300 ms.
+  const keyPartsLoaded =
+    initialKey.length === POLICY_KEY_LENGTH
+      ? Promise.all([preloadPolicyCard(initialKey), preloadScopePicker()])
+      : undefined;
+  void Promise.all([fetchSession().catch(() => null), keyPartsLoaded]).then(([session]) => {
+    createRoot(root).render(waiverRequestRoot(userNameOf(session), initialKey));
+  });
+}

@@ -44,13 +44,18 @@ const SIGNED_IN_READS: Record<string, `${string}.${string}/${string}`[]> = {
 /** Better Auth's session cookie (`palisade.session_token`, with `__Secure-` over https). */
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?palisade\.session_token=/;
 
+/** Whether the request carries a session cookie (unchecked: a stale one is read as signed out). */
+export function hasSessionCookie(cookie: string): boolean {
+  return SESSION_COOKIE.test(cookie);
+}
+
 /**
  * Only with a session cookie: a signed-out visitor is sent to sign in, and would not use them. The
  * cookie is not checked here (that would cost the page a database read); a stale one preloads an
  * answer that says so, which the page then reads as it would have anyway.
  */
 function signedInReadPreloads(route: string | undefined, cookie: string | undefined): string[] {
-  if (!route || !cookie || !SESSION_COOKIE.test(cookie)) return [];
+  if (!route || !cookie || !hasSessionCookie(cookie)) return [];
   return (SIGNED_IN_READS[route] ?? []).map(
     (procedure) =>
       `<link rel="preload" as="fetch" href="${connectGetPath(procedure, {}).replaceAll("&", "&amp;")}" crossorigin="anonymous" />`,
@@ -80,6 +85,8 @@ export function createPagePreloads(webDist: string) {
     ownEntry?: string;
     search: URLSearchParams;
     cookie?: string;
+    /** The page was rendered on the server with its first reads: only its code is left to fetch. */
+    rendered?: boolean;
   }): string[] => {
     if (!page.ownEntry) {
       // The reads after the code: the browser asks in this order on its few connections, and a read
@@ -91,6 +98,7 @@ export function createPagePreloads(webDist: string) {
       ];
     }
     const withKey = page.search.get("k") ? links(preloads.withKey[page.ownEntry]) : [];
+    if (page.rendered) return withKey;
     const lookup = page.ownEntry === "/req" ? keyLookupPreload(page.search) : [];
     return [SESSION_PRELOAD, ...lookup, ...withKey];
   };

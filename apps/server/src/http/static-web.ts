@@ -7,6 +7,7 @@ import type { HttpApp } from "./http-app";
 import { createPagePreloads } from "./page-preloads";
 import { isRpcPath } from "./request-limits";
 import { contentSecurityPolicy } from "./security-headers";
+import { createWaiverPageRenderer, RENDERER_DIR, type RenderedPage } from "./server-rendered-page";
 
 /** Written by the web build beside index.html: the app's page paths, `$name` for a parameter. */
 const ROUTES_FILE = "routes.json";
@@ -46,12 +47,22 @@ function safeDecode(segment: string): string | undefined {
   }
 }
 
-/** The page with its nonce where the app's start-up code reads it, and the links its head announces. */
-function rendered(page: string, nonce: string, links: string[]): string {
+/**
+ * The page with its nonce where the app's start-up code reads it, the links its head announces,
+ * and its content where the server rendered it.
+ */
+function rendered(page: string, nonce: string, links: string[], content?: RenderedPage): string {
   const withNonce = page.replace("<head>", `<head>\n    <meta name="csp-nonce" content="${nonce}" />`);
-  return links.length === 0
-    ? withNonce
-    : withNonce.replace("</head>", `${links.map((link) => `  ${link}\n`).join("")}  </head>`);
+  const withLinks =
+    links.length === 0
+      ? withNonce
+      : withNonce.replace("</head>", `${links.map((link) => `  ${link}\n`).join("")}  </head>`);
+  return content
+    ? withLinks.replace(
+        '<div id="root"></div>',
+        () => `<div id="root">${content.html}</div>${content.dataScript}`,
+      )
+    : withLinks;
 }
 
 function cacheControlFor(file: string): string {
@@ -86,6 +97,7 @@ export async function registerStaticWeb(app: HttpApp, webDist: string) {
   // A build without the list: every path may be a page, as the router decides in the browser.
   const isAppRoute = (path: string) => (findRoute ? findRoute(path) !== undefined : true);
   const preloadsOf = createPagePreloads(webDist);
+  const renderWaiverPage = createWaiverPageRenderer(app, webDist);
 
   const page = readFileSync(join(webDist, "index.html"), "utf8");
   const ownPages = ownEntryPages(webDist);
@@ -95,7 +107,7 @@ export async function registerStaticWeb(app: HttpApp, webDist: string) {
     wildcard: false,
     // The pages are rendered per answer (their nonce), below.
     index: false,
-    allowedPath: (path) => !path.endsWith(".html"),
+    allowedPath: (path) => !path.endsWith(".html") && !path.startsWith(`/${RENDERER_DIR}/`),
     preCompressed: true,
     cacheControl: false,
     setHeaders: (reply, file) => {
@@ -103,7 +115,7 @@ export async function registerStaticWeb(app: HttpApp, webDist: string) {
     },
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split("?", 1)[0] ?? "/";
     const isPageRequest =
       (request.method === "GET" || request.method === "HEAD") &&
@@ -117,13 +129,16 @@ export async function registerStaticWeb(app: HttpApp, webDist: string) {
     const ownPath = path.length > 1 ? path.replace(/\/+$/, "") : path;
     const ownPage = ownPages.get(ownPath);
     const nonce = randomBytes(16).toString("base64");
-    const search = new URLSearchParams(request.url.slice(path.length + 1));
+    const query = request.url.slice(path.length);
+    const search = new URLSearchParams(query.slice(1));
+    const content =
+      ownPath === "/req" && request.method === "GET" ? await renderWaiverPage(request, query) : undefined;
     const links = preloadsOf(
       ownPage !== undefined
-        ? { ownEntry: ownPath, search }
+        ? { ownEntry: ownPath, search, rendered: content !== undefined }
         : { route: findRoute?.(path), search, cookie: request.headers.cookie },
     );
-    const html = Buffer.from(rendered(ownPage ?? page, nonce, links));
+    const html = Buffer.from(rendered(ownPage ?? page, nonce, links, content));
     // The page is small; compressing it per answer costs microseconds.
     const accepted = request.headers["accept-encoding"] ?? "";
     const encoding = /\bbr\b/.test(accepted) ? "br" : /\bgzip\b/.test(accepted) ? "gzip" : undefined;

@@ -5,7 +5,7 @@ export interface SessionData {
   session: { id: string; expiresAt: string; activeOrganizationId?: string | null };
 }
 
-function isSessionData(value: unknown): value is SessionData {
+export function isSessionData(value: unknown): value is SessionData {
   if (!value || typeof value !== "object" || !("user" in value) || !("session" in value)) return false;
   const user = value.user;
   return !!user && typeof user === "object" && "id" in user && typeof user.id === "string";

@@ -51,6 +51,19 @@ function read(key: string, load: () => Promise<unknown>): Promise<unknown> {
 }
 
 /**
+ * Holds `data` as the answer of `key`, read elsewhere: the answers a server-rendered page was
+ * rendered with, so the browser's first render shows what the server's did.
+ */
+export function seedRemoteRead(key: string, data: unknown): void {
+  answers.set(key, { at: Date.now(), data });
+}
+
+/** Drops every answer: the server renders each page from its own answers only. */
+export function clearRemoteReads(): void {
+  answers.clear();
+}
+
+/**
  * Starts the read of `key` before any component asks for it (the page's first lookups, while
  * React and the session are still loading); a component asking later gets the same answer.
  */

@@ -1,4 +1,5 @@
 import type { ComponentProps } from "react";
+import { useIsClient } from "@/lib/use-is-client";
 import { cn } from "@/lib/utils";
 
 /**
@@ -20,6 +21,9 @@ export function Slider({
   onValueChange: (value: number) => void;
 }) {
   const filled = max > min ? ((value - min) / (max - min)) * 100 : 0;
+  // The filled part of the track is drawn once the browser runs the page: a style attribute in a
+  // server-rendered page's HTML is refused by the Content-Security-Policy.
+  const client = useIsClient();
   return (
     <input
       type="range"
@@ -33,10 +37,14 @@ export function Slider({
         "[&::-moz-range-thumb]:size-4 [&::-moz-range-thumb]:rounded-full [&::-moz-range-thumb]:border-2 [&::-moz-range-thumb]:border-primary [&::-moz-range-thumb]:bg-card",
         className,
       )}
-      style={{
-        background: `linear-gradient(to right, var(--color-primary) ${filled}%, var(--color-muted) ${filled}%)`,
-        ...style,
-      }}
+      style={
+        client
+          ? {
+              background: `linear-gradient(to right, var(--color-primary) ${filled}%, var(--color-muted) ${filled}%)`,
+              ...style,
+            }
+          : style
+      }
       {...props}
     />
   );

@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from "react";
-import { forgetRemoteRead, prefetchRemoteRead, useRemoteRead } from "@/lib/use-remote-read";
+import { forgetRemoteRead, prefetchRemoteRead, seedRemoteRead, useRemoteRead } from "@/lib/use-remote-read";
 import { durationSeconds, type WaiverRequestValues } from "../forms/waiver-request-schema";
 import {
+  type BundleByKeyJson,
   type CreatedWaiverJson,
   createWaiver,
+  type DefinitionBySlugJson,
   getBundleByKey,
   getDefinitionBySlug,
   getOwnWaiver,
@@ -122,4 +124,17 @@ export function useOwnWaiver(id: string | undefined, since: number): OwnWaiverJs
     };
   }, [id, since]);
   return own;
+}
+
+/**
+ * Holds the answers a server-rendered page was rendered with as the page's own reads of the key's
+ * policy and its definition, so that they are not asked again and the first render matches.
+ */
+export function seedPolicyOfKey(
+  key: string,
+  bundle: BundleByKeyJson,
+  definition?: DefinitionBySlugJson,
+): void {
+  seedRemoteRead(bundleRead(key)[0], bundle);
+  if (definition && bundle.policySlug) seedRemoteRead(definitionRead(bundle.policySlug)[0], definition);
 }

@@ -30,7 +30,12 @@ const policyWaitMs = 1_000;
 export function preloadPolicyCard(key: string): Promise<void> {
   const policy = prefetchPolicyOfKey(key).catch(() => {});
   const waited = new Promise<void>((resolve) => setTimeout(resolve, policyWaitMs));
-  return Promise.all([TextBlock.preloaded(), Promise.race([policy, waited])]).then(() => {});
+  return Promise.all([preloadPolicyCardCode(), Promise.race([policy, waited])]).then(() => {});
+}
+
+/** The code of what the card shows for a found key (its text block), settled either way. */
+export function preloadPolicyCardCode(): Promise<void> {
+  return TextBlock.preloaded();
 }
 
 function Message({ icon, title, hint }: { icon: ReactNode; title: string; hint: string }) {
