@@ -24,14 +24,11 @@ function reportsPaints(): boolean {
  */
 export function afterFirstPaint(): Promise<void> {
   waiting ??= new Promise<void>((resolve) => {
-    let observer: PerformanceObserver | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopWaiting = () => {};
     const done = () => {
       if (painted) return;
       painted = true;
-      observer?.disconnect();
-      clearTimeout(timer);
-      document.removeEventListener("visibilitychange", done);
+      stopWaiting();
       resolve();
     };
     if (!reportsPaints()) {
@@ -43,12 +40,17 @@ export function afterFirstPaint(): Promise<void> {
       setTimeout(done, 0);
       return;
     }
-    observer = new PerformanceObserver((list) => {
+    const observer = new PerformanceObserver((list) => {
       if (list.getEntriesByName("first-contentful-paint").length > 0) done();
     });
     observer.observe({ type: "paint", buffered: true });
     document.addEventListener("visibilitychange", done);
-    timer = setTimeout(done, FIRST_PAINT_WAIT_MS);
+    const timer = setTimeout(done, FIRST_PAINT_WAIT_MS);
+    stopWaiting = () => {
+      observer.disconnect();
+      clearTimeout(timer);
+      document.removeEventListener("visibilitychange", done);
+    };
   });
   return waiting;
 }
