@@ -8,6 +8,7 @@ import { FilterSelect } from "@/components/filter-select";
 import { PageHeader } from "@/components/page-header";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
+import { useAfterFirstPaint } from "@/lib/after-first-paint";
 import { formatDateTime } from "@/lib/date-time";
 import { Permission, usePermissions } from "@/lib/permissions";
 import {
@@ -149,14 +150,14 @@ function MostActive({ title, items }: { title: string; items: BundleCount[] }) {
   );
 }
 
-function ComplianceTrend() {
-  const bundles = useQuery(trendBundlesQuery());
+function ComplianceTrend({ painted }: { painted: boolean }) {
+  const bundles = useQuery({ ...trendBundlesQuery(), enabled: painted });
   const choices = (bundles.data?.items ?? []).flatMap((item) =>
     item.bundle?.entity?.id ? [item.bundle] : [],
   );
   const [picked, setPicked] = useState<string | undefined>(undefined);
   const bundleId = picked ?? choices[0]?.entity?.id ?? "";
-  const trend = useQuery({ ...complianceTrendQuery(bundleId), enabled: bundleId !== "" });
+  const trend = useQuery({ ...complianceTrendQuery(bundleId), enabled: painted && bundleId !== "" });
   const points = trendPoints(trend.data?.trend?.points ?? []);
   const figure = trendFigure(points, trend.data?.trend?.overall);
   return (
@@ -208,11 +209,20 @@ function ComplianceTrend() {
 export function DashboardPage() {
   const permissions = usePermissions();
   const bundles = useQuery(bundleSummaryQuery());
-  const events = useQuery({ ...eventTotalsQuery(), enabled: permissions.has(Permission.EVENTS_READ) });
-  const waivers = useQuery({ ...waiverSummaryQuery(), enabled: permissions.has(Permission.WAIVERS_READ) });
+  // The route's loader has read the policy figures; the other reads start once the page is on
+  // screen, so that their calls and answers do not hold back its first paint.
+  const painted = useAfterFirstPaint();
+  const events = useQuery({
+    ...eventTotalsQuery(),
+    enabled: painted && permissions.has(Permission.EVENTS_READ),
+  });
+  const waivers = useQuery({
+    ...waiverSummaryQuery(),
+    enabled: painted && permissions.has(Permission.WAIVERS_READ),
+  });
   const connectors = useQuery({
     ...connectorCountQuery(),
-    enabled: permissions.has(Permission.CONNECTORS_READ),
+    enabled: painted && permissions.has(Permission.CONNECTORS_READ),
   });
   const deployed = (bundles.data?.total ?? 0) > 0;
   // Without the right to see connectors, a deployed policy proves one is there.
@@ -305,7 +315,7 @@ export function DashboardPage() {
               <MostActive title="Most waived" items={active.waived} />
             </section>
           )}
-          <ComplianceTrend />
+          <ComplianceTrend painted={painted} />
         </>
       )}
     </>

@@ -1,14 +1,24 @@
 import { MenuIcon } from "lucide-react";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, Suspense, useEffect, useState } from "react";
 import { Logo } from "@/components/logo";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogTitle } from "@/components/ui/dialog";
+import { useAfterFirstPaint } from "@/lib/after-first-paint";
+import { preloadableLazy } from "@/lib/preloadable-lazy";
+import { useLatch } from "@/lib/use-latch";
 import { SidebarNav } from "./sidebar-nav";
 import { TenantSwitcher } from "./tenant-switcher";
 import { UserMenu } from "./user-menu";
 
+// Loaded once the page is on screen, and mounted when first opened.
+const MobileNav = preloadableLazy(() => import("./mobile-nav").then((m) => m.MobileNav));
+
 export function AppShell({ children }: { children: ReactNode }) {
   const [menuOpen, setMenuOpen] = useState(false);
+  const menuShown = useLatch(menuOpen);
+  const painted = useAfterFirstPaint();
+  useEffect(() => {
+    if (painted) void MobileNav.preloaded();
+  }, [painted]);
   return (
     <div className="min-h-screen bg-background lg:grid lg:grid-cols-[15rem_1fr]">
       <a
@@ -23,15 +33,11 @@ export function AppShell({ children }: { children: ReactNode }) {
         </div>
         <SidebarNav />
       </aside>
-      <Dialog open={menuOpen} onOpenChange={setMenuOpen}>
-        <DialogContent className="top-0 left-0 h-full max-w-64 translate-x-0 translate-y-0 content-start gap-6 rounded-none border-sidebar-border bg-sidebar px-3 py-5 text-sidebar-foreground">
-          <DialogTitle className="sr-only">Navigation</DialogTitle>
-          <div className="px-2">
-            <Logo inverted />
-          </div>
-          <SidebarNav onNavigate={() => setMenuOpen(false)} />
-        </DialogContent>
-      </Dialog>
+      {menuShown && (
+        <Suspense fallback={null}>
+          <MobileNav open={menuOpen} onOpenChange={setMenuOpen} />
+        </Suspense>
+      )}
       <div className="flex min-w-0 flex-col">
         <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b bg-card/95 px-4 backdrop-blur sm:px-6">
           <Button

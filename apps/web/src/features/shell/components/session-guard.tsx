@@ -1,19 +1,16 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useLocation, useNavigate, useRouteContext } from "@tanstack/react-router";
-import { LogInIcon } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
-import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "@/components/ui/dialog";
+import { Suspense, useEffect, useRef, useState } from "react";
+import { useAfterFirstPaint } from "@/lib/after-first-paint";
 import { fetchSession } from "@/lib/auth-context";
+import { preloadableLazy } from "@/lib/preloadable-lazy";
 import { startSessionRefresh } from "@/lib/session-refresh";
 import { notifySignedOut, onSignedOut } from "@/lib/transport";
+
+// Loaded once the page is on screen, so that it is there when a session ends.
+const SessionEndedDialog = preloadableLazy(() =>
+  import("./session-ended-dialog").then((m) => m.SessionEndedDialog),
+);
 
 /**
  * Keeps the session alive while the signed-in area is open, and when it has ended (expired,
@@ -29,6 +26,10 @@ export function SessionGuard() {
   const [ended, setEnded] = useState(false);
   const hrefRef = useRef(href);
   hrefRef.current = href;
+  const painted = useAfterFirstPaint();
+  useEffect(() => {
+    if (painted) void SessionEndedDialog.preloaded();
+  }, [painted]);
 
   useEffect(() => {
     const stopListening = onSignedOut(() => setEnded(true));
@@ -49,24 +50,10 @@ export function SessionGuard() {
     queryClient.clear();
   };
 
+  if (!ended) return null;
   return (
-    <Dialog open={ended}>
-      <DialogContent role="alertdialog" showClose={false}>
-        <DialogHeader>
-          <DialogTitle>Your session has ended</DialogTitle>
-          <DialogDescription>
-            You were signed out (the session expired or was ended from another device). Sign in again to
-            continue on this page: the deploy and settings forms are filled in again as you left them. Copy
-            any other unsaved text first if you need it.
-          </DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <Button onClick={() => void signInAgain()}>
-            <LogInIcon />
-            Sign in again
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <Suspense fallback={null}>
+      <SessionEndedDialog onSignInAgain={() => void signInAgain()} />
+    </Suspense>
   );
 }

@@ -1,19 +1,17 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "@tanstack/react-router";
-import { Building2Icon, CheckIcon, ChevronsUpDownIcon, LoaderIcon, PlusIcon } from "lucide-react";
-import { useState } from "react";
-import { ErrorDialog } from "@/components/error-dialog";
+import { Building2Icon, ChevronsUpDownIcon, LoaderIcon } from "lucide-react";
+import { Suspense, useState } from "react";
 import { Button } from "@/components/ui/button";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from "@/components/ui/dropdown-menu";
 import { currentTenantQuery } from "@/lib/current-tenant";
-import { NewTenantDialog } from "./new-tenant-dialog";
+import { preloadableLazy } from "@/lib/preloadable-lazy";
+import { useLatch } from "@/lib/use-latch";
+import { deferredMenu } from "./deferred-menu";
+
+const TenantMenu = deferredMenu(() => import("./tenant-menu").then((m) => m.TenantMenu));
+// Mounted when first opened: neither is part of a page's first load.
+const NewTenantDialog = preloadableLazy(() => import("./new-tenant-dialog").then((m) => m.NewTenantDialog));
+const ErrorDialog = preloadableLazy(() => import("@/components/error-dialog").then((m) => m.ErrorDialog));
 
 export function TenantSwitcher() {
   const { data } = useQuery(currentTenantQuery());
@@ -22,6 +20,8 @@ export function TenantSwitcher() {
   const [switching, setSwitching] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [creating, setCreating] = useState(false);
+  const createShown = useLatch(creating);
+  const errorShown = useLatch(error !== null);
   const current = data?.tenant;
   const tenants = data?.tenants ?? [];
 
@@ -51,35 +51,30 @@ export function TenantSwitcher() {
 
   return (
     <>
-      <DropdownMenu>
-        <DropdownMenuTrigger asChild>
+      <TenantMenu
+        trigger={
           <Button variant="outline" className="max-w-64 justify-between gap-2" aria-label="Switch tenant">
             {switching ? <LoaderIcon className="animate-spin" /> : <Building2Icon />}
             <span className="truncate">{current?.name ?? "No tenant"}</span>
             <ChevronsUpDownIcon className="opacity-60" />
           </Button>
-        </DropdownMenuTrigger>
-        <DropdownMenuContent align="start" className="w-64">
-          <DropdownMenuLabel>Tenants</DropdownMenuLabel>
-          {tenants.map((tenant) => (
-            <DropdownMenuItem key={tenant.id} onSelect={() => void switchTo(tenant.id)}>
-              <span className="flex-1 truncate">{tenant.name}</span>
-              {tenant.id === current?.id && <CheckIcon className="text-primary" aria-label="Active tenant" />}
-            </DropdownMenuItem>
-          ))}
-          {data?.user?.instanceAdmin && (
-            <>
-              <DropdownMenuSeparator />
-              <DropdownMenuItem onSelect={() => setCreating(true)}>
-                <PlusIcon />
-                New tenant
-              </DropdownMenuItem>
-            </>
-          )}
-        </DropdownMenuContent>
-      </DropdownMenu>
-      <NewTenantDialog open={creating} onOpenChange={setCreating} onCreated={switchTo} />
-      <ErrorDialog error={error} onClose={() => setError(null)} />
+        }
+        tenants={tenants}
+        currentId={current?.id}
+        canCreate={!!data?.user?.instanceAdmin}
+        onSwitch={(tenantId) => void switchTo(tenantId)}
+        onCreate={() => setCreating(true)}
+      />
+      {createShown && (
+        <Suspense fallback={null}>
+          <NewTenantDialog open={creating} onOpenChange={setCreating} onCreated={switchTo} />
+        </Suspense>
+      )}
+      {errorShown && (
+        <Suspense fallback={null}>
+          <ErrorDialog error={error} onClose={() => setError(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,9 +1,10 @@
 import { createFileRoute } from "@tanstack/react-router";
 import { lazy, Suspense } from "react";
 import { DashboardPage } from "@/features/dashboard/components/dashboard-page";
+import { useAfterFirstPaint } from "@/lib/after-first-paint";
 import { loadPageData } from "@/lib/page-data";
 
-// Below the dashboard's figures: loaded after them, so it stays out of the page's first load.
+// Below the dashboard's figures: loaded once the page is on screen, so it stays out of its first load and paint.
 const WaiverAnalyticsCard = lazy(() =>
   import("@/features/waivers/components/waiver-analytics-card").then((m) => ({
     default: m.WaiverAnalyticsCard,
@@ -20,12 +21,15 @@ export const Route = createFileRoute("/_authenticated/dashboard/")({
 });
 
 function DashboardRoute() {
+  const painted = useAfterFirstPaint();
   return (
     <>
       <DashboardPage />
-      <Suspense fallback={null}>
-        <WaiverAnalyticsCard />
-      </Suspense>
+      {painted && (
+        <Suspense fallback={null}>
+          <WaiverAnalyticsCard />
+        </Suspense>
+      )}
     </>
   );
 }
