@@ -6,6 +6,7 @@ import { preloadScopePicker } from "@/features/waivers/components/waiver-request
 import { readWaiverDraft } from "@/features/waivers/forms/waiver-draft";
 import { readWaiverPageData, userNameOf } from "@/features/waivers/waiver-page-data";
 import { prefilledPolicyKey } from "@/features/waivers/waiver-request-link";
+import { afterFirstPaint } from "@/lib/after-first-paint";
 import { fetchSession } from "@/lib/auth-context";
 import { logger } from "@/lib/logger";
 import { adoptStyleNonce } from "@/lib/style-nonce";
@@ -23,19 +24,12 @@ const initialKey = prefilledPolicyKey(window.location.search);
 // What the server rendered the page with (see req-server.tsx); absent where it did not.
 const rendered = readWaiverPageData();
 
-/** Resolves once the browser has painted the page as the server sent it (or soon, in a hidden tab). */
-function afterFirstPaint(): Promise<void> {
-  return new Promise((resolve) => {
-    requestAnimationFrame(() => setTimeout(resolve, 0));
-    setTimeout(resolve, 100);
-  });
-}
-
 if (rendered) {
   if (rendered.bundle) seedPolicyOfKey(initialKey, rendered.bundle, rendered.definition);
   // A draft from before a reload fills the form differently from the server's page: rendered anew.
   const takeOver = readWaiverDraft() === null;
-  // The parts a found key shows are here before the first render, as they were on the server.
+  // The parts a found key shows are here before the first render, as they were on the server; the
+  // page as the server sent it is on screen before its code takes it over.
   void Promise.all([preloadPolicyCardCode(), preloadScopePicker(), afterFirstPaint()]).then(() => {
     const page = waiverRequestRoot(rendered.userName, initialKey);
     if (!takeOver) return createRoot(root).render(page);
