@@ -180,23 +180,32 @@ async function sequentialP50(count: number, send: () => Promise<Response>): Prom
   return percentile(times, 0.5);
 }
 
-async function medianLcp(browser: Browser, path: string, cookie?: string) {
-  const lcps: number[] = [];
-  let without = 0;
-  for (let i = 0; i < LCP_LOADS; i++) {
-    const lcp = await largestContentfulPaint(browser, path, cookie);
-    // Chromium reports no entry when nothing was painted before the page lost focus or was hidden.
-    if (lcp > 0) lcps.push(lcp);
-    else without++;
-  }
-  lcps.sort((a, b) => a - b);
+/** Median, least and greatest of the loads that reported a paint, and how many did not. */
+function summary(lcps: number[]) {
+  // Chromium reports no entry when nothing was painted before the page lost focus or was hidden.
+  const painted = lcps.filter((lcp) => lcp > 0).sort((a, b) => a - b);
   return {
-    median: percentile(lcps, 0.5, Number.NaN),
-    min: lcps[0] ?? Number.NaN,
-    max: lcps.at(-1) ?? Number.NaN,
-    loads: lcps.length,
-    without,
+    median: percentile(painted, 0.5, Number.NaN),
+    min: painted[0] ?? Number.NaN,
+    max: painted.at(-1) ?? Number.NaN,
+    loads: painted.length,
+    without: lcps.length - painted.length,
   };
+}
+
+/**
+ * LCP_LOADS rounds of one fresh load of each page in turn, so that the baseline and the pages share
+ * the machine's changing load: measured one page after another, a busy minute would fall on one
+ * of them only and skew their ratio.
+ */
+async function interleavedLcps(browser: Browser, pages: { path: string; cookie?: string }[]) {
+  const lcps = pages.map((): number[] => []);
+  for (let round = 0; round < LCP_LOADS; round++) {
+    for (const [index, page] of pages.entries()) {
+      lcps[index]?.push(await largestContentfulPaint(browser, page.path, page.cookie));
+    }
+  }
+  return lcps.map(summary);
 }
 
 /** Every script the first visit of `path` loads, summed raw and gzipped. */
@@ -328,12 +337,15 @@ try {
     withKey: await firstVisitScripts(browser, `/req?k=${key}`),
     dashboard: await firstVisitScripts(browser, "/dashboard", cookie),
   };
-  const reqLcp = await medianLcp(browser, `/req?k=${key}`);
-  const dashboardLcp = await medianLcp(browser, "/dashboard", cookie);
   // The baseline: the server's cheapest answer (a line of JSON, which Chromium shows as text),
   // loaded the same way. It is what a fresh browser context costs on this machine before any
   // script runs.
-  const healthzLcp = await medianLcp(browser, "/healthz");
+  const [reqLcp, dashboardLcp, healthzLcp] = await interleavedLcps(browser, [
+    { path: `/req?k=${key}` },
+    { path: "/dashboard", cookie },
+    { path: "/healthz" },
+  ]);
+  if (!reqLcp || !dashboardLcp || !healthzLcp) throw new Error("a page was not measured");
   await browser.close();
 
   // The cheapest route, measured the same way, is the baseline of the lookups.

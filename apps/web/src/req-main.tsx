@@ -30,7 +30,8 @@ if (rendered) {
   const takeOver = readWaiverDraft() === null;
   // The parts a found key shows are here before the first render, as they were on the server; the
   // page as the server sent it is on screen before its code takes it over.
-  void Promise.all([preloadPolicyCardCode(), preloadScopePicker(), afterFirstPaint()]).then(() => {
+  const foundKeyParts = rendered.bundle ? [preloadPolicyCardCode(), preloadScopePicker()] : [];
+  void Promise.all([...foundKeyParts, afterFirstPaint()]).then(() => {
     const page = waiverRequestRoot(rendered.userName, initialKey);
     if (!takeOver) return createRoot(root).render(page);
     hydrateRoot(root, page, {
