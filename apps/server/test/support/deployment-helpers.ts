@@ -4,7 +4,7 @@ import { DeploymentMode } from "@palisade/api/gen/palisade/deployment/v1/deploym
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { WaiverApprovalMode } from "@palisade/api/gen/palisade/waiver/v1/waiver_pb";
 import type { SandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
 import { createAzureClients } from "../../src/cloud/azure/azure-clients";
 import type { Database } from "../../src/db/database";
@@ -68,15 +68,29 @@ export async function expectDeployed(db: Database, id: string, timeoutMs = 60_00
   return row;
 }
 
-/** Runs a reconcile of the bundle and waits until it has finished. */
+/**
+ * Runs a reconcile of the bundle and waits until its attempt has ended: its job is no longer
+ * waiting or running in the queue (pg-boss's `created` and `active`). The bundle's own row cannot
+ * tell: a reconcile also writes it at its start, when it marks a failed deployment EVALUATING.
+ */
 export async function reconcileBundle(server: TestServer, bundleId: string) {
   const db = server.palisade.database.db;
   const before = await bundleRow(db, bundleId);
-  await enqueueReconcile(server.palisade.jobs, { tenantId: server.defaultTenantId, bundleId });
-  // A reconcile rewrites the bundle's outcome even when nothing changed.
-  await waitFor("the reconcile to finish", async () => {
-    const row = await bundleRow(db, bundleId);
-    return row && row.updatedAt.getTime() > (before?.updatedAt.getTime() ?? 0) ? row : undefined;
+  const jobId = await enqueueReconcile(server.palisade.jobs, { tenantId: server.defaultTenantId, bundleId });
+  if (jobId === null) {
+    // The same reconcile was queued already: it rewrites the bundle's outcome even when nothing changed.
+    await waitFor("the reconcile to finish", async () => {
+      const row = await bundleRow(db, bundleId);
+      return row && row.updatedAt.getTime() > (before?.updatedAt.getTime() ?? 0) ? row : undefined;
+    });
+    return;
+  }
+  await waitFor(`reconcile job ${jobId} to end`, async () => {
+    const result = (await db.execute(sql`select state from pgboss.job where id = ${jobId}`)) as unknown as {
+      rows: { state: string }[];
+    };
+    const state = result.rows[0]?.state;
+    return state && state !== "created" && state !== "active" ? state : undefined;
   });
 }
 
