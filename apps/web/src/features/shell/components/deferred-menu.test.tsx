@@ -2,25 +2,15 @@
 
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-} from "@/components/ui/dropdown-menu";
-import { type DeferredMenuProps, deferredMenu, useTriggerFocus } from "./deferred-menu";
+import { DropdownMenuItem } from "@/components/ui/dropdown-menu";
+import { DeferredDropdown } from "./deferred-dropdown";
+import { type DeferredMenuProps, deferredMenu } from "./deferred-menu";
 
-function TestMenu({ trigger, defaultOpen, focusTrigger }: DeferredMenuProps) {
-  const triggerRef = useTriggerFocus(focusTrigger);
+function TestMenu(props: DeferredMenuProps) {
   return (
-    <DropdownMenu defaultOpen={defaultOpen}>
-      <DropdownMenuTrigger asChild ref={triggerRef}>
-        {trigger}
-      </DropdownMenuTrigger>
-      <DropdownMenuContent>
-        <DropdownMenuItem>Settings</DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <DeferredDropdown {...props}>
+      <DropdownMenuItem>Settings</DropdownMenuItem>
+    </DeferredDropdown>
   );
 }
 
