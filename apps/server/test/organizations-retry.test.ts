@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { connect, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type SandboxCloud, startSandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
@@ -77,5 +78,83 @@ describe("the AWS adapter on Organizations' transient errors", () => {
       body: JSON.stringify({ operation: "CreatePolicy", code: "PolicyChangesInProgressException" }),
     });
     expect(res.status).toBe(400);
+  });
+});
+
+/**
+ * A loopback relay to the sandbox that drops the connection of a chosen operation's next request:
+ * before it reaches the endpoint, or after the endpoint has done it but before its answer is back.
+ */
+async function startDroppingRelay(targetPort: number) {
+  let drop: { operation: string; when: "before" | "after" } | undefined;
+  const seen: string[] = [];
+  const server: Server = createServer((client) => {
+    const upstream = connect(targetPort, "127.0.0.1");
+    let dropping = false;
+    const close = () => {
+      client.resetAndDestroy();
+      upstream.destroy();
+    };
+    client.on("data", (chunk: Buffer) => {
+      const operation = /X-Amz-Target: AWSOrganizationsV20161128\.(\w+)/i.exec(chunk.toString("latin1"))?.[1];
+      if (operation) seen.push(operation);
+      if (operation && drop?.operation === operation) {
+        dropping = true;
+        const when = drop.when;
+        drop = undefined;
+        if (when === "before") return close();
+      }
+      upstream.write(chunk);
+    });
+    upstream.on("data", (chunk: Buffer) => (dropping ? close() : client.write(chunk)));
+    client.on("error", () => upstream.destroy());
+    upstream.on("error", () => client.destroy());
+    client.on("end", () => upstream.end());
+    upstream.on("end", () => client.end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  return {
+    endpoint: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`,
+    seen,
+    dropNext(operation: string, when: "before" | "after") {
+      drop = { operation, when };
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+// A reset connection is one of the transient errors AWS's SDKs retry
+// (https://docs.aws.amazon.com/sdkref/latest/guide/feature-retry-behavior.html): a kept-alive socket
+// the endpoint closes just as the client reuses it is ordinary weather on a long-lived server.
+describe("the AWS adapter when a connection drops under a request", () => {
+  let relay: Awaited<ReturnType<typeof startDroppingRelay>>;
+  let viaRelay: AwsCloudProvider;
+
+  beforeAll(async () => {
+    relay = await startDroppingRelay(Number(new URL(cloud.aws.endpoint).port));
+    viaRelay = createAwsProvider({ ...sandboxAwsConnection(cloud), endpoint: relay.endpoint, retry: fast });
+  });
+  afterAll(async () => {
+    viaRelay?.close();
+    await relay?.close();
+  });
+
+  it("asks a read again and returns its whole answer", async () => {
+    const direct = await aws.listHierarchy();
+    relay.dropNext("ListRoots", "before");
+    const relayed = await viaRelay.listHierarchy();
+    expect(relayed.map((e) => e.externalId).sort()).toEqual(direct.map((e) => e.externalId).sort());
+    expect(relay.seen.filter((o) => o === "ListRoots").length).toBeGreaterThan(1);
+  });
+
+  it("writes a policy once when the answer to its creation is lost", async () => {
+    const entries = await aws.listHierarchy();
+    const account = entries.find((e) => e.name === "sandbox-alice")!.externalId;
+    relay.dropNext("CreatePolicy", "after");
+    const ref = await viaRelay.applyScp(scp("dropped-create", [account]));
+    expect(relay.seen.filter((o) => o === "CreatePolicy")).toHaveLength(2);
+    const named = (await aws.listTargetScps(account)).filter((p) => p.name === "dropped-create");
+    expect(named).toEqual([expect.objectContaining({ id: ref.id })]);
   });
 });

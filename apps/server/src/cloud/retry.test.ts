@@ -46,6 +46,21 @@ describe("retryDelay", () => {
       { retryAfterMs: undefined },
     ],
     ["ARM 429 with Retry-After", armError(429, "2"), { retryAfterMs: 2000 }],
+    [
+      "a reset connection, as the AWS SDK reports it",
+      Object.assign(new Error("read ECONNRESET"), { name: "TimeoutError", code: "ECONNRESET" }),
+      { retryAfterMs: undefined },
+    ],
+    [
+      "a broken pipe",
+      Object.assign(new Error("write EPIPE"), { code: "EPIPE" }),
+      { retryAfterMs: undefined },
+    ],
+    [
+      "a refused connection",
+      Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+      undefined,
+    ],
     ["DuplicatePolicyException", awsError("DuplicatePolicyException", 400), undefined],
     ["AWS AccessDenied", awsError("AccessDeniedException", 400), undefined],
   ])("%s", (_name, error, expected) => {

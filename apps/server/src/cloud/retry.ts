@@ -1,3 +1,5 @@
+import { errorCode } from "./errors";
+
 /**
  * Cloud APIs throttle (AWS `TooManyRequestsException`, ARM 429 with `Retry-After`) and refuse a
  * write while another change is under way. Every adapter call goes through `withRetry`, and every
@@ -80,16 +82,28 @@ export function backoffDelay(
 
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A connection dropped under a request, as a kept-alive socket is when the endpoint closes it the
+ * moment it is reused. AWS counts these among the transient errors a client retries
+ * (https://docs.aws.amazon.com/sdkref/latest/guide/feature-retry-behavior.html); every write
+ * Palisade makes tolerates finding itself already done, so asking again is safe.
+ */
+const DROPPED_CODES = new Set(["ECONNRESET", "EPIPE"]);
+
+export function isDroppedConnection(error: unknown): boolean {
+  return DROPPED_CODES.has(errorCode(error));
+}
+
 /** How long to wait before trying again after `error`; undefined when trying again would not help. */
 export function retryDelay(error: unknown): { retryAfterMs: number | undefined } | undefined {
   const throttled = throttleDelay(error);
   if (throttled) return throttled;
   const e = error as ErrorLike | null;
   const name = typeof e?.name === "string" ? e.name : typeof e?.code === "string" ? e.code : "";
-  return BUSY_NAMES.has(name) ? { retryAfterMs: undefined } : undefined;
+  return BUSY_NAMES.has(name) || isDroppedConnection(error) ? { retryAfterMs: undefined } : undefined;
 }
 
-/** Runs `call`, retrying throttling and busy errors with backoff; any other error is thrown at once. */
+/** Runs `call`, retrying throttling, busy and dropped-connection errors with backoff; any other error is thrown at once. */
 export async function withRetry<T>(
   call: () => Promise<T>,
   options: RetryOptions = DEFAULT_RETRY,

@@ -8,11 +8,12 @@ import { PolicyClient } from "@azure/arm-policy";
 import { ResourceManagementClient } from "@azure/arm-resources";
 import { createDefaultHttpClient, createPipelineRequest, RestError } from "@azure/core-rest-pipeline";
 import { ClientCertificateCredential, ClientSecretCredential, type TokenCredential } from "@azure/identity";
-import { errorCode, errorMessage, errorStatus } from "../errors";
+import { errorMessage, errorStatus } from "../errors";
 import {
   backoffDelay,
   createLimiter,
   DEFAULT_RETRY,
+  isDroppedConnection,
   type RetryOptions,
   throttleDelay,
   withRetry,
@@ -138,7 +139,7 @@ export function createAzureClients(connection: AzureSessionOptions): AzureClient
       try {
         next = await limiter.run(() => pages.next());
       } catch (error) {
-        const retryable = retryDelay(error);
+        const retryable = pageRetryDelay(error);
         if (!retryable || attempt >= retry.maxAttempts) throw error;
         if (pagesRead > 0 && !token) {
           throw new Error(
@@ -216,16 +217,13 @@ export function createAzureClients(connection: AzureSessionOptions): AzureClient
   };
 }
 
-/** A connection dropped under a request, as a reused keep-alive socket the server closed is. */
-const DROPPED = new Set(["ECONNRESET", "EPIPE"]);
-
 /**
  * Throttling (with its `Retry-After`), server errors and a dropped connection are worth asking a
  * page again; nothing else is.
  */
-function retryDelay(error: unknown): { retryAfterMs: number | undefined } | undefined {
+function pageRetryDelay(error: unknown): { retryAfterMs: number | undefined } | undefined {
   const status = errorStatus(error);
-  const transient = (status !== undefined && status >= 500) || DROPPED.has(errorCode(error));
+  const transient = (status !== undefined && status >= 500) || isDroppedConnection(error);
   return throttleDelay(error) ?? (transient ? { retryAfterMs: undefined } : undefined);
 }
 
