@@ -116,7 +116,9 @@ for (const width of [390, 1440]) {
     for (const [name, path, heading] of pages) {
       test(`${name} fits the screen with its row actions reachable`, async ({ page }) => {
         await page.goto(path());
-        await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+        // This test measures the layout, not the load: a page that waits on a busy embedded
+        // database in a long run is given longer to arrive than the default ten seconds.
+        await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible({ timeout: 20_000 });
         if (name === "a policy's waivers") await expect(page.getByTestId("waiver-row").first()).toBeVisible();
         if (name === "team members") await expect(page.getByRole("table", { name: "Members" })).toBeVisible();
         await expectFits(page, width);
