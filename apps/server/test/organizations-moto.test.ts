@@ -11,6 +11,7 @@ import {
   DescribeResourcePolicyCommand,
   DetachPolicyCommand,
   EnablePolicyTypeCommand,
+  ListPoliciesCommand,
   ListRootsCommand,
   ListTagsForResourceCommand,
   MoveAccountCommand,
@@ -23,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAwsProvider } from "../src/cloud/aws/aws-provider";
 import type { AwsCloudProvider } from "../src/cloud/cloud-provider";
 import { sandboxAwsConnection } from "../src/cloud/sandbox-endpoints";
+import { startDroppingRelay } from "./support/dropping-relay";
 import { type MotoServer, motoAvailable, startMotoServer } from "./support/moto-server";
 import { sandboxOrganizations } from "./support/sandbox-aws-clients";
 import { runScpScenario, type TargetSnapshot } from "./support/scp-scenario";
@@ -304,6 +306,50 @@ describe.skipIf(!motoAvailable())("Palisade's AWS adapter on moto's Organization
       // moto serves no resource policy: the delegated administrator is tested against the sandbox.
       describeResourcePolicy: expect.any(String),
     });
+  });
+
+  // A reset connection is retried, as AWS's SDKs retry one
+  // (https://docs.aws.amazon.com/sdk-for-python/v1/guide/config-retries.html, "Retryable errors":
+  // "server-closed connections"). When the creation was done and only its answer lost, the retry
+  // meets moto's DuplicatePolicyException, the error AWS documents for a taken name
+  // (https://docs.aws.amazon.com/organizations/latest/APIReference/API_CreatePolicy.html#API_CreatePolicy_Errors).
+  it("writes a policy once on moto when the answer to its creation is lost", async () => {
+    const { raw, target } = backends.moto;
+    const relay = await startDroppingRelay(Number(new URL(moto.url).port));
+    const viaRelay = createAwsProvider({
+      endpoint: relay.endpoint,
+      region: "us-east-1",
+      managementAccountId: MOTO_ACCOUNT,
+      roleArn: `arn:aws:iam::${MOTO_ACCOUNT}:role/PalisadeConnector`,
+      externalId: "palisade-moto",
+      baseCredentials: MOTO_KEYS,
+      consoleLinks: false,
+      retry: fast,
+    });
+    try {
+      relay.dropNext("CreatePolicy", "after");
+      const content = JSON.stringify({
+        Version: "2012-10-17",
+        Statement: [{ Effect: "Deny", Action: "organizations:LeaveOrganization", Resource: "*" }],
+      });
+      const name = "palisade-dropped-answer";
+      const ref = await viaRelay.applyScp({
+        name,
+        description: name,
+        content,
+        targets: [target],
+        attach: true,
+      });
+      expect(relay.seen.filter((operation) => operation === "CreatePolicy")).toHaveLength(2);
+      const listed = await raw.send(new ListPoliciesCommand({ Filter: "SERVICE_CONTROL_POLICY" }));
+      expect((listed.Policies ?? []).filter((policy) => policy.Name === name).map((p) => p.Id)).toEqual([
+        ref.id,
+      ]);
+      expect(await viaRelay.listScpTargets(ref.id)).toEqual([target]);
+    } finally {
+      viaRelay.close();
+      await relay.close();
+    }
   });
 });
 

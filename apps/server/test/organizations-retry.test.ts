@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { connect, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type SandboxCloud, startSandboxCloud } from "@palisade/sandbox-cloud/start-sandbox-cloud";
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAwsProvider } from "../src/cloud/aws/aws-provider";
 import type { AwsCloudProvider } from "../src/cloud/cloud-provider";
 import { sandboxAwsConnection } from "../src/cloud/sandbox-endpoints";
+import { type DroppingRelay, startDroppingRelay } from "./support/dropping-relay";
 
 let dataDir: string;
 let cloud: SandboxCloud;
@@ -81,54 +81,11 @@ describe("the AWS adapter on Organizations' transient errors", () => {
   });
 });
 
-/**
- * A loopback relay to the sandbox that drops the connection of a chosen operation's next request:
- * before it reaches the endpoint, or after the endpoint has done it but before its answer is back.
- */
-async function startDroppingRelay(targetPort: number) {
-  let drop: { operation: string; when: "before" | "after" } | undefined;
-  const seen: string[] = [];
-  const server: Server = createServer((client) => {
-    const upstream = connect(targetPort, "127.0.0.1");
-    let dropping = false;
-    const close = () => {
-      client.resetAndDestroy();
-      upstream.destroy();
-    };
-    client.on("data", (chunk: Buffer) => {
-      const operation = /X-Amz-Target: AWSOrganizationsV20161128\.(\w+)/i.exec(chunk.toString("latin1"))?.[1];
-      if (operation) seen.push(operation);
-      if (operation && drop?.operation === operation) {
-        dropping = true;
-        const when = drop.when;
-        drop = undefined;
-        if (when === "before") return close();
-      }
-      upstream.write(chunk);
-    });
-    upstream.on("data", (chunk: Buffer) => (dropping ? close() : client.write(chunk)));
-    client.on("error", () => upstream.destroy());
-    upstream.on("error", () => client.destroy());
-    client.on("end", () => upstream.end());
-    upstream.on("end", () => client.end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  return {
-    endpoint: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`,
-    seen,
-    dropNext(operation: string, when: "before" | "after") {
-      drop = { operation, when };
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 // A reset connection is one of the transient errors AWS's SDKs retry
 // (https://docs.aws.amazon.com/sdkref/latest/guide/feature-retry-behavior.html): a kept-alive socket
 // the endpoint closes just as the client reuses it is ordinary weather on a long-lived server.
 describe("the AWS adapter when a connection drops under a request", () => {
-  let relay: Awaited<ReturnType<typeof startDroppingRelay>>;
+  let relay: DroppingRelay;
   let viaRelay: AwsCloudProvider;
 
   beforeAll(async () => {

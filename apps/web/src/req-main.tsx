@@ -1,7 +1,7 @@
 import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { seedPolicyOfKey } from "@/features/waivers/api/waiver-request-queries";
-import { preloadPolicyCard, preloadPolicyCardCode } from "@/features/waivers/components/policy-info-card";
+import { preloadPolicyCard } from "@/features/waivers/components/policy-info-card";
 import { preloadScopePicker } from "@/features/waivers/components/waiver-request-form";
 import { readWaiverDraft } from "@/features/waivers/forms/waiver-draft";
 import { readWaiverPageData, userNameOf } from "@/features/waivers/waiver-page-data";
@@ -10,7 +10,7 @@ import { afterFirstPaint } from "@/lib/after-first-paint";
 import { fetchSession } from "@/lib/auth-context";
 import { logger } from "@/lib/logger";
 import { adoptStyleNonce } from "@/lib/style-nonce";
-import { waiverRequestRoot } from "./req-page";
+import { preloadFoundKeyCode, waiverRequestRoot } from "./req-page";
 import "./styles.css";
 
 // The public waiver page (/req) is its own entry: a requester's first load carries the form and
@@ -27,13 +27,13 @@ const rendered = readWaiverPageData();
 if (rendered) {
   if (rendered.bundle) seedPolicyOfKey(initialKey, rendered.bundle, rendered.definition);
   // A draft from before a reload fills the form differently from the server's page: rendered anew.
-  const takeOver = readWaiverDraft() === null;
+  const hydrate = readWaiverDraft() === null;
   // The parts a found key shows are here before the first render, as they were on the server; the
   // page as the server sent it is on screen before its code takes it over.
-  const foundKeyParts = rendered.bundle ? [preloadPolicyCardCode(), preloadScopePicker()] : [];
-  void Promise.all([...foundKeyParts, afterFirstPaint()]).then(() => {
+  const foundKeyCode = rendered.bundle ? preloadFoundKeyCode() : undefined;
+  void Promise.all([foundKeyCode, afterFirstPaint()]).then(() => {
     const page = waiverRequestRoot(rendered.userName, initialKey);
-    if (!takeOver) return createRoot(root).render(page);
+    if (!hydrate) return createRoot(root).render(page);
     hydrateRoot(root, page, {
       onRecoverableError: (error) => logger.error("The waiver page differed from the server's", error),
     });

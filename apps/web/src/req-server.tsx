@@ -2,13 +2,11 @@ import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 import { renderToString } from "react-dom/server";
 import { seedPolicyOfKey } from "@/features/waivers/api/waiver-request-queries";
 import type { BundleByKeyJson, DefinitionBySlugJson } from "@/features/waivers/api/waiver-rpc";
-import { preloadPolicyCardCode } from "@/features/waivers/components/policy-info-card";
-import { preloadScopePicker } from "@/features/waivers/components/waiver-request-form";
 import { userNameOf, type WaiverPageData, waiverPageDataScript } from "@/features/waivers/waiver-page-data";
 import { prefilledPolicyKey } from "@/features/waivers/waiver-request-link";
 import { isSessionData } from "@/lib/auth-context";
 import { clearRemoteReads } from "@/lib/use-remote-read";
-import { waiverRequestRoot } from "./req-page";
+import { preloadFoundKeyCode, waiverRequestRoot } from "./req-page";
 
 /**
  * The public waiver page rendered on the server (built by `vite build --ssr` into dist/.ssr), so that
@@ -26,7 +24,7 @@ export interface WaiverPageReads {
 
 // The parts a found key shows are loaded lazily in the browser; here they are loaded once, so each
 // render is synchronous and shows them.
-const codeLoaded = Promise.all([preloadPolicyCardCode(), preloadScopePicker()]);
+const codeLoaded = preloadFoundKeyCode();
 
 async function readPageData(initialKey: string, reads: WaiverPageReads): Promise<WaiverPageData> {
   const key = initialKey.toUpperCase();

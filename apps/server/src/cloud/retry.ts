@@ -84,9 +84,11 @@ const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resol
 
 /**
  * A connection dropped under a request, as a kept-alive socket is when the endpoint closes it the
- * moment it is reused. AWS counts these among the transient errors a client retries
- * (https://docs.aws.amazon.com/sdkref/latest/guide/feature-retry-behavior.html); every write
- * Palisade makes tolerates finding itself already done, so asking again is safe.
+ * moment it is reused. AWS's SDKs retry a connection the server closed before answering as a
+ * transient error (https://docs.aws.amazon.com/sdk-for-python/v1/guide/config-retries.html,
+ * "Retryable errors"; https://docs.aws.amazon.com/sdkref/latest/guide/feature-retry-behavior.html).
+ * A refused connection is not retried here: nothing is listening, and saying so at once helps.
+ * Every write Palisade makes tolerates finding itself already done, so asking again is safe.
  */
 const DROPPED_CODES = new Set(["ECONNRESET", "EPIPE"]);
 
