@@ -6,12 +6,13 @@ import { build, type Plugin, type ResolvedConfig } from "vite";
 export const SERVER_RENDERER_DIR = ".ssr";
 
 /**
- * Builds the public waiver page's server renderer (`src/req-server.tsx`) beside the app, into
- * `<outDir>/.ssr/req-server.js`: one file with everything it uses, for Node.js, which the server
- * loads to send `/req` with its content already in the HTML. Built by the app's own build, so
- * every build of the app (whatever its `--outDir`) carries the renderer of the same code.
+ * Builds the server renderers (`src/req-server.tsx` for the public waiver page, `src/app-server.tsx`
+ * for the signed-in pages' first screens) beside the app, into `<outDir>/.ssr/<name>.js`: one file
+ * per renderer with everything it uses, for Node.js, which the server loads to send those pages with
+ * their content already in the HTML. Built by the app's own build, so every build of the app
+ * (whatever its `--outDir`) carries the renderers of the same code.
  */
-export function serverRendererPlugin(options: { entry: string; alias: Record<string, string> }): Plugin {
+export function serverRendererPlugin(options: { entries: string[]; alias: Record<string, string> }): Plugin {
   let config: ResolvedConfig;
   return {
     name: "palisade-server-renderer",
@@ -20,22 +21,28 @@ export function serverRendererPlugin(options: { entry: string; alias: Record<str
       config = resolved;
     },
     async closeBundle() {
-      await build({
-        configFile: false,
-        root: config.root,
-        logLevel: "warn",
-        publicDir: false,
-        plugins: [react()],
-        resolve: { alias: options.alias },
-        ssr: { noExternal: true, target: "node" },
-        build: {
-          ssr: options.entry,
-          outDir: resolve(config.root, config.build.outDir, SERVER_RENDERER_DIR),
-          emptyOutDir: true,
-          rolldownOptions: { output: { codeSplitting: false } },
-        },
-      });
-      config.logger.info(`server renderer of ${options.entry} in ${SERVER_RENDERER_DIR}`);
+      const outDir = resolve(config.root, config.build.outDir, SERVER_RENDERER_DIR);
+      // One build per renderer: a build of one file cannot have several entries.
+      for (const [index, entry] of options.entries.entries()) {
+        await build({
+          configFile: false,
+          root: config.root,
+          logLevel: "warn",
+          publicDir: false,
+          plugins: [react()],
+          resolve: { alias: options.alias },
+          ssr: { noExternal: true, target: "node" },
+          // A renderer is part of the built app: React's production build, whatever the server's environment.
+          define: { "process.env.NODE_ENV": JSON.stringify("production") },
+          build: {
+            ssr: entry,
+            outDir,
+            emptyOutDir: index === 0,
+            rolldownOptions: { output: { codeSplitting: false } },
+          },
+        });
+        config.logger.info(`server renderer of ${entry} in ${SERVER_RENDERER_DIR}`);
+      }
     },
   };
 }

@@ -44,7 +44,7 @@ export default defineConfig({
         },
       },
     }),
-    serverRendererPlugin({ entry: "src/req-server.tsx", alias }),
+    serverRendererPlugin({ entries: ["src/req-server.tsx", "src/app-server.tsx"], alias }),
   ],
   resolve: { alias },
   server: {

@@ -1,18 +1,27 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import { RouterProvider } from "@tanstack/react-router";
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
-import { createAuthContext } from "@/lib/auth-context";
+import { createRoot, hydrateRoot } from "react-dom/client";
+import { readSignedInPageData } from "@/features/shell/signed-in-page-data";
+import { createAuthContext, fetchSession } from "@/lib/auth-context";
+import { logger } from "@/lib/logger";
 import { createQueryClient } from "@/lib/query-client";
 import { adoptStyleNonce } from "@/lib/style-nonce";
 import { cn } from "@/lib/utils";
-import { createAppRouter } from "./router";
+import { appRoot } from "./app";
+import { createAppRouter, pageShown } from "./router";
 import "./styles.css";
 
 adoptStyleNonce();
 
+// What the server rendered the page with (see app-server.tsx); absent where it did not.
+const rendered = readSignedInPageData();
+
 const queryClient = createQueryClient();
-const auth = createAuthContext();
+// The session the server rendered the page for is the first one the app asks for.
+let renderedSession = rendered?.session;
+const auth = createAuthContext(() => {
+  const session = renderedSession;
+  renderedSession = undefined;
+  return session ? Promise.resolve(session) : fetchSession();
+});
 const router = createAppRouter({ queryClient, auth });
 
 // The code of the page at the address loads now, beside the session check, rather than once the
@@ -27,10 +36,26 @@ setTimeout(() => cn(), 0);
 const root = document.getElementById("root");
 if (!root) throw new Error("The page has no #root element");
 
-createRoot(root).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  </StrictMode>,
+/**
+ * A page the server rendered is on screen already: the app takes it over as rendered once it holds
+ * what the server rendered it with (the first reads' answers in its cache, the page's code loaded
+ * and its route resolved), so that its first render is the same page. Anything else is rendered anew.
+ */
+async function takeOverRenderedPage(data: NonNullable<typeof rendered>): Promise<boolean> {
+  const { seedFirstReads } = await import("./first-reads");
+  if (!seedFirstReads(queryClient, window.location.pathname, data.reads)) return false;
+  await router.load();
+  return pageShown(router, window.location.pathname);
+}
+
+void (rendered ? takeOverRenderedPage(rendered).catch(() => false) : Promise.resolve(false)).then(
+  (hydrate) => {
+    if (!hydrate) return createRoot(root).render(appRoot(queryClient, router));
+    // The router renders a page it takes over from the server as the server rendered it, without
+    // the suspense boundaries it puts around a page of its own (as its own server rendering sets it).
+    router.ssr = { manifest: undefined };
+    hydrateRoot(root, appRoot(queryClient, router), {
+      onRecoverableError: (error) => logger.error("The page differed from the server's", error),
+    });
+  },
 );

@@ -89,13 +89,11 @@ export function createPagePreloads(webDist: string) {
     rendered?: boolean;
   }): string[] => {
     if (!page.ownEntry) {
+      const code = links(page.route ? preloads.routes[page.route] : []);
+      if (page.rendered) return code;
       // The reads after the code: the browser asks in this order on its few connections, and a read
       // the server answers from the database would hold a connection the code needs first.
-      return [
-        SESSION_PRELOAD,
-        ...links(page.route ? preloads.routes[page.route] : []),
-        ...signedInReadPreloads(page.route, page.cookie),
-      ];
+      return [SESSION_PRELOAD, ...code, ...signedInReadPreloads(page.route, page.cookie)];
     }
     const withKey = page.search.get("k") ? links(preloads.withKey[page.ownEntry]) : [];
     if (page.rendered) return withKey;

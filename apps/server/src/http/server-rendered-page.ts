@@ -1,27 +1,34 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { connectGetPath } from "@palisade/api/connect-get";
 import type { FastifyRequest } from "fastify";
 import type { HttpApp } from "./http-app";
 import { hasSessionCookie } from "./page-preloads";
 
-/** The folder of the built app that holds its server renderer (the web app's vite-server-renderer-plugin.ts), never served as files. */
+/** The folder of the built app that holds its server renderers (the web app's vite-server-renderer-plugin.ts), never served as files. */
 export const RENDERER_DIR = ".ssr";
-
-/** The public waiver page's server renderer, as the web build writes it. */
-const RENDERER_FILE = join(RENDERER_DIR, "req-server.js");
 
 /** A page given up on after this long is sent unrendered; the browser then renders it as it would have. */
 const RENDER_TIMEOUT_MS = 2_000;
+
+type Procedure = `${string}.${string}/${string}`;
 
 interface WaiverPageRenderer {
   renderWaiverRequestPage(
     search: string,
     reads: {
       session(): Promise<unknown>;
-      call(procedure: string, message: Record<string, string>): Promise<unknown>;
+      call(procedure: Procedure, message: Record<string, string>): Promise<unknown>;
     },
-  ): Promise<{ html: string; dataScript: string }>;
+  ): Promise<RenderedPage>;
+}
+
+interface SignedInPageRenderer {
+  renderSignedInPage(
+    url: string,
+    reads: { session(): Promise<unknown>; get(procedure: Procedure): Promise<unknown> },
+  ): Promise<RenderedPage | undefined>;
 }
 
 export interface RenderedPage {
@@ -37,61 +44,109 @@ function jsonOf(response: { statusCode: number; body: string }): unknown {
 }
 
 /**
- * Renders the public waiver page (`/req?k=KEY`) on the server with what the page would read first:
- * the visitor's session and the policy of the key. Each read is a request this server answers
- * itself (Fastify's inject: no socket), as the browser would have sent it, from the visitor's
- * address, so rate limits and permissions apply as they would. Without a built renderer, or when a
- * render fails or takes too long, the page is sent as built and the browser renders it.
+ * A renderer the web build wrote (`<webDist>/.ssr/<name>.js`), loaded once beside the server's start
+ * rather than on the first visitor's request; undefined for a build without it.
  */
-export function createWaiverPageRenderer(app: HttpApp, webDist: string) {
-  const file = join(webDist, RENDERER_FILE);
-  if (!existsSync(file)) return async (): Promise<RenderedPage | undefined> => undefined;
-  // Loaded once, beside the server's start, rather than on the first visitor's request.
-  const renderer = import(pathToFileURL(file).href) as Promise<WaiverPageRenderer>;
-  renderer.catch((error: unknown) => app.log.error({ err: error }, "the waiver page renderer did not load"));
+function loadRenderer<T>(app: HttpApp, webDist: string, name: string): Promise<T> | undefined {
+  const file = join(webDist, RENDERER_DIR, `${name}.js`);
+  if (!existsSync(file)) return undefined;
+  const renderer = import(pathToFileURL(file).href) as Promise<T>;
+  renderer.catch((error: unknown) => app.log.error({ err: error }, `the ${name} page renderer did not load`));
+  return renderer;
+}
 
-  return async (request: FastifyRequest, search: string): Promise<RenderedPage | undefined> => {
-    const reads = {
-      async session() {
-        const cookie = request.headers.cookie;
-        if (!cookie || !hasSessionCookie(cookie)) return null;
-        const response = await app.inject({
-          method: "GET",
-          url: "/api/auth/get-session",
-          headers: { cookie, accept: "application/json", host: request.headers.host ?? "" },
-          remoteAddress: request.ip,
-        });
-        return jsonOf(response) ?? null;
-      },
-      async call(procedure: string, message: Record<string, string>) {
-        // Public reads: sent without the visitor's cookie, as they need none.
-        const response = await app.inject({
-          method: "POST",
-          url: `/${procedure}`,
-          headers: {
-            "content-type": "application/json",
-            "connect-protocol-version": "1",
-            host: request.headers.host ?? "",
-          },
-          payload: JSON.stringify(message),
-          remoteAddress: request.ip,
-        });
-        return jsonOf(response);
-      },
-    };
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      // Loading the renderer is a cost of the server's start, not of this page: not timed.
-      const { renderWaiverRequestPage } = await renderer;
-      const gaveUp = new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), RENDER_TIMEOUT_MS);
+/**
+ * What a page would read first, as the browser would have sent it: each read is a request this
+ * server answers itself (Fastify's inject: no socket), from the visitor's address, so rate limits
+ * and permissions apply as they would.
+ */
+function pageReads(app: HttpApp, request: FastifyRequest) {
+  const host = request.headers.host ?? "";
+  const cookie = request.headers.cookie;
+  return {
+    /** The visitor's session, or null without one. */
+    async session() {
+      if (!cookie || !hasSessionCookie(cookie)) return null;
+      const response = await app.inject({
+        method: "GET",
+        url: "/api/auth/get-session",
+        headers: { cookie, accept: "application/json", host },
+        remoteAddress: request.ip,
       });
-      return await Promise.race([renderWaiverRequestPage(search, reads), gaveUp]);
-    } catch (error) {
-      request.log.warn({ err: error }, "the waiver page was sent unrendered");
-      return undefined;
-    } finally {
-      clearTimeout(timer);
-    }
+      return jsonOf(response) ?? null;
+    },
+    /** A public call, sent without the visitor's cookie, as it needs none. */
+    async call(procedure: Procedure, message: Record<string, string>) {
+      const response = await app.inject({
+        method: "POST",
+        url: `/${procedure}`,
+        headers: { "content-type": "application/json", "connect-protocol-version": "1", host },
+        payload: JSON.stringify(message),
+        remoteAddress: request.ip,
+      });
+      return jsonOf(response);
+    },
+    /** A signed-in read, as the Connect GET the page's head preloads (same-origin, with the visitor's cookie). */
+    async get(procedure: Procedure) {
+      if (!cookie) return undefined;
+      const response = await app.inject({
+        method: "GET",
+        url: connectGetPath(procedure, {}),
+        headers: { cookie, host, "sec-fetch-site": "same-origin" },
+        remoteAddress: request.ip,
+      });
+      return jsonOf(response);
+    },
+  };
+}
+
+/**
+ * Renders a page with a renderer, or gives it up: without a built renderer, or when a render fails
+ * or takes too long, the page is sent as built and the browser renders it.
+ */
+async function withinTime(
+  request: FastifyRequest,
+  render: () => Promise<RenderedPage | undefined>,
+): Promise<RenderedPage | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const gaveUp = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), RENDER_TIMEOUT_MS);
+    });
+    return await Promise.race([render(), gaveUp]);
+  } catch (error) {
+    request.log.warn({ err: error }, "the page was sent unrendered");
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The pages rendered on the server with what they read first:
+ * - `waiverPage`: the public waiver page (`/req?k=KEY`), with the visitor's session and the policy of the key;
+ * - `signedInPage`: a signed-in page's first screen (the web app's first-reads.ts names which), with
+ *   the visitor's session, tenant and the page's first data; undefined for any other page.
+ */
+export function createPageRenderers(app: HttpApp, webDist: string) {
+  const waiverRenderer = loadRenderer<WaiverPageRenderer>(app, webDist, "req-server");
+  const signedInRenderer = loadRenderer<SignedInPageRenderer>(app, webDist, "app-server");
+  return {
+    async waiverPage(request: FastifyRequest, search: string): Promise<RenderedPage | undefined> {
+      if (!waiverRenderer) return undefined;
+      // Loading the renderer is a cost of the server's start, not of this page: not timed.
+      const { renderWaiverRequestPage } = await waiverRenderer.catch(() => ({
+        renderWaiverRequestPage: undefined,
+      }));
+      if (!renderWaiverRequestPage) return undefined;
+      return withinTime(request, () => renderWaiverRequestPage(search, pageReads(app, request)));
+    },
+    async signedInPage(request: FastifyRequest, url: string): Promise<RenderedPage | undefined> {
+      const cookie = request.headers.cookie;
+      if (!signedInRenderer || !cookie || !hasSessionCookie(cookie)) return undefined;
+      const { renderSignedInPage } = await signedInRenderer.catch(() => ({ renderSignedInPage: undefined }));
+      if (!renderSignedInPage) return undefined;
+      return withinTime(request, () => renderSignedInPage(url, pageReads(app, request)));
+    },
   };
 }

@@ -7,7 +7,7 @@ import type { HttpApp } from "./http-app";
 import { createPagePreloads } from "./page-preloads";
 import { isRpcPath } from "./request-limits";
 import { contentSecurityPolicy } from "./security-headers";
-import { createWaiverPageRenderer, RENDERER_DIR, type RenderedPage } from "./server-rendered-page";
+import { createPageRenderers, RENDERER_DIR, type RenderedPage } from "./server-rendered-page";
 
 /** Written by the web build beside index.html: the app's page paths, `$name` for a parameter. */
 const ROUTES_FILE = "routes.json";
@@ -97,7 +97,7 @@ export async function registerStaticWeb(app: HttpApp, webDist: string) {
   // A build without the list: every path may be a page, as the router decides in the browser.
   const isAppRoute = (path: string) => (findRoute ? findRoute(path) !== undefined : true);
   const preloadsOf = createPagePreloads(webDist);
-  const renderWaiverPage = createWaiverPageRenderer(app, webDist);
+  const renderers = createPageRenderers(app, webDist);
 
   const page = readFileSync(join(webDist, "index.html"), "utf8");
   const ownPages = ownEntryPages(webDist);
@@ -131,12 +131,19 @@ export async function registerStaticWeb(app: HttpApp, webDist: string) {
     const nonce = randomBytes(16).toString("base64");
     const query = request.url.slice(path.length);
     const search = new URLSearchParams(query.slice(1));
+    const route = ownPage === undefined ? findRoute?.(path) : undefined;
     const content =
-      ownPath === "/req" && request.method === "GET" ? await renderWaiverPage(request, query) : undefined;
+      request.method !== "GET"
+        ? undefined
+        : ownPath === "/req"
+          ? await renderers.waiverPage(request, query)
+          : route !== undefined
+            ? await renderers.signedInPage(request, request.url)
+            : undefined;
     const links = preloadsOf(
       ownPage !== undefined
         ? { ownEntry: ownPath, search, rendered: content !== undefined }
-        : { route: findRoute?.(path), search, cookie: request.headers.cookie },
+        : { route, search, cookie: request.headers.cookie, rendered: content !== undefined },
     );
     const html = Buffer.from(rendered(ownPage ?? page, nonce, links, content));
     // The page is small; compressing it per answer costs microseconds.

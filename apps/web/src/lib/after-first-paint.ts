@@ -1,10 +1,12 @@
-import { useEffect, useState } from "react";
+import { useSyncExternalStore } from "react";
 
 /** Longest wait for the first paint; a document that paints nothing (empty, hidden) is not held back longer. */
 const FIRST_PAINT_WAIT_MS = 1_000;
 
 let painted = false;
 let waiting: Promise<void> | undefined;
+/** The components waiting for the first paint (useAfterFirstPaint), told once it is on screen. */
+const paintListeners = new Set<() => void>();
 
 /** Whether the browser reports paint timing entries (first-contentful-paint) to an observer. */
 function reportsPaints(): boolean {
@@ -30,6 +32,7 @@ export function afterFirstPaint(): Promise<void> {
       painted = true;
       stopWaiting();
       resolve();
+      for (const listener of paintListeners) listener();
     };
     if (!reportsPaints()) {
       if (typeof requestAnimationFrame === "function") requestAnimationFrame(() => setTimeout(done, 0));
@@ -55,21 +58,21 @@ export function afterFirstPaint(): Promise<void> {
   return waiting;
 }
 
+function subscribeToPaint(listener: () => void): () => void {
+  paintListeners.add(listener);
+  void afterFirstPaint();
+  return () => paintListeners.delete(listener);
+}
+
 /**
  * False until the document's first content is on screen (see afterFirstPaint), then true; true
- * from the start once it has been. For work that would otherwise run before that paint.
+ * from the start once it has been. For work that would otherwise run before that paint. False on
+ * the server and while the browser takes a server-rendered page over, as the server rendered it.
  */
 export function useAfterFirstPaint(): boolean {
-  const [ready, setReady] = useState(painted);
-  useEffect(() => {
-    if (ready) return;
-    let mounted = true;
-    void afterFirstPaint().then(() => {
-      if (mounted) setReady(true);
-    });
-    return () => {
-      mounted = false;
-    };
-  }, [ready]);
-  return ready;
+  return useSyncExternalStore(
+    subscribeToPaint,
+    () => painted,
+    () => false,
+  );
 }

@@ -1,4 +1,5 @@
 import type { SessionData } from "@/lib/auth-context";
+import { pageDataBlock, readPageDataBlock } from "@/lib/page-data-block";
 import { displayName } from "@/lib/user-display";
 import type { BundleByKeyJson, DefinitionBySlugJson } from "./api/waiver-rpc";
 
@@ -21,21 +22,13 @@ export function userNameOf(session: SessionData | null): string | null {
   return session ? displayName({ name: session.user.name }) || session.user.email : null;
 }
 
-/** The data block as the page's HTML: `<` escaped, so no text in it can end the element. */
+/** The data block as the page's HTML. */
 export function waiverPageDataScript(data: WaiverPageData): string {
-  const json = JSON.stringify(data).replaceAll("<", "\\u003c");
-  return `<script type="application/json" id="${WAIVER_PAGE_DATA_ID}">${json}</script>`;
+  return pageDataBlock(WAIVER_PAGE_DATA_ID, data);
 }
 
 /** The data the server rendered this page with, or null for a page the browser renders alone. */
 export function readWaiverPageData(doc: Document = document): WaiverPageData | null {
-  const text = doc.getElementById(WAIVER_PAGE_DATA_ID)?.textContent;
-  if (!text) return null;
-  try {
-    const data: unknown = JSON.parse(text);
-    if (!data || typeof data !== "object" || !("userName" in data)) return null;
-    return data as WaiverPageData;
-  } catch {
-    return null;
-  }
+  const data = readPageDataBlock(WAIVER_PAGE_DATA_ID, doc);
+  return data && "userName" in data ? (data as unknown as WaiverPageData) : null;
 }

@@ -108,9 +108,10 @@ function Stat({
       <Card className="h-full py-4 transition-colors group-hover:border-primary/40">
         <CardContent className="px-5">
           <p className="text-xs text-muted-foreground">{label}</p>
-          <p className="text-3xl font-semibold tabular-nums">
+          {/* A block, not a paragraph: it holds the skeleton (a block) until the figure is read. */}
+          <div className="text-3xl font-semibold tabular-nums">
             {value === undefined ? <Skeleton className="mt-1 h-8 w-12" /> : value}
-          </p>
+          </div>
           {hint && <p className="text-xs text-muted-foreground">{hint}</p>}
         </CardContent>
       </Card>

@@ -7,8 +7,12 @@ import { startTestServer, type TestServer } from "./support/test-server";
 
 const REQ_HTML = `<!doctype html><html><head>
 <script type="module" src="/assets/req-def456.js"></script></head><body><div id="root"></div></body></html>`;
-const PRELOADS = { routes: {}, withKey: { "/req": ["/assets/text-block-eee555.js"] } };
+const PRELOADS = {
+  routes: { "/dashboard": ["/assets/dashboard-ddd444.js"] },
+  withKey: { "/req": ["/assets/text-block-eee555.js"] },
+};
 const TEXT_BLOCK_LINK = `<link rel="modulepreload" crossorigin href="/assets/text-block-eee555.js" />`;
+const DASHBOARD_LINK = `<link rel="modulepreload" crossorigin href="/assets/dashboard-ddd444.js" />`;
 
 /**
  * A renderer as the web build writes it (`.ssr/req-server.js`), which shows what it read through
@@ -23,13 +27,26 @@ const ECHO_RENDERER = `export async function renderWaiverRequestPage(search, rea
 }`;
 const FAILING_RENDERER = `export async function renderWaiverRequestPage() { throw new Error("render failed"); }`;
 
-function writeWebBuild(dir: string, renderer: string) {
+/**
+ * A signed-in pages' renderer as the web build writes it (`.ssr/app-server.js`), which shows what it
+ * read through the server: the session and the caller's tenant, asked as the page would ask them.
+ */
+const ECHO_APP_RENDERER = `export async function renderSignedInPage(url, reads) {
+  const session = await reads.session();
+  const current = await reads.get("palisade.tenant.v1.TenantService/GetCurrent");
+  const read = { url, session: session ? session.user.email : null, tenant: current ? current.tenant.name : null };
+  return { html: "<p>signed in</p>", dataScript: "<script type=\\"application/json\\" id=\\"read\\">" + JSON.stringify(read) + "</script>" };
+}`;
+const FAILING_APP_RENDERER = `export async function renderSignedInPage() { throw new Error("render failed"); }`;
+
+function writeWebBuild(dir: string, renderer: string, appRenderer = ECHO_APP_RENDERER) {
   mkdirSync(join(dir, ".ssr"), { recursive: true });
   writeFileSync(join(dir, "index.html"), REQ_HTML.replace("req-def456", "index-abc123"));
   writeFileSync(join(dir, "req.html"), REQ_HTML);
-  writeFileSync(join(dir, "routes.json"), JSON.stringify(["/"]));
+  writeFileSync(join(dir, "routes.json"), JSON.stringify(["/", "/dashboard"]));
   writeFileSync(join(dir, "preloads.json"), JSON.stringify(PRELOADS));
   writeFileSync(join(dir, ".ssr", "req-server.js"), renderer);
+  writeFileSync(join(dir, ".ssr", "app-server.js"), appRenderer);
 }
 
 /** What a deny message tells the engineer: Markdown, with text that must not end the page's data block. */
@@ -67,13 +84,13 @@ const pageOf = async (server: TestServer, path: string, cookie?: string) =>
     await fetch(`${server.url}${path}`, { headers: { accept: "text/html", ...(cookie ? { cookie } : {}) } })
   ).text();
 
-describe("the waiver page rendered on the server, through its renderer", () => {
+describe("the pages rendered on the server, through their renderers", () => {
   const builds: string[] = [];
   const servers: TestServer[] = [];
-  const serve = async (renderer: string) => {
+  const serve = async (renderer: string, appRenderer?: string) => {
     const webDist = mkdtempSync(join(tmpdir(), "palisade-web-"));
     builds.push(webDist);
-    writeWebBuild(webDist, renderer);
+    writeWebBuild(webDist, renderer, appRenderer);
     const server = await startTestServer("pglite", { WEB_DIST: webDist });
     servers.push(server);
     return server;
@@ -115,11 +132,55 @@ describe("the waiver page rendered on the server, through its renderer", () => {
     });
   });
 
-  it("never serves the renderer as a file", async () => {
+  it("never serves a renderer as a file", async () => {
     const server = servers[0] ?? (await serve(ECHO_RENDERER));
-    const response = await fetch(`${server.url}/.ssr/req-server.js`);
-    expect(response.status).toBe(404);
-    expect(await response.text()).not.toContain("renderWaiverRequestPage");
+    for (const [file, name] of [
+      ["req-server.js", "renderWaiverRequestPage"],
+      ["app-server.js", "renderSignedInPage"],
+    ]) {
+      const response = await fetch(`${server.url}/.ssr/${file}`);
+      expect(response.status).toBe(404);
+      expect(await response.text()).not.toContain(name);
+    }
+  });
+
+  it("renders a signed-in page with the visitor's session and tenant, read with their cookie; only the code is left to preload", async () => {
+    const server = servers[0] ?? (await serve(ECHO_RENDERER));
+    const cookie = await memberCookie(server, { email: "viewer@example.com" });
+    const html = await pageOf(server, "/dashboard?tab=1", cookie);
+    expect(html).toContain('<div id="root"><p>signed in</p></div><script type="application/json" id="read">');
+    expect(JSON.parse(/id="read">([^<]*)</.exec(html)?.[1] ?? "null")).toEqual({
+      url: "/dashboard?tab=1",
+      session: "viewer@example.com",
+      tenant: "Default",
+    });
+    expect(html).not.toContain("get-session");
+    expect(html).not.toContain("GetCurrent");
+    expect(html).toContain(DASHBOARD_LINK);
+  });
+
+  it("leaves a signed-in page to the browser without a session cookie, and with one the server does not know", async () => {
+    const server = servers[0] ?? (await serve(ECHO_RENDERER));
+    const signedOut = await pageOf(server, "/dashboard");
+    expect(signedOut).toContain('<div id="root"></div>');
+    // A stale cookie reads as no session and no tenant: the renderer has nothing to show.
+    const stale = await pageOf(server, "/dashboard", "palisade.session_token=stale.token");
+    expect(JSON.parse(/id="read">([^<]*)</.exec(stale)?.[1] ?? "null")).toMatchObject({
+      session: null,
+      tenant: null,
+    });
+  });
+
+  it("sends a signed-in page as built, with its reads preloaded, when its renderer fails", async () => {
+    const server = await serve(ECHO_RENDERER, FAILING_APP_RENDERER);
+    const cookie = await memberCookie(server, {});
+    const html = await pageOf(server, "/dashboard", cookie);
+    expect(html).toContain('<div id="root"></div>');
+    expect(html).toContain(
+      `<link rel="preload" as="fetch" href="/api/auth/get-session" crossorigin="anonymous" />`,
+    );
+    expect(html).toContain("GetCurrent");
+    expect(html).toContain(DASHBOARD_LINK);
   });
 
   it("sends the page as built when the renderer fails: the browser renders it", async () => {
@@ -178,6 +239,58 @@ describe.skipIf(!existsSync(join(BUILT_WEB, ".ssr", "req-server.js")))(
       const html = await pageOf(server, "/req?k=SSR7KEY", cookie);
       expect(html).toContain("Welcome <!-- -->Dana Requester");
       expect(html).toContain('"userName":"Dana Requester"');
+    });
+  },
+);
+
+describe.skipIf(!existsSync(join(BUILT_WEB, ".ssr", "app-server.js")))(
+  "the dashboard as the web build renders it",
+  () => {
+    let server: TestServer;
+    let webDist: string;
+    beforeAll(async () => {
+      webDist = mkdtempSync(join(tmpdir(), "palisade-web-"));
+      cpSync(BUILT_WEB, webDist, { recursive: true });
+      server = await startTestServer("pglite", { WEB_DIST: webDist });
+      await insertBundle(server, "DSH7KEY");
+    });
+    afterAll(async () => {
+      await server?.stop();
+      rmSync(webDist, { recursive: true, force: true });
+    });
+
+    it("shows the page's heading, the navigation of the visitor's role and the policy figures in the HTML, before any script runs", async () => {
+      const cookie = await memberCookie(server, { name: "Vera Viewer" });
+      const html = await pageOf(server, "/dashboard", cookie);
+      const root =
+        /<div id="root">([\s\S]*)<\/div><script type="application\/json" id="signed-in-page-data">/.exec(
+          html,
+        )?.[1];
+      expect(root).toBeDefined();
+      expect(root).toMatch(/<h1[^>]*>Dashboard<\/h1>/);
+      expect(root).toContain('href="/policies"');
+      // The deployed policy, counted.
+      expect(root).toMatch(/Deployed policies<\/p><div[^>]*>1<\/div>/);
+      expect(root).toContain("Compliance trend");
+      expect(root).toContain("Account menu for Vera Viewer");
+      // The Content-Security-Policy refuses inline scripts and style attributes in a page's HTML: the page has none.
+      expect(root).not.toContain("<script");
+      expect(root).not.toMatch(/\sstyle="/);
+
+      const data = JSON.parse(/id="signed-in-page-data">([^<]*)<\/script>/.exec(html)?.[1] ?? "null");
+      expect(data.session.user.name).toBe("Vera Viewer");
+      // The session's token stays in its cookie, out of the page's reach.
+      expect(JSON.stringify(data)).not.toContain(/palisade\.session_token=([^.;]+)/.exec(cookie)?.[1]);
+      expect(Object.keys(data.reads).sort()).toEqual([
+        "palisade.deployment.v1.DeploymentManagerService/SummaryBundle",
+        "palisade.tenant.v1.TenantService/GetCurrent",
+      ]);
+      expect(data.reads["palisade.tenant.v1.TenantService/GetCurrent"].tenant.name).toBe("Default");
+    });
+
+    it("leaves a page it does not render to the browser", async () => {
+      const cookie = await memberCookie(server, {});
+      expect(await pageOf(server, "/policies", cookie)).toContain('<div id="root"></div>');
     });
   },
 );
