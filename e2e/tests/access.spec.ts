@@ -25,7 +25,8 @@ for (const [code, status, message] of refusals) {
 
 test("a role without any read permission is sent to the blocked-access page", async ({ page }) => {
   await answerGetCurrentWithPermissions(page, ["PERMISSION_WAIVERS_REQUEST"]);
-  await page.goto("/dashboard");
+  // A page the browser renders itself, so that the answer it is given is the one it reads.
+  await page.goto("/events");
   await expect(page).toHaveURL(`${baseURL}/blocked-access`);
 });
 

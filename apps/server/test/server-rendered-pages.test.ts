@@ -157,6 +157,9 @@ describe("the pages rendered on the server, through their renderers", () => {
     expect(html).not.toContain("get-session");
     expect(html).not.toContain("GetCurrent");
     expect(html).toContain(DASHBOARD_LINK);
+    // The page carries what the visitor may read: theirs alone, kept by no shared cache.
+    const response = await fetch(`${server.url}/dashboard`, { headers: { accept: "text/html", cookie } });
+    expect(response.headers.get("cache-control")).toBe("private, no-cache");
   });
 
   it("leaves a signed-in page to the browser without a session cookie, and with one the server does not know", async () => {

@@ -152,7 +152,8 @@ export async function registerStaticWeb(app: HttpApp, webDist: string) {
     reply
       .code(ownPage !== undefined || isAppRoute(path) ? 200 : 404)
       .header("content-type", "text/html; charset=utf-8")
-      .header("cache-control", "no-cache")
+      // A page rendered with what the visitor may read is theirs alone: no shared cache keeps it.
+      .header("cache-control", content !== undefined ? "private, no-cache" : "no-cache")
       .header("vary", "accept-encoding")
       .header("content-security-policy", contentSecurityPolicy(nonce));
     if (encoding === undefined) return reply.send(html);
