@@ -200,100 +200,83 @@ describe("the pages rendered on the server, through their renderers", () => {
 const BUILT_WEB = new URL("../../web/dist", import.meta.url).pathname;
 
 // The suite builds the web app before the tests (scripts/test.sh); a test run alone without a build skips these.
-describe.skipIf(!existsSync(join(BUILT_WEB, ".ssr", "req-server.js")))(
-  "the waiver page as the web build renders it",
-  () => {
-    let server: TestServer;
-    let webDist: string;
-    beforeAll(async () => {
-      // A copy: a rebuild of the app during the run changes nothing here.
-      webDist = mkdtempSync(join(tmpdir(), "palisade-web-"));
-      cpSync(BUILT_WEB, webDist, { recursive: true });
-      server = await startTestServer("pglite", { WEB_DIST: webDist });
-      await insertBundle(server, "SSR7KEY");
-    });
-    afterAll(async () => {
-      await server?.stop();
-      rmSync(webDist, { recursive: true, force: true });
-    });
+describe.skipIf(
+  !["req-server.js", "app-server.js"].every((file) => existsSync(join(BUILT_WEB, ".ssr", file))),
+)("the pages as the web build renders them", () => {
+  let server: TestServer;
+  let webDist: string;
+  beforeAll(async () => {
+    // A copy: a rebuild of the app during the run changes nothing here.
+    webDist = mkdtempSync(join(tmpdir(), "palisade-web-"));
+    cpSync(BUILT_WEB, webDist, { recursive: true });
+    server = await startTestServer("pglite", { WEB_DIST: webDist });
+    await insertBundle(server, "SSR7KEY");
+  });
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(webDist, { recursive: true, force: true });
+  });
 
-    it("shows the key's policy, its feedback message and the greeting in the HTML, before any script runs", async () => {
-      const html = await pageOf(server, "/req?k=ssr7key");
-      const root =
-        /<div id="root">([\s\S]*)<\/div><script type="application\/json" id="waiver-page-data">/.exec(
-          html,
-        )?.[1];
-      expect(root).toBeDefined();
-      expect(root).toContain("Welcome <!-- -->Guest");
-      expect(root).toContain("SSR7KEY");
-      // The feedback message, its Markdown rendered, its markup shown as text.
-      expect(root).toContain("Ask the <strong>platform team</strong> first.");
-      expect(root).not.toContain("<script>");
-      // The Content-Security-Policy refuses style attributes in a page's HTML: the page has none.
-      expect(root).not.toMatch(/\sstyle="/);
-      const data = JSON.parse(/id="waiver-page-data">([^<]*)<\/script>/.exec(html)?.[1] ?? "null");
-      expect(data).toMatchObject({ userName: null, bundle: { key: "SSR7KEY" } });
-      expect(data.bundle.feedbackMessage).toBe(FEEDBACK);
-      expect(data.definition.slug).toBe("deny-ec2-serial-console-access");
-    });
+  it("shows the key's policy, its feedback message and the greeting in the HTML, before any script runs", async () => {
+    const html = await pageOf(server, "/req?k=ssr7key");
+    const root =
+      /<div id="root">([\s\S]*)<\/div><script type="application\/json" id="waiver-page-data">/.exec(
+        html,
+      )?.[1];
+    expect(root).toBeDefined();
+    expect(root).toContain("Welcome <!-- -->Guest");
+    expect(root).toContain("SSR7KEY");
+    // The feedback message, its Markdown rendered, its markup shown as text.
+    expect(root).toContain("Ask the <strong>platform team</strong> first.");
+    expect(root).not.toContain("<script>");
+    // The Content-Security-Policy refuses style attributes in a page's HTML: the page has none.
+    expect(root).not.toMatch(/\sstyle="/);
+    const data = JSON.parse(/id="waiver-page-data">([^<]*)<\/script>/.exec(html)?.[1] ?? "null");
+    expect(data).toMatchObject({ userName: null, bundle: { key: "SSR7KEY" } });
+    expect(data.bundle.feedbackMessage).toBe(FEEDBACK);
+    expect(data.definition.slug).toBe("deny-ec2-serial-console-access");
+  });
 
-    it("greets a signed-in requester by name", async () => {
-      const cookie = await memberCookie(server, { name: "Dana Requester" });
-      const html = await pageOf(server, "/req?k=SSR7KEY", cookie);
-      expect(html).toContain("Welcome <!-- -->Dana Requester");
-      expect(html).toContain('"userName":"Dana Requester"');
-    });
-  },
-);
+  it("greets a signed-in requester by name", async () => {
+    const cookie = await memberCookie(server, { name: "Dana Requester" });
+    const html = await pageOf(server, "/req?k=SSR7KEY", cookie);
+    expect(html).toContain("Welcome <!-- -->Dana Requester");
+    expect(html).toContain('"userName":"Dana Requester"');
+  });
 
-describe.skipIf(!existsSync(join(BUILT_WEB, ".ssr", "app-server.js")))(
-  "the dashboard as the web build renders it",
-  () => {
-    let server: TestServer;
-    let webDist: string;
-    beforeAll(async () => {
-      webDist = mkdtempSync(join(tmpdir(), "palisade-web-"));
-      cpSync(BUILT_WEB, webDist, { recursive: true });
-      server = await startTestServer("pglite", { WEB_DIST: webDist });
-      await insertBundle(server, "DSH7KEY");
-    });
-    afterAll(async () => {
-      await server?.stop();
-      rmSync(webDist, { recursive: true, force: true });
-    });
+  it("shows the dashboard's heading, the navigation of the visitor's role and the policy figures in the HTML, before any script runs", async () => {
+    const cookie = await memberCookie(server, { name: "Vera Viewer" });
+    const html = await pageOf(server, "/dashboard", cookie);
+    const root =
+      /<div id="root">([\s\S]*)<\/div><script type="application\/json" id="signed-in-page-data">/.exec(
+        html,
+      )?.[1];
+    expect(root).toBeDefined();
+    expect(root).toMatch(/<h1[^>]*>Dashboard<\/h1>/);
+    expect(root).toContain('href="/policies"');
+    // The deployed policy, counted.
+    expect(root).toMatch(/Deployed policies<\/p><div[^>]*>1<\/div>/);
+    expect(root).toContain("Compliance trend");
+    expect(root).toContain("Account menu for Vera Viewer");
+    // The Content-Security-Policy refuses inline scripts and style attributes in a page's HTML: the page has none.
+    expect(root).not.toContain("<script");
+    expect(root).not.toMatch(/\sstyle="/);
 
-    it("shows the page's heading, the navigation of the visitor's role and the policy figures in the HTML, before any script runs", async () => {
-      const cookie = await memberCookie(server, { name: "Vera Viewer" });
-      const html = await pageOf(server, "/dashboard", cookie);
-      const root =
-        /<div id="root">([\s\S]*)<\/div><script type="application\/json" id="signed-in-page-data">/.exec(
-          html,
-        )?.[1];
-      expect(root).toBeDefined();
-      expect(root).toMatch(/<h1[^>]*>Dashboard<\/h1>/);
-      expect(root).toContain('href="/policies"');
-      // The deployed policy, counted.
-      expect(root).toMatch(/Deployed policies<\/p><div[^>]*>1<\/div>/);
-      expect(root).toContain("Compliance trend");
-      expect(root).toContain("Account menu for Vera Viewer");
-      // The Content-Security-Policy refuses inline scripts and style attributes in a page's HTML: the page has none.
-      expect(root).not.toContain("<script");
-      expect(root).not.toMatch(/\sstyle="/);
+    const data = JSON.parse(/id="signed-in-page-data">([^<]*)<\/script>/.exec(html)?.[1] ?? "null");
+    expect(data.session.user.name).toBe("Vera Viewer");
+    // The session's token stays in its cookie, out of the page's reach.
+    const token = /palisade\.session_token=([^.;]+)/.exec(cookie)?.[1] ?? "";
+    expect(token.length).toBeGreaterThan(16);
+    expect(JSON.stringify(data)).not.toContain(token);
+    expect(Object.keys(data.reads).sort()).toEqual([
+      "palisade.deployment.v1.DeploymentManagerService/SummaryBundle",
+      "palisade.tenant.v1.TenantService/GetCurrent",
+    ]);
+    expect(data.reads["palisade.tenant.v1.TenantService/GetCurrent"].tenant.name).toBe("Default");
+  });
 
-      const data = JSON.parse(/id="signed-in-page-data">([^<]*)<\/script>/.exec(html)?.[1] ?? "null");
-      expect(data.session.user.name).toBe("Vera Viewer");
-      // The session's token stays in its cookie, out of the page's reach.
-      expect(JSON.stringify(data)).not.toContain(/palisade\.session_token=([^.;]+)/.exec(cookie)?.[1]);
-      expect(Object.keys(data.reads).sort()).toEqual([
-        "palisade.deployment.v1.DeploymentManagerService/SummaryBundle",
-        "palisade.tenant.v1.TenantService/GetCurrent",
-      ]);
-      expect(data.reads["palisade.tenant.v1.TenantService/GetCurrent"].tenant.name).toBe("Default");
-    });
-
-    it("leaves a page it does not render to the browser", async () => {
-      const cookie = await memberCookie(server, {});
-      expect(await pageOf(server, "/policies", cookie)).toContain('<div id="root"></div>');
-    });
-  },
-);
+  it("leaves a page it does not render to the browser", async () => {
+    const cookie = await memberCookie(server, {});
+    expect(await pageOf(server, "/policies", cookie)).toContain('<div id="root"></div>');
+  });
+});
