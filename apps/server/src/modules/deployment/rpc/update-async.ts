@@ -19,12 +19,14 @@ export async function updateAsync(
 ): Promise<MessageInitShape<typeof UpdateAsyncResponseSchema>> {
   const caller = requireCaller(ctx);
   const { bundle, deploymentId } = await changeMode(db, ctx, req.id, req.mode);
+  // The deployment as the change left it (pending), read before its sync is queued: a worker that
+  // starts the sync at once would otherwise make the answer depend on how far it got.
+  const row = await findDeployment(db, caller.tenantId, deploymentId);
+  if (!row) throw deploymentNotFound();
   const jobId = await enqueueBundleSync(jobs, {
     tenantId: caller.tenantId,
     bundleId: bundle.id,
     reason: "mode changed",
   });
-  const row = await findDeployment(db, caller.tenantId, deploymentId);
-  if (!row) throw deploymentNotFound();
   return { deployment: deploymentMessage(row), jobId: jobId ?? "" };
 }
