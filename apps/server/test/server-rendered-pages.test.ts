@@ -112,6 +112,9 @@ describe("the pages rendered on the server, through their renderers", () => {
     expect(html).not.toContain("get-session");
     expect(html).not.toContain("GetBundleByKey");
     expect(html).toContain(TEXT_BLOCK_LINK);
+    expect(html).toContain(
+      '<script type="module" src="/start-after-paint.js?entry=%2Fassets%2Freq-def456.js">',
+    );
 
     // An unknown key is read as not found, and the page still renders (its card says so).
     expect(
@@ -157,6 +160,12 @@ describe("the pages rendered on the server, through their renderers", () => {
     expect(html).not.toContain("get-session");
     expect(html).not.toContain("GetCurrent");
     expect(html).toContain(DASHBOARD_LINK);
+    // Its code is fetched at once and started once the page's first frame is drawn.
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/index-abc123.js" />');
+    expect(html).toContain(
+      '<script type="module" src="/start-after-paint.js?entry=%2Fassets%2Findex-abc123.js"></script>',
+    );
+    expect(html).not.toContain('src="/assets/index-abc123.js"');
     // The page carries what the visitor may read: theirs alone, kept by no shared cache.
     const response = await fetch(`${server.url}/dashboard`, { headers: { accept: "text/html", cookie } });
     expect(response.headers.get("cache-control")).toBe("private, no-cache");
@@ -179,6 +188,8 @@ describe("the pages rendered on the server, through their renderers", () => {
     const cookie = await memberCookie(server, {});
     const html = await pageOf(server, "/dashboard", cookie);
     expect(html).toContain('<div id="root"></div>');
+    // Nothing on screen to wait for: the code starts as soon as it arrives.
+    expect(html).toContain('<script type="module" src="/assets/index-abc123.js"></script>');
     expect(html).toContain(
       `<link rel="preload" as="fetch" href="/api/auth/get-session" crossorigin="anonymous" />`,
     );
@@ -273,6 +284,13 @@ describe.skipIf(
       "palisade.tenant.v1.TenantService/GetCurrent",
     ]);
     expect(data.reads["palisade.tenant.v1.TenantService/GetCurrent"].tenant.name).toBe("Default");
+  });
+
+  it("serves the script that starts a rendered page's code", async () => {
+    const response = await fetch(`${server.url}/start-after-paint.js?entry=%2Fassets%2Findex.js`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/javascript/);
+    expect(await response.text()).toContain("requestAnimationFrame");
   });
 
   it("leaves a page it does not render to the browser", async () => {

@@ -47,6 +47,22 @@ function safeDecode(segment: string): string | undefined {
   }
 }
 
+/** The page's code, as the web build names it in the page's head. */
+const ENTRY_SCRIPT = /<script type="module"(?: crossorigin)? src="(\/assets\/[\w.-]+\.js)"><\/script>/;
+
+/**
+ * A page rendered on the server starts its code after its first frame is drawn (the web app's
+ * public/start-after-paint.js), so that the code's evaluation does not hold back the content
+ * already in the page; the code is fetched beside the page as before.
+ */
+function startingAfterFirstPaint(page: string): string {
+  return page.replace(
+    ENTRY_SCRIPT,
+    (_tag, entry: string) =>
+      `<link rel="modulepreload" crossorigin href="${entry}" />\n    <script type="module" src="/start-after-paint.js?entry=${encodeURIComponent(entry)}"></script>`,
+  );
+}
+
 /**
  * The page with its nonce where the app's start-up code reads it, the links its head announces,
  * and its content where the server rendered it.
@@ -58,7 +74,7 @@ function rendered(page: string, nonce: string, links: string[], content?: Render
       ? withNonce
       : withNonce.replace("</head>", `${links.map((link) => `  ${link}\n`).join("")}  </head>`);
   return content
-    ? withLinks.replace(
+    ? startingAfterFirstPaint(withLinks).replace(
         '<div id="root"></div>',
         () => `<div id="root">${content.html}</div>${content.dataScript}`,
       )
