@@ -4,6 +4,7 @@ import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import type { QueryClient } from "@tanstack/react-query";
 import { bundleSummaryQuery } from "@/features/dashboard/api/dashboard-queries";
 import { currentTenantQuery } from "@/lib/current-tenant";
+import { pagePath } from "@/lib/page-path";
 
 /**
  * The reads a signed-in page shows its first screen from, by path, for the pages the server
@@ -14,21 +15,14 @@ import { currentTenantQuery } from "@/lib/current-tenant";
  */
 interface FirstRead {
   method: DescMethodUnary;
+  /** The page's own query for the read, whose cache entry the answer fills. */
   query: () => { queryKey: readonly unknown[] };
 }
 
-const read = <M extends DescMethodUnary>(
-  method: M,
-  query: () => { queryKey: readonly unknown[] },
-): FirstRead => ({
-  method,
-  query,
-});
-
 const FIRST_READS: Record<string, FirstRead[]> = {
   "/dashboard": [
-    read(TenantService.method.getCurrent, currentTenantQuery),
-    read(DeploymentManagerService.method.summaryBundle, bundleSummaryQuery),
+    { method: TenantService.method.getCurrent, query: currentTenantQuery },
+    { method: DeploymentManagerService.method.summaryBundle, query: bundleSummaryQuery },
   ],
 };
 
@@ -39,7 +33,7 @@ function procedureOf(method: DescMethodUnary): `${string}.${string}/${string}` {
 
 /** The procedures of a page's first reads, or undefined for a page the server does not render. */
 export function firstReadsOf(path: string): `${string}.${string}/${string}`[] | undefined {
-  return FIRST_READS[path.length > 1 ? path.replace(/\/+$/, "") : path]?.map((r) => procedureOf(r.method));
+  return FIRST_READS[pagePath(path)]?.map((read) => procedureOf(read.method));
 }
 
 /**
@@ -51,20 +45,19 @@ export function seedFirstReads(
   path: string,
   answers: Record<string, unknown>,
 ): boolean {
-  const reads = FIRST_READS[path.length > 1 ? path.replace(/\/+$/, "") : path];
-  if (!reads) return false;
+  const reads = FIRST_READS[pagePath(path)];
+  if (!reads || reads.some((read) => answers[procedureOf(read.method)] === undefined)) return false;
+  let decoded: [readonly unknown[], unknown][];
   try {
-    const decoded = reads.map((r) => {
-      const answer = answers[procedureOf(r.method)];
-      if (answer === undefined) throw new Error(`no answer for ${procedureOf(r.method)}`);
-      return [
-        r.query().queryKey,
-        fromJson(r.method.output, answer as JsonValue, { ignoreUnknownFields: true }),
-      ] as const;
-    });
-    for (const [key, data] of decoded) queryClient.setQueryData(key, data);
-    return true;
+    decoded = reads.map((read) => [
+      read.query().queryKey,
+      fromJson(read.method.output, answers[procedureOf(read.method)] as JsonValue, {
+        ignoreUnknownFields: true,
+      }),
+    ]);
   } catch {
     return false;
   }
+  for (const [key, data] of decoded) queryClient.setQueryData(key, data);
+  return true;
 }

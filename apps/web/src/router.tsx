@@ -4,6 +4,7 @@ import { FallbackScreen } from "@/components/fallback-screen";
 import { NotFound } from "@/components/not-found";
 import { PagePending } from "@/components/page-pending";
 import type { AuthContext } from "@/lib/auth-context";
+import { pagePath } from "@/lib/page-path";
 import { routerDefaults } from "@/lib/router-defaults";
 import { routeTree } from "./routeTree.gen";
 
@@ -38,10 +39,9 @@ export type AppRouter = ReturnType<typeof createAppRouter>;
 /** Whether a loaded router shows the page at `path` itself: not sent elsewhere, nothing failed or missing. */
 export function pageShown(router: AppRouter, path: string): boolean {
   const { status, location, matches } = router.state;
-  const trimmed = (p: string) => (p.length > 1 ? p.replace(/\/+$/, "") : p);
   return (
     status === "idle" &&
-    trimmed(location.pathname) === trimmed(path) &&
+    pagePath(location.pathname) === pagePath(path) &&
     matches.length > 1 &&
     matches.every((match) => match.status === "success")
   );

@@ -104,16 +104,20 @@ function pageReads(app: HttpApp, request: FastifyRequest) {
  * Renders a page with a renderer, or gives it up: without a built renderer, or when a render fails
  * or takes too long, the page is sent as built and the browser renders it.
  */
-async function withinTime(
+async function renderWith<T>(
   request: FastifyRequest,
-  render: () => Promise<RenderedPage | undefined>,
+  renderer: Promise<T> | undefined,
+  render: (loaded: T) => Promise<RenderedPage | undefined>,
 ): Promise<RenderedPage | undefined> {
+  // Loading the renderer is a cost of the server's start, not of this page: not timed.
+  const loaded = await renderer?.catch(() => undefined);
+  if (!loaded) return undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
     const gaveUp = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), RENDER_TIMEOUT_MS);
     });
-    return await Promise.race([render(), gaveUp]);
+    return await Promise.race([render(loaded), gaveUp]);
   } catch (error) {
     request.log.warn({ err: error }, "the page was sent unrendered");
     return undefined;
@@ -132,21 +136,16 @@ export function createPageRenderers(app: HttpApp, webDist: string) {
   const waiverRenderer = loadRenderer<WaiverPageRenderer>(app, webDist, "req-server");
   const signedInRenderer = loadRenderer<SignedInPageRenderer>(app, webDist, "app-server");
   return {
-    async waiverPage(request: FastifyRequest, search: string): Promise<RenderedPage | undefined> {
-      if (!waiverRenderer) return undefined;
-      // Loading the renderer is a cost of the server's start, not of this page: not timed.
-      const { renderWaiverRequestPage } = await waiverRenderer.catch(() => ({
-        renderWaiverRequestPage: undefined,
-      }));
-      if (!renderWaiverRequestPage) return undefined;
-      return withinTime(request, () => renderWaiverRequestPage(search, pageReads(app, request)));
-    },
-    async signedInPage(request: FastifyRequest, url: string): Promise<RenderedPage | undefined> {
+    waiverPage: (request: FastifyRequest, search: string) =>
+      renderWith(request, waiverRenderer, (renderer) =>
+        renderer.renderWaiverRequestPage(search, pageReads(app, request)),
+      ),
+    signedInPage: (request: FastifyRequest, url: string) => {
       const cookie = request.headers.cookie;
-      if (!signedInRenderer || !cookie || !hasSessionCookie(cookie)) return undefined;
-      const { renderSignedInPage } = await signedInRenderer.catch(() => ({ renderSignedInPage: undefined }));
-      if (!renderSignedInPage) return undefined;
-      return withinTime(request, () => renderSignedInPage(url, pageReads(app, request)));
+      if (!cookie || !hasSessionCookie(cookie)) return Promise.resolve(undefined);
+      return renderWith(request, signedInRenderer, (renderer) =>
+        renderer.renderSignedInPage(url, pageReads(app, request)),
+      );
     },
   };
 }
