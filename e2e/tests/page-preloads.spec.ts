@@ -76,6 +76,57 @@ test("the dashboard the server sent is taken over as it is: its first reads are 
   await expect(page.getByRole("heading", { name: "Policies", level: 1 })).toBeVisible();
 });
 
+/** Holds the page's code on its way, as on a slow connection or a slow machine, until released. */
+async function holdPageCode(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+test("a menu button pressed before the page's code has arrived opens its menu once the code has taken the page over", async ({
+  page,
+}) => {
+  const release = await holdPageCode(page);
+  await page.goto("/dashboard", { waitUntil: "domcontentloaded" });
+  await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+  await page.getByRole("button", { name: /^Account menu/ }).click();
+  await expect(page.getByRole("menu")).toHaveCount(0);
+  release();
+  await expect(page.getByRole("menuitem", { name: "Sign out" })).toBeVisible();
+  // Pressed once, opened once: the menu stays open.
+  await page.waitForTimeout(500);
+  await expect(page.getByRole("menuitem", { name: "Sign out" })).toBeVisible();
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the navigation button pressed before the page's code has arrived opens the navigation once the code has taken the page over", async ({
+    page,
+  }) => {
+    const release = await holdPageCode(page);
+    await page.goto("/dashboard", { waitUntil: "domcontentloaded" });
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+    // The server's page, before any of the app's code runs: the button is there, the menu is not.
+    await page.getByRole("button", { name: "Open navigation" }).click();
+    await expect(page.getByRole("dialog", { name: "Navigation" })).toHaveCount(0);
+    release();
+    const menu = page.getByRole("dialog", { name: "Navigation" });
+    await expect(menu.getByRole("link", { name: "Events" })).toBeVisible();
+    // Pressed once, opened once: the menu stays open.
+    await page.waitForTimeout(500);
+    await expect(menu.getByRole("link", { name: "Events" })).toBeVisible();
+    await menu.getByRole("link", { name: "Events" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Events" })).toBeVisible();
+  });
+});
+
 test("a read the page sends as a same-origin GET is answered on the browser's Sec-Fetch-Site, without Origin", async ({
   page,
 }) => {

@@ -9,6 +9,7 @@ import { prefilledPolicyKey } from "@/features/waivers/waiver-request-link";
 import { afterFirstPaint } from "@/lib/after-first-paint";
 import { fetchSession } from "@/lib/auth-context";
 import { logger } from "@/lib/logger";
+import { PressAgainOnceTakenOver, takePressesBeforeTakeover } from "@/lib/presses-before-takeover";
 import { adoptStyleNonce } from "@/lib/style-nonce";
 import { preloadFoundKeyCode, waiverRequestRoot } from "./req-page";
 import "./styles.css";
@@ -33,10 +34,18 @@ if (rendered) {
   const foundKeyCode = rendered.bundle ? preloadFoundKeyCode() : undefined;
   void Promise.all([foundKeyCode, afterFirstPaint()]).then(() => {
     const page = waiverRequestRoot(rendered.userName, initialKey);
+    // The buttons pressed on the server's page are pressed again on the page taken over; a page
+    // rendered anew has other buttons.
+    const pressed = takePressesBeforeTakeover();
     if (!hydrate) return createRoot(root).render(page);
-    hydrateRoot(root, page, {
-      onRecoverableError: (error) => logger.error("The waiver page differed from the server's", error),
-    });
+    hydrateRoot(
+      root,
+      <>
+        {page}
+        <PressAgainOnceTakenOver buttons={pressed} />
+      </>,
+      { onRecoverableError: (error) => logger.error("The waiver page differed from the server's", error) },
+    );
   });
 } else {
   // With a key in the address, the first render waits for the code of what a found key shows, and
