@@ -31,13 +31,20 @@ const FAILING_RENDERER = `export async function renderWaiverRequestPage() { thro
  * A signed-in pages' renderer as the web build writes it (`.ssr/app-server.js`), which shows what it
  * read through the server: the session and the caller's tenant, asked as the page would ask them.
  */
-const ECHO_APP_RENDERER = `export async function renderSignedInPage(url, reads) {
+const FIRST_READS = `export function firstReadsOf(path) {
+  return path === "/dashboard"
+    ? ["palisade.tenant.v1.TenantService/GetCurrent", "palisade.deployment.v1.DeploymentManagerService/SummaryBundle"]
+    : undefined;
+}`;
+const ECHO_APP_RENDERER = `${FIRST_READS}
+export async function renderSignedInPage(url, reads) {
   const session = await reads.session();
   const current = await reads.get("palisade.tenant.v1.TenantService/GetCurrent");
   const read = { url, session: session ? session.user.email : null, tenant: current ? current.tenant.name : null };
   return { html: "<p>signed in</p>", dataScript: "<script type=\\"application/json\\" id=\\"read\\">" + JSON.stringify(read) + "</script>" };
 }`;
-const FAILING_APP_RENDERER = `export async function renderSignedInPage() { throw new Error("render failed"); }`;
+const FAILING_APP_RENDERER = `${FIRST_READS}
+export async function renderSignedInPage() { throw new Error("render failed"); }`;
 
 function writeWebBuild(dir: string, renderer: string, appRenderer = ECHO_APP_RENDERER) {
   mkdirSync(join(dir, ".ssr"), { recursive: true });
@@ -193,7 +200,9 @@ describe("the pages rendered on the server, through their renderers", () => {
     expect(html).toContain(
       `<link rel="preload" as="fetch" href="/api/auth/get-session" crossorigin="anonymous" />`,
     );
-    expect(html).toContain("GetCurrent");
+    // The reads its renderer names for the page, preloaded as the page will send them.
+    expect(html).toContain("palisade.tenant.v1.TenantService/GetCurrent?connect=v1");
+    expect(html).toContain("palisade.deployment.v1.DeploymentManagerService/SummaryBundle?connect=v1");
     expect(html).toContain(DASHBOARD_LINK);
   });
 
@@ -296,5 +305,19 @@ describe.skipIf(
   it("leaves a page it does not render to the browser", async () => {
     const cookie = await memberCookie(server, {});
     expect(await pageOf(server, "/policies", cookie)).toContain('<div id="root"></div>');
+  });
+
+  it("preloads the dashboard's first reads, as its renderer names them, where it sends the page unrendered", async () => {
+    // A cookie the server does not know: nothing to render, and the page's reads will say so.
+    const html = await pageOf(server, "/dashboard", "palisade.session_token=stale.token");
+    expect(html).toContain('<div id="root"></div>');
+    for (const procedure of [
+      "palisade.tenant.v1.TenantService/GetCurrent",
+      "palisade.deployment.v1.DeploymentManagerService/SummaryBundle",
+    ]) {
+      expect(html).toContain(
+        `<link rel="preload" as="fetch" href="/${procedure}?connect=v1&amp;encoding=json&amp;message=%7B%7D" crossorigin="anonymous" />`,
+      );
+    }
   });
 });

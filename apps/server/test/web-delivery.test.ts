@@ -26,10 +26,23 @@ const PRELOADS = {
 };
 const SESSION_LINK = `<link rel="preload" as="fetch" href="/api/auth/get-session" crossorigin="anonymous" />`;
 
-/** A web build as the web app's build writes it: pre-compressed copies and the route list. */
+/**
+ * The signed-in pages' renderer as the web build writes it (`.ssr/app-server.js`), here naming the
+ * dashboard's first reads and leaving every page to the browser: the pages' heads preload the reads.
+ */
+const UNRENDERING_APP_RENDERER = `export function firstReadsOf(path) {
+  return path === "/dashboard"
+    ? ["palisade.tenant.v1.TenantService/GetCurrent", "palisade.deployment.v1.DeploymentManagerService/SummaryBundle"]
+    : undefined;
+}
+export async function renderSignedInPage() { return undefined; }`;
+
+/** A web build as the web app's build writes it: pre-compressed copies, the route list and the page renderers. */
 function writeWebBuild(dir: string) {
   mkdirSync(join(dir, "assets"), { recursive: true });
+  mkdirSync(join(dir, ".ssr"), { recursive: true });
   const files: Record<string, string> = {
+    ".ssr/app-server.js": UNRENDERING_APP_RENDERER,
     "index.html": INDEX_HTML,
     "req.html": REQ_HTML,
     "assets/index-abc123.js": SCRIPT,

@@ -1,3 +1,4 @@
+import type { ConnectProcedure } from "@palisade/api/connect-get";
 import { createMemoryHistory } from "@tanstack/react-router";
 import { renderToString } from "react-dom/server";
 import { type SignedInPageData, signedInPageDataScript } from "@/features/shell/signed-in-page-data";
@@ -15,12 +16,15 @@ import { createAppRouter, pageShown } from "./router";
  * have, with the visitor's session; anything else is read by the browser once the page is on screen.
  */
 
+/** The procedures of a page's first reads (undefined for a page not rendered here): the server preloads them where it sends the page unrendered. */
+export { firstReadsOf };
+
 /** What the server reads for the page, as the browser would have asked it. */
 export interface SignedInPageReads {
   /** The visitor's session, as `GET /api/auth/get-session` answers it (null without one). */
   session(): Promise<unknown>;
   /** A read as the page sends it (a Connect GET with the visitor's cookie): its JSON, or undefined when refused or failed. */
-  get(procedure: `${string}.${string}/${string}`): Promise<unknown>;
+  get(procedure: ConnectProcedure): Promise<unknown>;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type DescMethodUnary, fromJson, type JsonValue } from "@bufbuild/protobuf";
+import type { ConnectProcedure } from "@palisade/api/connect-get";
 import { DeploymentManagerService } from "@palisade/api/gen/palisade/deployment/v1/deployment_service_pb";
 import { TenantService } from "@palisade/api/gen/palisade/tenant/v1/tenant_pb";
 import type { QueryClient } from "@tanstack/react-query";
@@ -27,12 +28,12 @@ const FIRST_READS: Record<string, FirstRead[]> = {
 };
 
 /** A Connect procedure's name, as its path and the server's preloads name it: `package.Service/Method`. */
-function procedureOf(method: DescMethodUnary): `${string}.${string}/${string}` {
-  return `${method.parent.typeName}/${method.name}` as `${string}.${string}/${string}`;
+function procedureOf(method: DescMethodUnary): ConnectProcedure {
+  return `${method.parent.typeName}/${method.name}` as ConnectProcedure;
 }
 
 /** The procedures of a page's first reads, or undefined for a page the server does not render. */
-export function firstReadsOf(path: string): `${string}.${string}/${string}`[] | undefined {
+export function firstReadsOf(path: string): ConnectProcedure[] | undefined {
   return FIRST_READS[pagePath(path)]?.map((read) => procedureOf(read.method));
 }
 

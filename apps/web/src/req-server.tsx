@@ -1,3 +1,4 @@
+import type { ConnectProcedure } from "@palisade/api/connect-get";
 import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 import { renderToString } from "react-dom/server";
 import { seedPolicyOfKey } from "@/features/waivers/api/waiver-request-queries";
@@ -19,7 +20,7 @@ export interface WaiverPageReads {
   /** The visitor's session, as `GET /api/auth/get-session` answers it (null without one). */
   session(): Promise<unknown>;
   /** A public call as the page sends it (JSON); undefined when it was refused or failed. */
-  call(procedure: `${string}.${string}/${string}`, message: Record<string, string>): Promise<unknown>;
+  call(procedure: ConnectProcedure, message: Record<string, string>): Promise<unknown>;
 }
 
 // The parts a found key shows are loaded lazily in the browser; here they are loaded once, so each

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { connectGetPath } from "@palisade/api/connect-get";
+import { type ConnectProcedure, connectGetPath } from "@palisade/api/connect-get";
 import { isPolicyKeyFormat, POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
 
 /** Written by the web build beside index.html: the code each page loads first (see the web app's vite-page-preloads.ts). */
@@ -29,18 +29,6 @@ function keyLookupPreload(search: URLSearchParams): string[] {
   ];
 }
 
-/**
- * The reads a signed-in page waits for before it shows anything, by route, fetched as the Connect
- * GETs the web app sends for them (its preloadedReadTransport): the caller's tenant and role,
- * which every signed-in page needs, and the page's own first data.
- */
-const SIGNED_IN_READS: Record<string, `${string}.${string}/${string}`[]> = {
-  "/dashboard": [
-    "palisade.tenant.v1.TenantService/GetCurrent",
-    "palisade.deployment.v1.DeploymentManagerService/SummaryBundle",
-  ],
-};
-
 /** Better Auth's session cookie (`palisade.session_token`, with `__Secure-` over https). */
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?palisade\.session_token=/;
 
@@ -50,13 +38,15 @@ export function hasSessionCookie(cookie: string): boolean {
 }
 
 /**
- * Only with a session cookie: a signed-out visitor is sent to sign in, and would not use them. The
- * cookie is not checked here (that would cost the page a database read); a stale one preloads an
- * answer that says so, which the page then reads as it would have anyway.
+ * The reads a signed-in page waits for before it shows anything (`reads`, their procedures), fetched
+ * as the Connect GETs the web app sends for them (its preloadedReadTransport). Only with a session
+ * cookie: a signed-out visitor is sent to sign in, and would not use them. The cookie is not
+ * checked here (that would cost the page a database read); a stale one preloads an answer that
+ * says so, which the page then reads as it would have anyway.
  */
-function signedInReadPreloads(route: string | undefined, cookie: string | undefined): string[] {
-  if (!route || !cookie || !hasSessionCookie(cookie)) return [];
-  return (SIGNED_IN_READS[route] ?? []).map(
+function signedInReadPreloads(reads: ConnectProcedure[], cookie: string | undefined): string[] {
+  if (!cookie || !hasSessionCookie(cookie)) return [];
+  return reads.map(
     (procedure) =>
       `<link rel="preload" as="fetch" href="${connectGetPath(procedure, {}).replaceAll("&", "&amp;")}" crossorigin="anonymous" />`,
   );
@@ -71,8 +61,9 @@ function readPreloads(webDist: string): PagePreloads {
 
 /**
  * The links a page's head announces, so that the browser fetches them while it reads the page: the
- * session, a signed-in page's first reads, and the code of the route at the address (`route`, the pattern it matched) or, for a
- * page with its own entry whose address names a key, what that key loads.
+ * session, a signed-in page's first reads (`reads`, as the web app's first-reads.ts names them),
+ * and the code of the route at the address (`route`, the pattern it matched) or, for a page with
+ * its own entry whose address names a key, what that key loads.
  */
 export function createPagePreloads(webDist: string) {
   const preloads = readPreloads(webDist);
@@ -85,6 +76,7 @@ export function createPagePreloads(webDist: string) {
     ownEntry?: string;
     search: URLSearchParams;
     cookie?: string;
+    reads?: ConnectProcedure[];
     /** The page was rendered on the server with its first reads: only its code is left to fetch. */
     rendered?: boolean;
   }): string[] => {
@@ -93,7 +85,7 @@ export function createPagePreloads(webDist: string) {
       if (page.rendered) return code;
       // The reads after the code: the browser asks in this order on its few connections, and a read
       // the server answers from the database would hold a connection the code needs first.
-      return [SESSION_PRELOAD, ...code, ...signedInReadPreloads(page.route, page.cookie)];
+      return [SESSION_PRELOAD, ...code, ...signedInReadPreloads(page.reads ?? [], page.cookie)];
     }
     const withKey = page.search.get("k") ? links(preloads.withKey[page.ownEntry]) : [];
     if (page.rendered) return withKey;

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { connectGetPath } from "@palisade/api/connect-get";
+import { type ConnectProcedure, connectGetPath } from "@palisade/api/connect-get";
 import type { FastifyRequest } from "fastify";
 import type { HttpApp } from "./http-app";
 import { hasSessionCookie } from "./page-preloads";
@@ -12,22 +12,22 @@ export const RENDERER_DIR = ".ssr";
 /** A page given up on after this long is sent unrendered; the browser then renders it as it would have. */
 const RENDER_TIMEOUT_MS = 2_000;
 
-type Procedure = `${string}.${string}/${string}`;
-
 interface WaiverPageRenderer {
   renderWaiverRequestPage(
     search: string,
     reads: {
       session(): Promise<unknown>;
-      call(procedure: Procedure, message: Record<string, string>): Promise<unknown>;
+      call(procedure: ConnectProcedure, message: Record<string, string>): Promise<unknown>;
     },
   ): Promise<RenderedPage>;
 }
 
 interface SignedInPageRenderer {
+  /** The procedures a signed-in page reads first, or undefined for a page the renderer does not render. */
+  firstReadsOf(path: string): ConnectProcedure[] | undefined;
   renderSignedInPage(
     url: string,
-    reads: { session(): Promise<unknown>; get(procedure: Procedure): Promise<unknown> },
+    reads: { session(): Promise<unknown>; get(procedure: ConnectProcedure): Promise<unknown> },
   ): Promise<RenderedPage | undefined>;
 }
 
@@ -76,7 +76,7 @@ function pageReads(app: HttpApp, request: FastifyRequest) {
       return jsonOf(response) ?? null;
     },
     /** A public call, sent without the visitor's cookie, as it needs none. */
-    async call(procedure: Procedure, message: Record<string, string>) {
+    async call(procedure: ConnectProcedure, message: Record<string, string>) {
       const response = await app.inject({
         method: "POST",
         url: `/${procedure}`,
@@ -87,7 +87,7 @@ function pageReads(app: HttpApp, request: FastifyRequest) {
       return jsonOf(response);
     },
     /** A signed-in read, as the Connect GET the page's head preloads (same-origin, with the visitor's cookie). */
-    async get(procedure: Procedure) {
+    async get(procedure: ConnectProcedure) {
       if (!cookie) return undefined;
       const response = await app.inject({
         method: "GET",
@@ -130,7 +130,9 @@ async function renderWith<T>(
  * The pages rendered on the server with what they read first:
  * - `waiverPage`: the public waiver page (`/req?k=KEY`), with the visitor's session and the policy of the key;
  * - `signedInPage`: a signed-in page's first screen (the web app's first-reads.ts names which), with
- *   the visitor's session, tenant and the page's first data; undefined for any other page.
+ *   the visitor's session, tenant and the page's first data; undefined for any other page;
+ * - `firstReadsOf`: the procedures that page reads first, as that renderer names them (none without
+ *   it), for the page's head to preload where it is sent unrendered.
  */
 export function createPageRenderers(app: HttpApp, webDist: string) {
   const waiverRenderer = loadRenderer<WaiverPageRenderer>(app, webDist, "req-server");
@@ -147,5 +149,7 @@ export function createPageRenderers(app: HttpApp, webDist: string) {
         renderer.renderSignedInPage(url, pageReads(app, request)),
       );
     },
+    firstReadsOf: async (path: string): Promise<ConnectProcedure[]> =>
+      (await signedInRenderer?.catch(() => undefined))?.firstReadsOf(path) ?? [],
   };
 }

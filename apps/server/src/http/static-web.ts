@@ -159,7 +159,13 @@ export async function registerStaticWeb(app: HttpApp, webDist: string) {
     const links = preloadsOf(
       ownPage !== undefined
         ? { ownEntry: ownPath, search, rendered: content !== undefined }
-        : { route, search, cookie: request.headers.cookie, rendered: content !== undefined },
+        : {
+            route,
+            search,
+            cookie: request.headers.cookie,
+            rendered: content !== undefined,
+            reads: route !== undefined && content === undefined ? await renderers.firstReadsOf(path) : [],
+          },
     );
     const html = Buffer.from(rendered(ownPage ?? page, nonce, links, content));
     // The page is small; compressing it per answer costs microseconds.

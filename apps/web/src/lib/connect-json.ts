@@ -1,4 +1,4 @@
-import { connectGetPath } from "@palisade/api/connect-get";
+import { type ConnectProcedure, connectGetPath } from "@palisade/api/connect-get";
 import type {
   MethodName,
   RequestJson,
@@ -39,7 +39,7 @@ interface CallOptions {
  * descriptors are not needed to send three small JSON messages.
  */
 export async function callConnectJson<Res>(
-  path: `${string}.${string}/${string}`,
+  path: ConnectProcedure,
   body: unknown,
   options: CallOptions = {},
 ): Promise<Res> {
