@@ -430,6 +430,36 @@ test.describe("submitting", () => {
     expect(listed[0]?.policyKey).toBe(bundle.key);
   });
 
+  test("a reason typed before the page's code has arrived counts once it has: the request sends it", async ({
+    page,
+  }) => {
+    const comment = `${reason} (before the code ${Date.now()})`;
+    const creates = countRequests(page, createPath);
+    // The page's code is held on its way, as on a slow connection or a slow machine.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/req-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`/req?k=${bundle.key}`, { waitUntil: "domcontentloaded" });
+    // The server's page: the requester's name and the key's policy, before any of its code runs.
+    await expect(page.getByRole("heading", { name: /^Welcome (?!Guest)/ })).toBeVisible();
+    await page.getByLabel("Waiver Reason").fill(comment);
+    // Submit waits for a reason, which only the page's code can tell it has.
+    await expect(page.getByRole("button", { name: "Submit" })).toBeDisabled();
+    release();
+    // The page knows of the reason typed: counted, and Submit ready.
+    await expect(page.getByText(`${comment.length}/220`)).toBeVisible();
+    await expect(page.getByLabel("Waiver Reason")).toHaveValue(comment);
+    await page.getByRole("button", { name: "Submit" }).click();
+    await expect(page.getByRole("heading", { name: "Waiver created successfully!" })).toBeVisible();
+    expect(creates.count).toBe(1);
+    expect(JSON.parse(creates.bodies[0] ?? "{}")).toMatchObject({ key: bundle.key, comment });
+  });
+
   test("a pending waiver says who decides and turns active without a reload", async ({ page }) => {
     // The server's answers for a MANUAL bundle: Create leaves the waiver PENDING, and GetOwn
     // reports it PENDING until a reviewer approves it.

@@ -4,20 +4,35 @@
 // (a modulepreload in the page's head).
 const entry = new URL(import.meta.url).searchParams.get("entry") ?? "";
 
-// A button on the rendered page does nothing until the page's code has taken the page over. Each
-// one pressed before then is kept, in the order first pressed, for the code to press again once it
-// has (src/lib/presses-before-takeover.ts); a form's submit button keeps the browser's own
-// behaviour. The code takes them as it starts taking the page over, which ends the keeping.
-const pressed = [];
-const keep = (event) => {
-  const button = event.target instanceof Element ? event.target.closest("button") : null;
-  if (!button || button.disabled || (button.form && button.type === "submit")) return;
-  if (!pressed.includes(button)) pressed.push(button);
+// The rendered page does nothing of its own until its code has taken it over: a button pressed does
+// nothing, a field typed in holds text the page does not know of. What the visitor does before
+// then is kept, in the order first done, for the code to do again once it has
+// (src/lib/input-before-takeover.tsx): each button pressed, each field typed in. (A rendered
+// form's submit button is disabled until its form is filled in, which takes the page's code.) The
+// code takes it as it starts taking the page over, which ends the keeping.
+const done = [];
+const keep = (kind, element) => {
+  if (!done.some((entry) => entry.element === element)) done.push({ kind, element });
 };
-document.addEventListener("click", keep, true);
-window.takePressesBeforeTakeover = () => {
-  document.removeEventListener("click", keep, true);
-  return pressed.splice(0);
+const listeners = {
+  click: (event) => {
+    const button = event.target instanceof Element ? event.target.closest("button") : null;
+    // A form's submit button keeps the browser's own behaviour.
+    if (button && !button.disabled && !(button.form && button.type === "submit")) keep("press", button);
+  },
+  input: (event) => {
+    const field = event.target;
+    const typed =
+      field instanceof HTMLTextAreaElement ||
+      (field instanceof HTMLInputElement && !["checkbox", "radio", "file"].includes(field.type));
+    if (typed) keep("type", field);
+  },
+};
+for (const [type, listener] of Object.entries(listeners)) document.addEventListener(type, listener, true);
+window.takeInputBeforeTakeover = () => {
+  for (const [type, listener] of Object.entries(listeners))
+    document.removeEventListener(type, listener, true);
+  return done.splice(0);
 };
 
 // Only a built entry of this app: nothing else may be started through this script.

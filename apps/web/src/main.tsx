@@ -1,8 +1,8 @@
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { readSignedInPageData } from "@/features/shell/signed-in-page-data";
 import { createAuthContext, fetchSession } from "@/lib/auth-context";
+import { ReplayInputOnceTakenOver, takeInputBeforeTakeover } from "@/lib/input-before-takeover";
 import { logger } from "@/lib/logger";
-import { PressAgainOnceTakenOver, takePressesBeforeTakeover } from "@/lib/presses-before-takeover";
 import { createQueryClient } from "@/lib/query-client";
 import { adoptStyleNonce } from "@/lib/style-nonce";
 import { cn } from "@/lib/utils";
@@ -51,9 +51,9 @@ async function takeOverRenderedPage(data: NonNullable<typeof rendered>): Promise
 
 void (rendered ? takeOverRenderedPage(rendered).catch(() => false) : Promise.resolve(false)).then(
   (hydrate) => {
-    // The buttons pressed on the server's page are pressed again on the page taken over; a page
-    // rendered anew has other buttons.
-    const pressed = takePressesBeforeTakeover();
+    // What the visitor did on the server's page is done again on the page taken over; a page
+    // rendered anew has other buttons and fields.
+    const input = takeInputBeforeTakeover();
     if (!hydrate) return createRoot(root).render(appRoot(queryClient, router));
     // The router renders a page it takes over from the server as the server rendered it, without
     // the suspense boundaries it puts around a page of its own (as its own server rendering sets it).
@@ -62,7 +62,7 @@ void (rendered ? takeOverRenderedPage(rendered).catch(() => false) : Promise.res
       root,
       <>
         {appRoot(queryClient, router)}
-        <PressAgainOnceTakenOver buttons={pressed} />
+        <ReplayInputOnceTakenOver input={input} />
       </>,
       { onRecoverableError: (error) => logger.error("The page differed from the server's", error) },
     );

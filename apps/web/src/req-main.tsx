@@ -8,8 +8,8 @@ import { readWaiverPageData, userNameOf } from "@/features/waivers/waiver-page-d
 import { prefilledPolicyKey } from "@/features/waivers/waiver-request-link";
 import { afterFirstPaint } from "@/lib/after-first-paint";
 import { fetchSession } from "@/lib/auth-context";
+import { ReplayInputOnceTakenOver, takeInputBeforeTakeover } from "@/lib/input-before-takeover";
 import { logger } from "@/lib/logger";
-import { PressAgainOnceTakenOver, takePressesBeforeTakeover } from "@/lib/presses-before-takeover";
 import { adoptStyleNonce } from "@/lib/style-nonce";
 import { preloadFoundKeyCode, waiverRequestRoot } from "./req-page";
 import "./styles.css";
@@ -34,15 +34,15 @@ if (rendered) {
   const foundKeyCode = rendered.bundle ? preloadFoundKeyCode() : undefined;
   void Promise.all([foundKeyCode, afterFirstPaint()]).then(() => {
     const page = waiverRequestRoot(rendered.userName, initialKey);
-    // The buttons pressed on the server's page are pressed again on the page taken over; a page
-    // rendered anew has other buttons.
-    const pressed = takePressesBeforeTakeover();
+    // What the visitor did on the server's page is done again on the page taken over; a page
+    // rendered anew has other buttons and fields.
+    const input = takeInputBeforeTakeover();
     if (!hydrate) return createRoot(root).render(page);
     hydrateRoot(
       root,
       <>
         {page}
-        <PressAgainOnceTakenOver buttons={pressed} />
+        <ReplayInputOnceTakenOver input={input} />
       </>,
       { onRecoverableError: (error) => logger.error("The waiver page differed from the server's", error) },
     );
