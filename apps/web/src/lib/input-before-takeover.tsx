@@ -1,17 +1,19 @@
 import { useEffect } from "react";
 
+/** What public/start-after-paint.js keeps: a button the visitor pressed, a field they typed in. */
+type Kept =
+  | { kind: "press"; element: HTMLButtonElement }
+  | { kind: "type"; element: HTMLInputElement | HTMLTextAreaElement };
+
 /** Something the visitor did on a server-rendered page before its code took the page over. */
 export type InputBeforeTakeover =
-  | { kind: "press"; element: HTMLButtonElement }
-  | { kind: "type"; element: HTMLInputElement | HTMLTextAreaElement; typed: string };
+  | Extract<Kept, { kind: "press" }>
+  | (Extract<Kept, { kind: "type" }> & { typed: string });
 
 declare global {
   interface Window {
     /** Set by public/start-after-paint.js on a page the server rendered: see takeInputBeforeTakeover. */
-    takeInputBeforeTakeover?: () => (
-      | { kind: "press"; element: HTMLButtonElement }
-      | { kind: "type"; element: HTMLInputElement | HTMLTextAreaElement }
-    )[];
+    takeInputBeforeTakeover?: () => Kept[];
   }
 }
 
@@ -59,7 +61,7 @@ export function ReplayInputOnceTakenOver({ input }: { input: InputBeforeTakeover
  * chosen as the mouse goes down, any other button acts on the click.
  */
 function press(button: HTMLButtonElement) {
-  const primary = { bubbles: true, cancelable: true, composed: true, button: 0, view: window };
+  const primary = { bubbles: true, cancelable: true, composed: true, button: 0 };
   button.dispatchEvent(
     new PointerEvent("pointerdown", { ...primary, buttons: 1, pointerType: "mouse", isPrimary: true }),
   );
