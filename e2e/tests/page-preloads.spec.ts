@@ -2,6 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { adminStorageState } from "./support/admin";
 import { adminApi } from "./support/admin-api";
 import { awsNodeNamed, deployBundle } from "./support/deploy-bundle";
+import { dashboardBeforeItsCode } from "./support/held-page-code";
 
 test.use({ storageState: adminStorageState });
 
@@ -76,25 +77,10 @@ test("the dashboard the server sent is taken over as it is: its first reads are 
   await expect(page.getByRole("heading", { name: "Policies", level: 1 })).toBeVisible();
 });
 
-/** Holds the page's code on its way, as on a slow connection or a slow machine, until released. */
-async function holdPageCode(page: Page): Promise<() => void> {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
-  return release;
-}
-
 test("a menu button pressed before the page's code has arrived opens its menu once the code has taken the page over", async ({
   page,
 }) => {
-  const release = await holdPageCode(page);
-  await page.goto("/dashboard", { waitUntil: "domcontentloaded" });
-  await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+  const release = await dashboardBeforeItsCode(page);
   await page.getByRole("button", { name: /^Account menu/ }).click();
   await expect(page.getByRole("menu")).toHaveCount(0);
   release();
@@ -110,9 +96,7 @@ test.describe("on a phone", () => {
   test("the navigation button pressed before the page's code has arrived opens the navigation once the code has taken the page over", async ({
     page,
   }) => {
-    const release = await holdPageCode(page);
-    await page.goto("/dashboard", { waitUntil: "domcontentloaded" });
-    await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+    const release = await dashboardBeforeItsCode(page);
     // The server's page, before any of the app's code runs: the button is there, the menu is not.
     await page.getByRole("button", { name: "Open navigation" }).click();
     await expect(page.getByRole("dialog", { name: "Navigation" })).toHaveCount(0);

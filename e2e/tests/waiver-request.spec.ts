@@ -1,5 +1,6 @@
 import { expect, type Page, type Request, test } from "@playwright/test";
 import { adminEmail, adminStorageState, baseURL } from "./support/admin";
+import { holdPageCode } from "./support/held-page-code";
 import { verificationPathFor } from "./support/outbox";
 import { submitSignIn } from "./support/session";
 import {
@@ -435,15 +436,7 @@ test.describe("submitting", () => {
   }) => {
     const comment = `${reason} (before the code ${Date.now()})`;
     const creates = countRequests(page, createPath);
-    // The page's code is held on its way, as on a slow connection or a slow machine.
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(/\/assets\/req-[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdPageCode(page, "req");
     await page.goto(`/req?k=${bundle.key}`, { waitUntil: "domcontentloaded" });
     // The server's page: the requester's name and the key's policy, before any of its code runs.
     await expect(page.getByRole("heading", { name: /^Welcome (?!Guest)/ })).toBeVisible();
