@@ -2,7 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { adminStorageState } from "./support/admin";
 import { adminApi } from "./support/admin-api";
 import { awsNodeNamed, deployBundle } from "./support/deploy-bundle";
-import { dashboardBeforeItsCode } from "./support/held-page-code";
+import { dashboardBeforeItsCode, pageConsole } from "./support/held-page-code";
 
 test.use({ storageState: adminStorageState });
 
@@ -80,11 +80,12 @@ test("the dashboard the server sent is taken over as it is: its first reads are 
 test("a menu button pressed before the page's code has arrived opens its menu once the code has taken the page over", async ({
   page,
 }) => {
+  const log = pageConsole(page);
   const release = await dashboardBeforeItsCode(page);
   await page.getByRole("button", { name: /^Account menu/ }).click();
   await expect(page.getByRole("menu")).toHaveCount(0);
   release();
-  await expect(page.getByRole("menuitem", { name: "Sign out" })).toBeVisible();
+  await expect(page.getByRole("menuitem", { name: "Sign out" }), `${log}`).toBeVisible();
   // Pressed once, opened once: the menu stays open.
   await page.waitForTimeout(500);
   await expect(page.getByRole("menuitem", { name: "Sign out" })).toBeVisible();
@@ -96,13 +97,14 @@ test.describe("on a phone", () => {
   test("the navigation button pressed before the page's code has arrived opens the navigation once the code has taken the page over", async ({
     page,
   }) => {
+    const log = pageConsole(page);
     const release = await dashboardBeforeItsCode(page);
     // The server's page, before any of the app's code runs: the button is there, the menu is not.
     await page.getByRole("button", { name: "Open navigation" }).click();
     await expect(page.getByRole("dialog", { name: "Navigation" })).toHaveCount(0);
     release();
     const menu = page.getByRole("dialog", { name: "Navigation" });
-    await expect(menu.getByRole("link", { name: "Events" })).toBeVisible();
+    await expect(menu.getByRole("link", { name: "Events" }), `${log}`).toBeVisible();
     // Pressed once, opened once: the menu stays open.
     await page.waitForTimeout(500);
     await expect(menu.getByRole("link", { name: "Events" })).toBeVisible();

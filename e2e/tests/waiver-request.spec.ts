@@ -1,6 +1,6 @@
 import { expect, type Page, type Request, test } from "@playwright/test";
 import { adminEmail, adminStorageState, baseURL } from "./support/admin";
-import { holdPageCode } from "./support/held-page-code";
+import { holdPageCode, pageConsole } from "./support/held-page-code";
 import { verificationPathFor } from "./support/outbox";
 import { submitSignIn } from "./support/session";
 import {
@@ -436,6 +436,7 @@ test.describe("submitting", () => {
   }) => {
     const comment = `${reason} (before the code ${Date.now()})`;
     const creates = countRequests(page, createPath);
+    const log = pageConsole(page);
     const release = await holdPageCode(page, "req");
     await page.goto(`/req?k=${bundle.key}`, { waitUntil: "domcontentloaded" });
     // The server's page: the requester's name and the key's policy, before any of its code runs.
@@ -445,7 +446,7 @@ test.describe("submitting", () => {
     await expect(page.getByRole("button", { name: "Submit" })).toBeDisabled();
     release();
     // The page knows of the reason typed: counted, and Submit ready.
-    await expect(page.getByText(`${comment.length}/220`)).toBeVisible();
+    await expect(page.getByText(`${comment.length}/220`), `${log}`).toBeVisible();
     await expect(page.getByLabel("Waiver Reason")).toHaveValue(comment);
     await page.getByRole("button", { name: "Submit" }).click();
     await expect(page.getByRole("heading", { name: "Waiver created successfully!" })).toBeVisible();

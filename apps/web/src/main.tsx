@@ -1,7 +1,7 @@
-import { createRoot, hydrateRoot } from "react-dom/client";
+import { createRoot } from "react-dom/client";
 import { readSignedInPageData } from "@/features/shell/signed-in-page-data";
 import { createAuthContext, fetchSession } from "@/lib/auth-context";
-import { ReplayInputOnceTakenOver, takeInputBeforeTakeover } from "@/lib/input-before-takeover";
+import { takeOverServerPage } from "@/lib/input-before-takeover";
 import { logger } from "@/lib/logger";
 import { createQueryClient } from "@/lib/query-client";
 import { adoptStyleNonce } from "@/lib/style-nonce";
@@ -49,22 +49,15 @@ async function takeOverRenderedPage(data: NonNullable<typeof rendered>): Promise
   return pageShown(router, window.location.pathname);
 }
 
-void (rendered ? takeOverRenderedPage(rendered).catch(() => false) : Promise.resolve(false)).then(
-  (hydrate) => {
-    // What the visitor did on the server's page is done again on the page taken over; a page
-    // rendered anew has other buttons and fields.
-    const input = takeInputBeforeTakeover();
-    if (!hydrate) return createRoot(root).render(appRoot(queryClient, router));
-    // The router renders a page it takes over from the server as the server rendered it, without
-    // the suspense boundaries it puts around a page of its own (as its own server rendering sets it).
-    router.ssr = { manifest: undefined };
-    hydrateRoot(
-      root,
-      <>
-        {appRoot(queryClient, router)}
-        <ReplayInputOnceTakenOver input={input} />
-      </>,
-      { onRecoverableError: (error) => logger.error("The page differed from the server's", error) },
-    );
-  },
-);
+if (!rendered) createRoot(root).render(appRoot(queryClient, router));
+else
+  void takeOverRenderedPage(rendered)
+    .catch(() => false)
+    .then((asRendered) => {
+      if (asRendered) {
+        // The router renders a page it takes over from the server as the server rendered it, without
+        // the suspense boundaries it puts around a page of its own (as its own server rendering sets it).
+        router.ssr = { manifest: undefined };
+      } else logger.warn("The server's page could not be taken over as rendered: it is rendered anew");
+      takeOverServerPage(root, appRoot(queryClient, router), { asRendered, name: "The page" });
+    });

@@ -1,5 +1,5 @@
 import { POLICY_KEY_LENGTH } from "@palisade/policy-engine/keys/policy-key";
-import { createRoot, hydrateRoot } from "react-dom/client";
+import { createRoot } from "react-dom/client";
 import { seedPolicyOfKey } from "@/features/waivers/api/waiver-request-queries";
 import { preloadPolicyCard } from "@/features/waivers/components/policy-info-card";
 import { preloadScopePicker } from "@/features/waivers/components/waiver-request-form";
@@ -8,8 +8,7 @@ import { readWaiverPageData, userNameOf } from "@/features/waivers/waiver-page-d
 import { prefilledPolicyKey } from "@/features/waivers/waiver-request-link";
 import { afterFirstPaint } from "@/lib/after-first-paint";
 import { fetchSession } from "@/lib/auth-context";
-import { ReplayInputOnceTakenOver, takeInputBeforeTakeover } from "@/lib/input-before-takeover";
-import { logger } from "@/lib/logger";
+import { takeOverServerPage } from "@/lib/input-before-takeover";
 import { adoptStyleNonce } from "@/lib/style-nonce";
 import { preloadFoundKeyCode, waiverRequestRoot } from "./req-page";
 import "./styles.css";
@@ -28,24 +27,15 @@ const rendered = readWaiverPageData();
 if (rendered) {
   if (rendered.bundle) seedPolicyOfKey(initialKey, rendered.bundle, rendered.definition);
   // A draft from before a reload fills the form differently from the server's page: rendered anew.
-  const hydrate = readWaiverDraft() === null;
+  const asRendered = readWaiverDraft() === null;
   // The parts a found key shows are here before the first render, as they were on the server; the
   // page as the server sent it is on screen before its code takes it over.
   const foundKeyCode = rendered.bundle ? preloadFoundKeyCode() : undefined;
   void Promise.all([foundKeyCode, afterFirstPaint()]).then(() => {
-    const page = waiverRequestRoot(rendered.userName, initialKey);
-    // What the visitor did on the server's page is done again on the page taken over; a page
-    // rendered anew has other buttons and fields.
-    const input = takeInputBeforeTakeover();
-    if (!hydrate) return createRoot(root).render(page);
-    hydrateRoot(
-      root,
-      <>
-        {page}
-        <ReplayInputOnceTakenOver input={input} />
-      </>,
-      { onRecoverableError: (error) => logger.error("The waiver page differed from the server's", error) },
-    );
+    takeOverServerPage(root, waiverRequestRoot(rendered.userName, initialKey), {
+      asRendered,
+      name: "The waiver page",
+    });
   });
 } else {
   // With a key in the address, the first render waits for the code of what a found key shows, and

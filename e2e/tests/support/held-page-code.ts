@@ -17,6 +17,17 @@ export async function holdPageCode(page: Page, entry: "index" | "req"): Promise<
   return release;
 }
 
+/**
+ * What the page writes to its console and the errors it throws, as lines: the page says there why
+ * it did not take itself over as rendered (a test's failure message shows them).
+ */
+export function pageConsole(page: Page): { toString(): string } {
+  const lines: string[] = [];
+  page.on("console", (message) => lines.push(`${message.type()}: ${message.text()}`));
+  page.on("pageerror", (error) => lines.push(`uncaught: ${error.message}`));
+  return { toString: () => `The page's console:\n${lines.join("\n") || "(nothing)"}` };
+}
+
 /** Opens the dashboard as the server renders it, its code held (see holdPageCode); released by the function returned. */
 export async function dashboardBeforeItsCode(page: Page): Promise<() => void> {
   const release = await holdPageCode(page, "index");

@@ -1,10 +1,14 @@
 // @vitest-environment jsdom
 import { act, cleanup, screen, waitFor } from "@testing-library/react";
-import { Suspense, useState } from "react";
+import { lazy, type ReactElement, Suspense, useEffect, useState } from "react";
 import { hydrateRoot, type Root } from "react-dom/client";
 import { renderToString } from "react-dom/server";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ReplayInputOnceTakenOver, takeInputBeforeTakeover } from "./input-before-takeover";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  ReplayInputOnceTakenOver,
+  takeInputBeforeTakeover,
+  takeOverServerPage,
+} from "./input-before-takeover";
 
 /** A form as a server-rendered page has one: a controlled field, its count, and a button that opens something. */
 function Form() {
@@ -33,9 +37,11 @@ describe("input before the takeover", () => {
   let root: Root | undefined;
   let container: HTMLElement;
 
-  beforeAll(async () => {
-    // The loader as the server's page runs it (public/start-after-paint.js), with no entry to start.
-    const loader = "../../public/start-after-paint.js";
+  let loads = 0;
+  beforeEach(async () => {
+    // The loader as the server's page runs it (public/start-after-paint.js), with no entry to start;
+    // loaded anew for each test, as each page loads it.
+    const loader = `../../public/start-after-paint.js?page=${++loads}`;
     await import(/* @vite-ignore */ loader);
   });
 
@@ -76,6 +82,96 @@ describe("input before the takeover", () => {
     expect(screen.getByText("Opened")).toBeTruthy();
     expect(field.value).toBe("typed early");
     expect(field.isConnected).toBe(true);
+  });
+
+  it("presses a button in a part React takes over later (its code still on its way) once it has", async () => {
+    function Later() {
+      const [opened, setOpened] = useState(false);
+      return (
+        <div>
+          <button type="button" onClick={() => setOpened(true)}>
+            Open later
+          </button>
+          {opened && <p>Opened later</p>}
+        </div>
+      );
+    }
+    const split = (later: ReactElement) => (
+      <div>
+        <Suspense fallback={null}>{later}</Suspense>
+      </div>
+    );
+    container = document.createElement("div");
+    container.innerHTML = renderToString(split(<Later />));
+    document.body.append(container);
+    screen.getByRole("button", { name: "Open later" }).click();
+    const input = takeInputBeforeTakeover();
+
+    // In the browser that part's code is still on its way when the rest of the page is taken over.
+    let arrive = (_: { default: typeof Later }) => {};
+    const LaterCode = lazy(() => new Promise<{ default: typeof Later }>((resolve) => (arrive = resolve)));
+    await act(async () => {
+      root = hydrateRoot(
+        container,
+        <>
+          {split(<LaterCode />)}
+          <ReplayInputOnceTakenOver input={input} />
+        </>,
+      );
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText("Opened later")).toBeNull();
+    await act(async () => arrive({ default: Later }));
+    await waitFor(() => expect(screen.getByText("Opened later")).toBeTruthy());
+  });
+
+  it("presses the button that took the pressed one's place once the page was taken over", async () => {
+    // As a menu button does whose menu's code arrives: React draws a new button in its place.
+    function Replaced() {
+      const [drawn, setDrawn] = useState(0);
+      const [opened, setOpened] = useState(false);
+      useEffect(() => setDrawn(1), []);
+      return (
+        <div>
+          <button key={drawn} type="button" onClick={() => setOpened(true)}>
+            Open menu
+          </button>
+          {opened && <p>Menu open</p>}
+        </div>
+      );
+    }
+    container = document.createElement("div");
+    container.innerHTML = renderToString(<Replaced />);
+    document.body.append(container);
+    const pressed = screen.getByRole("button", { name: "Open menu" });
+    pressed.click();
+    const input = takeInputBeforeTakeover();
+    await act(async () => {
+      root = hydrateRoot(
+        container,
+        <>
+          <Replaced />
+          <ReplayInputOnceTakenOver input={input} />
+        </>,
+      );
+    });
+    await waitFor(() => expect(screen.getByText("Menu open")).toBeTruthy());
+    expect(pressed.isConnected).toBe(false);
+  });
+
+  it("counts text typed and a button pressed on a page rendered anew in place of the server's, in the same fields and buttons", async () => {
+    serverPage();
+    const field = screen.getByLabelText("Reason") as HTMLTextAreaElement;
+    field.value = "typed early";
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+    screen.getByRole("button", { name: "Open" }).click();
+    await act(async () => {
+      root = takeOverServerPage(container, page(), { asRendered: false, name: "The page" });
+    });
+    await waitFor(() => expect(screen.getByText("11/220")).toBeTruthy());
+    expect(screen.getByText("Opened")).toBeTruthy();
+    expect(field.isConnected).toBe(false);
+    expect((screen.getByLabelText("Reason") as HTMLTextAreaElement).value).toBe("typed early");
   });
 
   it("keeps nothing once taken: React answers the visitor from then on", async () => {

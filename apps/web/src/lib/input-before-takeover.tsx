@@ -1,4 +1,6 @@
-import { useEffect } from "react";
+import { type ReactNode, useEffect } from "react";
+import { createRoot, hydrateRoot, type Root } from "react-dom/client";
+import { logger } from "./logger";
 
 /** What public/start-after-paint.js keeps: a button the visitor pressed, a field they typed in. */
 type Kept =
@@ -6,9 +8,13 @@ type Kept =
   | { kind: "type"; element: HTMLInputElement | HTMLTextAreaElement };
 
 /** Something the visitor did on a server-rendered page before its code took the page over. */
-export type InputBeforeTakeover =
+export type InputBeforeTakeover = (
   | Extract<Kept, { kind: "press" }>
-  | (Extract<Kept, { kind: "type" }> & { typed: string });
+  | (Extract<Kept, { kind: "type" }> & { typed: string })
+) & {
+  /** Where it is on the page, to find the one in its place should React draw a new one. */
+  place: Place;
+};
 
 declare global {
   interface Window {
@@ -25,34 +31,127 @@ declare global {
  */
 export function takeInputBeforeTakeover(): InputBeforeTakeover[] {
   // A field's text as typed: the page's first renders may set the field back to what they render.
-  return (window.takeInputBeforeTakeover?.() ?? []).map((entry) =>
-    entry.kind === "type" ? { ...entry, typed: entry.element.value } : entry,
-  );
+  return (window.takeInputBeforeTakeover?.() ?? []).map((entry) => {
+    const place = placeOf(entry.element);
+    return entry.kind === "type" ? { ...entry, typed: entry.element.value, place } : { ...entry, place };
+  });
 }
 
 /**
- * Rendered beside a page being taken over: once React has begun taking it over, does again what the
- * visitor did before (see takeInputBeforeTakeover), on what is still on the page, so that what was
- * done while the page's code was on its way counts rather than being lost. It draws nothing.
+ * Takes over a page the server rendered into `root`: as it is when `asRendered` (React hydrates
+ * it), else rendered anew in its place. Either way what the visitor did on the server's page before
+ * (see takeInputBeforeTakeover) is done again once React has taken over what was used.
+ */
+export function takeOverServerPage(
+  root: HTMLElement,
+  page: ReactNode,
+  { asRendered, name }: { asRendered: boolean; name: string },
+): Root {
+  const withInput = (
+    <>
+      {page}
+      <ReplayInputOnceTakenOver input={takeInputBeforeTakeover()} />
+    </>
+  );
+  if (!asRendered) {
+    const anew = createRoot(root);
+    anew.render(withInput);
+    return anew;
+  }
+  return hydrateRoot(root, withInput, {
+    onRecoverableError: (error) => logger.error(`${name} differed from the server's`, error),
+  });
+}
+
+/** How long the replay waits for React to take over what the visitor used: that part's code may still be on its way. */
+const TAKEOVER_WAIT_MS = 10_000;
+const TAKEOVER_POLL_MS = 50;
+
+/**
+ * Rendered beside a page being taken over: once React has taken over what the visitor used before
+ * (see takeInputBeforeTakeover), does it again, in the order first done, so that what was done
+ * while the page's code was on its way counts rather than being lost. It draws nothing.
  *
- * React takes a page over part by part (each suspense boundary the server rendered later than the
- * page around it), and input on a part not yet taken over has React take that part over at once
- * and then answer it; but not while React is still finishing a render, as it is when it runs this
- * component's effect. So the input is replayed in a task of its own, after it.
+ * React takes a page over part by part: a part whose code has not arrived (a lazily loaded
+ * component) stays the server's until it has, and React drops a press on it meanwhile. So each
+ * button or field is used again only once React has taken it over; and where React has drawn a new
+ * one in its place (a menu button whose menu's code arrived, a page rendered anew), on the one now
+ * in its place. The first try is a task of its own: not while React is still finishing a render, as
+ * it is when it runs this component's effect.
  */
 export function ReplayInputOnceTakenOver({ input }: { input: InputBeforeTakeover[] }) {
   useEffect(() => {
     const replayed = input.splice(0);
-    if (replayed.length === 0) return;
-    setTimeout(() => {
-      for (const entry of replayed) {
-        if (!entry.element.isConnected) continue;
-        if (entry.kind === "press") press(entry.element);
-        else typeAgain(entry.element, entry.typed);
-      }
-    }, 0);
+    if (replayed.length > 0) void replayInOrder(replayed);
   }, [input]);
   return null;
+}
+
+async function replayInOrder(input: InputBeforeTakeover[]) {
+  for (const entry of input) {
+    const element = await takenOver(entry);
+    if (!element) continue;
+    if (entry.kind === "press") press(element as HTMLButtonElement);
+    else typeAgain(element as HTMLInputElement | HTMLTextAreaElement, entry.typed);
+  }
+}
+
+/**
+ * The element the entry was done on, or the one now in its place, once React has taken it over;
+ * undefined when there is none within TAKEOVER_WAIT_MS.
+ */
+async function takenOver(entry: InputBeforeTakeover): Promise<Element | undefined> {
+  const deadline = Date.now() + TAKEOVER_WAIT_MS;
+  let wait = 0;
+  while (Date.now() <= deadline) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    const element = entry.element.isConnected ? entry.element : inPlaceOf(entry.place);
+    if (element && reactHasTakenOver(element)) return element;
+    wait = TAKEOVER_POLL_MS;
+  }
+  return undefined;
+}
+
+/**
+ * React marks each element it has taken over (hydrated, or rendered itself) with its properties,
+ * under a key of its own (`__reactProps$` and a suffix); the server's elements have none. The unit
+ * test of this file fails should a version of React stop doing so.
+ */
+function reactHasTakenOver(element: Element): boolean {
+  return Object.keys(element).some((key) => key.startsWith("__reactProps$"));
+}
+
+/** Where a button or field is on the page: its kind, what it is called and which of those so called it is. */
+interface Place {
+  tag: string;
+  name: string;
+  nth: number;
+}
+
+/** What a button or field is called: its label, else its form name or id, else (a button) its text. */
+function nameOf(element: Element): string {
+  return (
+    element.getAttribute("aria-label") ??
+    element.getAttribute("name") ??
+    (element.id || (element.textContent ?? "").replace(/\s+/g, " ").trim())
+  );
+}
+
+function placeOf(element: Element): Place {
+  const tag = element.tagName;
+  const name = nameOf(element);
+  const nth = [...document.getElementsByTagName(tag)]
+    .filter((other) => nameOf(other) === name)
+    .indexOf(element);
+  return { tag, name, nth };
+}
+
+/** The element now at the place of one React has since removed from the page. */
+function inPlaceOf(place: Place): Element | undefined {
+  if (place.nth < 0) return undefined;
+  return [...document.getElementsByTagName(place.tag)].filter((other) => nameOf(other) === place.name)[
+    place.nth
+  ];
 }
 
 /**
