@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import fastifyStatic from "@fastify/static";
 import type { HttpApp } from "./http-app";
-import { createPagePreloads } from "./page-preloads";
+import { createPagePreloads, hasSessionCookie } from "./page-preloads";
 import { isRpcPath } from "./request-limits";
 import { contentSecurityPolicy } from "./security-headers";
 import { createPageRenderers, RENDERER_DIR, type RenderedPage } from "./server-rendered-page";
@@ -164,7 +164,11 @@ export async function registerStaticWeb(app: HttpApp, webDist: string) {
             search,
             cookie: request.headers.cookie,
             rendered: content !== undefined,
-            reads: route !== undefined && content === undefined ? await renderers.firstReadsOf(path) : [],
+            // Only a visitor with a session uses a signed-in page's reads (see signedInReadPreloads).
+            reads:
+              route !== undefined && content === undefined && hasSessionCookie(request.headers.cookie ?? "")
+                ? await renderers.firstReadsOf(path)
+                : [],
           },
     );
     const html = Buffer.from(rendered(ownPage ?? page, nonce, links, content));
