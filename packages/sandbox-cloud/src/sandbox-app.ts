@@ -327,6 +327,47 @@ export function createSandboxApp(
     if (req.method === "PUT" && stored) recordPolicyWrite(store, key, stored, propagation.seconds);
   };
 
+  /** Microsoft Entra ID's and ARM's endpoints. */
+  const handleAzure = async (req: SandboxRequest): Promise<SandboxResponse> => {
+    const host = header(req, "host") ?? "127.0.0.1";
+    const baseUrl = `${req.secure ? "https" : "http"}://${host}`;
+    const identity =
+      cloudMetadata(req, baseUrl) ??
+      handleAdfs(store.state.azure, req, baseUrl) ??
+      handleIdentity(store.state.azure, req, baseUrl);
+    if (identity) return identity;
+    const throttled = armThrottle.take(req);
+    if (throttled) return throttled;
+    const claims = verifyToken(store.state.azure, req);
+    if (!claims) {
+      return armError(401, "InvalidAuthenticationToken", "The access token is invalid or has expired.");
+    }
+    const refused = takeRefusal(refusals, req);
+    if (refused) return armError(refused.status, refused.code, refused.message);
+    const disabled = disabledSubscriptionOf(store.state.azure, req);
+    if (disabled) {
+      return armError(
+        409,
+        "ReadOnlyDisabledSubscription",
+        `The subscription '${disabled.subscriptionId}' is disabled and therefore marked as read only. You cannot perform any write actions on this subscription until it is re-enabled.`,
+      );
+    }
+    if (
+      (req.method === "PUT" || req.method === "DELETE") &&
+      RESOURCE_PATH.test(req.path) &&
+      req.query.get("api-version")
+    ) {
+      return writeResource(req, claims.oid);
+    }
+    const provider =
+      req.query.get("api-version") &&
+      resourceProvider(store.state.azure, req, req.path.replace(/\/+$/, ""), await loadAliasTable());
+    if (provider) return provider;
+    const out = handleArm({ store, claims, baseUrl, limits }, req);
+    recordPolicyChange(req, out.status);
+    return out;
+  };
+
   return {
     async handle(req) {
       await settle();
@@ -336,43 +377,10 @@ export function createSandboxApp(
       if (awsService === "ec2") return handleEc2(store, req);
       if (awsService === "iam") return handleIam(store, req);
       if (awsService) return handleAws(req, awsService);
-      const host = header(req, "host") ?? "127.0.0.1";
-      const baseUrl = `${req.secure ? "https" : "http"}://${host}`;
-      const identity =
-        cloudMetadata(req, baseUrl) ??
-        handleAdfs(store.state.azure, req, baseUrl) ??
-        handleIdentity(store.state.azure, req, baseUrl);
-      if (identity) return identity;
-      const throttled = armThrottle.take(req);
-      if (throttled) return throttled;
-      const claims = verifyToken(store.state.azure, req);
-      if (!claims) {
-        return armError(401, "InvalidAuthenticationToken", "The access token is invalid or has expired.");
-      }
-      const refused = takeRefusal(refusals, req);
-      if (refused) return armError(refused.status, refused.code, refused.message);
-      const disabled = disabledSubscriptionOf(store.state.azure, req);
-      if (disabled) {
-        return armError(
-          409,
-          "ReadOnlyDisabledSubscription",
-          `The subscription '${disabled.subscriptionId}' is disabled and therefore marked as read only. You cannot perform any write actions on this subscription until it is re-enabled.`,
-        );
-      }
-      if (
-        (req.method === "PUT" || req.method === "DELETE") &&
-        RESOURCE_PATH.test(req.path) &&
-        req.query.get("api-version")
-      ) {
-        return writeResource(req, claims.oid);
-      }
-      const provider =
-        req.query.get("api-version") &&
-        resourceProvider(store.state.azure, req, req.path.replace(/\/+$/, ""), await loadAliasTable());
-      if (provider) return provider;
-      const out = handleArm({ store, claims, baseUrl, limits }, req);
-      recordPolicyChange(req, out.status);
-      return out;
+      // Azure answers with its own time in the Date header (RFC 9110, section 6.6.1): the
+      // sandbox's clock, which tests move forward.
+      const out = await handleAzure(req);
+      return { ...out, headers: { date: store.now().toUTCString(), ...out.headers } };
     },
   };
 }

@@ -2,6 +2,7 @@ import { join, resolve } from "node:path";
 import { startActivity } from "./activity/generator";
 import { openS3Objects } from "./aws/s3/s3-objects";
 import { deliverDueLogFiles } from "./aws/trail-delivery";
+import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "./azure/activity-log";
 import {
   AZURE_POLICY_PROPAGATION_SECONDS,
   checkPropagationSeconds,
@@ -96,6 +97,8 @@ export interface SandboxCloud {
     rootManagementGroupId: string;
     /** Seconds before a new or changed assignment or a new exemption is enforced (changed through /sandbox/control/propagation). */
     readonly policyPropagationSeconds: number;
+    /** The most seconds an Activity Log event waits between happening and being listed. */
+    activityLogLagSeconds: number;
   };
   close(): Promise<void>;
 }
@@ -193,6 +196,7 @@ export async function startSandboxCloud(options: StartSandboxOptions): Promise<S
       get policyPropagationSeconds() {
         return propagation.seconds;
       },
+      activityLogLagSeconds: (options.activityLogLagMs ?? DEFAULT_ACTIVITY_LOG_LAG_MS) / 1000,
     },
     async close() {
       clearInterval(delivery);

@@ -122,6 +122,31 @@ describe("Activity Log", () => {
     }
   });
 
+  it("answers with its own time in the Date header (RFC 9110, section 6.6.1), the clock its events' times are on", async () => {
+    const sub = await subscription("online-dev");
+    await h.post("/sandbox/control/clock", { advanceSeconds: 3_600 });
+    const monitor = new MonitorClient(h.azureCredential, sub, {
+      ...h.armOptions,
+      baseUri: h.cloud.azure.armEndpoint,
+    });
+    const dates: number[] = [];
+    const since = new Date((await sandboxNow()) - 86_400_000).toISOString();
+    const listed = monitor.activityLogs.list(`eventTimestamp ge '${since}'`, {
+      onResponse: (response) => dates.push(Date.parse(response.headers.get("date") ?? "")),
+    });
+    const submitted: number[] = [];
+    for await (const e of listed) submitted.push(e.submissionTimestamp!.getTime());
+    const now = await sandboxNow();
+    expect(dates.length).toBeGreaterThan(0);
+    for (const date of dates) {
+      // The header is in whole seconds.
+      expect(Math.abs(date - now)).toBeLessThan(5_000);
+      expect(date - Date.now()).toBeGreaterThan(3_500_000);
+    }
+    // Whatever was listed had been submitted by the time of the answer.
+    for (const at of submitted) expect(at).toBeLessThanOrEqual(Math.max(...dates) + 1_000);
+  });
+
   it("marks a compliance scan's audit records isComplianceCheck True and a request's False", async () => {
     const sub = await subscription("online-prod");
     const since = await sandboxNow();

@@ -61,6 +61,11 @@ export interface AuditPage {
    * what to do. The cursor then stays where it was, so their records are read once they can be.
    */
   unread?: string;
+  /**
+   * The provider's time when it listed the records, by its answers' Date header (the earliest of
+   * them): every record listed by then is here. Absent where the answers carry no date.
+   */
+  listedAt?: Date;
 }
 
 /** A policy state of a resource (Azure policy states; empty for AWS, where SCPs have no audit). */
@@ -221,6 +226,12 @@ export interface AzureCloudProvider extends CloudProviderBase {
    * taken to enforce it (Palisade shows it PROPAGATING until then).
    */
   readonly policyPropagationSeconds: number;
+  /**
+   * The most seconds an Activity Log event waits between happening and being listed: a read
+   * (AuditPage) lists every event that happened this long before its `listedAt`, and maybe not
+   * those after.
+   */
+  readonly activityLogLagSeconds: number;
   /** PUT of the resource at its `id` (idempotent); returns the id ARM answered with. */
   putDefinition(definition: AzurePolicyDefinitionResource): Promise<string>;
   removeDefinition(definitionId: string): Promise<void>;

@@ -41,5 +41,6 @@ export function sandboxAzureConnection(cloud: SandboxCloud): AzureConnection {
     rootManagementGroupId: cloud.azure.rootManagementGroupId,
     consoleLinks: false,
     policyPropagationSeconds: cloud.azure.policyPropagationSeconds,
+    activityLogLagSeconds: cloud.azure.activityLogLagSeconds,
   };
 }

@@ -4,7 +4,7 @@ import type { AzureClients, PageSettings } from "./azure-clients";
 const ACTIVITY_LOG_API_VERSION = "2015-04-01";
 
 /**
- * The Activity Log of one subscription, page by page. arm-monitor's `byPage()` takes no
+ * The Activity Log of one subscription, page by page; `answered` is told ARM's time of each answer. arm-monitor's `byPage()` takes no
  * continuation token, so a throttled page could not be asked again; the list is read as ARM
  * documents it (`value` + `nextLink`, followed with GET):
  * https://learn.microsoft.com/en-us/rest/api/monitor/activity-logs/list
@@ -14,6 +14,7 @@ export async function* activityLogPages(
   subscriptionId: string,
   filter: string,
   settings: PageSettings,
+  answered: (at: Date) => void = () => {},
 ): AsyncIterable<EventData[]> {
   const query = new URLSearchParams({ "api-version": ACTIVITY_LOG_API_VERSION, $filter: filter });
   const pages = clients.nextLinkPages<Record<string, unknown>>(
@@ -25,6 +26,7 @@ export async function* activityLogPages(
     settings,
   );
   for await (const page of pages) {
+    if (page.answeredAt) answered(page.answeredAt);
     yield Object.assign(page.map(eventData), { continuationToken: tokenOf(page) });
   }
 }

@@ -20,6 +20,12 @@ const ACTIVITY_LOG_DAYS = 89;
 export const ACTIVITY_LOG_REREAD_MS = 30 * 60_000;
 
 /**
+ * How long after it happened an Activity Log event may still be unlisted: Azure Monitor's 10 to 15
+ * minutes (above). Until then, that nothing was listed does not mean nothing happened.
+ */
+export const ACTIVITY_LOG_LAG_SECONDS = 15 * 60;
+
+/**
  * The Activity Log of every subscription below the root group from the cursor (as far back as Azure
  * keeps it on a first read), each event once: `AuditRecord.id` is its `eventDataId`.
  */
@@ -37,8 +43,14 @@ export async function readActivityLog(
   };
   const filter = `eventTimestamp ge '${cursor.time}'`;
   const subscriptions = await subscriptionsBelow(clients, rootGroup);
+  let listedAt: Date | undefined;
+  const answered = (at: Date) => {
+    if (!listedAt || at < listedAt) listedAt = at;
+  };
   const perSub = await Promise.allSettled(
-    subscriptions.map(({ id }) => collect((settings) => activityLogPages(clients, id, filter, settings))),
+    subscriptions.map(({ id }) =>
+      collect((settings) => activityLogPages(clients, id, filter, settings, answered)),
+    ),
   );
   const read = perSub.flatMap((r) => (r.status === "fulfilled" ? r.value : []));
   const refused = perSub.flatMap((r, i) =>
@@ -47,12 +59,13 @@ export async function readActivityLog(
   // Nothing read at all (signed out, the service down): the read failed as a whole.
   if (refused.length > 0 && refused.length === subscriptions.length) throw refused[0]!.error;
   const { fresh, next } = advanceCursor(cursor, read.map(activityRecord), ACTIVITY_LOG_REREAD_MS);
-  if (refused.length === 0) return { records: fresh, cursor: encodeCursor(next) };
+  if (refused.length === 0) return { records: fresh, cursor: encodeCursor(next), listedAt };
   // The records read are kept (by event id, so reading them again adds nothing); the position
   // stays, so the refused subscriptions' records are read once they can be.
   return {
     records: fresh,
     cursor: cursorText ?? encodeCursor(cursor),
+    listedAt,
     unread: `${refused.map(unreadSubscription).join(" ")} The other ${subscriptions.length - refused.length} subscription(s) were read.`,
   };
 }

@@ -6,7 +6,12 @@ import {
 import { MonitorClient } from "@azure/arm-monitor";
 import { PolicyClient } from "@azure/arm-policy";
 import { ResourceManagementClient } from "@azure/arm-resources";
-import { createDefaultHttpClient, createPipelineRequest, RestError } from "@azure/core-rest-pipeline";
+import {
+  createDefaultHttpClient,
+  createPipelineRequest,
+  type HttpHeaders,
+  RestError,
+} from "@azure/core-rest-pipeline";
 import { ClientCertificateCredential, ClientSecretCredential, type TokenCredential } from "@azure/identity";
 import { errorMessage, errorStatus } from "../errors";
 import {
@@ -47,6 +52,9 @@ export interface NextLinkList {
   nextLinkName: "nextLink" | "@odata.nextLink";
 }
 
+/** A page of such a list: its entries, the link to the next page, and ARM's time when it answered. */
+export type ListPage<T> = T[] & { continuationToken?: string; answeredAt?: Date };
+
 /** The ARM clients of one tenant, signed in as the app registration, and the way to call them. */
 export interface AzureClients {
   credential: TokenCredential;
@@ -70,7 +78,7 @@ export interface AzureClients {
    */
   collect<T>(list: (settings: PageSettings) => AsyncIterable<T[]>): Promise<T[]>;
   /** The pages of a list no SDK operation pages correctly, requested as the service documents. */
-  nextLinkPages<T>(list: NextLinkList, settings: PageSettings): AsyncIterable<T[]>;
+  nextLinkPages<T>(list: NextLinkList, settings: PageSettings): AsyncIterable<ListPage<T>>;
   close(): void;
 }
 
@@ -163,7 +171,7 @@ export function createAzureClients(connection: AzureSessionOptions): AzureClient
   }
 
   const httpClient = createDefaultHttpClient();
-  async function* nextLinkPages<T>(list: NextLinkList, settings: PageSettings): AsyncIterable<T[]> {
+  async function* nextLinkPages<T>(list: NextLinkList, settings: PageSettings): AsyncIterable<ListPage<T>> {
     let url: string | undefined = settings.continuationToken ?? list.url;
     while (url) {
       const response = await resources.pipeline.sendRequest(
@@ -197,7 +205,7 @@ export function createAzureClients(connection: AzureSessionOptions): AzureClient
           statusCode: response.status,
         });
       }
-      yield Object.assign(body.value, { continuationToken: url });
+      yield Object.assign(body.value, { continuationToken: url, answeredAt: answeredAt(response.headers) });
     }
   }
 
@@ -215,6 +223,12 @@ export function createAzureClients(connection: AzureSessionOptions): AzureClient
       agent?.destroy();
     },
   };
+}
+
+/** ARM's time when it answered, by the answer's Date header (RFC 9110, section 6.6.1). */
+function answeredAt(headers: HttpHeaders): Date | undefined {
+  const date = new Date(headers.get("date") ?? "");
+  return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { AzureCloudProvider } from "../cloud-provider";
-import { readActivityLog } from "./azure-audit";
+import { ACTIVITY_LOG_LAG_SECONDS, readActivityLog } from "./azure-audit";
 import { type AzureSessionOptions, createAzureClients } from "./azure-clients";
 import { readComplianceStates } from "./azure-compliance";
 import { listAzureHierarchy } from "./azure-hierarchy";
@@ -21,6 +21,8 @@ export interface AzureConnection extends AzureSessionOptions {
   consoleLinks: boolean;
   /** How long the cloud takes to enforce a policy change; AZURE_POLICY_PROPAGATION_SECONDS unless it states its own (the sandbox). */
   policyPropagationSeconds?: number;
+  /** The most an Activity Log event waits to be listed; ACTIVITY_LOG_LAG_SECONDS unless it states its own (the sandbox). */
+  activityLogLagSeconds?: number;
 }
 
 /** Built-in roles the app registration needs, shown in the setup instructions. */
@@ -45,6 +47,7 @@ export function createAzureProvider(connection: AzureConnection): AzureCloudProv
   return {
     provider: "azure",
     policyPropagationSeconds: connection.policyPropagationSeconds ?? AZURE_POLICY_PROPAGATION_SECONDS,
+    activityLogLagSeconds: connection.activityLogLagSeconds ?? ACTIVITY_LOG_LAG_SECONDS,
     verify: () => verifyAzureConnection(clients, connection, rootGroup),
     listHierarchy: () => listAzureHierarchy(clients, connection, rootGroup),
     readAuditEvents: (cursor, options) => readActivityLog(clients, rootGroup, cursor, options),

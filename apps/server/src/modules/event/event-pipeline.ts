@@ -58,13 +58,24 @@ export function createEventPipeline(deps: {
   // and then runs itself, so it sees records that arrived meanwhile.
   const exclusive = createKeyedLock();
 
-  /** Drift for new non-compliance, resolution for drift that is compliant again. */
+  /**
+   * Drift for new non-compliance, resolution for drift that is compliant again.
+   *
+   * A non-compliant state is drift only when no request of the resource near it is listed, and the
+   * Activity Log lists a request only some minutes after it happened (`submissionTimestamp`, see
+   * cloud/azure/azure-audit.ts), while the state can be there at once. So a state is judged only
+   * once every request that could be its own has had the time to be listed: until then it waits,
+   * and the next fetch, which reads the states whole again, judges it.
+   */
   async function complianceEvents(
     ctx: ClassifyContext,
     findings: ComplianceFinding[],
     fresh: NewPolicyEvent[],
-    /** Without the Activity Log, a request near a new non-compliance is unknown: drift waits. */
-    auditRead: boolean,
+    /**
+     * What the Activity Log's read covers: every request that happened `lagMs` before `listedAt`
+     * (the provider's time). Without it, a request near a new non-compliance is unknown: drift waits.
+     */
+    audit: { listedAt: Date; lagMs: number } | undefined,
   ) {
     if (findings.length === 0) return { events: [] as NewPolicyEvent[], resolved: [] as ComplianceFinding[] };
     const open = await listResourceEventStates(db, ctx.tenantId, [
@@ -105,11 +116,14 @@ export function createEventPipeline(deps: {
         }
         continue;
       }
-      if (driftSince) continue;
+      if (driftSince || !audit) continue;
       const near = (requestTimes.get(key) ?? []).some((t) =>
         withinDriftWindow(window, t, finding.time.getTime()),
       );
-      if (!near && auditRead) events.push(complianceEvent(finding, ctx, "DRIFT"));
+      // The latest request that could be this state's own, and when it is listed at the latest.
+      const allListedAt = finding.time.getTime() + window.beforeMs + audit.lagMs;
+      if (!near && audit.listedAt.getTime() >= allListedAt)
+        events.push(complianceEvent(finding, ctx, "DRIFT"));
     }
     return { events, resolved };
   }
@@ -149,7 +163,15 @@ export function createEventPipeline(deps: {
         ? []
         : page.records.flatMap((record) => classifyAudit(record, ctx));
     const findings = latestCompliance(states, ctx);
-    const complianceOut = await complianceEvents(ctx, findings, fresh, page !== undefined);
+    const complianceOut = await complianceEvents(
+      ctx,
+      findings,
+      fresh,
+      page && {
+        listedAt: page.listedAt ?? new Date(),
+        lagMs: provider.provider === "azure" ? provider.activityLogLagSeconds * 1_000 : 0,
+      },
+    );
     const now = new Date();
     const written = await db.transaction(async (tx) => {
       const count = await writeEvents(tx, [...fresh, ...complianceOut.events]);
