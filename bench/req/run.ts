@@ -448,13 +448,14 @@ try {
   console.log(
     `| GetBundleByKey p50, one client (GET /healthz ${healthzP50.toFixed(2)} ms) | ${lookupP50.toFixed(2)} ms | - |`,
   );
-  for (const [label, r] of [
-    ["lookups back to back", backToBack],
-    ["lookups, 1 s between a client's requests", paced],
-    ["GET /healthz, 1 s between a client's requests", pacedHealthz],
+  // The budget is the paced clients' (as recorded above); back to back is a measure of capacity.
+  for (const [label, r, budgeted] of [
+    ["lookups back to back", backToBack, false],
+    ["lookups, 1 s between a client's requests", paced, true],
+    ["GET /healthz, 1 s between a client's requests", pacedHealthz, false],
   ] as const) {
     console.log(
-      `| ${label}: p50 / p99 (${r.requests} answers, ${r.perSecond.toFixed(0)}/s, ${r.failures} failed) | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms | p99 < ${BUDGET.lookupP99Ms} ms |`,
+      `| ${label}: p50 / p99 (${r.requests} answers, ${r.perSecond.toFixed(0)}/s, ${r.failures} failed) | ${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms | ${budgeted ? `p99 < ${BUDGET.lookupP99Ms} ms` : "-"} |`,
     );
   }
 
