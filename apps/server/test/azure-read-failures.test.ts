@@ -229,6 +229,54 @@ describe.each(cloudBehaviourEngines)("Azure read failures on %s", (engine) => {
     expect((await fetchEvents()).status).toBe("SUCCEEDED");
   });
 
+  it("holds back a non-compliance in a subscription whose Activity Log was refused until that log is read, and then records the prevention, not drift", async () => {
+    const storageAccount = `${subscription}/resourceGroups/rg-corp-dev-data/providers/Microsoft.Storage/storageAccounts/stunreadlog`;
+    const denied = await fetch(`${sandboxUrl}/sandbox/try`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        provider: "azure",
+        principal: "bob",
+        action: "write",
+        resource: storageAccount,
+        context: { location: "westeurope", "properties.supportsHttpsTrafficOnly": "false" },
+      }),
+    });
+    expect(denied.status).toBe(403);
+    // Past the Activity Log's lag: had the log been read, the denial would be listed.
+    await control("/sandbox/control/clock", { advanceSeconds: DEFAULT_ACTIVITY_LOG_LAG_MS / 1000 + 10 });
+    const ofAccount = async () =>
+      (
+        await db()
+          .select()
+          .from(policyEvents)
+          .where(and(eq(policyEvents.tenantId, tenantId), eq(policyEvents.bundleId, bundleId)))
+      )
+        .filter((e) => e.resourceExternalId?.endsWith("/stunreadlog"))
+        .map((e) => e.type);
+    // Only this subscription's log is refused; the others are read.
+    const refusedLog = `${subscription.toLowerCase()}/providers/microsoft.insights/eventtypes/management/values`;
+    await control("/sandbox/control/refuse", {
+      method: "GET",
+      pathContains: refusedLog,
+      count: 100,
+      status: 403,
+      code: "AuthorizationFailed",
+      message:
+        "The client does not have authorization to perform action 'Microsoft.Insights/eventtypes/values/read'.",
+    });
+    try {
+      const partial = await fetchEvents();
+      expect(partial.error).toMatch(/^Activity Log: Subscription corp-dev \(.+\) refused the read/);
+      // The state is read, its request is not: neither drift nor anything else yet.
+      expect(await ofAccount()).toEqual([]);
+    } finally {
+      await control("/sandbox/control/refuse", { method: "GET", pathContains: refusedLog, count: 0 });
+    }
+    expect((await fetchEvents()).status).toBe("SUCCEEDED");
+    expect(await ofAccount()).toEqual(["PREVENTION"]);
+  });
+
   it("refuses a hierarchy sync that would remove most scopes, keeps the stored ones and says so; a second identical read applies it", async () => {
     const before = await nodeCount();
     expect(before).toBe(9 + 7 + 14);

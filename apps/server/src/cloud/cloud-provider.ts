@@ -61,6 +61,8 @@ export interface AuditPage {
    * what to do. The cursor then stays where it was, so their records are read once they can be.
    */
   unread?: string;
+  /** The ids of the scopes whose records were not read (Azure subscriptions), when `unread` is set. */
+  unreadScopes?: string[];
   /**
    * The provider's time when it listed the records, by its answers' Date header (the earliest of
    * them): every record listed by then is here. Absent where the answers carry no date.

@@ -66,6 +66,7 @@ export async function readActivityLog(
     records: fresh,
     cursor: cursorText ?? encodeCursor(cursor),
     listedAt,
+    unreadScopes: refused.map(({ id }) => id),
     unread: `${refused.map(unreadSubscription).join(" ")} The other ${subscriptions.length - refused.length} subscription(s) were read.`,
   };
 }
