@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Plugin, ResolvedConfig } from "vite";
-import { type ManifestChunk, PRELOADS_FILE, pagePreloadsOf } from "./vite-page-preloads";
-import { SERVER_RENDERER_DIR } from "./vite-server-renderer-plugin";
+import { type ManifestChunk, PRELOADS_FILE, pagePreloadsOf } from "./vite-page-preloads.ts";
+import { SERVER_RENDERER_DIR } from "./vite-server-renderer-plugin.ts";
 
 /** The file the server reads to tell the app's pages from unknown paths. */
 export const ROUTES_FILE = "routes.json";

@@ -3,10 +3,10 @@ import tailwindcss from "@tailwindcss/vite";
 import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type ProxyOptions } from "vite";
-import { ownEntryPages } from "./src/lib/own-entry-pages";
-import { chunkGroups } from "./vite-chunk-groups";
-import { deliveryPlugin } from "./vite-delivery-plugin";
-import { serverRendererPlugin } from "./vite-server-renderer-plugin";
+import { ownEntryPages } from "./src/lib/own-entry-pages.ts";
+import { chunkGroups } from "./vite-chunk-groups.ts";
+import { deliveryPlugin } from "./vite-delivery-plugin.ts";
+import { serverRendererPlugin } from "./vite-server-renderer-plugin.ts";
 
 const htmlOf = (name: string) => fileURLToPath(new URL(`./${name}.html`, import.meta.url));
 
