@@ -1,8 +1,28 @@
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
+const PYENV_ROOT = "/root/.pyenv";
+
+/**
+ * The program behind pyenv's shim: the shim starts pyenv to find it on every call, a third of a
+ * call's time here (0.47 s against 0.34 s for `aws --version`); the shim where pyenv cannot say.
+ */
+function programBehindShim(name: string): string {
+  const shim = `${PYENV_ROOT}/shims/${name}`;
+  try {
+    const program = execFileSync(`${PYENV_ROOT}/libexec/pyenv`, ["which", name], {
+      encoding: "utf8",
+      env: { ...process.env, PYENV_ROOT },
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+    return program && existsSync(program) ? program : shim;
+  } catch {
+    return shim;
+  }
+}
+
 /** The AWS CLI v1 (Python, botocore): a client nobody here wrote, driving the sandbox unchanged. */
-export const AWS_CLI = process.env.AWS_CLI ?? "/root/.pyenv/shims/aws";
+export const AWS_CLI = process.env.AWS_CLI ?? programBehindShim("aws");
 
 /** Whether the AWS CLI is installed; under CI a missing CLI fails the run rather than skipping its tests. */
 export function awsCliPresent(): boolean {
