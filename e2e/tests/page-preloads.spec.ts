@@ -58,7 +58,9 @@ test("the dashboard the server sent is taken over as it is: its first reads are 
 }) => {
   const errors: string[] = [];
   page.on("console", (message) => {
-    if (message.type() === "error" || /preload/i.test(message.text())) errors.push(message.text());
+    // An error, a preload unused, or the page rendered anew rather than taken over (main.tsx says so).
+    if (message.type() === "error" || /preload|rendered anew/i.test(message.text()))
+      errors.push(message.text());
   });
   page.on("pageerror", (error) => errors.push(error.message));
   const seen = recordReads(page);
