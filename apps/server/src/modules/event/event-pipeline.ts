@@ -42,11 +42,6 @@ export interface EventPipeline extends EventFetchRunner {
 
 const DAY_MS = 86_400_000;
 
-/** The subscription id of an Azure resource id, lower-cased ("" for any other id). */
-function subscriptionOf(resourceId: string): string {
-  return /^\/subscriptions\/([^/]+)/i.exec(resourceId)?.[1]?.toLowerCase() ?? "";
-}
-
 /**
  * The event pipeline: a fetch per connector reads the provider's audit stream from the
  * connector's cursor and its compliance states, classifies them against Palisade's deployments
@@ -78,10 +73,10 @@ export function createEventPipeline(deps: {
     fresh: NewPolicyEvent[],
     /**
      * What the Activity Log's read covers: every request that happened `lagMs` before `listedAt`
-     * (the provider's time), in every subscription but the `unread` ones. Where it covers nothing,
-     * a request near a new non-compliance is unknown: drift waits.
+     * (the provider's time), in every subscription but the `unread` ones (their resource ids'
+     * prefix). Where it covers nothing, a request near a new non-compliance is unknown: drift waits.
      */
-    audit: { listedAt: Date; lagMs: number; unread: Set<string> } | undefined,
+    audit: { listedAt: Date; lagMs: number; unread: string[] } | undefined,
   ) {
     if (findings.length === 0) return { events: [] as NewPolicyEvent[], resolved: [] as ComplianceFinding[] };
     const open = await listResourceEventStates(db, ctx.tenantId, [
@@ -122,7 +117,9 @@ export function createEventPipeline(deps: {
         }
         continue;
       }
-      if (driftSince || !audit || audit.unread.has(subscriptionOf(finding.resourceId))) continue;
+      const resource = finding.resourceId.toLowerCase();
+      if (driftSince || !audit || audit.unread.some((subscription) => resource.startsWith(subscription)))
+        continue;
       const near = (requestTimes.get(key) ?? []).some((t) =>
         withinDriftWindow(window, t, finding.time.getTime()),
       );
@@ -176,7 +173,7 @@ export function createEventPipeline(deps: {
       page && {
         listedAt: page.listedAt ?? new Date(),
         lagMs: provider.provider === "azure" ? provider.activityLogLagSeconds * 1_000 : 0,
-        unread: new Set((page.unreadScopes ?? []).map((id) => id.toLowerCase())),
+        unread: (page.unreadScopes ?? []).map((id) => `/subscriptions/${id.toLowerCase()}/`),
       },
     );
     const now = new Date();
