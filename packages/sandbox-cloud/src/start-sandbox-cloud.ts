@@ -2,7 +2,7 @@ import { join, resolve } from "node:path";
 import { startActivity } from "./activity/generator";
 import { openS3Objects } from "./aws/s3/s3-objects";
 import { deliverDueLogFiles } from "./aws/trail-delivery";
-import { DEFAULT_ACTIVITY_LOG_LAG_MS } from "./azure/activity-log";
+import { activityLogLagMs } from "./azure/activity-log";
 import {
   AZURE_POLICY_PROPAGATION_SECONDS,
   checkPropagationSeconds,
@@ -196,7 +196,7 @@ export async function startSandboxCloud(options: StartSandboxOptions): Promise<S
       get policyPropagationSeconds() {
         return propagation.seconds;
       },
-      activityLogLagSeconds: (options.activityLogLagMs ?? DEFAULT_ACTIVITY_LOG_LAG_MS) / 1000,
+      activityLogLagSeconds: activityLogLagMs(store) / 1000,
     },
     async close() {
       clearInterval(delivery);

@@ -39,13 +39,9 @@ export function hasSessionCookie(cookie: string): boolean {
 
 /**
  * The reads a signed-in page waits for before it shows anything (`reads`, their procedures), fetched
- * as the Connect GETs the web app sends for them (its preloadedReadTransport). Only with a session
- * cookie: a signed-out visitor is sent to sign in, and would not use them. The cookie is not
- * checked here (that would cost the page a database read); a stale one preloads an answer that
- * says so, which the page then reads as it would have anyway.
+ * as the Connect GETs the web app sends for them (its preloadedReadTransport).
  */
-function signedInReadPreloads(reads: ConnectProcedure[], cookie: string | undefined): string[] {
-  if (!cookie || !hasSessionCookie(cookie)) return [];
+function signedInReadPreloads(reads: ConnectProcedure[]): string[] {
   return reads.map(
     (procedure) =>
       `<link rel="preload" as="fetch" href="${connectGetPath(procedure, {}).replaceAll("&", "&amp;")}" crossorigin="anonymous" />`,
@@ -75,7 +71,7 @@ export function createPagePreloads(webDist: string) {
     route?: string;
     ownEntry?: string;
     search: URLSearchParams;
-    cookie?: string;
+    /** The page's first reads, named only for a visitor with a session cookie (see hasSessionCookie). */
     reads?: ConnectProcedure[];
     /** The page was rendered on the server with its first reads: only its code is left to fetch. */
     rendered?: boolean;
@@ -85,7 +81,7 @@ export function createPagePreloads(webDist: string) {
       if (page.rendered) return code;
       // The reads after the code: the browser asks in this order on its few connections, and a read
       // the server answers from the database would hold a connection the code needs first.
-      return [SESSION_PRELOAD, ...code, ...signedInReadPreloads(page.reads ?? [], page.cookie)];
+      return [SESSION_PRELOAD, ...code, ...signedInReadPreloads(page.reads ?? [])];
     }
     const withKey = page.search.get("k") ? links(preloads.withKey[page.ownEntry]) : [];
     if (page.rendered) return withKey;

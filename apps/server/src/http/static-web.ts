@@ -162,9 +162,11 @@ export async function registerStaticWeb(app: HttpApp, webDist: string) {
         : {
             route,
             search,
-            cookie: request.headers.cookie,
             rendered: content !== undefined,
-            // Only a visitor with a session uses a signed-in page's reads (see signedInReadPreloads).
+            // Only a visitor with a session uses a signed-in page's reads: a signed-out one is sent
+            // to sign in. The cookie is not checked here (that would cost the page a database
+            // read); a stale one preloads an answer that says so, which the page then reads as it
+            // would have anyway.
             reads:
               route !== undefined && content === undefined && hasSessionCookie(request.headers.cookie ?? "")
                 ? await renderers.firstReadsOf(path)

@@ -34,11 +34,16 @@ export interface ActivityInput {
 
 const loc = (value: string) => ({ value, localizedValue: value });
 
+/** The most an event of this store's Activity Log waits between happening and being listed. */
+export function activityLogLagMs(store: StateStore): number {
+  return store.activityLogLagMs ?? DEFAULT_ACTIVITY_LOG_LAG_MS;
+}
+
 export function recordActivity(store: StateStore, input: ActivityInput): ActivityLogEvent | undefined {
   const parsed = parseScope(input.resourceId);
   if (!parsed?.subscriptionId) return undefined;
   const at = store.now();
-  const lag = store.activityLogLagMs ?? DEFAULT_ACTIVITY_LOG_LAG_MS;
+  const lag = activityLogLagMs(store);
   const submitted = new Date(at.getTime() + Math.ceil(lag * (0.5 + Math.random() / 2)));
   const provider = /\/providers\/([^/]+)\//i.exec(input.resourceId)?.[1] ?? "Microsoft.Resources";
   const resourceType =
