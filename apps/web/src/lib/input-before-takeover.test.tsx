@@ -105,19 +105,12 @@ describe("input before the takeover", () => {
     container.innerHTML = renderToString(split(<Later />));
     document.body.append(container);
     screen.getByRole("button", { name: "Open later" }).click();
-    const input = takeInputBeforeTakeover();
 
     // In the browser that part's code is still on its way when the rest of the page is taken over.
     let arrive = (_: { default: typeof Later }) => {};
     const LaterCode = lazy(() => new Promise<{ default: typeof Later }>((resolve) => (arrive = resolve)));
     await act(async () => {
-      root = hydrateRoot(
-        container,
-        <>
-          {split(<LaterCode />)}
-          <ReplayInputOnceTakenOver input={input} />
-        </>,
-      );
+      root = takeOverServerPage(container, split(<LaterCode />), { asRendered: true, name: "The page" });
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByText("Opened later")).toBeNull();
@@ -145,15 +138,8 @@ describe("input before the takeover", () => {
     document.body.append(container);
     const pressed = screen.getByRole("button", { name: "Open menu" });
     pressed.click();
-    const input = takeInputBeforeTakeover();
     await act(async () => {
-      root = hydrateRoot(
-        container,
-        <>
-          <Replaced />
-          <ReplayInputOnceTakenOver input={input} />
-        </>,
-      );
+      root = takeOverServerPage(container, <Replaced />, { asRendered: true, name: "The page" });
     });
     await waitFor(() => expect(screen.getByText("Menu open")).toBeTruthy());
     expect(pressed.isConnected).toBe(false);

@@ -137,21 +137,20 @@ function nameOf(element: Element): string {
   );
 }
 
+/** The elements of the page of one kind and name, in the page's order. */
+function namedAlike(tag: string, name: string): Element[] {
+  return [...document.getElementsByTagName(tag)].filter((other) => nameOf(other) === name);
+}
+
 function placeOf(element: Element): Place {
   const tag = element.tagName;
   const name = nameOf(element);
-  const nth = [...document.getElementsByTagName(tag)]
-    .filter((other) => nameOf(other) === name)
-    .indexOf(element);
-  return { tag, name, nth };
+  return { tag, name, nth: namedAlike(tag, name).indexOf(element) };
 }
 
 /** The element now at the place of one React has since removed from the page. */
-function inPlaceOf(place: Place): Element | undefined {
-  if (place.nth < 0) return undefined;
-  return [...document.getElementsByTagName(place.tag)].filter((other) => nameOf(other) === place.name)[
-    place.nth
-  ];
+function inPlaceOf({ tag, name, nth }: Place): Element | undefined {
+  return nth < 0 ? undefined : namedAlike(tag, name)[nth];
 }
 
 /**
