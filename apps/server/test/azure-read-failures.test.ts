@@ -11,6 +11,7 @@ import { connectors, hierarchyNodes } from "../src/modules/connector/connector-s
 import { bundles, deployments } from "../src/modules/deployment/deployment-schema";
 import { policyEvents } from "../src/modules/event/event-schema";
 import { loadCatalogue } from "../src/modules/policy-definition/load-catalogue";
+import { tryAction } from "./support/deployment-helpers";
 import { finishedJob } from "./support/job-wait";
 import { cloudBehaviourEngines } from "./support/test-database";
 import { type Credentials, startTestServer, type TestServer } from "./support/test-server";
@@ -59,6 +60,37 @@ describe.each(cloudBehaviourEngines)("Azure read failures on %s", (engine) => {
 
   const stored = async () =>
     (await db().select().from(connectors).where(eq(connectors.id, connector.id)))[0]!;
+
+  /** Bob writes a plain-HTTP storage account in corp-dev, which the guardrail denies. */
+  async function deniedStorageWrite(name: string) {
+    const denied = await tryAction(server.palisade.cloud.sandbox!, {
+      provider: "azure",
+      principal: "bob",
+      action: "write",
+      resource: `${subscription}/resourceGroups/rg-corp-dev-data/providers/Microsoft.Storage/storageAccounts/${name}`,
+      context: { location: "westeurope", "properties.supportsHttpsTrafficOnly": "false" },
+    });
+    expect(denied.status).toBe(403);
+  }
+
+  /** Activity Log reads whose path holds `path` refused as Azure refuses a caller without the Reader role; `count` 0 allows them again. */
+  const refuseActivityLog = (path: string, count: number) =>
+    control("/sandbox/control/refuse", {
+      method: "GET",
+      pathContains: path,
+      count,
+      status: 403,
+      code: "AuthorizationFailed",
+      message:
+        "The client does not have authorization to perform action 'Microsoft.Insights/eventtypes/values/read'.",
+    });
+  const ACTIVITY_LOG_PATH = "/providers/microsoft.insights/eventtypes/management/values";
+
+  const bundleEvents = () =>
+    db()
+      .select()
+      .from(policyEvents)
+      .where(and(eq(policyEvents.tenantId, tenantId), eq(policyEvents.bundleId, bundleId)));
 
   const nodeCount = async () =>
     (
@@ -148,18 +180,7 @@ describe.each(cloudBehaviourEngines)("Azure read failures on %s", (engine) => {
 
   it("reads the Activity Log while policy states are refused, and names the failure on the connector", async () => {
     // A request the guardrail denies: the Activity Log records it.
-    const denied = await fetch(`${sandboxUrl}/sandbox/try`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        provider: "azure",
-        principal: "bob",
-        action: "write",
-        resource: `${subscription}/resourceGroups/rg-corp-dev-data/providers/Microsoft.Storage/storageAccounts/stazread`,
-        context: { location: "westeurope", "properties.supportsHttpsTrafficOnly": "false" },
-      }),
-    });
-    expect(denied.status).toBe(403);
+    await deniedStorageWrite("stazread");
     // Listed by the Activity Log once submitted, as Azure lists events.
     await control("/sandbox/control/clock", { advanceSeconds: DEFAULT_ACTIVITY_LOG_LAG_MS / 1000 });
     const cursorBefore = (await stored()).eventCursor;
@@ -178,10 +199,7 @@ describe.each(cloudBehaviourEngines)("Azure read failures on %s", (engine) => {
     const afterRefusal = await stored();
     // The Activity Log was read and its position stored all the same.
     expect(afterRefusal.eventCursor).not.toBe(cursorBefore);
-    const prevented = await db()
-      .select()
-      .from(policyEvents)
-      .where(and(eq(policyEvents.tenantId, tenantId), eq(policyEvents.bundleId, bundleId)));
+    const prevented = await bundleEvents();
     expect(prevented.map((e) => [e.type, e.resourceExternalId?.split("/").at(-1)])).toEqual([
       ["PREVENTION", "stazread"],
     ]);
@@ -203,15 +221,7 @@ describe.each(cloudBehaviourEngines)("Azure read failures on %s", (engine) => {
 
   it("reads policy states while the Activity Log is refused, and keeps the Activity Log's position", async () => {
     const cursor = (await stored()).eventCursor;
-    await control("/sandbox/control/refuse", {
-      method: "GET",
-      pathContains: "/providers/microsoft.insights/eventtypes/management/values",
-      count: 100,
-      status: 403,
-      code: "AuthorizationFailed",
-      message:
-        "The client does not have authorization to perform action 'Microsoft.Insights/eventtypes/values/read'.",
-    });
+    await refuseActivityLog(ACTIVITY_LOG_PATH, 100);
     try {
       const failed = await fetchEvents();
       expect(failed.error).toMatch(/^Activity Log: Permission denied \(AuthorizationFailed\)/);
@@ -220,58 +230,27 @@ describe.each(cloudBehaviourEngines)("Azure read failures on %s", (engine) => {
       expect(row.eventCursor).toBe(cursor);
       expect((await shown()).lastError).toMatch(/^Activity Log not read: /);
     } finally {
-      await control("/sandbox/control/refuse", {
-        method: "GET",
-        pathContains: "/providers/microsoft.insights/eventtypes/management/values",
-        count: 0,
-      });
+      await refuseActivityLog(ACTIVITY_LOG_PATH, 0);
     }
     expect((await fetchEvents()).status).toBe("SUCCEEDED");
   });
 
   it("holds back a non-compliance in a subscription whose Activity Log was refused until that log is read, and then records the prevention, not drift", async () => {
-    const storageAccount = `${subscription}/resourceGroups/rg-corp-dev-data/providers/Microsoft.Storage/storageAccounts/stunreadlog`;
-    const denied = await fetch(`${sandboxUrl}/sandbox/try`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        provider: "azure",
-        principal: "bob",
-        action: "write",
-        resource: storageAccount,
-        context: { location: "westeurope", "properties.supportsHttpsTrafficOnly": "false" },
-      }),
-    });
-    expect(denied.status).toBe(403);
+    await deniedStorageWrite("stunreadlog");
     // Past the Activity Log's lag: had the log been read, the denial would be listed.
     await control("/sandbox/control/clock", { advanceSeconds: DEFAULT_ACTIVITY_LOG_LAG_MS / 1000 + 10 });
     const ofAccount = async () =>
-      (
-        await db()
-          .select()
-          .from(policyEvents)
-          .where(and(eq(policyEvents.tenantId, tenantId), eq(policyEvents.bundleId, bundleId)))
-      )
-        .filter((e) => e.resourceExternalId?.endsWith("/stunreadlog"))
-        .map((e) => e.type);
+      (await bundleEvents()).filter((e) => e.resourceExternalId?.endsWith("/stunreadlog")).map((e) => e.type);
     // Only this subscription's log is refused; the others are read.
-    const refusedLog = `${subscription.toLowerCase()}/providers/microsoft.insights/eventtypes/management/values`;
-    await control("/sandbox/control/refuse", {
-      method: "GET",
-      pathContains: refusedLog,
-      count: 100,
-      status: 403,
-      code: "AuthorizationFailed",
-      message:
-        "The client does not have authorization to perform action 'Microsoft.Insights/eventtypes/values/read'.",
-    });
+    const refusedLog = `${subscription.toLowerCase()}${ACTIVITY_LOG_PATH}`;
+    await refuseActivityLog(refusedLog, 100);
     try {
       const partial = await fetchEvents();
       expect(partial.error).toMatch(/^Activity Log: Subscription corp-dev \(.+\) refused the read/);
       // The state is read, its request is not: neither drift nor anything else yet.
       expect(await ofAccount()).toEqual([]);
     } finally {
-      await control("/sandbox/control/refuse", { method: "GET", pathContains: refusedLog, count: 0 });
+      await refuseActivityLog(refusedLog, 0);
     }
     expect((await fetchEvents()).status).toBe("SUCCEEDED");
     expect(await ofAccount()).toEqual(["PREVENTION"]);
