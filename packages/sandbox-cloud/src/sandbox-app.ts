@@ -377,8 +377,9 @@ export function createSandboxApp(
       if (awsService === "ec2") return handleEc2(store, req);
       if (awsService === "iam") return handleIam(store, req);
       if (awsService) return handleAws(req, awsService);
-      // Azure answers with its own time in the Date header (RFC 9110, section 6.6.1): the
-      // sandbox's clock, which tests move forward.
+      // ARM answers with "the date that the request was processed" in the Date header
+      // (https://github.com/Azure/azure-resource-manager-rpc/blob/master/v1.0/common-api-details.md#response-headers;
+      // RFC 9110, section 6.6.1): here the sandbox's clock, which tests move forward.
       const out = await handleAzure(req);
       return { ...out, headers: { date: store.now().toUTCString(), ...out.headers } };
     },

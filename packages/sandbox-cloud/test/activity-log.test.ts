@@ -122,7 +122,7 @@ describe("Activity Log", () => {
     }
   });
 
-  it("answers with its own time in the Date header (RFC 9110, section 6.6.1), the clock its events' times are on", async () => {
+  it("answers with its own time in the Date header (https://github.com/Azure/azure-resource-manager-rpc/blob/master/v1.0/common-api-details.md#response-headers), the clock its events' times are on", async () => {
     const sub = await subscription("online-dev");
     await h.post("/sandbox/control/clock", { advanceSeconds: 3_600 });
     const monitor = new MonitorClient(h.azureCredential, sub, {

@@ -34,7 +34,9 @@ const env: Record<string, string> = {};
 /** One `az` call; the CLI is slow to start, so the test makes few and in sequence. */
 function az(...args: string[]): Promise<AzResult> {
   return new Promise((resolve) => {
-    execFile(AZ, [...args, "--only-show-errors"], { env, timeout: 60_000 }, (err, stdout, stderr) => {
+    // --debug (which logs the answers' headers) and --only-show-errors exclude each other.
+    const quiet = args.includes("--debug") ? [] : ["--only-show-errors"];
+    execFile(AZ, [...args, ...quiet], { env, timeout: 60_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
@@ -355,6 +357,27 @@ describe.skipIf(!installed)(
           status: expect.objectContaining({ value: "Succeeded" }),
         }),
       );
+    });
+
+    it("answers with the sandbox clock's time in the Date header, as ARM sends the time it processed the request (https://github.com/Azure/azure-resource-manager-rpc/blob/master/v1.0/common-api-details.md#response-headers)", async () => {
+      await h.post("/sandbox/control/clock", { advanceSeconds: 3_600 });
+      const out = await az(
+        "rest",
+        "--method",
+        "get",
+        "--url",
+        `${h.cloud.azure.armEndpoint}/subscriptions/${subscriptionId}?api-version=2022-12-01`,
+        "--debug",
+      );
+      expect(out.code).toBe(0);
+      // az logs each answer's headers under --debug: `'date': 'Sun, 29 Nov 2026 08:05:06 GMT'`.
+      const logged = /'date': '([^']+)'/i.exec(out.stderr)?.[1];
+      expect(logged, out.stderr).toBeDefined();
+      const date = Date.parse(logged!);
+      const now = Date.parse((await h.post("/sandbox/control/clock", {})).body.now as string);
+      // The header is in whole seconds, and az answers a few seconds before this test reads the clock.
+      expect(Math.abs(now - date)).toBeLessThan(30_000);
+      expect(date - Date.now()).toBeGreaterThan(3_500_000);
     });
   },
 );

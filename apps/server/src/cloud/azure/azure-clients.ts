@@ -225,7 +225,10 @@ export function createAzureClients(connection: AzureSessionOptions): AzureClient
   };
 }
 
-/** ARM's time when it answered, by the answer's Date header (RFC 9110, section 6.6.1). */
+/**
+ * ARM's time when it answered: the Date header, "the date that the request was processed"
+ * (https://github.com/Azure/azure-resource-manager-rpc/blob/master/v1.0/common-api-details.md#response-headers).
+ */
 function answeredAt(headers: HttpHeaders): Date | undefined {
   const date = new Date(headers.get("date") ?? "");
   return Number.isNaN(date.getTime()) ? undefined : date;
